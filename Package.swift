@@ -1,0 +1,55 @@
+// swift-tools-version:6.1
+// sleepsta: overnight motion recordings -> sleep analysis (Ingest -> Core -> Store -> Report).
+import PackageDescription
+
+let package = Package(
+    name: "sleepsta",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "sleepsta", targets: ["sleepsta"]),
+        .library(name: "SleepCore", targets: ["SleepCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+    ],
+    targets: [
+        // libgd from Debian (pkg-config name "gdlib"; see shim.h for the macros Swift cannot import).
+        .systemLibrary(name: "CGD", pkgConfig: "gdlib", providers: [.apt(["libgd-dev"])]),
+
+        // Pure computation: sample buffers, accumulator, scorers, night metrics. No I/O.
+        .target(name: "SleepCore", exclude: ["SleepCore.docc", /* helpers in progress: */ "Counts", "Scoring", "Periods", "Metrics"]),
+        // Readers (one per format behind RecordingReader), format detection, QC.
+        .target(name: "SleepIngest", dependencies: [
+            "SleepCore",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        // SQLite schema, migrations, transactions: the only module that speaks SQL.
+        .target(name: "SleepStore", dependencies: ["SleepCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        // libgd charts and HTML pages: the only module that knows pixels and markup.
+        .target(name: "SleepReport", dependencies: [
+            "SleepCore", "CGD",
+            .product(name: "Mustache", package: "swift-mustache"),
+        ]),
+        // The thin composition Ingest -> Core -> Store -> Report.
+        .target(name: "SleepPipeline", dependencies: [
+            "SleepCore", "SleepIngest", "SleepStore", "SleepReport",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // The CLI: parses options, calls the pipeline.
+        .executableTarget(name: "sleepsta", dependencies: [
+            "SleepPipeline",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        .testTarget(name: "SleepCoreTests", dependencies: ["SleepCore"], exclude: ["Fixtures"]),
+        .testTarget(name: "SleepIngestTests", dependencies: ["SleepIngest", "SleepCore"]),
+        .testTarget(name: "SleepStoreTests", dependencies: ["SleepStore", "SleepCore"]),
+        .testTarget(name: "SleepReportTests", dependencies: ["SleepReport", "SleepCore", "CGD"]),
+        .testTarget(name: "SleepPipelineTests", dependencies: ["SleepPipeline", "SleepIngest", "SleepStore", "SleepCore"]),
+    ]
+)

@@ -1,0 +1,35 @@
+/// Every parameter a night's analysis depends on. Stored with each run and each analysis, so a
+/// number in the database can always be traced to how it was computed.
+public struct AnalysisParameters: Sendable, Hashable, Codable {
+    /// Interval length for movement totals, interval states and night metrics.
+    public var interval: IntervalLength
+    /// Per-sample formula of the movement series that is scored and charted.
+    public var metric: MovementMetric
+    /// Scoring epoch in seconds (the scorer works on epochs; intervals take their epochs' majority).
+    public var epochSeconds: Int
+    /// Oakley wake threshold as a multiple of the night's median epoch activity (see ``PhoneSleepScorer``).
+    public var wakeThresholdFactor: Double
+    /// A sleep run must last this long to open or close the sleep period (persistent sleep).
+    public var persistentSleepMinutes: Int
+    /// Sleep intervals at or below this quantile of the night's sleep movement are `deep`.
+    public var deepQuantile: Double
+    /// Nights with less data than this are stored and charted but not scored.
+    public var minimumCoverageSeconds: Int
+
+    public init(interval: IntervalLength = .tenMinutes, metric: MovementMetric = .meanAbsoluteAxis,
+                epochSeconds: Int = 60, wakeThresholdFactor: Double = 4, persistentSleepMinutes: Int = 10,
+                deepQuantile: Double = 0.25, minimumCoverageSeconds: Int = 2 * 3600) {
+        self.interval = interval; self.metric = metric; self.epochSeconds = epochSeconds
+        self.wakeThresholdFactor = wakeThresholdFactor; self.persistentSleepMinutes = persistentSleepMinutes
+        self.deepQuantile = deepQuantile; self.minimumCoverageSeconds = minimumCoverageSeconds
+    }
+
+    /// The scoring algorithm's name as stored and shown.
+    public static let algorithmName = "oakley-relative"
+
+    /// A stable text key of these parameters (the store's analysis key). Field order is fixed.
+    public var key: String {
+        "interval=\(interval.seconds)s;metric=\(metric.rawValue);algorithm=\(Self.algorithmName);epoch=\(epochSeconds)s;"
+            + "threshold=\(wakeThresholdFactor)xmedian;persistent=\(persistentSleepMinutes)m;deep=q\(deepQuantile);mincoverage=\(minimumCoverageSeconds)s"
+    }
+}

@@ -1,0 +1,102 @@
+/// Movement phase of an interval: honestly named movement-intensity levels, not EEG stages.
+///
+/// `deep` means "among the stillest sleep intervals of this night" (at or below the night's
+/// ``AnalysisParameters/deepQuantile`` of sleep movement), `light` the other sleep intervals.
+public enum MovementPhase: String, Sendable, Codable, CaseIterable {
+    case awake, light, deep
+}
+
+/// One interval of a night with its movement, state and phase.
+public struct AnalyzedInterval: Sendable, Equatable, Codable {
+    public var movement: IntervalMovement
+    /// Majority of the interval's scored epochs (ties count as sleep); nil when none was scored.
+    public var state: SleepWake?
+    public var phase: MovementPhase?
+
+    public init(movement: IntervalMovement, state: SleepWake?, phase: MovementPhase?) {
+        self.movement = movement; self.state = state; self.phase = phase
+    }
+}
+
+/// One scored epoch.
+public struct ScoredEpoch: Sendable, Equatable, Codable {
+    public var startUTC: Int64
+    /// Movement summed over the epoch's seconds (NaN without data).
+    public var activity: Double
+    public var state: SleepWake?
+
+    public init(startUTC: Int64, activity: Double, state: SleepWake?) {
+        self.startUTC = startUTC; self.activity = activity; self.state = state
+    }
+}
+
+/// Whether a night could be scored.
+public enum NightStatus: String, Sendable, Codable {
+    case scored
+    /// Less data than ``AnalysisParameters/minimumCoverageSeconds``: charted, not scored.
+    case insufficientData = "insufficient-data"
+    /// Data, but no persistent sleep run was found.
+    case noSleepFound = "no-sleep-found"
+}
+
+/// Night metrics in the units sleep research reports them (minutes, percent).
+///
+/// Definitions (AASM terms; time in bed is the recording span because the phone records from
+/// "going to bed" to the alarm):
+/// - `timeInBed`: first to last second with data.
+/// - `sleepOnset`: start of the first persistent sleep run (≥ persistentSleepMinutes of sleep epochs).
+/// - `wakeTime`: end of the last persistent sleep run.
+/// - `sleepPeriod` (SPT): sleepOnset to wakeTime.
+/// - `totalSleepTime` (TST): sleep within the sleep period.
+/// - `sleepOnsetLatency` (SOL): in-bed start to sleepOnset.
+/// - `wakeAfterSleepOnset` (WASO): wake within the sleep period.
+/// - `sleepEfficiency`: TST / TIB × 100.
+/// - `awakenings`: wake bouts (one or more consecutive wake units) inside the sleep period.
+/// - phase minutes: per ``MovementPhase`` within the sleep period.
+/// Computed at the resolution of the interval hypnogram (so 10- and 15-minute analyses can be compared).
+public struct NightSummaryMetrics: Sendable, Equatable, Codable {
+    public var resolutionSeconds: Int
+    public var inBedStartUTC: Int64
+    public var inBedEndUTC: Int64
+    public var sleepOnsetUTC: Int64?
+    public var wakeTimeUTC: Int64?
+    public var timeInBedMinutes: Double
+    public var sleepPeriodMinutes: Double
+    public var totalSleepTimeMinutes: Double
+    public var sleepOnsetLatencyMinutes: Double?
+    public var wakeAfterSleepOnsetMinutes: Double
+    public var sleepEfficiencyPercent: Double
+    public var awakenings: Int
+    public var lightMinutes: Double
+    public var deepMinutes: Double
+    public var awakeMinutes: Double
+
+    public init(resolutionSeconds: Int, inBedStartUTC: Int64, inBedEndUTC: Int64, sleepOnsetUTC: Int64?, wakeTimeUTC: Int64?,
+                timeInBedMinutes: Double, sleepPeriodMinutes: Double, totalSleepTimeMinutes: Double,
+                sleepOnsetLatencyMinutes: Double?, wakeAfterSleepOnsetMinutes: Double, sleepEfficiencyPercent: Double,
+                awakenings: Int, lightMinutes: Double, deepMinutes: Double, awakeMinutes: Double) {
+        self.resolutionSeconds = resolutionSeconds; self.inBedStartUTC = inBedStartUTC; self.inBedEndUTC = inBedEndUTC
+        self.sleepOnsetUTC = sleepOnsetUTC; self.wakeTimeUTC = wakeTimeUTC; self.timeInBedMinutes = timeInBedMinutes
+        self.sleepPeriodMinutes = sleepPeriodMinutes; self.totalSleepTimeMinutes = totalSleepTimeMinutes
+        self.sleepOnsetLatencyMinutes = sleepOnsetLatencyMinutes; self.wakeAfterSleepOnsetMinutes = wakeAfterSleepOnsetMinutes
+        self.sleepEfficiencyPercent = sleepEfficiencyPercent; self.awakenings = awakenings; self.lightMinutes = lightMinutes
+        self.deepMinutes = deepMinutes; self.awakeMinutes = awakeMinutes
+    }
+}
+
+/// The analysis of one night under one parameter set.
+public struct NightAnalysis: Sendable, Equatable, Codable {
+    public var status: NightStatus
+    public var parameters: AnalysisParameters
+    public var intervals: [AnalyzedInterval]
+    public var epochs: [ScoredEpoch]
+    /// The wake threshold actually used (in movement units per weighted epoch).
+    public var wakeThreshold: Double?
+    public var metrics: NightSummaryMetrics?
+
+    public init(status: NightStatus, parameters: AnalysisParameters, intervals: [AnalyzedInterval], epochs: [ScoredEpoch],
+                wakeThreshold: Double?, metrics: NightSummaryMetrics?) {
+        self.status = status; self.parameters = parameters; self.intervals = intervals; self.epochs = epochs
+        self.wakeThreshold = wakeThreshold; self.metrics = metrics
+    }
+}

@@ -1,0 +1,124 @@
+/// Analyses one night from its per-second base series: epochs → sleep/wake → sleep period →
+/// interval states and phases → night metrics.
+public enum NightAnalyzer {
+    /// - Parameters:
+    ///   - series: the night's base series (any span; only `window` is used).
+    ///   - window: the night (noon to noon local); also the origin of the interval grid, which puts
+    ///     interval boundaries on the local clock (00:00, 00:10, ... for 10-minute intervals).
+    public static func analyze(series: SecondSeries, window: NightWindow, parameters p: AnalysisParameters) -> NightAnalysis {
+        let night = series.slice(from: window.startUTC, to: window.endUTC)
+        let values = night.values(for: p.metric)
+        let channel = SecondSeries(startSecond: night.startSecond, movement: values, legacyMovement: night.legacyMovement,
+                                   sampleCounts: night.sampleCounts, sourceResolutionSeconds: night.sourceResolutionSeconds)
+        guard let span = channel.dataSpan else {
+            return NightAnalysis(status: .insufficientData, parameters: p, intervals: [], epochs: [], wakeThreshold: nil, metrics: nil)
+        }
+        let movement = IntervalAggregator.aggregate(channel, length: p.interval, gridOriginUTC: window.startUTC,
+                                                    fromUTC: span.first, toUTC: span.end)
+        var intervals = movement.map { AnalyzedInterval(movement: $0, state: nil, phase: nil) }
+        guard channel.coveredSeconds >= p.minimumCoverageSeconds else {
+            return NightAnalysis(status: .insufficientData, parameters: p, intervals: intervals, epochs: [], wakeThreshold: nil, metrics: nil)
+        }
+
+        // Epochs on the same grid; an epoch needs half its seconds covered to be scored.
+        let epochLength = IntervalLength(seconds: p.epochSeconds) ?? IntervalLength(seconds: 60)!
+        let epochMovement = IntervalAggregator.aggregate(channel, length: epochLength, gridOriginUTC: window.startUTC,
+                                                         fromUTC: span.first, toUTC: span.end)
+        let activity = epochMovement.map { e -> Double in
+            e.coverageSeconds * 2 >= e.durationSeconds ? e.movementSum * Double(e.durationSeconds) / Double(e.coverageSeconds) : .nan
+        }
+        let (states, threshold) = PhoneSleepScorer.score(activity: activity, thresholdFactor: p.wakeThresholdFactor)
+        let epochs = zip(epochMovement, zip(activity, states)).map { ScoredEpoch(startUTC: $0.startUTC, activity: $1.0, state: $1.1) }
+
+        // Interval state = majority of its scored epochs.
+        var e = 0
+        for i in intervals.indices {
+            var sleep = 0, wake = 0
+            while e < epochs.count && epochs[e].startUTC < intervals[i].movement.endUTC {
+                if epochs[e].startUTC >= intervals[i].movement.startUTC, let s = epochs[e].state {
+                    if s == .sleep { sleep += 1 } else { wake += 1 }
+                }
+                e += 1
+            }
+            if sleep + wake > 0 { intervals[i].state = sleep >= wake ? .sleep : .wake }
+        }
+
+        // Sleep period from persistent sleep runs of epochs.
+        let runEpochs = max(1, p.persistentSleepMinutes * 60 / p.epochSeconds)
+        guard let period = persistentSleepPeriod(epochs.map(\.state), minimumRun: runEpochs) else {
+            return NightAnalysis(status: .noSleepFound, parameters: p, intervals: intervals, epochs: epochs, wakeThreshold: threshold, metrics: nil)
+        }
+        let onsetUTC = epochs[period.lowerBound].startUTC
+        let wakeUTC = epochs[period.upperBound - 1].startUTC + Int64(p.epochSeconds)
+
+        assignPhases(&intervals, onsetUTC: onsetUTC, wakeUTC: wakeUTC, deepQuantile: p.deepQuantile)
+        let metrics = computeMetrics(intervals, inBed: span, onsetUTC: onsetUTC, wakeUTC: wakeUTC, resolution: p.interval.seconds)
+        return NightAnalysis(status: .scored, parameters: p, intervals: intervals, epochs: epochs, wakeThreshold: threshold, metrics: metrics)
+    }
+
+    /// Indices `[first, last)` from the start of the first run of at least `minimumRun` sleep
+    /// epochs to the end of the last such run, or nil without one.
+    static func persistentSleepPeriod(_ states: [SleepWake?], minimumRun: Int) -> Range<Int>? {
+        var runs: [Range<Int>] = []
+        var start: Int? = nil
+        for i in 0...states.count {
+            let asleep = i < states.count && states[i] == .sleep
+            if asleep { if start == nil { start = i } }
+            else if let s = start { if i - s >= minimumRun { runs.append(s..<i) }; start = nil }
+        }
+        guard let first = runs.first, let last = runs.last else { return nil }
+        return first.lowerBound..<last.upperBound
+    }
+
+    /// Intervals inside the sleep period get a phase: awake for wake, deep for the stillest sleep
+    /// intervals (per-minute movement at or below the night's quantile), light otherwise.
+    static func assignPhases(_ intervals: inout [AnalyzedInterval], onsetUTC: Int64, wakeUTC: Int64, deepQuantile: Double) {
+        let inPeriod = intervals.indices.filter { intervals[$0].movement.endUTC > onsetUTC && intervals[$0].movement.startUTC < wakeUTC }
+        let sleepLevels = inPeriod.compactMap { i -> Double? in
+            intervals[i].state == .sleep ? intervals[i].movement.movementPerMinute : nil
+        }.sorted()
+        let cut = sleepLevels.isEmpty ? 0 : sleepLevels[min(sleepLevels.count - 1, Int((Double(sleepLevels.count - 1) * deepQuantile).rounded(.down)))]
+        for i in inPeriod {
+            switch intervals[i].state {
+            case .wake?: intervals[i].phase = .awake
+            case .sleep?: intervals[i].phase = (intervals[i].movement.movementPerMinute ?? .infinity) <= cut ? .deep : .light
+            case nil: intervals[i].phase = nil
+            }
+        }
+    }
+
+    static func computeMetrics(_ intervals: [AnalyzedInterval], inBed: (first: Int64, end: Int64), onsetUTC: Int64,
+                               wakeUTC: Int64, resolution: Int) -> NightSummaryMetrics {
+        var sleepSeconds: Int64 = 0, wakeSeconds: Int64 = 0, light: Int64 = 0, deep: Int64 = 0
+        var awakenings = 0
+        var previousWake = false
+        for iv in intervals {
+            // The part of the interval inside the sleep period.
+            let lo = max(iv.movement.startUTC, onsetUTC), hi = min(iv.movement.endUTC, wakeUTC)
+            guard hi > lo else { continue }
+            let d = hi - lo
+            switch iv.state {
+            case .sleep?:
+                sleepSeconds += d
+                if iv.phase == .deep { deep += d } else { light += d }
+                previousWake = false
+            case .wake?:
+                wakeSeconds += d
+                if !previousWake { awakenings += 1 }
+                previousWake = true
+            case nil:
+                previousWake = false
+            }
+        }
+        let tib = Double(inBed.end - inBed.first) / 60
+        let tst = Double(sleepSeconds) / 60
+        return NightSummaryMetrics(
+            resolutionSeconds: resolution, inBedStartUTC: inBed.first, inBedEndUTC: inBed.end,
+            sleepOnsetUTC: onsetUTC, wakeTimeUTC: wakeUTC, timeInBedMinutes: tib,
+            sleepPeriodMinutes: Double(wakeUTC - onsetUTC) / 60, totalSleepTimeMinutes: tst,
+            sleepOnsetLatencyMinutes: Double(onsetUTC - inBed.first) / 60,
+            wakeAfterSleepOnsetMinutes: Double(wakeSeconds) / 60,
+            sleepEfficiencyPercent: tib > 0 ? 100 * tst / tib : 0, awakenings: awakenings,
+            lightMinutes: Double(light) / 60, deepMinutes: Double(deep) / 60, awakeMinutes: Double(wakeSeconds) / 60)
+    }
+}

@@ -1,0 +1,26 @@
+/// A file that cannot be ingested, with where and what was expected.
+///
+/// Printed as `file:line: message` (text formats) or `file@offset: message` (binary/structured),
+/// the convention compilers use, so editors and `grep` can jump to it.
+public struct IngestError: Error, CustomStringConvertible, Sendable, Equatable {
+    public var file: String
+    /// 1-based line number for text formats.
+    public var line: Int?
+    /// Byte offset from the start of the file, where no line applies.
+    public var byteOffset: Int?
+    /// A position inside a structured document (e.g. `nights[2].motionData[5].timestamp`).
+    public var path: String?
+    public var message: String
+
+    public init(file: String, line: Int? = nil, byteOffset: Int? = nil, path: String? = nil, message: String) {
+        self.file = file; self.line = line; self.byteOffset = byteOffset; self.path = path; self.message = message
+    }
+
+    public var description: String {
+        var where_ = file
+        if let line { where_ += ":\(line)" }
+        else if let byteOffset { where_ += "@\(byteOffset)" }
+        if let path { where_ += " (\(path))" }
+        return "\(where_): \(message)"
+    }
+}

@@ -1,0 +1,221 @@
+import Foundation
+import SleepCore
+
+/// Reads the Sleepsta app's JSON export: nights of interval motion totals plus survey answers.
+///
+/// Schema (see README, "Input formats"):
+/// ```json
+/// { "timeZone": "Europe/Berlin",
+///   "nights": [ { "id": "2019-04-02", "intervalSeconds": 600,
+///                 "motionData": [ { "motion": 3.21, "timestamp": 1554240600 }, ... ],
+///                 "preBedSurvey":  { "caffeine": "none", ... },
+///                 "postBedSurvey": { "rested": 4, ... } } ] }
+/// ```
+/// A bare array of nights is accepted too. `timestamp` is the end of the interval (the app wrote
+/// `Date()` when it closed the interval), in epoch seconds (milliseconds are recognised). `motion`
+/// is the app's accumulator: the sum over the interval's seconds of the per-second average, which
+/// the app computed with its legacy formula (``MovementMetric/legacyApp``).
+///
+/// The export holds interval totals, not samples: each total is spread evenly over the seconds of
+/// its interval, and the series records its source resolution so reports can say so.
+/// Foundation's `JSONDecoder` is used because exports are small (a year of nights is < 2 MB).
+public struct AppJSONReader: RecordingReader {
+    public static let format = RecordingFormat.appJSON
+    public init() {}
+
+    static let maximumBytes = 64 << 20
+
+    public static func accepts(fileName: String, head: [UInt8]) -> Bool {
+        guard fileName.lowercased().hasSuffix(".json") else { return false }
+        return head.first(where: { !($0 == 32 || $0 == 9 || $0 == 10 || $0 == 13 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF) })
+            .map { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") } ?? true
+    }
+
+    public func read(path: String, options: IngestOptions) throws(IngestError) -> Recording {
+        let bytes = try FileBytes.readAll(path: path, limit: Self.maximumBytes)
+        guard bytes.contains(where: { !($0 == 32 || $0 == 9 || $0 == 10 || $0 == 13) }) else {
+            throw IngestError(file: path, byteOffset: 0, message: "empty file: expected a JSON export ({\"nights\": [...]})")
+        }
+        let export: AppExport
+        do {
+            let data = Data(bytes)
+            if let e = try? JSONDecoder().decode(AppExport.self, from: data) { export = e }
+            else { export = AppExport(timeZone: nil, nights: try JSONDecoder().decode([AppNight].self, from: data)) }
+        } catch let error as DecodingError {
+            throw Self.describe(error, path: path, bytes: bytes)
+        } catch {
+            throw IngestError(file: path, message: "not valid JSON: \(error)")
+        }
+        guard !export.nights.isEmpty else {
+            throw IngestError(file: path, path: "nights", message: "no nights: expected at least one night with motionData")
+        }
+
+        let zoneName = options.timeZoneIdentifier ?? export.timeZone
+        var timeline = UTCOffsetTimeline.utc
+        var source = TimeZoneSource.assumedUTC
+        var warnings: [String] = []
+        if let zoneName {
+            guard let tl = ZoneTimeline.timeline(identifier: zoneName) else {
+                throw IngestError(file: path, path: options.timeZoneIdentifier == nil ? "timeZone" : nil,
+                                  message: "unknown time zone '\(zoneName)': expected an IANA name such as Europe/Berlin")
+            }
+            timeline = tl
+            source = options.timeZoneIdentifier == nil ? .data : .option
+        } else {
+            warnings.append("the export states no timeZone and no --tz was given: nights are assigned on the UTC clock")
+        }
+
+        var segments: [RecordingSegment] = []
+        var sampleCount = 0
+        for (n, night) in export.nights.enumerated() {
+            let where_ = "nights[\(n)]"
+            guard !night.motionData.isEmpty else {
+                throw IngestError(file: path, path: "\(where_).motionData", message: "empty: expected at least one {\"motion\", \"timestamp\"} value")
+            }
+            let stamps = night.motionData.map { $0.timestamp >= 100_000_000_000 ? $0.timestamp / 1000 : $0.timestamp }
+            for k in stamps.indices {
+                let m = night.motionData[k].motion
+                guard m.isFinite, m >= 0 else {
+                    throw IngestError(file: path, path: "\(where_).motionData[\(k)].motion", message: "\(m) is not valid; expected a finite number ≥ 0")
+                }
+                if k > 0 && stamps[k] <= stamps[k - 1] {
+                    throw IngestError(file: path, path: "\(where_).motionData[\(k)].timestamp",
+                                      message: "time goes backwards or repeats (\(stamps[k]) after \(stamps[k - 1])); timestamps must increase")
+                }
+            }
+            let interval = night.intervalSeconds ?? Self.inferInterval(stamps)
+            guard interval >= 1 && interval <= 86_400 else {
+                throw IngestError(file: path, path: "\(where_).intervalSeconds", message: "\(interval) is not valid; expected 1 to 86400 seconds")
+            }
+            let first = stamps[0] - Int64(interval)
+            let span = stamps[stamps.count - 1] - first
+            guard span <= SecondAccumulator.maximumSpanSeconds else {
+                throw IngestError(file: path, path: "\(where_).motionData", message: "the night spans \(span / 86_400) days; expected one night")
+            }
+            var movement = [Float](repeating: .nan, count: Int(span))
+            var counts = [UInt16](repeating: 0, count: Int(span))
+            var previousEnd = first
+            for (k, end) in stamps.enumerated() {
+                let start = max(end - Int64(interval), previousEnd)
+                let seconds = Int(end - start)
+                let perSecond = Float(night.motionData[k].motion / Double(seconds))
+                for s in Int(start - first)..<Int(end - first) { movement[s] = perSecond; counts[s] = 1 }
+                previousEnd = end
+            }
+            sampleCount += stamps.count
+            // The app's values are legacy-formula totals; sleepsta's own metric cannot be recovered
+            // from them, so both channels carry the same numbers (documented in the README).
+            let series = SecondSeries(startSecond: first, movement: movement, legacyMovement: movement,
+                                      sampleCounts: counts, sourceResolutionSeconds: interval)
+            segments.append(RecordingSegment(series: series, label: night.id,
+                                             preBedSurvey: night.preBedSurvey?.answers ?? [],
+                                             postBedSurvey: night.postBedSurvey?.answers ?? []))
+        }
+        var quality = QualitySummary(series: segments.map(\.series), sampleCount: sampleCount, duplicateTimestamps: 0)
+        quality.effectiveSampleRateHz = 1.0 // the app sampled once a second
+        warnings.append("app export: interval totals (legacy formula) spread evenly over their seconds; intervals finer than the export's are not real resolution")
+        return Recording(format: .appJSON, segments: segments, timeline: timeline, timeZoneName: zoneName,
+                         timeZoneSource: source, gravity: .removed, quality: quality, warnings: warnings)
+    }
+
+    /// The median spacing of the timestamps, rounded to whole minutes (the app's timer drifts by a
+    /// second or two), or 600 s for a single value.
+    static func inferInterval(_ stamps: [Int64]) -> Int {
+        guard stamps.count > 1 else { return 600 }
+        let diffs = zip(stamps.dropFirst(), stamps).map { $0 - $1 }.sorted()
+        let median = diffs[diffs.count / 2]
+        return max(60, Int((Double(median) / 60).rounded()) * 60)
+    }
+
+    static func describe(_ error: DecodingError, path: String, bytes: [UInt8]) -> IngestError {
+        func render(_ codingPath: [CodingKey]) -> String {
+            var s = ""
+            for key in codingPath {
+                if let i = key.intValue { s += "[\(i)]" } else { s += (s.isEmpty ? "" : ".") + key.stringValue }
+            }
+            return s.isEmpty ? "top level" : s
+        }
+        switch error {
+        case .typeMismatch(let type, let ctx):
+            return IngestError(file: path, path: render(ctx.codingPath), message: "expected \(Self.typeName(type))")
+        case .valueNotFound(let type, let ctx):
+            return IngestError(file: path, path: render(ctx.codingPath), message: "missing value: expected \(Self.typeName(type))")
+        case .keyNotFound(let key, let ctx):
+            return IngestError(file: path, path: render(ctx.codingPath), message: "missing key '\(key.stringValue)'")
+        case .dataCorrupted(let ctx):
+            // JSONSerialization reports the character index in its underlying error.
+            let detail = (ctx.underlyingError as NSError?)?.userInfo["NSDebugDescription"] as? String ?? ctx.debugDescription
+            return IngestError(file: path, path: ctx.codingPath.isEmpty ? nil : render(ctx.codingPath), message: "not valid JSON: \(detail)")
+        @unknown default:
+            return IngestError(file: path, message: "not a Sleepsta export: \(error)")
+        }
+    }
+
+    static func typeName(_ t: Any.Type) -> String {
+        switch t {
+        case is Double.Type, is Int.Type, is Int64.Type: return "a number"
+        case is String.Type: return "a string"
+        default: return "\(t)"
+        }
+    }
+}
+
+// MARK: - Export schema
+
+struct AppExport: Decodable {
+    var timeZone: String?
+    var nights: [AppNight]
+}
+
+struct AppNight: Decodable {
+    var id: String?
+    var intervalSeconds: Int?
+    var motionData: [AppMotionSample]
+    var preBedSurvey: AppSurvey?
+    var postBedSurvey: AppSurvey?
+}
+
+/// The app's `MotionData(motion:timestamp:)`.
+struct AppMotionSample: Decodable {
+    var motion: Double
+    var timestamp: Int64
+}
+
+/// Survey answers: an object of question → answer (string, number or bool), or a list of
+/// `{"question": ..., "answer": ...}`. Kept as text; reports escape them.
+struct AppSurvey: Decodable {
+    var answers: [SurveyAnswer]
+
+    init(from decoder: Decoder) throws {
+        if let list = try? [QA].init(from: decoder) {
+            answers = list.map { SurveyAnswer(question: $0.question, answer: $0.answer.text) }
+            return
+        }
+        let container = try decoder.container(keyedBy: AnyKey.self)
+        answers = try container.allKeys.sorted { $0.stringValue < $1.stringValue }.map { key in
+            SurveyAnswer(question: key.stringValue, answer: try container.decode(Scalar.self, forKey: key).text)
+        }
+    }
+
+    struct QA: Decodable { var question: String; var answer: Scalar }
+
+    struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { return nil }
+    }
+
+    /// A JSON scalar rendered as text.
+    struct Scalar: Decodable {
+        var text: String
+        init(from decoder: Decoder) throws {
+            let c = try decoder.singleValueContainer()
+            if c.decodeNil() { text = "" }
+            else if let b = try? c.decode(Bool.self) { text = b ? "yes" : "no" }
+            else if let i = try? c.decode(Int64.self) { text = String(i) }
+            else if let d = try? c.decode(Double.self) { text = String(d) }
+            else { text = try c.decode(String.self) }
+        }
+    }
+}

@@ -1,0 +1,53 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Plain POSIX file access for the readers: bounded chunks, so memory stays constant in file size.
+enum FileBytes {
+    static let chunkSize = 1 << 20
+
+    static func open(path: String) throws(IngestError) -> Int32 {
+        let fd = Glibc.open(path, O_RDONLY)
+        guard fd >= 0 else {
+            throw IngestError(file: path, message: "cannot open: \(String(cString: strerror(errno)))")
+        }
+        var st = stat()
+        if fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR {
+            close(fd)
+            throw IngestError(file: path, message: "is a directory, expected a file")
+        }
+        return fd
+    }
+
+    /// Up to `count` bytes from the start of the file.
+    static func head(path: String, count: Int) throws(IngestError) -> [UInt8] {
+        let fd = try open(path: path)
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: count)
+        let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, count) }
+        guard n >= 0 else { throw IngestError(file: path, byteOffset: 0, message: "read failed: \(String(cString: strerror(errno)))") }
+        return Array(buffer.prefix(n))
+    }
+
+    /// The whole file (for small structured formats such as the app's JSON export).
+    static func readAll(path: String, limit: Int) throws(IngestError) -> [UInt8] {
+        let fd = try open(path: path)
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw IngestError(file: path, message: "cannot stat") }
+        guard Int(st.st_size) <= limit else {
+            throw IngestError(file: path, byteOffset: limit, message: "file is \(st.st_size) bytes; this format is read whole and is limited to \(limit) bytes")
+        }
+        var result = [UInt8](repeating: 0, count: Int(st.st_size))
+        var filled = 0
+        while filled < result.count {
+            let n = result.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
+            if n < 0 { throw IngestError(file: path, byteOffset: filled, message: "read failed: \(String(cString: strerror(errno)))") }
+            if n == 0 { break }
+            filled += n
+        }
+        return Array(result.prefix(filled))
+    }
+}

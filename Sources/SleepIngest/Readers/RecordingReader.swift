@@ -1,0 +1,35 @@
+/// One reader per format, behind this one small protocol.
+///
+/// A reader streams its file into a ``Recording`` (per-second base series plus what the file
+/// says about time zone, units and quality). It either returns the whole recording or throws an
+/// ``IngestError``; it never hands on part of a file, so nothing from a bad file reaches the store.
+public protocol RecordingReader: Sendable {
+    static var format: RecordingFormat { get }
+    init()
+    /// Whether a file with this name and these first bytes is in this reader's format.
+    static func accepts(fileName: String, head: [UInt8]) -> Bool
+    func read(path: String, options: IngestOptions) throws(IngestError) -> Recording
+}
+
+/// Picks the reader for a file.
+public enum FormatDetector {
+    public static let readers: [any RecordingReader.Type] = [AppJSONReader.self, RawCSVReader.self]
+
+    /// The reader for `path`, judged from its name and first 4 KiB.
+    public static func reader(forPath path: String) throws(IngestError) -> any RecordingReader {
+        let head = try FileBytes.head(path: path, count: 4096)
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        for r in readers where r.accepts(fileName: name, head: head) {
+            return r.init()
+        }
+        throw IngestError(file: path, byteOffset: 0,
+                          message: "unrecognised format: expected a raw-sample CSV (timestamp,x,y,z) or a Sleepsta app JSON export")
+    }
+
+    /// File names the batch considers at all (others are skipped without error).
+    public static func isCandidate(fileName: String) -> Bool {
+        let n = fileName.lowercased()
+        return !n.hasPrefix(".") && (n.hasSuffix(".csv") || n.hasSuffix(".json"))
+    }
+}
+

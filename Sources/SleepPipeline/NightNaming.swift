@@ -1,0 +1,30 @@
+import SleepCore
+
+/// Night ids: `<recording path without extension, made safe>_<evening date>`, e.g.
+/// `phone-1hz-alex_2024-03-30`. Stable across runs (they name report folders and export rows).
+public enum NightNaming {
+    public static func recordingStem(_ relativePath: String) -> String {
+        var stem = relativePath
+        for ext in [".csv.gz", ".json.gz", ".csv", ".json"] where stem.lowercased().hasSuffix(ext) {
+            stem = String(stem.dropLast(ext.count)); break
+        }
+        let safe = stem.unicodeScalars.map { s -> Character in
+            if s.isASCII, s.properties.isAlphabetic || ("0"..."9").contains(s) || s == "-" || s == "." { return Character(s) }
+            return "_"
+        }
+        let result = String(safe).trimmingPrefix(while: { $0 == "." || $0 == "_" })
+        return result.isEmpty ? "recording" : String(result.prefix(80))
+    }
+
+    public static func nightID(stem: String, date: CivilDate, ordinal: Int) -> String {
+        ordinal == 0 ? "\(stem)_\(date)" : "\(stem)_\(date)-\(ordinal + 1)"
+    }
+}
+
+extension StringProtocol {
+    func trimmingPrefix(while predicate: (Character) -> Bool) -> SubSequence {
+        var s = self[...]
+        while let f = s.first, predicate(f) { s = s.dropFirst() }
+        return s
+    }
+}

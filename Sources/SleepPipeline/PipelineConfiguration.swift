@@ -1,0 +1,54 @@
+import SleepCore
+
+/// What a batch run works on and with.
+public struct PipelineConfiguration: Sendable {
+    public var dataDirectory: String
+    public var databasePath: String
+    public var reportsDirectory: String
+    public var parameters: AnalysisParameters
+    /// IANA zone for recordings that do not state one (`--tz`).
+    public var timeZoneIdentifier: String?
+    public var toolVersion: String
+    public var command: String
+
+    public init(dataDirectory: String, databasePath: String, reportsDirectory: String,
+                parameters: AnalysisParameters = AnalysisParameters(), timeZoneIdentifier: String? = nil,
+                toolVersion: String = SleepstaVersion.current, command: String = "run") {
+        self.dataDirectory = dataDirectory; self.databasePath = databasePath; self.reportsDirectory = reportsDirectory
+        self.parameters = parameters; self.timeZoneIdentifier = timeZoneIdentifier; self.toolVersion = toolVersion
+        self.command = command
+    }
+}
+
+public enum SleepstaVersion {
+    public static let current = "0.1.0"
+}
+
+/// What a run did, for the one-screen summary and the exit code.
+public struct RunSummary: Sendable {
+    public var filesSeen = 0
+    public var filesIngested = 0
+    public var filesUnchanged = 0
+    public var failures: [(path: String, error: String)] = []
+    public var nightsStored = 0
+    public var nightsAnalysed = 0
+    public var reportsWritten = 0
+    public var reportsUnchanged = 0
+    public var warnings: [String] = []
+
+    public init() {}
+    public var filesFailed: Int { failures.count }
+}
+
+/// Errors that stop a run before it starts (exit code 2), or because another run holds the lock (3).
+public enum PipelineError: Error, CustomStringConvertible {
+    case environment(String)
+    case locked(String)
+
+    public var description: String {
+        switch self {
+        case .environment(let m): return m
+        case .locked(let m): return m
+        }
+    }
+}

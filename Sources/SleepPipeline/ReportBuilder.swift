@@ -1,0 +1,74 @@
+import Foundation
+import SleepCore
+import SleepReport
+import SleepStore
+
+/// Turns stored nights into report files: `<reports>/index.html` and, per night,
+/// `<reports>/<night-id>/index.html` and `movement.png`.
+struct ReportBuilder {
+    let db: SleepDatabase
+    let reportsDirectory: String
+    let parameters: AnalysisParameters
+
+    func renderAll() throws -> (written: Int, unchanged: Int) {
+        var written = 0, unchanged = 0
+        func count(_ o: ReportWriter.Outcome) { if case .written = o { written += 1 } else { unchanged += 1 } }
+        let renderer = ChartRenderer()
+        var rows: [IndexRow] = []
+        for overview in try db.overviews(parametersKey: parameters.key) {
+            guard let night = try db.night(id: overview.nightID), let analysis = overview.analysis else { continue }
+            let recording = try db.recording(forNight: overview.nightID)
+            let folder = (reportsDirectory as NSString).appendingPathComponent(overview.nightID)
+            let chart = MovementChart.night(analysis, timeline: night.timeline,
+                                            title: "Night of \(night.window.date) · movement per \(parameters.interval) interval")
+            count(try ReportWriter.write(renderer.png(chart), to: folder + "/movement.png"))
+            let input = NightReportInput(
+                nightID: overview.nightID, date: night.window.date, timeline: night.timeline, timeZoneName: night.timeZone,
+                recordingPath: overview.recordingPath, recordingFormat: overview.recordingFormat,
+                dataFacts: Self.facts(night: night, recording: recording), warnings: Self.warnings(recording),
+                preBedSurvey: night.preBedSurvey.map { ($0.question, $0.answer) },
+                postBedSurvey: night.postBedSurvey.map { ($0.question, $0.answer) },
+                analysis: analysis, sourceResolutionSeconds: night.series.sourceResolutionSeconds)
+            count(try ReportWriter.write(HTMLPages.nightPage(input, chartFile: "movement.png"), to: folder + "/index.html"))
+            rows.append(IndexRow(nightID: overview.nightID, date: night.window.date, recordingPath: overview.recordingPath,
+                                 timeline: night.timeline, analysis: analysis))
+        }
+        let indexPath = (reportsDirectory as NSString).appendingPathComponent("index.html")
+        count(try ReportWriter.write(HTMLPages.indexPage(rows, parameters: parameters), to: indexPath))
+        return (written, unchanged)
+    }
+
+    static func facts(night: StoredNight, recording: StoredRecording?) -> [(label: String, value: String)] {
+        var facts: [(String, String)] = []
+        let tl = night.timeline
+        if let span = night.series.dataSpan {
+            facts.append(("Data in this night", "\(LocalClock.iso8601(utcSecond: span.first, timeline: tl)) to \(LocalClock.iso8601(utcSecond: span.end, timeline: tl))"))
+        }
+        facts.append(("Seconds with data", "\(night.series.coveredSeconds) of \(night.series.count)"))
+        facts.append(("Night window", "\(LocalClock.iso8601(utcSecond: night.window.startUTC, timeline: tl)) to \(LocalClock.iso8601(utcSecond: night.window.endUTC, timeline: tl)) (\(night.window.durationSeconds / 3600) h)"))
+        facts.append(("Source resolution", night.series.sourceResolutionSeconds == 1 ? "raw samples (1-s base series)" : "\(night.series.sourceResolutionSeconds) s totals"))
+        if let r = recording {
+            facts.append(("Recording", "\(r.path) (\(r.format), \(r.sizeBytes) bytes, sha256 \(r.contentSHA256.prefix(16))…)"))
+            facts.append(("Samples", "\(r.sampleCount), effective rate \(String(format: "%.2f", r.effectiveSampleRateHz)) Hz"))
+            facts.append(("Time zone", "\(r.timeZone ?? "UTC offsets from the data") (\(r.timeZoneSource))"))
+            facts.append(("Gravity", r.gravity))
+            if let q = try? JSONDecoder().decode(QualityFacts.self, from: Data(r.qualityJSON.utf8)) {
+                facts.append(("Gaps ≥ 60 s (recording)", "\(q.gapCount), \(q.gapTotalSeconds) s in total, longest \(q.longestGapSeconds) s"))
+                facts.append(("Repeated timestamps", "\(q.duplicateTimestamps)"))
+            }
+        }
+        return facts
+    }
+
+    static func warnings(_ recording: StoredRecording?) -> [String] {
+        guard let r = recording, let list = try? JSONDecoder().decode([String].self, from: Data(r.warningsJSON.utf8)) else { return [] }
+        return list
+    }
+
+    struct QualityFacts: Decodable {
+        var gapCount: Int
+        var gapTotalSeconds: Int
+        var longestGapSeconds: Int
+        var duplicateTimestamps: Int
+    }
+}

@@ -1,0 +1,189 @@
+import CGD
+#if canImport(Glibc)
+import Glibc
+#endif
+import SleepCore
+
+/// Draws ``MovementChart``s as PNG with libgd.
+///
+/// libgd anti-aliases 1-pixel lines only, so the chart is drawn at 2x with thick lines and
+/// resampled down, which gives smooth 2-pixel lines. Text is TrueType (DejaVu Sans) through
+/// FreeType; without the font file, libgd's built-in bitmap font is used instead.
+public struct ChartRenderer: Sendable {
+    public var width: Int
+    public var height: Int
+    public var fontPath: String?
+
+    public static let fontCandidates = [
+        "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+        "/usr/share/fonts/dejavu/DejaVuSans.ttf",
+        "/usr/share/fonts/TTF/DejaVuSans.ttf",
+    ]
+
+    public init(width: Int = 1200, height: Int = 420, fontPath: String? = ChartRenderer.defaultFont()) {
+        self.width = width; self.height = height; self.fontPath = fontPath
+    }
+
+    public static func defaultFont() -> String? {
+        fontCandidates.first { access($0, R_OK) == 0 }
+    }
+
+    /// Line colours for successive series (distinct for colour-blind readers: Okabe–Ito palette).
+    static let seriesColours: [(Int32, Int32, Int32)] = [(0, 114, 178), (213, 94, 0), (0, 158, 115), (204, 121, 167), (86, 180, 233)]
+    static let phaseColours: [MovementPhase: (Int32, Int32, Int32)] = [.awake: (230, 159, 0), .light: (150, 200, 240), .deep: (0, 70, 140)]
+
+    public func png(_ chart: MovementChart) -> [UInt8] {
+        let s: Int32 = 2 // supersampling factor
+        let W = Int32(width) * s, H = Int32(height) * s
+        let im = gdImageCreateTrueColor(W, H)!
+        defer { gdImageDestroy(im) }
+        func colour(_ r: Int32, _ g: Int32, _ b: Int32) -> Int32 { sleepsta_gd_rgba(r, g, b, 0) }
+        let white = colour(255, 255, 255), black = colour(40, 40, 40), grid = colour(225, 225, 225)
+        let gapShade = colour(240, 240, 240), sleepShade = colour(232, 242, 252)
+        gdImageFilledRectangle(im, 0, 0, W - 1, H - 1, white)
+
+        let left: Int32 = 90 * s, right: Int32 = 30 * s, top: Int32 = 50 * s
+        let bottom: Int32 = (chart.showPhases ? 88 : 62) * s
+        let plotW = W - left - right, plotH = H - top - bottom
+
+        let allPoints = chart.series.flatMap(\.points)
+        guard let xStart = allPoints.map(\.startLocal).min(), let xEnd = allPoints.map(\.endLocal).max(), xEnd > xStart else {
+            text(im, "no data", x: left, y: top + plotH / 2, size: 12 * Double(s), colour: black)
+            return encode(im)
+        }
+        // Whole hours around the data.
+        let t0 = LocalClock.floorDiv(xStart, 3600) * 3600
+        let t1 = (LocalClock.floorDiv(xEnd - 1, 3600) + 1) * 3600
+        let maxValue = allPoints.compactMap(\.value).max() ?? 0
+        let yTicks = Self.niceTicks(max: maxValue)
+        let yMax = yTicks.last ?? 1
+        func px(_ t: Int64) -> Int32 { left + Int32(Double(t - t0) / Double(t1 - t0) * Double(plotW)) }
+        func py(_ v: Double) -> Int32 { top + plotH - Int32((v / yMax) * Double(plotH)) }
+
+        // Bands: sleep period, then intervals without data.
+        if let p = chart.sleepPeriod {
+            gdImageFilledRectangle(im, px(max(p.start, t0)), top, px(min(p.end, t1)), top + plotH, sleepShade)
+        }
+        if let first = chart.series.first {
+            for pt in first.points where pt.value == nil {
+                gdImageFilledRectangle(im, px(pt.startLocal), top, px(pt.endLocal), top + plotH, gapShade)
+            }
+        }
+        // Grid and axes.
+        let hourStep: Int64 = (t1 - t0) > 14 * 3600 ? 7200 : 3600
+        gdImageSetThickness(im, 1 * s)
+        var t = t0
+        while t <= t1 {
+            gdImageLine(im, px(t), top, px(t), top + plotH, grid)
+            let label = LocalClock.hhmm(localSecond: t)
+            text(im, label, x: px(t) - 17 * s, y: top + plotH + 20 * s, size: 10 * Double(s), colour: black)
+            t += hourStep
+        }
+        for v in yTicks {
+            gdImageLine(im, left, py(v), left + plotW, py(v), grid)
+            text(im, Self.format(v), x: left - 50 * s, y: py(v) + 5 * s, size: 10 * Double(s), colour: black)
+        }
+        gdImageRectangle(im, left, top, left + plotW, top + plotH, black)
+        text(im, chart.title, x: left, y: 30 * s, size: 14 * Double(s), colour: black)
+        text(im, chart.yAxisLabel, x: 22 * s, y: top + plotH - 10 * s, size: 10 * Double(s), colour: black, angle: .pi / 2)
+        text(im, "local time", x: left + plotW / 2 - 30 * s, y: top + plotH + 42 * s, size: 10 * Double(s), colour: black)
+
+        // Phase strip below the axis.
+        if chart.showPhases, let first = chart.series.first {
+            let y0 = top + plotH + 52 * s, y1 = y0 + 12 * s
+            for pt in first.points {
+                guard let phase = pt.phase, let c = Self.phaseColours[phase] else { continue }
+                gdImageFilledRectangle(im, px(pt.startLocal), y0, px(pt.endLocal) - 1, y1, colour(c.0, c.1, c.2))
+            }
+            var lx = left + plotW - 330 * s
+            for phase in MovementPhase.allCases {
+                let c = Self.phaseColours[phase]!
+                gdImageFilledRectangle(im, lx, y1 + 8 * s, lx + 12 * s, y1 + 20 * s, colour(c.0, c.1, c.2))
+                text(im, phase.rawValue, x: lx + 16 * s, y: y1 + 19 * s, size: 9 * Double(s), colour: black)
+                lx += 80 * s
+            }
+            text(im, "sleep period", x: left, y: y1 + 19 * s, size: 9 * Double(s), colour: black)
+        }
+
+        // The lines: a point per interval at its midpoint; gaps break the line.
+        gdImageSetThickness(im, 2 * s)
+        for (k, series) in chart.series.enumerated() {
+            let c = Self.seriesColours[k % Self.seriesColours.count]
+            let lineColour = colour(c.0, c.1, c.2)
+            var previous: (Int32, Int32)? = nil
+            for pt in series.points {
+                guard let v = pt.value else { previous = nil; continue }
+                let p = (px((pt.startLocal + pt.endLocal) / 2), py(v))
+                if let q = previous { gdImageLine(im, q.0, q.1, p.0, p.1, lineColour) }
+                else { gdImageFilledEllipse(im, p.0, p.1, 3 * s, 3 * s, lineColour) }
+                previous = p
+            }
+            if chart.series.count > 1 {
+                let ly = top + 14 * s + Int32(k) * 16 * s
+                gdImageLine(im, left + plotW - 170 * s, ly - 4 * s, left + plotW - 140 * s, ly - 4 * s, lineColour)
+                text(im, series.label, x: left + plotW - 132 * s, y: ly, size: 9 * Double(s), colour: black)
+            }
+        }
+        gdImageSetThickness(im, 1)
+
+        // Downsample for anti-aliasing.
+        let out = gdImageCreateTrueColor(Int32(width), Int32(height))!
+        defer { gdImageDestroy(out) }
+        gdImageCopyResampled(out, im, 0, 0, 0, 0, Int32(width), Int32(height), W, H)
+        return encode(out)
+    }
+
+    private func encode(_ im: gdImagePtr) -> [UInt8] {
+        var size: Int32 = 0
+        guard let ptr = gdImagePngPtr(im, &size) else { return [] }
+        defer { gdFree(ptr) }
+        return Array(UnsafeRawBufferPointer(start: ptr, count: Int(size)))
+    }
+
+    private func text(_ im: gdImagePtr, _ string: String, x: Int32, y: Int32, size: Double, colour: Int32, angle: Double = 0) {
+        if let fontPath {
+            var brect = [Int32](repeating: 0, count: 8)
+            let failure = fontPath.withCString { font in
+                string.withCString { s in
+                    gdImageStringFT(im, &brect, colour, UnsafeMutablePointer(mutating: font), size, angle, x, y,
+                                    UnsafeMutablePointer(mutating: s))
+                }
+            }
+            if failure == nil { return }
+        }
+        // Bitmap fallback (ASCII only); y is the baseline for FreeType, the top for bitmap fonts.
+        let ascii = String(string.unicodeScalars.map { $0.isASCII ? Character($0) : "?" })
+        ascii.withCString { s in
+            s.withMemoryRebound(to: UInt8.self, capacity: ascii.utf8.count + 1) { u in
+                if angle == 0 { gdImageString(im, gdFontGetSmall(), x, y - 12, UnsafeMutablePointer(mutating: u), colour) }
+                else { gdImageStringUp(im, gdFontGetSmall(), x - 12, y, UnsafeMutablePointer(mutating: u), colour) }
+            }
+        }
+    }
+
+    /// 4–6 round tick values from 0 covering `max`.
+    static func niceTicks(max: Double) -> [Double] {
+        guard max > 0, max.isFinite else { return [0, 1] }
+        let rough = max / 4
+        var magnitude = 1.0
+        while magnitude * 10 <= rough { magnitude *= 10 }
+        while magnitude > rough { magnitude /= 10 }
+        let step = [1.0, 2, 2.5, 5, 10].map { $0 * magnitude }.first { $0 >= rough } ?? magnitude * 10
+        var ticks: [Double] = []
+        var v = 0.0
+        while v < max + step * 1e-9 { ticks.append(v); v += step }
+        ticks.append(v)
+        return ticks
+    }
+
+    static func format(_ v: Double) -> String {
+        if v == 0 { return "0" }
+        if v >= 100 { return String(Int(v.rounded())) }
+        if v >= 1 { return String((v * 10).rounded() / 10) }
+        var digits = 2
+        var x = v
+        while x < 1 && digits < 8 { x *= 10; digits += 1 }
+        let p = (0..<digits).reduce(1.0) { a, _ in a * 10 }
+        return String((v * p).rounded() / p)
+    }
+}

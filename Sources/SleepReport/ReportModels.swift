@@ -1,0 +1,66 @@
+import SleepCore
+
+/// Everything a night page shows, gathered by the pipeline from the store.
+public struct NightReportInput: Sendable {
+    public var nightID: String
+    public var date: CivilDate
+    public var timeline: UTCOffsetTimeline
+    public var timeZoneName: String?
+    public var recordingPath: String
+    public var recordingFormat: String
+    /// Label/value rows about the data (rate, coverage, gaps...).
+    public var dataFacts: [(label: String, value: String)]
+    public var warnings: [String]
+    public var preBedSurvey: [(question: String, answer: String)]
+    public var postBedSurvey: [(question: String, answer: String)]
+    public var analysis: NightAnalysis
+    public var sourceResolutionSeconds: Int
+
+    public init(nightID: String, date: CivilDate, timeline: UTCOffsetTimeline, timeZoneName: String?, recordingPath: String,
+                recordingFormat: String, dataFacts: [(label: String, value: String)], warnings: [String],
+                preBedSurvey: [(question: String, answer: String)], postBedSurvey: [(question: String, answer: String)],
+                analysis: NightAnalysis, sourceResolutionSeconds: Int) {
+        self.nightID = nightID; self.date = date; self.timeline = timeline; self.timeZoneName = timeZoneName
+        self.recordingPath = recordingPath; self.recordingFormat = recordingFormat; self.dataFacts = dataFacts
+        self.warnings = warnings; self.preBedSurvey = preBedSurvey; self.postBedSurvey = postBedSurvey
+        self.analysis = analysis; self.sourceResolutionSeconds = sourceResolutionSeconds
+    }
+}
+
+/// One row of the index page.
+public struct IndexRow: Sendable {
+    public var nightID: String
+    public var date: CivilDate
+    public var recordingPath: String
+    public var timeline: UTCOffsetTimeline
+    public var analysis: NightAnalysis?
+    public init(nightID: String, date: CivilDate, recordingPath: String, timeline: UTCOffsetTimeline, analysis: NightAnalysis?) {
+        self.nightID = nightID; self.date = date; self.recordingPath = recordingPath; self.timeline = timeline; self.analysis = analysis
+    }
+}
+
+/// Number formatting shared by pages (fixed decimals, no locale: reports are reproducible).
+enum Fmt {
+    static func minutes(_ v: Double?) -> String {
+        guard let v, v.isFinite else { return "–" }
+        let total = Int(v.rounded())
+        return total >= 60 ? "\(total / 60) h \(total % 60) min" : "\(total) min"
+    }
+    static func fixed(_ v: Double?, _ decimals: Int) -> String {
+        guard let v, v.isFinite else { return "–" }
+        var p = 1.0
+        for _ in 0..<decimals { p *= 10 }
+        let r = (v * p).rounded() / p
+        var s = String(r)
+        if decimals == 0 { return String(Int(r)) }
+        if let dot = s.firstIndex(of: ".") {
+            let have = s.distance(from: dot, to: s.endIndex) - 1
+            if have < decimals { s += String(repeating: "0", count: decimals - have) }
+        }
+        return s
+    }
+    static func clock(_ utc: Int64?, _ timeline: UTCOffsetTimeline) -> String {
+        guard let utc else { return "–" }
+        return LocalClock.hhmm(localSecond: timeline.localSecond(atUTC: utc))
+    }
+}

@@ -1,0 +1,93 @@
+/// Built-in Mustache templates (kept in code so the binary is self-contained).
+enum Templates {
+    static let layoutHead = """
+    <!DOCTYPE html>
+    <html lang="en">
+    <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>{{title}}</title>
+    <style>
+    body { font-family: -apple-system, "DejaVu Sans", "Segoe UI", sans-serif; margin: 2rem auto; max-width: 1240px; color: #222; padding: 0 1rem; }
+    h1 { font-size: 1.5rem; margin-bottom: .2rem; } h2 { font-size: 1.15rem; margin-top: 2rem; border-bottom: 1px solid #ddd; padding-bottom: .2rem; }
+    .sub { color: #666; margin-top: 0; }
+    table { border-collapse: collapse; font-size: .9rem; }
+    th, td { text-align: left; padding: .25rem .7rem; border-bottom: 1px solid #eee; vertical-align: top; }
+    th { background: #f6f6f6; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
+    .def { color: #777; font-size: .85rem; }
+    .note { background: #fff6e0; border-left: 4px solid #e69f00; padding: .5rem 1rem; }
+    img.chart { max-width: 100%; height: auto; border: 1px solid #eee; }
+    details summary { cursor: pointer; color: #0072b2; }
+    footer { margin-top: 3rem; color: #888; font-size: .85rem; }
+    </style>
+    </head>
+    """
+
+    static let night = """
+    {{> head}}
+    <body>
+    <p><a href="../index.html">← all nights</a></p>
+    <h1>Night of {{date}}</h1>
+    <p class="sub">{{nightID}} · recording <code>{{recording}}</code> ({{format}}) · time zone {{timeZone}}</p>
+    {{^scored}}<p class="note">{{statusNote}}</p>{{/scored}}
+    {{#coarseSource}}<p class="note">The source holds totals per {{sourceResolution}} only; intervals shorter than that are spread evenly, not measured.</p>{{/coarseSource}}
+    <img class="chart" src="{{chart}}" alt="Movement per {{interval}} interval over the night, with the sleep period shaded and movement phases below">
+    {{#scored}}
+    <h2>Night metrics ({{interval}} intervals)</h2>
+    <table>
+    <tr><th>Metric</th><th>Value</th><th>Definition</th></tr>
+    {{#metrics}}<tr><td>{{label}}</td><td class="num">{{value}}</td><td class="def">{{def}}</td></tr>
+    {{/metrics}}
+    </table>
+    {{/scored}}
+    {{#hasSurvey}}
+    <h2>Survey answers</h2>
+    <table>
+    <tr><th>When</th><th>Question</th><th>Answer</th></tr>
+    {{#preBed}}<tr><td>before bed</td><td>{{q}}</td><td>{{a}}</td></tr>
+    {{/preBed}}{{#postBed}}<tr><td>after waking</td><td>{{q}}</td><td>{{a}}</td></tr>
+    {{/postBed}}
+    </table>
+    {{/hasSurvey}}
+    <h2>Data and quality</h2>
+    <table>
+    {{#facts}}<tr><td>{{label}}</td><td>{{value}}</td></tr>
+    {{/facts}}
+    </table>
+    {{#hasWarnings}}<ul>{{#warnings}}<li>{{.}}</li>{{/warnings}}</ul>{{/hasWarnings}}
+    <h2>Parameters</h2>
+    <table>
+    {{#parameters}}<tr><td>{{label}}</td><td>{{value}}</td></tr>
+    {{/parameters}}
+    </table>
+    <h2>Intervals</h2>
+    <details><summary>Movement, state and phase per {{interval}} interval</summary>
+    <table>
+    <tr><th>Start</th><th>Movement sum (g·s)</th><th>Per minute</th><th>Coverage (s)</th><th>State</th><th>Phase</th></tr>
+    {{#intervals}}<tr><td>{{start}}</td><td class="num">{{sum}}</td><td class="num">{{perMinute}}</td><td class="num">{{coverage}}</td><td>{{state}}</td><td>{{phase}}</td></tr>
+    {{/intervals}}
+    </table>
+    </details>
+    <footer>sleepsta · definitions in the README, section “Definitions”</footer>
+    </body>
+    </html>
+
+    """
+
+    static let index = """
+    {{> head}}
+    <body>
+    <h1>sleepsta — {{count}} nights</h1>
+    <p class="sub">{{span}} · {{interval}} intervals</p>
+    {{#hasLinks}}<p>{{#links}}<a href="{{href}}">{{label}}</a> {{/links}}</p>{{/hasLinks}}
+    <table>
+    <tr><th>Night</th><th>Recording</th><th>In bed</th><th>TIB</th><th>TST</th><th>SE %</th><th>SOL</th><th>WASO</th><th>Awakenings</th><th>Status</th></tr>
+    {{#nights}}<tr><td><a href="{{id}}/index.html">{{date}}</a><br><span class="def">{{id}}</span></td><td><code>{{recording}}</code></td><td>{{inBed}}</td><td class="num">{{tib}}</td><td class="num">{{tst}}</td><td class="num">{{se}}</td><td class="num">{{sol}}</td><td class="num">{{waso}}</td><td class="num">{{awakenings}}</td><td>{{status}}</td></tr>
+    {{/nights}}
+    </table>
+    <footer>Parameters: <code>{{key}}</code> · data span {{span}} · definitions in the README</footer>
+    </body>
+    </html>
+
+    """
+}

@@ -1,0 +1,129 @@
+import GRDB
+
+/// The schema as named, append-only migrations (GRDB's `DatabaseMigrator`): a change is a new
+/// migration, never an edit of an old one. Units are in column names; times are UTC epoch seconds.
+enum Schema {
+    static var migrator: DatabaseMigrator {
+        var m = DatabaseMigrator()
+        m.registerMigration("v1-foundation") { db in
+            try db.execute(sql: """
+                CREATE TABLE runs (
+                    id INTEGER PRIMARY KEY,
+                    started_utc TEXT NOT NULL,
+                    finished_utc TEXT,
+                    tool_version TEXT NOT NULL,
+                    command TEXT NOT NULL,
+                    parameters_json TEXT NOT NULL,
+                    files_seen INTEGER NOT NULL DEFAULT 0,
+                    files_ingested INTEGER NOT NULL DEFAULT 0,
+                    files_unchanged INTEGER NOT NULL DEFAULT 0,
+                    files_failed INTEGER NOT NULL DEFAULT 0,
+                    status TEXT NOT NULL
+                );
+                CREATE TABLE run_failures (
+                    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+                    path TEXT NOT NULL,
+                    error TEXT NOT NULL
+                );
+                CREATE TABLE recordings (
+                    id INTEGER PRIMARY KEY,
+                    path TEXT NOT NULL,
+                    content_sha256 TEXT NOT NULL UNIQUE,
+                    format TEXT NOT NULL,
+                    size_bytes INTEGER NOT NULL,
+                    sample_count INTEGER NOT NULL,
+                    effective_rate_hz REAL NOT NULL,
+                    first_utc INTEGER,
+                    end_utc INTEGER,
+                    time_zone TEXT,
+                    time_zone_source TEXT NOT NULL,
+                    units TEXT NOT NULL,
+                    gravity TEXT NOT NULL,
+                    quality_json TEXT NOT NULL,
+                    warnings_json TEXT NOT NULL
+                );
+                CREATE INDEX recordings_path ON recordings(path);
+                CREATE TABLE nights (
+                    id TEXT PRIMARY KEY,
+                    recording_id INTEGER NOT NULL REFERENCES recordings(id) ON DELETE CASCADE,
+                    night_date TEXT NOT NULL,
+                    window_start_utc INTEGER NOT NULL,
+                    window_end_utc INTEGER NOT NULL,
+                    time_zone TEXT,
+                    offsets_json TEXT NOT NULL,
+                    label TEXT,
+                    data_start_utc INTEGER,
+                    data_end_utc INTEGER,
+                    coverage_seconds INTEGER NOT NULL,
+                    source_resolution_seconds INTEGER NOT NULL,
+                    pre_bed_survey_json TEXT NOT NULL,
+                    post_bed_survey_json TEXT NOT NULL
+                );
+                CREATE INDEX nights_recording ON nights(recording_id);
+                CREATE TABLE base_series (
+                    night_id TEXT PRIMARY KEY REFERENCES nights(id) ON DELETE CASCADE,
+                    start_utc INTEGER NOT NULL,
+                    seconds INTEGER NOT NULL,
+                    movement_f32le BLOB NOT NULL,
+                    legacy_movement_f32le BLOB NOT NULL,
+                    sample_counts_u16le BLOB NOT NULL
+                );
+                CREATE TABLE analyses (
+                    id INTEGER PRIMARY KEY,
+                    night_id TEXT NOT NULL REFERENCES nights(id) ON DELETE CASCADE,
+                    parameters_key TEXT NOT NULL,
+                    parameters_json TEXT NOT NULL,
+                    interval_seconds INTEGER NOT NULL,
+                    algorithm TEXT NOT NULL,
+                    status TEXT NOT NULL,
+                    wake_threshold REAL,
+                    run_id INTEGER REFERENCES runs(id) ON DELETE SET NULL,
+                    UNIQUE (night_id, parameters_key)
+                );
+                CREATE TABLE intervals (
+                    analysis_id INTEGER NOT NULL REFERENCES analyses(id) ON DELETE CASCADE,
+                    night_id TEXT NOT NULL,
+                    start_utc INTEGER NOT NULL,
+                    end_utc INTEGER NOT NULL,
+                    interval_seconds INTEGER NOT NULL,
+                    movement_sum REAL NOT NULL,
+                    legacy_movement_sum REAL NOT NULL,
+                    movement_per_minute REAL,
+                    coverage_seconds INTEGER NOT NULL,
+                    state TEXT,
+                    phase TEXT,
+                    PRIMARY KEY (analysis_id, start_utc)
+                ) WITHOUT ROWID;
+                CREATE TABLE scores (
+                    analysis_id INTEGER NOT NULL REFERENCES analyses(id) ON DELETE CASCADE,
+                    start_utc INTEGER NOT NULL,
+                    epoch_seconds INTEGER NOT NULL,
+                    activity REAL,
+                    state TEXT,
+                    PRIMARY KEY (analysis_id, start_utc)
+                ) WITHOUT ROWID;
+                CREATE TABLE night_metrics (
+                    analysis_id INTEGER PRIMARY KEY REFERENCES analyses(id) ON DELETE CASCADE,
+                    night_id TEXT NOT NULL,
+                    interval_seconds INTEGER NOT NULL,
+                    resolution_seconds INTEGER NOT NULL,
+                    in_bed_start_utc INTEGER NOT NULL,
+                    in_bed_end_utc INTEGER NOT NULL,
+                    sleep_onset_utc INTEGER,
+                    wake_time_utc INTEGER,
+                    time_in_bed_min REAL NOT NULL,
+                    sleep_period_min REAL NOT NULL,
+                    total_sleep_time_min REAL NOT NULL,
+                    sleep_onset_latency_min REAL,
+                    waso_min REAL NOT NULL,
+                    sleep_efficiency_pct REAL NOT NULL,
+                    awakenings INTEGER NOT NULL,
+                    light_min REAL NOT NULL,
+                    deep_min REAL NOT NULL,
+                    awake_min REAL NOT NULL
+                );
+                """)
+        }
+        return m
+    }
+}

@@ -1,0 +1,332 @@
+import Foundation
+import GRDB
+import SleepCore
+
+/// Errors the store reports in words a user can act on.
+public struct StoreError: Error, CustomStringConvertible, Sendable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// The SQLite database of nights, base series, analyses and runs (WAL mode, foreign keys on).
+///
+/// Every write that belongs together is one transaction: a recording with all its nights and
+/// their analyses, or one night's analysis. A failure leaves nothing half written.
+public final class SleepDatabase: Sendable {
+    public let path: String
+    let pool: DatabasePool
+
+    public init(path: String) throws {
+        self.path = path
+        var config = Configuration()
+        config.foreignKeysEnabled = true
+        config.busyMode = .timeout(30)
+        do {
+            pool = try DatabasePool(path: path, configuration: config)
+        } catch {
+            throw StoreError("cannot open database \(path): \(error)")
+        }
+        let migrator = Schema.migrator
+        try pool.read { db in
+            if try migrator.hasBeenSuperseded(db) {
+                throw StoreError("database \(path) was written by a newer sleepsta (unknown schema migrations); refusing to touch it")
+            }
+        }
+        try migrator.migrate(pool)
+    }
+
+    // MARK: Recordings and nights
+
+    /// The id of a recording with this content hash, if stored.
+    public func recordingID(contentSHA256 sha: String) throws -> Int64? {
+        try pool.read { db in
+            try Int64.fetchOne(db, sql: "SELECT id FROM recordings WHERE content_sha256 = ?", arguments: [sha])
+        }
+    }
+
+    /// Night ids already taken by recordings other than those at `path`.
+    public func nightIDs(excludingPath path: String) throws -> Set<String> {
+        try pool.read { db in
+            Set(try String.fetchAll(db, sql: """
+                SELECT n.id FROM nights n JOIN recordings r ON r.id = n.recording_id WHERE r.path <> ?
+                """, arguments: [path]))
+        }
+    }
+
+    /// Stores a recording with its nights and their analyses in one transaction, replacing any
+    /// earlier recording at the same path (a changed file).
+    @discardableResult
+    public func replaceRecording(_ recording: StoredRecording, nights: [StoredNight], analyses: [String: NightAnalysis],
+                                 runID: Int64?) throws -> Int64 {
+        try pool.write { db in
+            try db.execute(sql: "DELETE FROM recordings WHERE path = ? OR content_sha256 = ?",
+                           arguments: [recording.path, recording.contentSHA256])
+            try db.execute(sql: """
+                INSERT INTO recordings (path, content_sha256, format, size_bytes, sample_count, effective_rate_hz,
+                    first_utc, end_utc, time_zone, time_zone_source, units, gravity, quality_json, warnings_json)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [recording.path, recording.contentSHA256, recording.format, recording.sizeBytes,
+                                 recording.sampleCount, recording.effectiveSampleRateHz, recording.firstUTC, recording.endUTC,
+                                 recording.timeZone, recording.timeZoneSource, recording.units, recording.gravity,
+                                 recording.qualityJSON, recording.warningsJSON])
+            let recordingID = db.lastInsertedRowID
+            for night in nights {
+                try Self.insert(night, recordingID: recordingID, db: db)
+                if let analysis = analyses[night.id] {
+                    try Self.insert(analysis, nightID: night.id, runID: runID, db: db)
+                }
+            }
+            return recordingID
+        }
+    }
+
+    static func insert(_ night: StoredNight, recordingID: Int64, db: Database) throws {
+        let span = night.series.dataSpan
+        try db.execute(sql: """
+            INSERT INTO nights (id, recording_id, night_date, window_start_utc, window_end_utc, time_zone, offsets_json,
+                label, data_start_utc, data_end_utc, coverage_seconds, source_resolution_seconds,
+                pre_bed_survey_json, post_bed_survey_json)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [night.id, recordingID, night.window.date.description, night.window.startUTC, night.window.endUTC,
+                             night.timeZone, try JSONText.encode(night.timeline), night.label, span?.first, span?.end,
+                             night.series.coveredSeconds, night.series.sourceResolutionSeconds,
+                             try JSONText.encode(night.preBedSurvey), try JSONText.encode(night.postBedSurvey)])
+        try db.execute(sql: """
+            INSERT INTO base_series (night_id, start_utc, seconds, movement_f32le, legacy_movement_f32le, sample_counts_u16le)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """, arguments: [night.id, night.series.startSecond, night.series.count, BlobCodec.data(night.series.movement),
+                             BlobCodec.data(night.series.legacyMovement), BlobCodec.data(night.series.sampleCounts)])
+    }
+
+    /// Ids of nights that have no analysis under `parametersKey`.
+    public func nightIDsMissingAnalysis(parametersKey: String) throws -> [String] {
+        try pool.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT n.id FROM nights n
+                WHERE NOT EXISTS (SELECT 1 FROM analyses a WHERE a.night_id = n.id AND a.parameters_key = ?)
+                ORDER BY n.night_date, n.id
+                """, arguments: [parametersKey])
+        }
+    }
+
+    public func nightIDs() throws -> [String] {
+        try pool.read { db in try String.fetchAll(db, sql: "SELECT id FROM nights ORDER BY night_date, id") }
+    }
+
+    /// A night with its base series.
+    public func night(id: String) throws -> StoredNight? {
+        try pool.read { db in
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT n.*, b.start_utc AS b_start, b.movement_f32le, b.legacy_movement_f32le, b.sample_counts_u16le
+                FROM nights n JOIN base_series b ON b.night_id = n.id WHERE n.id = ?
+                """, arguments: [id]) else { return nil }
+            let series = SecondSeries(startSecond: row["b_start"],
+                                      movement: BlobCodec.floats(row["movement_f32le"]),
+                                      legacyMovement: BlobCodec.floats(row["legacy_movement_f32le"]),
+                                      sampleCounts: BlobCodec.uint16s(row["sample_counts_u16le"]),
+                                      sourceResolutionSeconds: row["source_resolution_seconds"])
+            let dateText: String = row["night_date"]
+            return StoredNight(id: row["id"], recordingID: row["recording_id"],
+                               window: NightWindow(date: CivilDate(iso: dateText)!, startUTC: row["window_start_utc"], endUTC: row["window_end_utc"]),
+                               timeline: try JSONText.decode(UTCOffsetTimeline.self, row["offsets_json"]),
+                               timeZone: row["time_zone"], label: row["label"],
+                               preBedSurvey: try JSONText.decode([SurveyItem].self, row["pre_bed_survey_json"]),
+                               postBedSurvey: try JSONText.decode([SurveyItem].self, row["post_bed_survey_json"]),
+                               series: series)
+        }
+    }
+
+    /// The recording a night came from.
+    public func recording(forNight nightID: String) throws -> StoredRecording? {
+        try pool.read { db in
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT r.* FROM recordings r JOIN nights n ON n.recording_id = r.id WHERE n.id = ?
+                """, arguments: [nightID]) else { return nil }
+            return StoredRecording(id: row["id"], path: row["path"], contentSHA256: row["content_sha256"], format: row["format"],
+                                   sizeBytes: row["size_bytes"], sampleCount: row["sample_count"],
+                                   effectiveSampleRateHz: row["effective_rate_hz"], firstUTC: row["first_utc"], endUTC: row["end_utc"],
+                                   timeZone: row["time_zone"], timeZoneSource: row["time_zone_source"], units: row["units"],
+                                   gravity: row["gravity"], qualityJSON: row["quality_json"], warningsJSON: row["warnings_json"])
+        }
+    }
+
+    // MARK: Analyses
+
+    /// Stores one night's analysis in its own transaction (replacing one with the same parameters).
+    public func saveAnalysis(_ analysis: NightAnalysis, nightID: String, runID: Int64?) throws {
+        try pool.write { db in try Self.insert(analysis, nightID: nightID, runID: runID, db: db) }
+    }
+
+    static func insert(_ a: NightAnalysis, nightID: String, runID: Int64?, db: Database) throws {
+        let key = a.parameters.key
+        try db.execute(sql: "DELETE FROM analyses WHERE night_id = ? AND parameters_key = ?", arguments: [nightID, key])
+        try db.execute(sql: """
+            INSERT INTO analyses (night_id, parameters_key, parameters_json, interval_seconds, algorithm, status, wake_threshold, run_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [nightID, key, try JSONText.encode(a.parameters), a.parameters.interval.seconds,
+                             AnalysisParameters.algorithmName, a.status.rawValue, a.wakeThreshold.flatMap { $0.isFinite ? $0 : nil }, runID])
+        let analysisID = db.lastInsertedRowID
+        let intervalStatement = try db.cachedStatement(sql: """
+            INSERT INTO intervals (analysis_id, night_id, start_utc, end_utc, interval_seconds, movement_sum, legacy_movement_sum,
+                movement_per_minute, coverage_seconds, state, phase) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for iv in a.intervals {
+            let m = iv.movement
+            try intervalStatement.execute(arguments: [analysisID, nightID, m.startUTC, m.endUTC, m.durationSeconds, m.movementSum,
+                                                      m.legacyMovementSum, m.movementPerMinute, m.coverageSeconds,
+                                                      iv.state.map { String($0.letter) }, iv.phase?.rawValue])
+        }
+        let scoreStatement = try db.cachedStatement(sql: """
+            INSERT INTO scores (analysis_id, start_utc, epoch_seconds, activity, state) VALUES (?, ?, ?, ?, ?)
+            """)
+        for e in a.epochs {
+            try scoreStatement.execute(arguments: [analysisID, e.startUTC, a.parameters.epochSeconds,
+                                                   e.activity.isNaN ? nil : e.activity, e.state.map { String($0.letter) }])
+        }
+        if let m = a.metrics {
+            try db.execute(sql: """
+                INSERT INTO night_metrics (analysis_id, night_id, interval_seconds, resolution_seconds, in_bed_start_utc, in_bed_end_utc,
+                    sleep_onset_utc, wake_time_utc, time_in_bed_min, sleep_period_min, total_sleep_time_min, sleep_onset_latency_min,
+                    waso_min, sleep_efficiency_pct, awakenings, light_min, deep_min, awake_min)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [analysisID, nightID, a.parameters.interval.seconds, m.resolutionSeconds, m.inBedStartUTC, m.inBedEndUTC,
+                                 m.sleepOnsetUTC, m.wakeTimeUTC, m.timeInBedMinutes, m.sleepPeriodMinutes, m.totalSleepTimeMinutes,
+                                 m.sleepOnsetLatencyMinutes, m.wakeAfterSleepOnsetMinutes, m.sleepEfficiencyPercent, m.awakenings,
+                                 m.lightMinutes, m.deepMinutes, m.awakeMinutes])
+        }
+    }
+
+    /// A night's stored analysis under `parametersKey`.
+    public func analysis(nightID: String, parametersKey: String) throws -> NightAnalysis? {
+        try pool.read { db in try Self.fetchAnalysis(nightID: nightID, key: parametersKey, db: db) }
+    }
+
+    static func fetchAnalysis(nightID: String, key: String, db: Database) throws -> NightAnalysis? {
+        guard let a = try Row.fetchOne(db, sql: "SELECT * FROM analyses WHERE night_id = ? AND parameters_key = ?",
+                                       arguments: [nightID, key]) else { return nil }
+        let id: Int64 = a["id"]
+        let parameters = try JSONText.decode(AnalysisParameters.self, a["parameters_json"])
+        let intervals = try Row.fetchAll(db, sql: "SELECT * FROM intervals WHERE analysis_id = ? ORDER BY start_utc", arguments: [id]).map { r in
+            AnalyzedInterval(movement: IntervalMovement(startUTC: r["start_utc"], endUTC: r["end_utc"], movementSum: r["movement_sum"],
+                                                        legacyMovementSum: r["legacy_movement_sum"], coverageSeconds: r["coverage_seconds"]),
+                             state: (r["state"] as String?).flatMap(sleepWake), phase: (r["phase"] as String?).flatMap(MovementPhase.init(rawValue:)))
+        }
+        let epochs = try Row.fetchAll(db, sql: "SELECT * FROM scores WHERE analysis_id = ? ORDER BY start_utc", arguments: [id]).map { r in
+            ScoredEpoch(startUTC: r["start_utc"], activity: (r["activity"] as Double?) ?? .nan, state: (r["state"] as String?).flatMap(sleepWake))
+        }
+        let metrics = try Row.fetchOne(db, sql: "SELECT * FROM night_metrics WHERE analysis_id = ?", arguments: [id]).map { r in
+            NightSummaryMetrics(resolutionSeconds: r["resolution_seconds"], inBedStartUTC: r["in_bed_start_utc"], inBedEndUTC: r["in_bed_end_utc"],
+                                sleepOnsetUTC: r["sleep_onset_utc"], wakeTimeUTC: r["wake_time_utc"], timeInBedMinutes: r["time_in_bed_min"],
+                                sleepPeriodMinutes: r["sleep_period_min"], totalSleepTimeMinutes: r["total_sleep_time_min"],
+                                sleepOnsetLatencyMinutes: r["sleep_onset_latency_min"], wakeAfterSleepOnsetMinutes: r["waso_min"],
+                                sleepEfficiencyPercent: r["sleep_efficiency_pct"], awakenings: r["awakenings"], lightMinutes: r["light_min"],
+                                deepMinutes: r["deep_min"], awakeMinutes: r["awake_min"])
+        }
+        return NightAnalysis(status: NightStatus(rawValue: a["status"]) ?? .insufficientData, parameters: parameters,
+                             intervals: intervals, epochs: epochs, wakeThreshold: a["wake_threshold"], metrics: metrics)
+    }
+
+    static func sleepWake(_ letter: String) -> SleepWake? { letter == "S" ? .sleep : (letter == "W" ? .wake : nil) }
+
+    /// Every night with its analysis under `parametersKey` (nil if not analysed), by date.
+    public func overviews(parametersKey: String) throws -> [NightOverview] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT n.id, n.night_date, n.time_zone, r.path, r.format FROM nights n JOIN recordings r ON r.id = n.recording_id
+                ORDER BY n.night_date, n.id
+                """).map { r in
+                let id: String = r["id"]
+                let date: String = r["night_date"]
+                return NightOverview(nightID: id, date: CivilDate(iso: date)!, recordingPath: r["path"], recordingFormat: r["format"],
+                                     timeZone: r["time_zone"], analysis: try Self.fetchAnalysis(nightID: id, key: parametersKey, db: db))
+            }
+        }
+    }
+
+    // MARK: Runs
+
+    public func beginRun(_ run: RunRecord) throws -> Int64 {
+        try pool.write { db in
+            try db.execute(sql: """
+                INSERT INTO runs (started_utc, tool_version, command, parameters_json, status) VALUES (?, ?, ?, ?, ?)
+                """, arguments: [run.startedUTC, run.toolVersion, run.command, run.parametersJSON, run.status])
+            return db.lastInsertedRowID
+        }
+    }
+
+    public func finishRun(_ run: RunRecord, failures: [(path: String, error: String)]) throws {
+        guard let id = run.id else { return }
+        try pool.write { db in
+            try db.execute(sql: """
+                UPDATE runs SET finished_utc = ?, files_seen = ?, files_ingested = ?, files_unchanged = ?, files_failed = ?, status = ?
+                WHERE id = ?
+                """, arguments: [run.finishedUTC, run.filesSeen, run.filesIngested, run.filesUnchanged, run.filesFailed, run.status, id])
+            for f in failures {
+                try db.execute(sql: "INSERT INTO run_failures (run_id, path, error) VALUES (?, ?, ?)", arguments: [id, f.path, f.error])
+            }
+        }
+    }
+
+    /// Row counts per table (for tests and `--verbose`).
+    public func rowCounts() throws -> [String: Int] {
+        try pool.read { db in
+            var result: [String: Int] = [:]
+            for t in ["recordings", "nights", "base_series", "analyses", "intervals", "scores", "night_metrics", "runs"] {
+                result[t] = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(t)") ?? 0
+            }
+            return result
+        }
+    }
+
+    /// Runs a read-only SQL query for tests and diagnostics; values as text.
+    public func query(_ sql: String, _ arguments: [any DatabaseValueConvertible & Sendable] = []) throws -> [[String: String]] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map { row in
+                var d: [String: String] = [:]
+                for (col, value) in row { d[col] = value.isNull ? "" : value.description }
+                return d
+            }
+        }
+    }
+
+    public func integrityCheck() throws -> String {
+        try pool.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "" }
+    }
+}
+
+/// Little-endian packing of the base series into BLOBs (compact: 10 bytes per second).
+enum BlobCodec {
+    static func data(_ values: [Float]) -> Data {
+        values.map { $0.bitPattern.littleEndian }.withUnsafeBytes { Data($0) }
+    }
+    static func data(_ values: [UInt16]) -> Data {
+        values.map { $0.littleEndian }.withUnsafeBytes { Data($0) }
+    }
+    static func floats(_ data: Data) -> [Float] {
+        var result = [Float](repeating: 0, count: data.count / 4)
+        data.withUnsafeBytes { raw in
+            for i in result.indices { result[i] = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))) }
+        }
+        return result
+    }
+    static func uint16s(_ data: Data) -> [UInt16] {
+        var result = [UInt16](repeating: 0, count: data.count / 2)
+        data.withUnsafeBytes { raw in
+            for i in result.indices { result[i] = UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: i * 2, as: UInt16.self)) }
+        }
+        return result
+    }
+}
+
+/// Deterministic JSON text (sorted keys) for columns that hold small structured values.
+enum JSONText {
+    static func encode<T: Encodable>(_ value: T) throws -> String {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys]
+        return String(decoding: try e.encode(value), as: UTF8.self)
+    }
+    static func decode<T: Decodable>(_ type: T.Type, _ text: String) throws -> T {
+        try JSONDecoder().decode(type, from: Data(text.utf8))
+    }
+}

@@ -1,0 +1,91 @@
+import SleepCore
+
+/// A recording as the store keeps it (Ingest's result, flattened; the store does not know Ingest).
+public struct StoredRecording: Sendable, Equatable {
+    public var id: Int64?
+    /// The path as the batch saw it (relative to the data folder when run over one).
+    public var path: String
+    public var contentSHA256: String
+    public var format: String
+    public var sizeBytes: Int64
+    public var sampleCount: Int64
+    public var effectiveSampleRateHz: Double
+    public var firstUTC: Int64?
+    public var endUTC: Int64?
+    public var timeZone: String?
+    public var timeZoneSource: String
+    public var units: String
+    public var gravity: String
+    /// JSON of the quality summary (gaps, rate, duplicates), shown in reports.
+    public var qualityJSON: String
+    /// JSON array of warning strings.
+    public var warningsJSON: String
+
+    public init(id: Int64? = nil, path: String, contentSHA256: String, format: String, sizeBytes: Int64, sampleCount: Int64,
+                effectiveSampleRateHz: Double, firstUTC: Int64?, endUTC: Int64?, timeZone: String?, timeZoneSource: String,
+                units: String, gravity: String, qualityJSON: String, warningsJSON: String) {
+        self.id = id; self.path = path; self.contentSHA256 = contentSHA256; self.format = format; self.sizeBytes = sizeBytes
+        self.sampleCount = sampleCount; self.effectiveSampleRateHz = effectiveSampleRateHz; self.firstUTC = firstUTC
+        self.endUTC = endUTC; self.timeZone = timeZone; self.timeZoneSource = timeZoneSource; self.units = units
+        self.gravity = gravity; self.qualityJSON = qualityJSON; self.warningsJSON = warningsJSON
+    }
+}
+
+/// A night with its base series: everything needed to re-derive any analysis without the raw file.
+public struct StoredNight: Sendable, Equatable {
+    public var id: String
+    public var recordingID: Int64?
+    public var window: NightWindow
+    public var timeline: UTCOffsetTimeline
+    public var timeZone: String?
+    public var label: String?
+    public var preBedSurvey: [SurveyItem]
+    public var postBedSurvey: [SurveyItem]
+    public var series: SecondSeries
+
+    public init(id: String, recordingID: Int64? = nil, window: NightWindow, timeline: UTCOffsetTimeline, timeZone: String?,
+                label: String?, preBedSurvey: [SurveyItem], postBedSurvey: [SurveyItem], series: SecondSeries) {
+        self.id = id; self.recordingID = recordingID; self.window = window; self.timeline = timeline; self.timeZone = timeZone
+        self.label = label; self.preBedSurvey = preBedSurvey; self.postBedSurvey = postBedSurvey; self.series = series
+    }
+}
+
+/// A survey question and its answer, verbatim from the source (escape before display).
+public struct SurveyItem: Sendable, Equatable, Codable {
+    public var question: String
+    public var answer: String
+    public init(question: String, answer: String) { self.question = question; self.answer = answer }
+}
+
+/// What the index page and exports list per night and analysis.
+public struct NightOverview: Sendable, Equatable {
+    public var nightID: String
+    public var date: CivilDate
+    public var recordingPath: String
+    public var recordingFormat: String
+    public var timeZone: String?
+    public var analysis: NightAnalysis?
+}
+
+/// A run of the tool: the project's `config.csv` (GGIR's idea): what ran, with which parameters.
+public struct RunRecord: Sendable, Equatable {
+    public var id: Int64?
+    public var startedUTC: String
+    public var finishedUTC: String?
+    public var toolVersion: String
+    public var command: String
+    public var parametersJSON: String
+    public var filesSeen: Int
+    public var filesIngested: Int
+    public var filesUnchanged: Int
+    public var filesFailed: Int
+    public var status: String
+
+    public init(id: Int64? = nil, startedUTC: String, finishedUTC: String? = nil, toolVersion: String, command: String,
+                parametersJSON: String, filesSeen: Int = 0, filesIngested: Int = 0, filesUnchanged: Int = 0,
+                filesFailed: Int = 0, status: String = "running") {
+        self.id = id; self.startedUTC = startedUTC; self.finishedUTC = finishedUTC; self.toolVersion = toolVersion
+        self.command = command; self.parametersJSON = parametersJSON; self.filesSeen = filesSeen
+        self.filesIngested = filesIngested; self.filesUnchanged = filesUnchanged; self.filesFailed = filesFailed; self.status = status
+    }
+}
