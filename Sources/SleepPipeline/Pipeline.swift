@@ -90,8 +90,15 @@ public struct Pipeline {
     /// the recording with every night in one transaction.
     func ingest(path: String, relativePath: String, db: SleepDatabase, runID: Int64?) throws -> IngestOutcome {
         let sha = try FileHashing.sha256(path: path)
-        if try db.recordingID(contentSHA256: sha) != nil {
-            logger.debug("\(relativePath): unchanged (sha256 \(sha.prefix(12)))")
+        if let storedPath = try db.recordingPath(contentSHA256: sha) {
+            // Same content: unchanged, or moved (its old path is gone), or a copy (both exist).
+            let oldFile = (configuration.dataDirectory as NSString).appendingPathComponent(storedPath)
+            if storedPath != relativePath && !FileManager.default.fileExists(atPath: oldFile) {
+                try db.moveRecording(contentSHA256: sha, to: relativePath)
+                logger.notice("\(relativePath): moved from \(storedPath) (same content, nights kept)")
+            } else {
+                logger.debug("\(relativePath): unchanged (sha256 \(sha.prefix(12)))")
+            }
             return .unchanged
         }
         let reader = try FormatDetector.reader(forPath: path)

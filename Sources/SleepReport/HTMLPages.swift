@@ -24,8 +24,8 @@ public enum HTMLPages {
         let m = a.metrics
         let metricRows: [[String: String]] = m.map { m in [
             ["label": "In bed", "value": "\(Fmt.clock(m.inBedStartUTC, tl))–\(Fmt.clock(m.inBedEndUTC, tl))", "def": "first to last second with data"],
-            ["label": "Sleep onset", "value": Fmt.clock(m.sleepOnsetUTC, tl), "def": "start of the first persistent sleep run"],
-            ["label": "Wake time", "value": Fmt.clock(m.wakeTimeUTC, tl), "def": "end of the last persistent sleep run"],
+            ["label": "Sleep onset", "value": Fmt.clock(m.sleepOnsetUTC, tl), "def": "first sleep interval of the sleep period (persistent sleep, at interval resolution)"],
+            ["label": "Wake time", "value": Fmt.clock(m.wakeTimeUTC, tl), "def": "end of the last sleep interval of the sleep period"],
             ["label": "Time in bed (TIB)", "value": Fmt.minutes(m.timeInBedMinutes), "def": "in-bed span"],
             ["label": "Total sleep time (TST)", "value": Fmt.minutes(m.totalSleepTimeMinutes), "def": "sleep inside the sleep period"],
             ["label": "Sleep onset latency (SOL)", "value": Fmt.minutes(m.sleepOnsetLatencyMinutes), "def": "in bed to sleep onset"],

@@ -45,6 +45,21 @@ public final class SleepDatabase: Sendable {
         }
     }
 
+    /// The path a recording with this content is stored under.
+    public func recordingPath(contentSHA256 sha: String) throws -> String? {
+        try pool.read { db in
+            try String.fetchOne(db, sql: "SELECT path FROM recordings WHERE content_sha256 = ?", arguments: [sha])
+        }
+    }
+
+    /// Records that a stored recording's file now lives at `newPath` (it was moved or renamed), so a
+    /// later change to the file at its new path replaces the same nights.
+    public func moveRecording(contentSHA256 sha: String, to newPath: String) throws {
+        try pool.write { db in
+            try db.execute(sql: "UPDATE recordings SET path = ? WHERE content_sha256 = ?", arguments: [newPath, sha])
+        }
+    }
+
     /// Night ids already taken by recordings other than those at `path`.
     public func nightIDs(excludingPath path: String) throws -> Set<String> {
         try pool.read { db in
@@ -284,7 +299,15 @@ public final class SleepDatabase: Sendable {
         try pool.read { db in
             try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map { row in
                 var d: [String: String] = [:]
-                for (col, value) in row { d[col] = value.isNull ? "" : value.description }
+                for (col, value) in row {
+                    switch value.storage {
+                    case .null: d[col] = ""
+                    case .int64(let i): d[col] = String(i)
+                    case .double(let x): d[col] = String(x)
+                    case .string(let t): d[col] = t
+                    case .blob(let b): d[col] = "<\(b.count) bytes>"
+                    }
+                }
                 return d
             }
         }

@@ -44,14 +44,17 @@ public enum NightStatus: String, Sendable, Codable {
 /// Definitions (AASM terms; time in bed is the recording span because the phone records from
 /// "going to bed" to the alarm):
 /// - `timeInBed`: first to last second with data.
-/// - `sleepOnset`: start of the first persistent sleep run (≥ persistentSleepMinutes of sleep epochs).
-/// - `wakeTime`: end of the last persistent sleep run.
+/// - `sleepOnset`: start of the first sleep interval of the sleep period. The period is found on
+///   epochs (first to last persistent sleep run, each ≥ persistentSleepMinutes of sleep epochs) and
+///   snapped to the interval hypnogram, so onset and wake time fall on interval boundaries (or the
+///   in-bed start/end); their resolution is the interval length.
+/// - `wakeTime`: end of the last sleep interval of the sleep period.
 /// - `sleepPeriod` (SPT): sleepOnset to wakeTime.
 /// - `totalSleepTime` (TST): sleep within the sleep period.
 /// - `sleepOnsetLatency` (SOL): in-bed start to sleepOnset.
 /// - `wakeAfterSleepOnset` (WASO): wake within the sleep period.
 /// - `sleepEfficiency`: TST / TIB × 100.
-/// - `awakenings`: wake bouts (one or more consecutive wake units) inside the sleep period.
+/// - `awakenings`: wake bouts (one or more consecutive wake units) inside the sleep period that sleep follows.
 /// - phase minutes: per ``MovementPhase`` within the sleep period.
 /// Computed at the resolution of the interval hypnogram (so 10- and 15-minute analyses can be compared).
 public struct NightSummaryMetrics: Sendable, Equatable, Codable {

@@ -48,8 +48,17 @@ public enum NightAnalyzer {
         guard let period = persistentSleepPeriod(epochs.map(\.state), minimumRun: runEpochs) else {
             return NightAnalysis(status: .noSleepFound, parameters: p, intervals: intervals, epochs: epochs, wakeThreshold: threshold, metrics: nil)
         }
-        let onsetUTC = epochs[period.lowerBound].startUTC
-        let wakeUTC = epochs[period.upperBound - 1].startUTC + Int64(p.epochSeconds)
+        // The epoch-level period, snapped to the interval hypnogram: from the first sleep interval
+        // that ends after the epoch onset to the last sleep interval that starts before the epoch
+        // wake time, clipped to the in-bed span. Metrics then agree with the intervals shown.
+        let epochOnset = epochs[period.lowerBound].startUTC
+        let epochWake = epochs[period.upperBound - 1].startUTC + Int64(p.epochSeconds)
+        guard let first = intervals.firstIndex(where: { $0.state == .sleep && $0.movement.endUTC > epochOnset }),
+              let last = intervals.lastIndex(where: { $0.state == .sleep && $0.movement.startUTC < epochWake }), first <= last else {
+            return NightAnalysis(status: .noSleepFound, parameters: p, intervals: intervals, epochs: epochs, wakeThreshold: threshold, metrics: nil)
+        }
+        let onsetUTC = max(intervals[first].movement.startUTC, span.first)
+        let wakeUTC = min(intervals[last].movement.endUTC, span.end)
 
         assignPhases(&intervals, onsetUTC: onsetUTC, wakeUTC: wakeUTC, deepQuantile: p.deepQuantile)
         let metrics = computeMetrics(intervals, inBed: span, onsetUTC: onsetUTC, wakeUTC: wakeUTC, resolution: p.interval.seconds)
@@ -90,8 +99,11 @@ public enum NightAnalyzer {
     static func computeMetrics(_ intervals: [AnalyzedInterval], inBed: (first: Int64, end: Int64), onsetUTC: Int64,
                                wakeUTC: Int64, resolution: Int) -> NightSummaryMetrics {
         var sleepSeconds: Int64 = 0, wakeSeconds: Int64 = 0, light: Int64 = 0, deep: Int64 = 0
+        // An awakening is a wake bout with sleep after it inside the period; wake in the last,
+        // partly covered interval before the wake time counts as WASO but is no awakening.
         var awakenings = 0
         var previousWake = false
+        var pendingBout = false
         for iv in intervals {
             // The part of the interval inside the sleep period.
             let lo = max(iv.movement.startUTC, onsetUTC), hi = min(iv.movement.endUTC, wakeUTC)
@@ -101,10 +113,11 @@ public enum NightAnalyzer {
             case .sleep?:
                 sleepSeconds += d
                 if iv.phase == .deep { deep += d } else { light += d }
+                if pendingBout { awakenings += 1; pendingBout = false }
                 previousWake = false
             case .wake?:
                 wakeSeconds += d
-                if !previousWake { awakenings += 1 }
+                if !previousWake { pendingBout = true }
                 previousWake = true
             case nil:
                 previousWake = false

@@ -39,8 +39,12 @@ public struct AppJSONReader: RecordingReader {
         let export: AppExport
         do {
             let data = Data(bytes)
-            if let e = try? JSONDecoder().decode(AppExport.self, from: data) { export = e }
-            else { export = AppExport(timeZone: nil, nights: try JSONDecoder().decode([AppNight].self, from: data)) }
+            let first = bytes.first { !($0 == 32 || $0 == 9 || $0 == 10 || $0 == 13 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF) }
+            if first == UInt8(ascii: "[") {
+                export = AppExport(timeZone: nil, nights: try JSONDecoder().decode([AppNight].self, from: data))
+            } else {
+                export = try JSONDecoder().decode(AppExport.self, from: data)
+            }
         } catch let error as DecodingError {
             throw Self.describe(error, path: path, bytes: bytes)
         } catch {

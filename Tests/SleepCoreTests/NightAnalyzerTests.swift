@@ -1,0 +1,101 @@
+import Testing
+@testable import SleepCore
+
+/// A synthetic night whose truth is known: awake 20 min, asleep, a 20-minute awakening,
+/// asleep, awake the last 10 min. Sleep seconds carry sensor noise; wake seconds movement.
+struct SyntheticNight {
+    static let start: Int64 = 1_718_359_200 + 10 * 3600 + 1200 // 22:20 local (+02:00)
+    static let solMinutes = 20
+    static let awakeningStartMinute = 250
+    static let awakeningMinutes = 20
+    static let totalMinutes = 480
+    static let finalWakeMinutes = 10
+
+    static func isAwake(minute m: Int) -> Bool {
+        m < solMinutes || (m >= awakeningStartMinute && m < awakeningStartMinute + awakeningMinutes) || m >= totalMinutes - finalWakeMinutes
+    }
+
+    static func series() -> SecondSeries {
+        var state: UInt64 = 42
+        func noise() -> Float { state = state &* 6364136223846793005 &+ 1442695040888963407; return Float(state >> 40) / Float(1 << 24) }
+        var m = [Float]()
+        for s in 0..<(totalMinutes * 60) {
+            let awake = isAwake(minute: s / 60)
+            m.append(awake ? 0.05 + 0.1 * noise() : 0.001 + 0.002 * noise())
+        }
+        return SecondSeries(startSecond: start, movement: m, legacyMovement: m, sampleCounts: .init(repeating: 1, count: m.count))
+    }
+}
+
+@Suite("Night analysis")
+struct NightAnalyzerTests {
+    let window = NightSplitter.window(for: CivilDate(year: 2024, month: 6, day: 14), timeline: berlin2024)
+
+    @Test("metrics of a known night are within one interval of the truth, at 10 and 15 minutes", arguments: [600, 900])
+    func knownNight(intervalSeconds: Int) throws {
+        var p = AnalysisParameters()
+        p.interval = IntervalLength(seconds: intervalSeconds)!
+        let a = NightAnalyzer.analyze(series: SyntheticNight.series(), window: window, parameters: p)
+        #expect(a.status == .scored)
+        let m = try #require(a.metrics)
+        let resolution = Double(intervalSeconds) / 60
+        let n = SyntheticNight.self
+        #expect(m.timeInBedMinutes == Double(n.totalMinutes))
+        #expect(abs(m.sleepOnsetLatencyMinutes! - Double(n.solMinutes)) <= resolution)   // onset snaps to intervals
+        let trueTST = Double(n.totalMinutes - n.solMinutes - n.awakeningMinutes - n.finalWakeMinutes)
+        #expect(abs(m.totalSleepTimeMinutes - trueTST) <= resolution + 4)
+        #expect(abs(m.wakeAfterSleepOnsetMinutes - Double(n.awakeningMinutes)) <= resolution + 4)
+        #expect(m.awakenings == 1, "\(a.intervals.map { ($0.movement.startUTC - SyntheticNight.start) / 60 }) \(a.intervals.map { $0.state?.letter ?? "-" }) onset \((m.sleepOnsetUTC! - SyntheticNight.start) / 60) wake \((m.wakeTimeUTC! - SyntheticNight.start) / 60)")
+        #expect(abs(m.sleepEfficiencyPercent - 100 * m.totalSleepTimeMinutes / m.timeInBedMinutes) < 1e-9)
+        #expect(abs(m.lightMinutes + m.deepMinutes - m.totalSleepTimeMinutes) < 1e-9)
+        #expect(a.intervals.allSatisfy { $0.movement.durationSeconds == intervalSeconds })
+    }
+
+    @Test("identical inputs give identical analyses")
+    func deterministic() {
+        let a = NightAnalyzer.analyze(series: SyntheticNight.series(), window: window, parameters: AnalysisParameters())
+        let b = NightAnalyzer.analyze(series: SyntheticNight.series(), window: window, parameters: AnalysisParameters())
+        #expect(a == b)
+    }
+
+    @Test("scaling the movement (other units, other phone) does not change the scoring")
+    func scaleInvariance() {
+        let s = SyntheticNight.series()
+        var scaled = s
+        scaled.movement = s.movement.map { $0 * 9.80665 }
+        let a = NightAnalyzer.analyze(series: s, window: window, parameters: AnalysisParameters())
+        let b = NightAnalyzer.analyze(series: scaled, window: window, parameters: AnalysisParameters())
+        #expect(a.epochs.map(\.state) == b.epochs.map(\.state))
+        #expect(a.metrics?.totalSleepTimeMinutes == b.metrics?.totalSleepTimeMinutes)
+    }
+
+    @Test("a night with too little data is marked, not scored")
+    func insufficientData() {
+        let s = SyntheticNight.series().slice(from: SyntheticNight.start, to: SyntheticNight.start + 3600)
+        let a = NightAnalyzer.analyze(series: s, window: window, parameters: AnalysisParameters())
+        #expect(a.status == .insufficientData)
+        #expect(a.metrics == nil)
+        #expect(a.intervals.count == 6)   // still charted
+    }
+
+    @Test("the Oakley weighting and relative threshold, by hand")
+    func scorerByHand() {
+        // Median activity 1; factor 4: an isolated 3 → 3 + 0.2 + 0.2 + 0.04 + 0.04 = 3.48 ≤ 4 → sleep;
+        // a 4 → 4.48 > 4 → wake; its neighbours get 1 + 0.2·4 + ... = 2.04 → sleep.
+        let activity: [Double] = [1, 1, 1, 1, 3, 1, 1, 1, 4, 1, 1, 1, .nan]
+        let (states, threshold) = PhoneSleepScorer.score(activity: activity, thresholdFactor: 4)
+        #expect(threshold == 4)
+        #expect(states[4] == .sleep)
+        #expect(states[8] == .wake)
+        #expect(states[7] == .sleep && states[9] == .sleep)
+        #expect(states[12] == nil)
+    }
+
+    @Test("persistent sleep needs a run of the given length")
+    func persistentSleep() {
+        let S = SleepWake.sleep, W = SleepWake.wake
+        let states: [SleepWake?] = [W, S, S, W, S, S, S, S, W, W, S, S, S, W, S]
+        #expect(NightAnalyzer.persistentSleepPeriod(states, minimumRun: 3) == 4..<13)
+        #expect(NightAnalyzer.persistentSleepPeriod(states, minimumRun: 5) == nil)
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import GRDB
+import Testing
+@testable import SleepCore
+@testable import SleepStore
+
+@Suite("SQLite store")
+struct SleepDatabaseTests {
+    let path = NSTemporaryDirectory() + "sleepsta-store-\(UUID().uuidString).sqlite"
+
+    func recording(_ sha: String, path: String = "a.csv") -> StoredRecording {
+        StoredRecording(path: path, contentSHA256: sha, format: "raw-csv", sizeBytes: 10, sampleCount: 3, effectiveSampleRateHz: 1,
+                        firstUTC: 0, endUTC: 3, timeZone: "Europe/Berlin", timeZoneSource: "option", units: "g", gravity: "removed",
+                        qualityJSON: "{}", warningsJSON: "[]")
+    }
+
+    func night(_ id: String) -> StoredNight {
+        let s = SecondSeries(startSecond: 100, movement: [0.5, .nan, 0.25], legacyMovement: [1, .nan, 2], sampleCounts: [3, 0, 65535])
+        return StoredNight(id: id, window: NightWindow(date: CivilDate(year: 2024, month: 6, day: 14), startUTC: 0, endUTC: 86_400),
+                           timeline: .fixed(7200), timeZone: "Europe/Berlin", label: "x",
+                           preBedSurvey: [SurveyItem(question: "q", answer: "<a>")], postBedSurvey: [], series: s)
+    }
+
+    @Test("a night and its base series round-trip bit for bit")
+    func roundTrip() throws {
+        let db = try SleepDatabase(path: path)
+        try db.replaceRecording(recording("h1"), nights: [night("n1")], analyses: [:], runID: nil)
+        let back = try #require(try db.night(id: "n1"))
+        #expect(back.series.movement[0] == 0.5 && back.series.movement[1].isNaN && back.series.movement[2] == 0.25)
+        #expect(back.series.sampleCounts == [3, 0, 65535])
+        #expect(back.timeline == .fixed(7200))
+        #expect(back.preBedSurvey == [SurveyItem(question: "q", answer: "<a>")])
+        #expect(try db.recordingID(contentSHA256: "h1") != nil)
+    }
+
+    @Test("an analysis round-trips, and saving it again replaces it")
+    func analysisRoundTrip() throws {
+        let db = try SleepDatabase(path: path)
+        try db.replaceRecording(recording("h1"), nights: [night("n1")], analyses: [:], runID: nil)
+        let iv = IntervalMovement(startUTC: 0, endUTC: 600, movementSum: 1.5, legacyMovementSum: 2, coverageSeconds: 300)
+        let m = NightSummaryMetrics(resolutionSeconds: 600, inBedStartUTC: 0, inBedEndUTC: 600, sleepOnsetUTC: 60, wakeTimeUTC: 540,
+                                    timeInBedMinutes: 10, sleepPeriodMinutes: 8, totalSleepTimeMinutes: 7, sleepOnsetLatencyMinutes: 1,
+                                    wakeAfterSleepOnsetMinutes: 1, sleepEfficiencyPercent: 70, awakenings: 1, lightMinutes: 5,
+                                    deepMinutes: 2, awakeMinutes: 1)
+        let a = NightAnalysis(status: .scored, parameters: AnalysisParameters(), intervals: [AnalyzedInterval(movement: iv, state: .sleep, phase: .deep)],
+                              epochs: [ScoredEpoch(startUTC: 0, activity: .nan, state: nil), ScoredEpoch(startUTC: 60, activity: 2, state: .wake)],
+                              wakeThreshold: 0.5, metrics: m)
+        try db.saveAnalysis(a, nightID: "n1", runID: nil)
+        try db.saveAnalysis(a, nightID: "n1", runID: nil)
+        let back = try #require(try db.analysis(nightID: "n1", parametersKey: AnalysisParameters().key))
+        #expect(back.intervals == a.intervals)
+        #expect(back.metrics == m)
+        #expect(back.epochs[1] == a.epochs[1] && back.epochs[0].activity.isNaN && back.epochs[0].state == nil)
+        #expect(try db.rowCounts()["analyses"] == 1)
+        #expect(try db.nightIDsMissingAnalysis(parametersKey: AnalysisParameters().key).isEmpty)
+        var other = AnalysisParameters(); other.interval = .fifteenMinutes
+        #expect(try db.nightIDsMissingAnalysis(parametersKey: other.key) == ["n1"])
+    }
+
+    @Test("a failing write leaves nothing behind (one transaction per recording)")
+    func atomicity() throws {
+        let db = try SleepDatabase(path: path)
+        // Two nights with the same id violate the primary key halfway through the write.
+        #expect(throws: (any Error).self) {
+            try db.replaceRecording(recording("h2"), nights: [night("dup"), night("dup")], analyses: [:], runID: nil)
+        }
+        let counts = try db.rowCounts()
+        #expect(counts["recordings"] == 0 && counts["nights"] == 0 && counts["base_series"] == 0)
+    }
+
+    @Test("a changed file replaces its earlier recording and nights")
+    func replaceByPath() throws {
+        let db = try SleepDatabase(path: path)
+        try db.replaceRecording(recording("old"), nights: [night("n1")], analyses: [:], runID: nil)
+        try db.replaceRecording(recording("new"), nights: [night("n1")], analyses: [:], runID: nil)
+        #expect(try db.recordingID(contentSHA256: "old") == nil)
+        #expect(try db.rowCounts()["nights"] == 1)
+    }
+
+    @Test("a database from a newer sleepsta is refused, untouched")
+    func newerSchema() throws {
+        do {
+            let db = try SleepDatabase(path: path)
+            _ = db
+        }
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')") }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(throws: StoreError.self) { _ = try SleepDatabase(path: path) }
+        let after = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(before == after)
+    }
+}
