@@ -102,7 +102,12 @@ public struct ChartRenderer: Sendable {
                 text(im, phase.rawValue, x: lx + 16 * s, y: y1 + 19 * s, size: 9 * Double(s), colour: black)
                 lx += 80 * s
             }
-            text(im, "sleep period", x: left, y: y1 + 19 * s, size: 9 * Double(s), colour: black)
+            gdImageFilledRectangle(im, left, y1 + 8 * s, left + 12 * s, y1 + 20 * s, sleepShade)
+            gdImageRectangle(im, left, y1 + 8 * s, left + 12 * s, y1 + 20 * s, grid)
+            text(im, "sleep period", x: left + 16 * s, y: y1 + 19 * s, size: 9 * Double(s), colour: black)
+            gdImageFilledRectangle(im, left + 120 * s, y1 + 8 * s, left + 132 * s, y1 + 20 * s, gapShade)
+            gdImageRectangle(im, left + 120 * s, y1 + 8 * s, left + 132 * s, y1 + 20 * s, grid)
+            text(im, "no data", x: left + 136 * s, y: y1 + 19 * s, size: 9 * Double(s), colour: black)
         }
 
         // The lines: a point per interval at its midpoint; gaps break the line.
