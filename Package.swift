@@ -21,7 +21,7 @@ let package = Package(
         .systemLibrary(name: "CGD", pkgConfig: "gdlib", providers: [.apt(["libgd-dev"])]),
 
         // Pure computation: sample buffers, accumulator, scorers, night metrics. No I/O.
-        .target(name: "SleepCore", exclude: ["SleepCore.docc", /* helpers in progress: */ "Scoring", "Periods", "Metrics"]),
+        .target(name: "SleepCore", exclude: ["SleepCore.docc"]),
         // Readers (one per format behind RecordingReader), format detection, QC.
         .target(name: "SleepIngest", dependencies: [
             "SleepCore",
@@ -46,7 +46,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
-        .testTarget(name: "SleepCoreTests", dependencies: ["SleepCore"], exclude: ["Fixtures", /* helpers in progress: */ "ScorerReferenceTests.swift", "ScorerUnitTests.swift", "NonWearTests.swift", "SleepPeriodTests.swift", "NightMetricsTests.swift", "AgreementTests.swift", "RestActivityTests.swift"]),
+        .testTarget(name: "SleepCoreTests", dependencies: ["SleepCore"], exclude: ["Fixtures"]),
         .testTarget(name: "SleepIngestTests", dependencies: ["SleepIngest", "SleepCore"]),
         .testTarget(name: "SleepStoreTests", dependencies: ["SleepStore", "SleepCore"]),
         .testTarget(name: "SleepReportTests", dependencies: ["SleepReport", "SleepCore", "CGD"]),

@@ -31,7 +31,9 @@ public enum HTMLPages {
             ["label": "Sleep onset latency (SOL)", "value": Fmt.minutes(m.sleepOnsetLatencyMinutes), "def": "in bed to sleep onset"],
             ["label": "Wake after sleep onset (WASO)", "value": Fmt.minutes(m.wakeAfterSleepOnsetMinutes), "def": "wake inside the sleep period"],
             ["label": "Sleep efficiency (SE)", "value": Fmt.fixed(m.sleepEfficiencyPercent, 1) + " %", "def": "TST / TIB"],
-            ["label": "Awakenings", "value": String(m.awakenings), "def": "wake bouts inside the sleep period"],
+            ["label": "Sleep maintenance efficiency (SME)", "value": Fmt.fixed(m.sleepMaintenanceEfficiencyPercent, 1) + " %", "def": "TST / SPT"],
+            ["label": "Awakenings", "value": String(m.awakenings), "def": "wake bouts inside the sleep period that sleep follows"],
+            ["label": "Sleep fragmentation index (SFI)", "value": Fmt.fixed(m.sleepFragmentationIndexPerHour, 2) + " /h", "def": "sleep→wake transitions (final awakening included) per hour of TST"],
             ["label": "Light / deep (movement phases)", "value": "\(Fmt.minutes(m.lightMinutes)) / \(Fmt.minutes(m.deepMinutes))",
              "def": "sleep intervals above / at or below the night's quantile of movement"],
         ] } ?? []

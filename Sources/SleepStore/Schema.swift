@@ -120,7 +120,9 @@ enum Schema {
                     awakenings INTEGER NOT NULL,
                     light_min REAL NOT NULL,
                     deep_min REAL NOT NULL,
-                    awake_min REAL NOT NULL
+                    awake_min REAL NOT NULL,
+                    sleep_maintenance_efficiency_pct REAL,
+                    sfi_per_hour REAL
                 );
                 """)
         }

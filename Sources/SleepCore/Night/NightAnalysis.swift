@@ -56,6 +56,9 @@ public enum NightStatus: String, Sendable, Codable {
 /// - `sleepEfficiency`: TST / TIB × 100.
 /// - `awakenings`: wake bouts (one or more consecutive wake units) inside the sleep period that sleep follows.
 /// - phase minutes: per ``MovementPhase`` within the sleep period.
+/// - `sleepMaintenanceEfficiency` (SME): TST / SPT × 100; `sleepFragmentationIndex` (SFI):
+///   sleep→wake transitions, the final awakening included, per hour of TST.
+/// The arithmetic is ``NightMetrics`` (yasa's definitions, checked against the SRI reference).
 /// Computed at the resolution of the interval hypnogram (so 10- and 15-minute analyses can be compared).
 public struct NightSummaryMetrics: Sendable, Equatable, Codable {
     public var resolutionSeconds: Int
@@ -73,17 +76,24 @@ public struct NightSummaryMetrics: Sendable, Equatable, Codable {
     public var lightMinutes: Double
     public var deepMinutes: Double
     public var awakeMinutes: Double
+    /// SME: TST / SPT × 100.
+    public var sleepMaintenanceEfficiencyPercent: Double?
+    /// SFI: sleep→wake transitions (final awakening included) per hour of TST.
+    public var sleepFragmentationIndexPerHour: Double?
 
     public init(resolutionSeconds: Int, inBedStartUTC: Int64, inBedEndUTC: Int64, sleepOnsetUTC: Int64?, wakeTimeUTC: Int64?,
                 timeInBedMinutes: Double, sleepPeriodMinutes: Double, totalSleepTimeMinutes: Double,
                 sleepOnsetLatencyMinutes: Double?, wakeAfterSleepOnsetMinutes: Double, sleepEfficiencyPercent: Double,
-                awakenings: Int, lightMinutes: Double, deepMinutes: Double, awakeMinutes: Double) {
+                awakenings: Int, lightMinutes: Double, deepMinutes: Double, awakeMinutes: Double,
+                sleepMaintenanceEfficiencyPercent: Double? = nil, sleepFragmentationIndexPerHour: Double? = nil) {
         self.resolutionSeconds = resolutionSeconds; self.inBedStartUTC = inBedStartUTC; self.inBedEndUTC = inBedEndUTC
         self.sleepOnsetUTC = sleepOnsetUTC; self.wakeTimeUTC = wakeTimeUTC; self.timeInBedMinutes = timeInBedMinutes
         self.sleepPeriodMinutes = sleepPeriodMinutes; self.totalSleepTimeMinutes = totalSleepTimeMinutes
         self.sleepOnsetLatencyMinutes = sleepOnsetLatencyMinutes; self.wakeAfterSleepOnsetMinutes = wakeAfterSleepOnsetMinutes
         self.sleepEfficiencyPercent = sleepEfficiencyPercent; self.awakenings = awakenings; self.lightMinutes = lightMinutes
         self.deepMinutes = deepMinutes; self.awakeMinutes = awakeMinutes
+        self.sleepMaintenanceEfficiencyPercent = sleepMaintenanceEfficiencyPercent
+        self.sleepFragmentationIndexPerHour = sleepFragmentationIndexPerHour
     }
 }
 

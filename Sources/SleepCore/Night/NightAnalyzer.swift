@@ -96,42 +96,28 @@ public enum NightAnalyzer {
         }
     }
 
+    /// Night metrics from the interval hypnogram with ``NightMetrics`` (yasa/AASM definitions):
+    /// intervals outside the sleep period count as wake (before onset: latency; after: final wake),
+    /// intervals without data as wake, and lights off/on are the in-bed span.
     static func computeMetrics(_ intervals: [AnalyzedInterval], inBed: (first: Int64, end: Int64), onsetUTC: Int64,
                                wakeUTC: Int64, resolution: Int) -> NightSummaryMetrics {
-        var sleepSeconds: Int64 = 0, wakeSeconds: Int64 = 0, light: Int64 = 0, deep: Int64 = 0
-        // An awakening is a wake bout with sleep after it inside the period; wake in the last,
-        // partly covered interval before the wake time counts as WASO but is no awakening.
-        var awakenings = 0
-        var previousWake = false
-        var pendingBout = false
-        for iv in intervals {
-            // The part of the interval inside the sleep period.
-            let lo = max(iv.movement.startUTC, onsetUTC), hi = min(iv.movement.endUTC, wakeUTC)
-            guard hi > lo else { continue }
-            let d = hi - lo
-            switch iv.state {
-            case .sleep?:
-                sleepSeconds += d
-                if iv.phase == .deep { deep += d } else { light += d }
-                if pendingBout { awakenings += 1; pendingBout = false }
-                previousWake = false
-            case .wake?:
-                wakeSeconds += d
-                if !previousWake { pendingBout = true }
-                previousWake = true
-            case nil:
-                previousWake = false
-            }
+        let origin = intervals[0].movement.startUTC
+        let stages: [SleepStage] = intervals.map { iv in
+            guard iv.state == .sleep, iv.movement.endUTC > onsetUTC, iv.movement.startUTC < wakeUTC else { return .wake }
+            return iv.phase == .deep ? .deep : .light
         }
-        let tib = Double(inBed.end - inBed.first) / 60
-        let tst = Double(sleepSeconds) / 60
+        let m = NightMetrics.compute(stages: stages, epochSeconds: Double(resolution),
+                                     lightsOffSeconds: Double(inBed.first - origin), lightsOnSeconds: Double(inBed.end - origin))
         return NightSummaryMetrics(
             resolutionSeconds: resolution, inBedStartUTC: inBed.first, inBedEndUTC: inBed.end,
-            sleepOnsetUTC: onsetUTC, wakeTimeUTC: wakeUTC, timeInBedMinutes: tib,
-            sleepPeriodMinutes: Double(wakeUTC - onsetUTC) / 60, totalSleepTimeMinutes: tst,
-            sleepOnsetLatencyMinutes: Double(onsetUTC - inBed.first) / 60,
-            wakeAfterSleepOnsetMinutes: Double(wakeSeconds) / 60,
-            sleepEfficiencyPercent: tib > 0 ? 100 * tst / tib : 0, awakenings: awakenings,
-            lightMinutes: Double(light) / 60, deepMinutes: Double(deep) / 60, awakeMinutes: Double(wakeSeconds) / 60)
+            sleepOnsetUTC: onsetUTC, wakeTimeUTC: wakeUTC, timeInBedMinutes: m.timeInBedMinutes,
+            sleepPeriodMinutes: m.sleepPeriodMinutes, totalSleepTimeMinutes: m.totalSleepMinutes,
+            sleepOnsetLatencyMinutes: m.sleepOnsetLatencyMinutes,
+            wakeAfterSleepOnsetMinutes: m.wakeAfterSleepOnsetMinutes ?? 0,
+            sleepEfficiencyPercent: m.sleepEfficiencyPercent ?? 0, awakenings: m.awakenings,
+            lightMinutes: m.stages?.lightMinutes ?? 0, deepMinutes: m.stages?.deepMinutes ?? 0,
+            awakeMinutes: m.wakeAfterSleepOnsetMinutes ?? 0,
+            sleepMaintenanceEfficiencyPercent: m.sleepMaintenanceEfficiencyPercent,
+            sleepFragmentationIndexPerHour: m.sleepFragmentationIndexPerHour)
     }
 }

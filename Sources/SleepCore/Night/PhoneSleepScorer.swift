@@ -9,28 +9,18 @@
 /// adaptation (like Actiware's automatic threshold, it is invariant to the movement's units), and
 /// every stored result names it `oakley-relative` with its factor.
 public enum PhoneSleepScorer {
-    /// Oakley weights for 60-s epochs at offsets −2...+2 minutes.
-    public static let weights60s: [Double] = [1.0 / 25, 1.0 / 5, 1, 1.0 / 5, 1.0 / 25]
-
     /// - Parameters:
-    ///   - activity: movement per epoch (NaN = no data); missing neighbours count as 0, as in Actiware.
+    ///   - activity: movement per 60-s epoch (NaN = no data); missing neighbours count as 0, as in
+    ///     Actiware, and the record's edges are zero-padded (``Oakley/Variant/zeroPadded``).
     ///   - thresholdFactor: multiple of the median activity of epochs with data.
-    /// - Returns: per epoch `.sleep`/`.wake`, nil where the epoch has no data.
-    public static func score(activity: [Double], thresholdFactor: Double) -> (states: [SleepWake?], threshold: Double) {
+    /// - Returns: per epoch `.sleep`/`.wake`, nil where the epoch has no data; and the threshold.
+    public static func score(activity: [Double], thresholdFactor: Double, epochSeconds: Int = 60) -> (states: [SleepWake?], threshold: Double) {
         let present = activity.filter { !$0.isNaN }.sorted()
         guard !present.isEmpty else { return (Array(repeating: nil, count: activity.count), .nan) }
         let median = present.count % 2 == 1 ? present[present.count / 2]
             : (present[present.count / 2 - 1] + present[present.count / 2]) / 2
         let threshold = thresholdFactor * median
-        var states = [SleepWake?](repeating: nil, count: activity.count)
-        for i in activity.indices where !activity[i].isNaN {
-            var total = 0.0
-            for (k, w) in weights60s.enumerated() {
-                let j = i + k - 2
-                if j >= 0 && j < activity.count && !activity[j].isNaN { total += w * activity[j] }
-            }
-            states[i] = total > threshold ? .wake : .sleep
-        }
+        let states = Oakley.score(countsPerEpoch: activity, epochSeconds: epochSeconds, threshold: .counts(threshold), variant: .zeroPadded)
         return (states, threshold)
     }
 }
