@@ -89,6 +89,17 @@ struct RawCSVReaderTests {
         }
     }
 
+    @Test("raw samples reach a sink unchanged, next to the per-second series")
+    func rawSamples() throws {
+        var buffer = RawSampleBuffer()
+        let path = folder.write("raw.csv", "timestamp,x,y,z\n1718400000.00,0.5,-0.25,1\n1718400000.02,0.125,0,-1\n1718400000.04,0,0,0\n")
+        let r = try RawCSVReader().read(path: path, options: IngestOptions(), samples: &buffer)
+        #expect(buffer.timestamps == [1_718_400_000.00, 1_718_400_000.02, 1_718_400_000.04])
+        #expect(buffer.x == [0.5, 0.125, 0] && buffer.y == [-0.25, 0, 0] && buffer.z == [1, -1, 0])
+        #expect(buffer.nominalSampleRateHz == 50)
+        #expect(r.segments[0].series.sampleCounts == [3])
+    }
+
     @Test("an unknown --tz is refused")
     func unknownZone() {
         #expect(throws: IngestError.self) { _ = try read("1,0,0,0\n", tz: "Mars/Olympus_Mons") }

@@ -32,9 +32,17 @@ public struct RawCSVReader: RecordingReader {
     }
 
     public func read(path: String, options: IngestOptions) throws(IngestError) -> Recording {
+        var discard = DiscardingSampleSink()
+        return try read(path: path, options: options, samples: &discard)
+    }
+
+    /// Reads the file and also hands every raw sample to `samples` (e.g. a ``RawSampleBuffer``
+    /// for ActiGraph counts). The per-second base series is built either way.
+    public func read<Sink: SampleSink>(path: String, options: IngestOptions, samples: inout Sink) throws(IngestError) -> Recording {
         let fd = try FileBytes.open(path: path)
         defer { close(fd) }
-        var state = try ParseState(path: path, options: options)
+        var state = try ParseState(path: path, options: options, sink: samples)
+        defer { samples = state.sink }
         let capacity = FileBytes.chunkSize
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + 1)
         defer { buffer.deallocate() }
@@ -66,8 +74,10 @@ public struct RawCSVReader: RecordingReader {
 }
 
 /// The reader's per-file state, separate so that `line` can be a tight mutating method.
-private struct ParseState {
+/// Generic over the sink so the per-sample call is static, not through an existential.
+private struct ParseState<Sink: SampleSink> {
     let path: String
+    var sink: Sink
     let zoneTimeline: UTCOffsetTimeline?
     let zoneName: String?
     var lineNumber = 0
@@ -83,8 +93,9 @@ private struct ParseState {
     var normSum = 0.0
     var normCount = 0
 
-    init(path: String, options: IngestOptions) throws(IngestError) {
+    init(path: String, options: IngestOptions, sink: Sink) throws(IngestError) {
         self.path = path
+        self.sink = sink
         if let id = options.timeZoneIdentifier {
             guard let tl = ZoneTimeline.timeline(identifier: id) else {
                 throw IngestError(file: path, message: "unknown time zone '\(id)': expected an IANA name such as Europe/Berlin")
@@ -144,6 +155,7 @@ private struct ParseState {
         if normCount < 1000 { normSum += (x * x + y * y + z * z).squareRoot(); normCount += 1 }
         do {
             try accumulator.add(timestamp: t, x: x, y: y, z: z)
+            sink.add(timestamp: t, x: x, y: y, z: z)
         } catch {
             switch error {
             case .timeWentBackwards(let prev, let now):

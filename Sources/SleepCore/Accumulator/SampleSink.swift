@@ -1,0 +1,46 @@
+/// Receives raw samples from a reader, in time order, one at a time (so readers stream and
+/// nothing holds a whole file unless a sink chooses to).
+public protocol SampleSink {
+    /// `timestamp` in UTC seconds since 1970 (fractional); acceleration in g.
+    mutating func add(timestamp: Double, x: Double, y: Double, z: Double)
+}
+
+/// Keeps every sample as contiguous arrays (structure of arrays), for computations that need the
+/// raw signal at its native rate, such as ActiGraph counts. Memory grows with the recording: use it
+/// for files that fit (a 7-day 100 Hz recording is about 1.9 GB as Double).
+public struct RawSampleBuffer: SampleSink, Sendable {
+    public var timestamps: [Double] = []
+    public var x: [Double] = []
+    public var y: [Double] = []
+    public var z: [Double] = []
+
+    public init(reservingCapacity n: Int = 0) {
+        timestamps.reserveCapacity(n); x.reserveCapacity(n); y.reserveCapacity(n); z.reserveCapacity(n)
+    }
+
+    public mutating func add(timestamp: Double, x: Double, y: Double, z: Double) {
+        timestamps.append(timestamp); self.x.append(x); self.y.append(y); self.z.append(z)
+    }
+
+    public var count: Int { timestamps.count }
+
+    /// The sample rate in Hz from the median spacing of the timestamps, rounded to a whole number
+    /// (device rates are integers; jitter of logging apps is not), or nil with fewer than 2 samples.
+    public var nominalSampleRateHz: Int? {
+        guard timestamps.count > 1 else { return nil }
+        let step = max(1, timestamps.count / 10_000)
+        var diffs: [Double] = []
+        var i = step
+        while i < timestamps.count { diffs.append(timestamps[i] - timestamps[i - 1]); i += step }
+        diffs.sort()
+        let median = diffs[diffs.count / 2]
+        guard median > 0 else { return nil }
+        return Int((1 / median).rounded())
+    }
+}
+
+/// Discards samples (the default when only the per-second base series is wanted).
+public struct DiscardingSampleSink: SampleSink, Sendable {
+    public init() {}
+    @inlinable public mutating func add(timestamp: Double, x: Double, y: Double, z: Double) {}
+}
