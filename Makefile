@@ -49,9 +49,9 @@ report: build sample-data
 	$(BIN) run --data $(DATA) --db $(DB) --reports $(REPORTS) --interval $(INTERVAL) --tz $(SAMPLE_TZ)
 
 # Release mode: the numeric tests run 40-600x slower in debug builds (see TOOLCHAIN notes in README).
+# `swift test` itself builds with -enable-testing, which @testable imports need in release mode.
 test: deps
-	$(SWIFT) build -c $(CONFIG) --build-tests
-	$(SWIFT) test -c $(CONFIG) --skip-build
+	$(SWIFT) test -c $(CONFIG)
 
 clean:
 	rm -rf .build $(REPORTS)/*/ $(REPORTS)/*.html $(REPORTS)/*.png $(REPORTS)/*.json
