@@ -1,0 +1,205 @@
+extension RawMetrics {
+    /// A sliding window of the last `capacity` values with an exact running median, in O(log W) per
+    /// value and no allocation after `init`.
+    ///
+    /// The values live in a ring (arrival order, to know which one leaves) and are indexed by two
+    /// heaps, a max-heap of the lower half and a min-heap of the upper half, as in Härdle & Steiger
+    /// ("Optimal median smoothing", *Applied Statistics* 44:258–264, 1995), the idea behind R's
+    /// `runmed` (Turlach's double heap). A new value overwrites the
+    /// leaving one in place and is sifted within its heap; if it crossed the median the two heap tops
+    /// swap. The median is the lower half's top (odd count) or the mean of both tops (even count, only
+    /// while the window is filling), as R's `median`.
+    struct MedianWindow: Sendable {
+        let capacity: Int
+        private var values: [Double]
+        /// Per ring slot: index in `low` when ≥ 0, index `-(i + 1)` in `high` when negative.
+        private var position: [Int]
+        private var low: [Int]
+        private var high: [Int]
+        private var lowCount = 0
+        private var highCount = 0
+        private var oldest = 0
+        private(set) var count = 0
+
+        init(capacity: Int) {
+            precondition(capacity >= 1)
+            self.capacity = capacity
+            values = [Double](repeating: 0, count: capacity)
+            position = [Int](repeating: 0, count: capacity)
+            low = [Int](repeating: 0, count: capacity)
+            high = [Int](repeating: 0, count: capacity)
+        }
+
+        mutating func reset() {
+            oldest = 0
+            count = 0
+            lowCount = 0
+            highCount = 0
+        }
+
+        /// Adds `value` (finite); when the window is full the oldest value leaves.
+        mutating func push(_ value: Double) {
+            // One uniqueness check per array per value, then plain pointer work (this runs three
+            // times per sample in the full-rate variant).
+            let filling = count < capacity
+            let slot = filling ? (oldest + count) % capacity : oldest
+            var heaps = (low: lowCount, high: highCount)
+            values.withUnsafeMutableBufferPointer { v in
+                position.withUnsafeMutableBufferPointer { pos in
+                    low.withUnsafeMutableBufferPointer { lo in
+                        high.withUnsafeMutableBufferPointer { hi in
+                            var core = Heaps(v: v.baseAddress!, pos: pos.baseAddress!, low: lo.baseAddress!,
+                                             high: hi.baseAddress!, lowCount: heaps.low, highCount: heaps.high)
+                            if filling { core.insert(slot: slot, value: value) } else { core.replace(slot: slot, value: value) }
+                            heaps = (core.lowCount, core.highCount)
+                        }
+                    }
+                }
+            }
+            lowCount = heaps.low
+            highCount = heaps.high
+            if filling { count += 1 } else { oldest = oldest + 1 == capacity ? 0 : oldest + 1 }
+        }
+
+        var median: Double {
+            precondition(count > 0, "median of an empty window")
+            return count % 2 == 1 ? values[low[0]] : (values[low[0]] + values[high[0]]) / 2
+        }
+
+        /// The double heap over borrowed storage (valid only inside `push`).
+        private struct Heaps {
+            let v: UnsafeMutablePointer<Double>
+            let pos: UnsafeMutablePointer<Int>
+            let low: UnsafeMutablePointer<Int>
+            let high: UnsafeMutablePointer<Int>
+            var lowCount: Int
+            var highCount: Int
+
+            mutating func insert(slot: Int, value: Double) {
+                v[slot] = value
+                if lowCount == 0 || value <= v[low[0]] {
+                    toLow(slot, lowCount); lowCount += 1
+                    lowSiftUp(lowCount - 1)
+                } else {
+                    toHigh(slot, highCount); highCount += 1
+                    highSiftUp(highCount - 1)
+                }
+                // Keep lowCount == highCount or highCount + 1.
+                if lowCount > highCount + 1 {
+                    let top = low[0]
+                    lowCount -= 1
+                    if lowCount > 0 { toLow(low[lowCount], 0); lowSiftDown(0) }
+                    toHigh(top, highCount); highCount += 1
+                    highSiftUp(highCount - 1)
+                } else if highCount > lowCount {
+                    let top = high[0]
+                    highCount -= 1
+                    if highCount > 0 { toHigh(high[highCount], 0); highSiftDown(0) }
+                    toLow(top, lowCount); lowCount += 1
+                    lowSiftUp(lowCount - 1)
+                }
+            }
+
+            /// Overwrites the value in `slot` (the leaving one) and restores both heaps.
+            mutating func replace(slot: Int, value: Double) {
+                let leaving = v[slot]
+                v[slot] = value
+                let p = pos[slot]
+                if p >= 0 {
+                    if value > leaving { lowSiftUp(p) } else { lowSiftDown(p) }
+                } else {
+                    if value < leaving { highSiftUp(-p - 1) } else { highSiftDown(-p - 1) }
+                }
+                // A value that crossed the median: exchanging the two tops restores the order.
+                if highCount > 0 && v[low[0]] > v[high[0]] {
+                    let a = low[0], b = high[0]
+                    toLow(b, 0)
+                    toHigh(a, 0)
+                    lowSiftDown(0)
+                    highSiftDown(0)
+                }
+            }
+
+            @inline(__always) func toLow(_ slot: Int, _ i: Int) { low[i] = slot; pos[slot] = i }
+            @inline(__always) func toHigh(_ slot: Int, _ i: Int) { high[i] = slot; pos[slot] = -(i + 1) }
+
+            func lowSiftUp(_ start: Int) {
+                var i = start
+                let slot = low[i], x = v[slot]
+                while i > 0 {
+                    let parent = (i - 1) >> 1
+                    guard v[low[parent]] < x else { break }
+                    toLow(low[parent], i)
+                    i = parent
+                }
+                toLow(slot, i)
+            }
+
+            func lowSiftDown(_ start: Int) {
+                var i = start
+                let slot = low[i], x = v[slot]
+                while true {
+                    var child = 2 * i + 1
+                    guard child < lowCount else { break }
+                    if child + 1 < lowCount && v[low[child + 1]] > v[low[child]] { child += 1 }
+                    guard v[low[child]] > x else { break }
+                    toLow(low[child], i)
+                    i = child
+                }
+                toLow(slot, i)
+            }
+
+            func highSiftUp(_ start: Int) {
+                var i = start
+                let slot = high[i], x = v[slot]
+                while i > 0 {
+                    let parent = (i - 1) >> 1
+                    guard v[high[parent]] > x else { break }
+                    toHigh(high[parent], i)
+                    i = parent
+                }
+                toHigh(slot, i)
+            }
+
+            func highSiftDown(_ start: Int) {
+                var i = start
+                let slot = high[i], x = v[slot]
+                while true {
+                    var child = 2 * i + 1
+                    guard child < highCount else { break }
+                    if child + 1 < highCount && v[high[child + 1]] < v[high[child]] { child += 1 }
+                    guard v[high[child]] < x else { break }
+                    toHigh(high[child], i)
+                    i = child
+                }
+                toHigh(slot, i)
+            }
+        }
+    }
+
+    /// A fixed-capacity FIFO of epoch indices (samples waiting for their rolling median).
+    struct EpochIndexQueue: Sendable {
+        private var storage: [Int32]
+        private var head = 0
+        private(set) var count = 0
+
+        init(capacity: Int) { storage = [Int32](repeating: 0, count: max(capacity, 1)) }
+
+        mutating func push(_ epoch: Int32) {
+            precondition(count < storage.count, "epoch index queue overflow")
+            var slot = head + count
+            if slot >= storage.count { slot -= storage.count }
+            storage[slot] = epoch
+            count += 1
+        }
+
+        mutating func pop() -> Int32 {
+            let v = storage[head]
+            head = head + 1 == storage.count ? 0 : head + 1
+            count -= 1
+            return v
+        }
+
+        mutating func reset() { head = 0; count = 0 }
+    }
+}
