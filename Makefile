@@ -7,7 +7,9 @@ REPORTS      ?= Reports
 INTERVAL     ?= 10m
 # The bundled sample nights were recorded in Berlin; the 50 Hz log has epoch timestamps without a zone.
 SAMPLE_TZ    ?= Europe/Berlin
-APT_PACKAGES := libsqlite3-dev libgd-dev fonts-dejavu-core pkg-config tzdata python3
+# Interval lengths compared by `make report` (Reports/compare-10m-15m/, linked from Reports/index.html).
+COMPARE      ?= 10m,15m
+APT_PACKAGES := libsqlite3-dev libgd-dev fonts-dejavu-core pkg-config tzdata python3 zlib1g-dev
 BIN          := .build/$(CONFIG)/sleepsta
 
 .PHONY: all deps build test report sample-data clean help
@@ -47,6 +49,7 @@ sample-data: deps
 
 report: build sample-data
 	$(BIN) run --data $(DATA) --db $(DB) --reports $(REPORTS) --interval $(INTERVAL) --tz $(SAMPLE_TZ)
+	$(BIN) compare --intervals $(COMPARE) --db $(DB) --reports $(REPORTS)
 
 # Release mode: the numeric tests run 40-600x slower in debug builds (see TOOLCHAIN notes in README).
 # `swift test` itself builds with -enable-testing, which @testable imports need in release mode.

@@ -7,6 +7,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "sleepsta", targets: ["sleepsta"]),
+        // `make bench`: stage-by-stage benchmark and the Python peers (README, "Performance").
+        .executable(name: "sleepsta-bench", targets: ["SleepstaBench"]),
         .library(name: "SleepCore", targets: ["SleepCore"]),
     ],
     dependencies: [
@@ -19,6 +21,8 @@ let package = Package(
     targets: [
         // libgd from Debian (pkg-config name "gdlib"; see shim.h for the macros Swift cannot import).
         .systemLibrary(name: "CGD", pkgConfig: "gdlib", providers: [.apt(["libgd-dev"])]),
+        // zlib from Debian: gzip streams (*.csv.gz, *.cwa.gz) and the deflate entries of .gt3x zip archives.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // Pure computation: sample buffers, accumulator, scorers, night metrics. No I/O.
         .target(name: "SleepCore", exclude: ["SleepCore.docc"]),
@@ -26,6 +30,10 @@ let package = Package(
         .target(name: "SleepIngest", dependencies: [
             "SleepCore",
             .product(name: "Crypto", package: "swift-crypto"),
+            "CZlib",
+            // Read-only access to ActiGraph .agd files, which are SQLite databases (input files, not
+            // sleepsta's store: see AGDReader; SQL for sleepsta's own data stays in SleepStore).
+            .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // SQLite schema, migrations, transactions: the only module that speaks SQL.
         .target(name: "SleepStore", dependencies: ["SleepCore", .product(name: "GRDB", package: "GRDB.swift")]),
@@ -42,14 +50,24 @@ let package = Package(
         // The CLI: parses options, calls the pipeline.
         .executableTarget(name: "sleepsta", dependencies: [
             "SleepPipeline",
+            "SleepIngest",   // `sleepsta inspect` describes files straight from the readers
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // The benchmark (`make bench`): workloads, per-stage timings, peers. No extra dependencies,
+        // so it costs the default build a few seconds.
+        .executableTarget(name: "SleepstaBench", dependencies: [
+            "SleepPipeline", "SleepIngest", "SleepStore", "SleepCore", "CZlib",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
 
         .testTarget(name: "SleepCoreTests", dependencies: ["SleepCore"], exclude: ["Fixtures"]),
-        .testTarget(name: "SleepIngestTests", dependencies: ["SleepIngest", "SleepCore"]),
+        .testTarget(name: "SleepIngestTests", dependencies: ["SleepIngest", "SleepCore", .product(name: "GRDB", package: "GRDB.swift")], exclude: ["Fixtures"]),
         .testTarget(name: "SleepStoreTests", dependencies: ["SleepStore", "SleepCore"]),
         .testTarget(name: "SleepReportTests", dependencies: ["SleepReport", "SleepCore", "CGD"]),
         .testTarget(name: "SleepPipelineTests", dependencies: ["SleepPipeline", "SleepIngest", "SleepStore", "SleepCore"]),
+        .testTarget(name: "SleepCompareTests", dependencies: ["SleepPipeline", "SleepReport", "SleepStore", "SleepCore", "CGD"],
+                    exclude: ["Fixtures"]),
     ]
 )

@@ -6,6 +6,20 @@ public enum RecordingFormat: String, Sendable, Codable, CaseIterable {
     case rawCSV = "raw-csv"
     /// The Sleepsta app's JSON export: nights of interval motion totals with surveys.
     case appJSON = "sleepsta-app-json"
+    /// SensorLog (iOS) CSV: CoreMotion columns such as `motionUserAccelerationX(G)`, `loggingTime(txt)`.
+    case sensorLogCSV = "sensorlog-csv"
+    /// Sensor Logger (iOS/Android) `Accelerometer.csv` / `TotalAcceleration.csv`: `time` in ns, m/s².
+    case sensorLoggerCSV = "sensor-logger-csv"
+    /// Sleep as Android `sleep-export.csv`: per-record header, actigraphy per time bin, events.
+    case sleepAsAndroidCSV = "sleep-as-android-csv"
+    /// ActiGraph `.gt3x` (zip with `info.txt` and `log.bin`).
+    case actiGraphGT3X = "actigraph-gt3x"
+    /// ActiLife raw CSV export (`------------ Data File Created By ActiGraph …`, epoch period 00:00:00).
+    case actiLifeRawCSV = "actilife-raw-csv"
+    /// Axivity AX3/AX6 `.cwa` (512-byte blocks).
+    case axivityCWA = "axivity-cwa"
+    /// GENEActiv `.bin` (text pages with hex-packed 12-bit samples).
+    case geneActivBin = "geneactiv-bin"
 }
 
 /// Where the local time zone of a recording came from.
@@ -37,6 +51,8 @@ public struct RecordingSegment: Sendable {
     public var label: String?
     public var preBedSurvey: [SurveyAnswer]
     public var postBedSurvey: [SurveyAnswer]
+    /// Events the source recorded in this segment (Sleep as Android's `DEEP_START`, `AWAKE_START` …).
+    public var events: [RecordingEvent] = []
 
     public init(series: SecondSeries, label: String? = nil, preBedSurvey: [SurveyAnswer] = [],
                 postBedSurvey: [SurveyAnswer] = []) {
@@ -58,6 +74,31 @@ public struct QualitySummary: Sendable, Equatable, Codable {
     public var longestGapSeconds: Int = 0
     /// Samples sharing the exact timestamp of the previous sample (kept, counted).
     public var duplicateTimestamps: Int = 0
+    // Facts added with the device readers (optional: older stored summaries lack them; nil = not measured).
+    /// The rate the device or header states, else the median samples per fully covered second.
+    public var nominalSampleRateHz: Double? = nil
+    /// (effective − nominal) / nominal × 100: the device clock or logger running fast (+) or slow (−).
+    public var sampleRateDriftPercent: Double? = nil
+    /// Lowest and highest effective rate over the clock hours with at least half their seconds covered.
+    public var hourlyRateMinHz: Double? = nil
+    public var hourlyRateMaxHz: Double? = nil
+    /// Samples earlier than the previous one but in the same second: kept (the per-second mean does not depend on order).
+    public var backwardTimestampsKept: Int? = nil
+    /// Samples up to 1 s earlier than the previous one, in an earlier second: dropped (larger steps back are refused).
+    public var backwardSamplesDropped: Int? = nil
+    /// Measuring range of the device (±g), when the file states it.
+    public var deviceRangeG: Double? = nil
+    /// Samples with an axis within 0.5 g of the range (GGIR's clipping threshold), when the range is known.
+    public var clippedSamples: Int? = nil
+    /// Seconds a device left out while idle (ActiGraph idle-sleep mode) and that were filled with its last sample.
+    public var idleSleepSecondsFilled: Int? = nil
+    /// Damaged blocks or records that were skipped (bad checksum), when the format has them.
+    public var skippedBlocks: Int? = nil
+    /// Still periods: at least ``stillPeriodMinimumSeconds`` in which no axis varied by more than
+    /// GGIR's non-wear thresholds (device not worn, or a phone lying away from the sleeper).
+    public var stillPeriods: Int? = nil
+    public var stillSeconds: Int? = nil
+    public var longestStillSeconds: Int? = nil
 
     public static let gapThresholdSeconds = 60
 
@@ -94,6 +135,10 @@ public struct Recording: Sendable {
     public var quality: QualitySummary
     /// Non-fatal findings worth telling the user (assumed time zone, duplicates...).
     public var warnings: [String]
+    /// The device as the file names it (type, serial, firmware), when it does.
+    public var device: String? = nil
+    /// How the file was compressed (`gzip`), nil when it was not.
+    public var compression: String? = nil
 
     public init(format: RecordingFormat, segments: [RecordingSegment], timeline: UTCOffsetTimeline,
                 timeZoneName: String?, timeZoneSource: TimeZoneSource, units: String = "g",
@@ -109,4 +154,15 @@ public struct IngestOptions: Sendable {
     /// IANA time zone for the recording's local clock (`--tz`); overrides what the data says.
     public var timeZoneIdentifier: String?
     public init(timeZoneIdentifier: String? = nil) { self.timeZoneIdentifier = timeZoneIdentifier }
+}
+
+/// Something that happened at a moment of a recording, as the source labels it.
+public struct RecordingEvent: Sendable, Equatable, Codable {
+    public var label: String
+    public var utcSecond: Double
+    /// A value the source attached (Sleep as Android's `LUX-…-12.5`), if any.
+    public var value: String?
+    public init(label: String, utcSecond: Double, value: String? = nil) {
+        self.label = label; self.utcSecond = utcSecond; self.value = value
+    }
 }

@@ -1,12 +1,13 @@
 import Crypto
 import Foundation
+import SleepIngest
 
 /// SHA-256 of a file's bytes, read in 1 MiB chunks (constant memory): the recording's identity,
 /// so a renamed file is not ingested twice and a changed file is.
 enum FileHashing {
     static func sha256(path: String) throws -> String {
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw PipelineError.environment("\(path): cannot open for reading")
+            throw IngestError(file: path, message: "cannot open for reading")   // this file's problem, not the run's
         }
         defer { try? handle.close() }
         var hasher = SHA256()

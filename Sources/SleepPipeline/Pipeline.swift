@@ -8,12 +8,19 @@ import SleepStore
 /// The batch: Ingest → Core → Store → Report over a data folder. Incremental and idempotent:
 /// files are known by content hash, analyses by their parameters, report files are rewritten
 /// only when their bytes change.
+///
+/// Crash safety: each file's recording, nights and analyses are one transaction, and so is each
+/// re-derived analysis, so a run killed at any point leaves whole nights or none. Report files
+/// are written to a temporary file and renamed. A run that did not finish leaves its `runs` row
+/// unfinished, and the next run then renders every night (see ``ReportScope``).
 public struct Pipeline {
     public var configuration: PipelineConfiguration
     public var logger: Logger
+    /// Receives progress (a terminal bar); nil for none.
+    public var progress: (any PipelineProgressObserver)?
 
-    public init(configuration: PipelineConfiguration, logger: Logger) {
-        self.configuration = configuration; self.logger = logger
+    public init(configuration: PipelineConfiguration, logger: Logger, progress: (any PipelineProgressObserver)? = nil) {
+        self.configuration = configuration; self.logger = logger; self.progress = progress
     }
 
     public func run() throws -> RunSummary {
@@ -25,86 +32,201 @@ public struct Pipeline {
         if let tz = c.timeZoneIdentifier, ZoneTimeline.timeline(identifier: tz) == nil {
             throw PipelineError.environment("unknown time zone '\(tz)': expected an IANA name such as Europe/Berlin")
         }
+        try prepareReportsDirectory()
         let dbDirectory = (c.databasePath as NSString).deletingLastPathComponent
         if !dbDirectory.isEmpty { try? FileManager.default.createDirectory(atPath: dbDirectory, withIntermediateDirectories: true) }
+        if FileManager.default.fileExists(atPath: c.databasePath) && access(c.databasePath, W_OK) != 0 {
+            throw PipelineError.environment("database \(c.databasePath) is read-only (\(String(cString: strerror(errno)))); nothing was changed")
+        }
         let lock = try RunLock(databasePath: c.databasePath)
         defer { withExtendedLifetime(lock) {} }
         let db: SleepDatabase
         do { db = try SleepDatabase(path: c.databasePath) } catch { throw PipelineError.environment("\(error)") }
+        defer { progress?.finish() }
 
-        var summary = RunSummary()
-        var run = RunRecord(startedUTC: Self.timestamp(), toolVersion: c.toolVersion, command: c.command,
+        let started = Date()
+        var run = RunRecord(startedUTC: Self.timestamp(started), toolVersion: c.toolVersion, command: c.command,
                             parametersJSON: Self.parametersJSON(c))
-        run.id = try db.beginRun(run)
+        let previous = try storing { try db.previousRun() }
+        run.id = try storing { try db.beginRun(run) }
+        do {
+            var summary = try work(db: db, run: run, previous: previous)
+            let finished = Date()
+            run.finishedUTC = Self.timestamp(finished)
+            run.filesSeen = summary.filesSeen
+            run.filesIngested = summary.filesIngested
+            run.filesUnchanged = summary.filesUnchanged
+            run.filesFailed = summary.filesFailed
+            run.status = summary.failures.isEmpty ? "ok" : "some-files-failed"
+            try storing { try db.finishRun(run, failures: summary.failures) }
+            summary.runID = run.id
+            summary.startedUTC = run.startedUTC
+            summary.finishedUTC = run.finishedUTC ?? ""
+            summary.durationSeconds = finished.timeIntervalSince(started)
+            return summary
+        } catch {
+            // Best effort (the disk may be full): say in the runs table that this run failed, so
+            // the next run knows the reports may be behind the store.
+            run.finishedUTC = Self.timestamp()
+            run.status = "failed"
+            try? db.finishRun(run, failures: [])
+            throw error
+        }
+    }
 
-        for relative in try Self.candidateFiles(in: c.dataDirectory, excluding: c.databasePath) {
+    /// Ingest, re-derive, render: the run between its `runs` row's start and finish.
+    private func work(db: SleepDatabase, run: RunRecord, previous: RunRecord?) throws -> RunSummary {
+        let c = configuration
+        var summary = RunSummary()
+        let swept = ReportWriter.removeStaleTemporaryFiles(in: c.reportsDirectory)
+        if swept > 0 { logger.notice("removed \(swept) temporary report file(s) left by an interrupted run") }
+
+        // Nights whose pages must be rendered by an `affected`-scope run.
+        var affected = Set<String>()
+        let scan = try DataFolderScan.scan(c.dataDirectory, excludedName: (c.databasePath as NSString).lastPathComponent)
+        for problem in scan.problems {
             summary.filesSeen += 1
-            let path = (c.dataDirectory as NSString).appendingPathComponent(relative)
+            logger.error("\(problem.message)")
+            summary.failures.append((problem.relativePath, problem.message))
+        }
+        var state = PipelineProgress(stage: .files, done: 0, total: scan.files.count, bytesTotal: scan.totalBytes)
+        for file in scan.files {
+            summary.filesSeen += 1
+            state.item = file.relativePath
+            progress?.update(state)
+            let path = (c.dataDirectory as NSString).appendingPathComponent(file.relativePath)
             do {
-                let outcome = try ingest(path: path, relativePath: relative, db: db, runID: run.id)
-                switch outcome {
-                case .unchanged: summary.filesUnchanged += 1
-                case .ingested(let nights, let warnings):
+                switch try ingest(path: path, relativePath: file.relativePath, db: db, runID: run.id) {
+                case .unchanged:
+                    summary.filesUnchanged += 1
+                case .moved(let nightIDs):
+                    summary.filesUnchanged += 1
+                    affected.formUnion(nightIDs)   // their pages name the recording's path
+                case .ingested(let nightIDs, let warnings):
                     summary.filesIngested += 1
-                    summary.nightsStored += nights
-                    summary.nightsAnalysed += nights
-                    summary.warnings += warnings.map { "\(relative): \($0)" }
+                    summary.nightsStored += nightIDs.count
+                    summary.nightsAnalysed += nightIDs.count
+                    summary.warnings += warnings.map { "\(file.relativePath): \($0)" }
+                    affected.formUnion(nightIDs)
                 }
+            } catch let error as PipelineError {
+                throw error   // the store or the folder failed, not this file: stop the run
             } catch let error as IngestError {
                 logger.error("\(error.description)")
-                summary.failures.append((relative, error.description))
+                summary.failures.append((file.relativePath, error.description))
             } catch {
-                logger.error("\(relative): \(error)")
-                summary.failures.append((relative, "\(relative): \(error)"))
+                logger.error("\(file.relativePath): \(error)")
+                summary.failures.append((file.relativePath, "\(file.relativePath): \(error)"))
             }
+            state.done += 1
+            state.bytesDone += file.sizeBytes
+            state.nights = summary.nightsStored
+            progress?.update(state)
         }
 
         // Nights stored earlier but not yet analysed with these parameters: re-derive from the
         // stored base series, without reading raw files again.
-        for nightID in try db.nightIDsMissingAnalysis(parametersKey: c.parameters.key) {
-            guard let night = try db.night(id: nightID) else { continue }
+        let missing = try storing { try db.nightIDsMissingAnalysis(parametersKey: c.parameters.key) }
+        state = PipelineProgress(stage: .analyses, done: 0, total: missing.count, nights: summary.nightsAnalysed)
+        for nightID in missing {
+            state.item = nightID
+            progress?.update(state)
+            guard let night = try storing({ try db.night(id: nightID) }) else { continue }
             let analysis = NightAnalyzer.analyze(series: night.series, window: night.window, parameters: c.parameters)
-            try db.saveAnalysis(analysis, nightID: nightID, runID: run.id)
+            try storing { try db.saveAnalysis(analysis, nightID: nightID, runID: run.id) }
             summary.nightsAnalysed += 1
+            affected.insert(nightID)
             logger.debug("analysed \(nightID) with \(c.parameters.key)")
+            state.done += 1
+            state.nights = summary.nightsAnalysed
         }
 
+        var only: Set<String>? = nil
+        if c.reportScope == .affected {
+            summary.renderedAllBecause = ReportScope.renderAllReason(previousRun: previous, toolVersion: c.toolVersion,
+                                                                     parametersJSON: run.parametersJSON)
+            if let reason = summary.renderedAllBecause { logger.notice("rendering every night's report: \(reason)") }
+            else { only = affected }
+        }
         let reporter = ReportBuilder(db: db, reportsDirectory: c.reportsDirectory, parameters: c.parameters)
-        let (written, unchanged) = try reporter.renderAll()
-        summary.reportsWritten = written
-        summary.reportsUnchanged = unchanged
-
-        run.finishedUTC = Self.timestamp()
-        run.filesSeen = summary.filesSeen
-        run.filesIngested = summary.filesIngested
-        run.filesUnchanged = summary.filesUnchanged
-        run.filesFailed = summary.filesFailed
-        run.status = summary.failures.isEmpty ? "ok" : "some-files-failed"
-        try db.finishRun(run, failures: summary.failures)
+        let rendered = try writingReports {
+            try reporter.render(only: only) { done, total, nightID in
+                progress?.update(PipelineProgress(stage: .reports, done: done, total: total, nights: done, item: nightID))
+            }
+        }
+        summary.reportsWritten = rendered.written
+        summary.reportsUnchanged = rendered.unchanged
+        summary.nightsReported = rendered.nightsRendered
+        summary.nightsInStore = rendered.nights
         return summary
     }
 
-    enum IngestOutcome { case unchanged, ingested(nights: Int, warnings: [String]) }
+    /// The reports folder must be a writable folder before anything is ingested, so that a run
+    /// never stores nights it then cannot report. `run` creates it; `nightly` refuses a missing one.
+    func prepareReportsDirectory() throws {
+        let directory = configuration.reportsDirectory
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw PipelineError.environment("reports folder \(directory) is a file, not a folder") }
+        } else if configuration.createsReportsDirectory {
+            do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
+                throw PipelineError.environment("cannot create reports folder \(directory): \(error.localizedDescription)")
+            }
+        } else {
+            throw PipelineError.environment("reports folder \(directory) does not exist; create it first (mkdir -p \(directory)). "
+                + "nightly does not create it, so that an unmounted disk or a mistyped path is not taken for a first run")
+        }
+        guard access(directory, W_OK | X_OK) == 0 else {
+            throw PipelineError.environment("reports folder \(directory) is not writable: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Runs a store operation; its failure (disk full, read-only, corrupt file) stops the run as an
+    /// environment error rather than being blamed on the file being ingested.
+    @discardableResult
+    func storing<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as PipelineError { throw error } catch {
+            throw PipelineError.environment("database \(configuration.databasePath): \(Self.shortDescription(error))")
+        }
+    }
+
+    func writingReports<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as PipelineError { throw error } catch {
+            throw PipelineError.environment("reports \(configuration.reportsDirectory): \(Self.shortDescription(error))")
+        }
+    }
+
+    /// An error's description without the SQL statement GRDB appends (`… - while executing \`INSERT …\``).
+    static func shortDescription(_ error: any Error) -> String {
+        let text = String(describing: error)
+        return text.components(separatedBy: " - while executing").first ?? text
+    }
+
+    enum IngestOutcome { case unchanged, moved(nightIDs: [String]), ingested(nightIDs: [String], warnings: [String]) }
 
     /// One file, all or nothing: read it whole (streaming), split into nights, analyse, and store
     /// the recording with every night in one transaction.
+    ///
+    /// Order matters for huge or bogus files: the cheap checks (allocation map, format from the
+    /// first 4 KiB) come before the content hash, which reads every byte.
     func ingest(path: String, relativePath: String, db: SleepDatabase, runID: Int64?) throws -> IngestOutcome {
+        try InputPreflight.check(path: path)
+        let reader = try FormatDetector.reader(forPath: path)
         let sha = try FileHashing.sha256(path: path)
-        if let storedPath = try db.recordingPath(contentSHA256: sha) {
+        if let storedPath = try storing({ try db.recordingPath(contentSHA256: sha) }) {
             // Same content: unchanged, or moved (its old path is gone), or a copy (both exist).
             let oldFile = (configuration.dataDirectory as NSString).appendingPathComponent(storedPath)
             if storedPath != relativePath && !FileManager.default.fileExists(atPath: oldFile) {
-                try db.moveRecording(contentSHA256: sha, to: relativePath)
+                try storing { try db.moveRecording(contentSHA256: sha, to: relativePath) }
                 logger.notice("\(relativePath): moved from \(storedPath) (same content, nights kept)")
-            } else {
-                logger.debug("\(relativePath): unchanged (sha256 \(sha.prefix(12)))")
+                return .moved(nightIDs: try storing { try db.nightIDs(contentSHA256: sha) })
             }
+            logger.debug("\(relativePath): unchanged (sha256 \(sha.prefix(12)))")
             return .unchanged
         }
-        let reader = try FormatDetector.reader(forPath: path)
         let recording = try reader.read(path: path, options: IngestOptions(timeZoneIdentifier: configuration.timeZoneIdentifier))
         let stem = NightNaming.recordingStem(relativePath)
-        let taken = try db.nightIDs(excludingPath: relativePath)
+        let taken = try storing { try db.nightIDs(excludingPath: relativePath) }
         var nights: [StoredNight] = []
         var analyses: [String: NightAnalysis] = [:]
         var perDate: [CivilDate: Int] = [:]
@@ -134,32 +256,16 @@ public struct Pipeline {
             endUTC: span.map(\.end).max(), timeZone: recording.timeZoneName, timeZoneSource: recording.timeZoneSource.rawValue,
             units: recording.units, gravity: recording.gravity.rawValue, qualityJSON: try Self.json(recording.quality),
             warningsJSON: try Self.json(recording.warnings))
-        try db.replaceRecording(stored, nights: nights, analyses: analyses, runID: runID)
+        try storing { try db.replaceRecording(stored, nights: nights, analyses: analyses, runID: runID) }
         logger.info("\(relativePath): \(recording.format.rawValue), \(recording.quality.sampleCount) samples, \(nights.count) night(s)")
         for w in recording.warnings { logger.notice("\(relativePath): \(w)") }
-        return .ingested(nights: nights.count, warnings: recording.warnings)
+        return .ingested(nightIDs: nights.map(\.id), warnings: recording.warnings)
     }
 
-    /// Files under `directory` (recursively, sorted, relative paths) that a reader may take.
-    static func candidateFiles(in directory: String, excluding databasePath: String) throws -> [String] {
-        guard let walker = FileManager.default.enumerator(atPath: directory) else {
-            throw PipelineError.environment("cannot list \(directory)")
-        }
-        let dbName = (databasePath as NSString).lastPathComponent
-        var result: [String] = []
-        while let item = walker.nextObject() as? String {
-            let name = (item as NSString).lastPathComponent
-            if name.hasPrefix(".") { walker.skipDescendants(); continue }
-            guard FormatDetector.isCandidate(fileName: name), !name.hasPrefix(dbName) else { continue }
-            result.append(item)
-        }
-        return result.sorted()
-    }
-
-    static func timestamp() -> String {
+    static func timestamp(_ date: Date = Date()) -> String {
         let f = ISO8601DateFormatter()
         f.formatOptions = [.withInternetDateTime]
-        return f.string(from: Date())
+        return f.string(from: date)
     }
 
     static func json<T: Encodable>(_ value: T) throws -> String {
@@ -168,9 +274,15 @@ public struct Pipeline {
         return String(decoding: try e.encode(value), as: UTF8.self)
     }
 
+    /// The run's parameters for the `runs` table: the analysis parameters, the zone option and the
+    /// folders (a nightly run compares them with the previous run's to know what its reports show).
     static func parametersJSON(_ c: PipelineConfiguration) -> String {
-        struct P: Encodable { var analysis: AnalysisParameters; var key: String; var timeZone: String? }
-        return (try? json(P(analysis: c.parameters, key: c.parameters.key, timeZone: c.timeZoneIdentifier))) ?? "{}"
+        struct P: Encodable {
+            var analysis: AnalysisParameters; var key: String; var timeZone: String?
+            var dataDirectory: String; var reportsDirectory: String
+        }
+        return (try? json(P(analysis: c.parameters, key: c.parameters.key, timeZone: c.timeZoneIdentifier,
+                            dataDirectory: c.dataDirectory, reportsDirectory: c.reportsDirectory))) ?? "{}"
     }
 }
 

@@ -10,6 +10,11 @@ public struct PipelineConfiguration: Sendable {
     public var timeZoneIdentifier: String?
     public var toolVersion: String
     public var command: String
+    /// Which nights get their report pages re-rendered (`nightly`: only the affected ones).
+    public var reportScope: ReportScope = .all
+    /// Create the reports folder when it is missing (`run`); `nightly` refuses instead, since under
+    /// cron a missing folder usually means an unmounted disk or a typo, not a first run.
+    public var createsReportsDirectory = true
 
     public init(dataDirectory: String, databasePath: String, reportsDirectory: String,
                 parameters: AnalysisParameters = AnalysisParameters(), timeZoneIdentifier: String? = nil,
@@ -35,6 +40,16 @@ public struct RunSummary: Sendable {
     public var reportsWritten = 0
     public var reportsUnchanged = 0
     public var warnings: [String] = []
+    /// Nights whose report pages and charts were rendered, of all nights in the store.
+    public var nightsReported = 0
+    public var nightsInStore = 0
+    /// Why every night was rendered (first run, changed parameters, an interrupted run ...), or nil.
+    public var renderedAllBecause: String?
+    public var startedUTC = ""
+    public var finishedUTC = ""
+    public var durationSeconds = 0.0
+    /// The `runs` row of this run.
+    public var runID: Int64?
 
     public init() {}
     public var filesFailed: Int { failures.count }

@@ -11,31 +11,52 @@ struct ReportBuilder {
     let parameters: AnalysisParameters
 
     func renderAll() throws -> (written: Int, unchanged: Int) {
-        var written = 0, unchanged = 0
+        let result = try render(only: nil)
+        return (result.written, result.unchanged)
+    }
+
+    /// Renders the page and chart of each night in `only` (of every night when nil) and of each
+    /// night whose files are missing, then the index (always: it lists every night).
+    /// `progress(done, total, nightID)` is called after each night.
+    func render(only: Set<String>?, progress: ((Int, Int, String) -> Void)? = nil) throws
+        -> (written: Int, unchanged: Int, nightsRendered: Int, nights: Int) {
+        var written = 0, unchanged = 0, nightsRendered = 0
         func count(_ o: ReportWriter.Outcome) { if case .written = o { written += 1 } else { unchanged += 1 } }
         let renderer = ChartRenderer()
         var rows: [IndexRow] = []
-        for overview in try db.overviews(parametersKey: parameters.key) {
+        let overviews = try db.overviews(parametersKey: parameters.key)
+        for (k, overview) in overviews.enumerated() {
             guard let night = try db.night(id: overview.nightID), let analysis = overview.analysis else { continue }
-            let recording = try db.recording(forNight: overview.nightID)
             let folder = (reportsDirectory as NSString).appendingPathComponent(overview.nightID)
-            let chart = MovementChart.night(analysis, timeline: night.timeline,
-                                            title: "Night of \(night.window.date) · movement per \(parameters.interval) interval")
-            count(try ReportWriter.write(renderer.png(chart), to: folder + "/movement.png"))
-            let input = NightReportInput(
-                nightID: overview.nightID, date: night.window.date, timeline: night.timeline, timeZoneName: night.timeZone,
-                recordingPath: overview.recordingPath, recordingFormat: overview.recordingFormat,
-                dataFacts: Self.facts(night: night, recording: recording), warnings: Self.warnings(recording),
-                preBedSurvey: night.preBedSurvey.map { ($0.question, $0.answer) },
-                postBedSurvey: night.postBedSurvey.map { ($0.question, $0.answer) },
-                analysis: analysis, sourceResolutionSeconds: night.series.sourceResolutionSeconds)
-            count(try ReportWriter.write(HTMLPages.nightPage(input, chartFile: "movement.png"), to: folder + "/index.html"))
+            if (only?.contains(overview.nightID) ?? true) || !Self.nightFilesExist(in: folder) {
+                let recording = try db.recording(forNight: overview.nightID)
+                let chart = MovementChart.night(analysis, timeline: night.timeline,
+                                                title: "Night of \(night.window.date) · movement per \(parameters.interval) interval")
+                count(try ReportWriter.write(renderer.png(chart), to: folder + "/movement.png"))
+                let input = NightReportInput(
+                    nightID: overview.nightID, date: night.window.date, timeline: night.timeline, timeZoneName: night.timeZone,
+                    recordingPath: overview.recordingPath, recordingFormat: overview.recordingFormat,
+                    dataFacts: Self.facts(night: night, recording: recording), warnings: Self.warnings(recording),
+                    preBedSurvey: night.preBedSurvey.map { ($0.question, $0.answer) },
+                    postBedSurvey: night.postBedSurvey.map { ($0.question, $0.answer) },
+                    analysis: analysis, sourceResolutionSeconds: night.series.sourceResolutionSeconds)
+                count(try ReportWriter.write(HTMLPages.nightPage(input, chartFile: "movement.png"), to: folder + "/index.html"))
+                nightsRendered += 1
+            }
+            progress?(k + 1, overviews.count, overview.nightID)
             rows.append(IndexRow(nightID: overview.nightID, date: night.window.date, recordingPath: overview.recordingPath,
                                  timeline: night.timeline, analysis: analysis))
         }
         let indexPath = (reportsDirectory as NSString).appendingPathComponent("index.html")
-        count(try ReportWriter.write(HTMLPages.indexPage(rows, parameters: parameters), to: indexPath))
-        return (written, unchanged)
+        count(try ReportWriter.write(HTMLPages.indexPage(rows, parameters: parameters, extraLinks: Self.comparisonLinks(in: reportsDirectory)),
+                                     to: indexPath))
+        return (written, unchanged, nightsRendered, overviews.count)
+    }
+
+    /// Whether a night's page and chart are both on disk (a deleted file is rendered again).
+    static func nightFilesExist(in folder: String) -> Bool {
+        let fm = FileManager.default
+        return fm.fileExists(atPath: folder + "/index.html") && fm.fileExists(atPath: folder + "/movement.png")
     }
 
     static func facts(night: StoredNight, recording: StoredRecording?) -> [(label: String, value: String)] {
@@ -56,6 +77,7 @@ struct ReportBuilder {
                 facts.append(("Gaps ≥ 60 s (recording)", "\(q.gapCount), \(q.gapTotalSeconds) s in total, longest \(q.longestGapSeconds) s"))
                 facts.append(("Repeated timestamps", "\(q.duplicateTimestamps)"))
             }
+            facts += Self.deviceQualityFacts(qualityJSON: r.qualityJSON)
         }
         return facts
     }

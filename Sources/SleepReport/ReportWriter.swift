@@ -13,10 +13,8 @@ public enum ReportWriter {
         }
         let directory = (path as NSString).deletingLastPathComponent
         try fm.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let temporary = directory + "/.\((path as NSString).lastPathComponent).tmp-\(getpid())"
-        guard fm.createFile(atPath: temporary, contents: Data(bytes)) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary])
-        }
+        let temporary = temporaryPath(for: path)
+        try writeTemporary(bytes, to: temporary)
         guard rename(temporary, path) == 0 else {
             let reason = String(cString: strerror(errno))
             try? fm.removeItem(atPath: temporary)

@@ -11,11 +11,18 @@ struct Sleepsta: ParsableCommand {
         Typical use:
           sleepsta run --data Data --db Data/sleepsta.sqlite --reports Reports
           sleepsta run --data Data --interval 15m        (15-minute intervals instead of 10)
+          sleepsta nightly --data Data --db Data/sleepsta.sqlite --reports Reports   (for cron: only new work)
+          sleepsta compare --intervals 10m,15m            (compare interval lengths over the stored nights)
+          sleepsta export --format csv --what intervals  (tidy CSV for pandas or R)
+          sleepsta score FILE --algorithm sadeh --format csv     (sleep/wake per epoch of an .agd, ActiLife or Actiware file)
+          sleepsta periods FILE --sleep-algorithm sadeh --format csv   (Tudor-Locke sleep periods, ActiLife's statistics)
+          sleepsta counts FILE --epoch 5s --format csv        (ActiGraph counts from raw samples)
+          sleepsta inspect FILE                                (format, device, rate, time span, zone, units, QC; writes nothing)
 
         Exit codes: 0 all files fine; 1 some files failed (listed); 2 usage or environment error;
         3 another run holds the database lock.
         """,
         version: SleepstaVersion.current,
-        subcommands: [Run.self],
+        subcommands: [Run.self, Nightly.self, Compare.self, Export.self, Score.self, Periods.self, Counts.self, Inspect.self],
         defaultSubcommand: nil)
 }

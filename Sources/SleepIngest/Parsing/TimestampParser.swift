@@ -65,6 +65,8 @@ struct ISOTimestamp: Equatable {
             guard any else { return nil }
         }
         var offset: Int32? = nil
+        // SensorLog writes `2024-06-15 00:50:00.000 +0200`: one space before the offset is accepted.
+        if i + 1 < end && p[i] == UInt8(ascii: " ") && (p[i + 1] == UInt8(ascii: "+") || p[i + 1] == UInt8(ascii: "-")) { i += 1 }
         if i < end {
             if p[i] == UInt8(ascii: "Z") { offset = 0; i += 1 }
             else if p[i] == UInt8(ascii: "+") || p[i] == UInt8(ascii: "-") {

@@ -21,18 +21,28 @@ enum FileBytes {
         return fd
     }
 
-    /// Up to `count` bytes from the start of the file.
-    static func head(path: String, count: Int) throws(IngestError) -> [UInt8] {
+    /// Up to `count` bytes from the start of the file; of the decompressed data when the file is gzip.
+    static func head(path: String, count: Int, decompress: Bool = true) throws(IngestError) -> [UInt8] {
         let fd = try open(path: path)
         defer { close(fd) }
         var buffer = [UInt8](repeating: 0, count: count)
         let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, count) }
         guard n >= 0 else { throw IngestError(file: path, byteOffset: 0, message: "read failed: \(String(cString: strerror(errno)))") }
-        return Array(buffer.prefix(n))
+        let raw = Array(buffer.prefix(n))
+        guard decompress, ByteStreams.isGzip(head: raw) else { return raw }
+        let stream = try ByteStreams.open(path: path)
+        var inflated = [UInt8](repeating: 0, count: count)
+        // A damaged gzip file still gets a head (possibly empty) here; its reader reports the damage.
+        let m = (try? inflated.withUnsafeMutableBufferPointer { b throws(IngestError) in try stream.readFully(into: b.baseAddress!, count: count) }) ?? 0
+        return Array(inflated.prefix(m))
     }
 
-    /// The whole file (for small structured formats such as the app's JSON export).
+    /// The whole file (for small structured formats such as the app's JSON export); decompressed
+    /// when it is gzip.
     static func readAll(path: String, limit: Int) throws(IngestError) -> [UInt8] {
+        if ByteStreams.isGzip(head: try head(path: path, count: 2, decompress: false)) {
+            return try ByteStreams.open(path: path).readAll(limit: limit, path: path)
+        }
         let fd = try open(path: path)
         defer { close(fd) }
         var st = stat()

@@ -19,6 +19,11 @@ import SleepCore
 public struct RawCSVReader: RecordingReader {
     public static let format = RecordingFormat.rawCSV
     public init() {}
+    /// `parallel: false` keeps to the serial path (the reference ``ParallelRawCSVReader`` is tested against).
+    public init(parallel: Bool) { self.parallel = parallel }
+    /// Plain files with epoch timestamps go through ``ParallelRawCSVReader`` (same result, bit for
+    /// bit, on every core); it hands anything else, errors included, back to the serial path below.
+    public var parallel = true
 
     /// Magnitudes above this are not acceleration in g from any phone or wearable.
     static let implausibleG = 50.0
@@ -39,10 +44,10 @@ public struct RawCSVReader: RecordingReader {
     /// Reads the file and also hands every raw sample to `samples` (e.g. a ``RawSampleBuffer``
     /// for ActiGraph counts). The per-second base series is built either way.
     public func read<Sink: SampleSink>(path: String, options: IngestOptions, samples: inout Sink) throws(IngestError) -> Recording {
-        let fd = try FileBytes.open(path: path)
-        defer { close(fd) }
+        if parallel, let recording = ParallelRawCSVReader().read(path: path, options: options, samples: &samples) { return recording }
+        let stream = try ByteStreams.open(path: path)
         var state = try ParseState(path: path, options: options, sink: samples)
-        defer { samples = state.sink }
+        defer { samples = state.intake.sink }
         let capacity = FileBytes.chunkSize
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + 1)
         defer { buffer.deallocate() }
@@ -52,8 +57,7 @@ public struct RawCSVReader: RecordingReader {
             if carried == capacity {
                 throw IngestError(file: path, line: state.lineNumber + 1, message: "line longer than \(capacity) bytes: not a raw-sample CSV")
             }
-            let n = Glibc.read(fd, buffer + carried, capacity - carried)
-            if n < 0 { throw IngestError(file: path, byteOffset: fileOffset + carried, message: "read failed: \(String(cString: strerror(errno)))") }
+            let n = try stream.read(into: buffer + carried, count: capacity - carried)
             let filled = carried + n
             if n == 0 {
                 if carried > 0 { try state.line(buffer, 0, carried, fileOffset: fileOffset) }
@@ -69,21 +73,24 @@ public struct RawCSVReader: RecordingReader {
             if carried > 0 && start > 0 { memmove(buffer, buffer + start, carried) }
             fileOffset += start
         }
-        return try state.finish()
+        var recording = try state.finish()
+        recording.compression = stream.compression
+        return recording
     }
 }
+
+extension RawCSVReader: RawSampleReader {}
 
 /// The reader's per-file state, separate so that `line` can be a tight mutating method.
 /// Generic over the sink so the per-sample call is static, not through an existential.
 private struct ParseState<Sink: SampleSink> {
     let path: String
-    var sink: Sink
+    var intake: SampleIntake<Sink>
     let zoneTimeline: UTCOffsetTimeline?
     let zoneName: String?
     var lineNumber = 0
     var sawHeaderOrData = false
     var kind: TimestampKind? = nil
-    var accumulator = SecondAccumulator()
     // Offsets stated by ISO timestamps, as transitions of a timeline.
     var statedOffset: Int32? = nil
     var offsetTransitions: [UTCOffsetTimeline.Transition] = []
@@ -95,7 +102,8 @@ private struct ParseState<Sink: SampleSink> {
 
     init(path: String, options: IngestOptions, sink: Sink) throws(IngestError) {
         self.path = path
-        self.sink = sink
+        // No device range: a phone log states none, so clipping is not assessed.
+        self.intake = SampleIntake(sink: sink)
         if let id = options.timeZoneIdentifier {
             guard let tl = ZoneTimeline.timeline(identifier: id) else {
                 throw IngestError(file: path, message: "unknown time zone '\(id)': expected an IANA name such as Europe/Berlin")
@@ -154,15 +162,9 @@ private struct ParseState<Sink: SampleSink> {
         let z = try value(p, bounds.6, bounds.7, axis: "z")
         if normCount < 1000 { normSum += (x * x + y * y + z * z).squareRoot(); normCount += 1 }
         do {
-            try accumulator.add(timestamp: t, x: x, y: y, z: z)
-            sink.add(timestamp: t, x: x, y: y, z: z)
+            try intake.add(timestamp: t, x: x, y: y, z: z)
         } catch {
-            switch error {
-            case .timeWentBackwards(let prev, let now):
-                throw IngestError(file: path, line: lineNumber, message: "time goes backwards (\(now - prev) s): timestamps must not decrease")
-            case .spanTooLong(let first, let now):
-                throw IngestError(file: path, line: lineNumber, message: "timestamp is \((now - first) / 86_400) days after the first sample; a recording may span at most \(SecondAccumulator.maximumSpanSeconds / 86_400) days (corrupt timestamp?)")
-            }
+            throw IngestError(file: path, line: lineNumber, message: IngestError.message(for: error))
         }
     }
 
@@ -239,10 +241,10 @@ private struct ParseState<Sink: SampleSink> {
     }
 
     mutating func finish() throws(IngestError) -> Recording {
-        guard accumulator.sampleCount > 0 else {
+        guard intake.accumulator.sampleCount > 0 else {
             throw IngestError(file: path, line: max(lineNumber, 1), message: lineNumber == 0 ? "empty file: expected timestamp,x,y,z rows" : "no sample rows: expected timestamp,x,y,z rows after the header")
         }
-        let series = accumulator.finish()
+        let (series, quality) = intake.finish()
         let meanNorm = normSum / Double(max(normCount, 1))
         if meanNorm > 6 && meanNorm < 14 {
             throw IngestError(file: path, line: 1, message: "mean |a| of the first samples is \(String(format1: meanNorm)), which is gravity in m/s²; expected acceleration in g (divide by 9.80665)")
@@ -259,9 +261,7 @@ private struct ParseState<Sink: SampleSink> {
             timeline = .utc; source = .assumedUTC
             warnings.append("no time zone in the data and no --tz: nights are assigned on the UTC clock")
         }
-        let quality = QualitySummary(series: [series], sampleCount: accumulator.sampleCount,
-                                     duplicateTimestamps: accumulator.duplicateTimestampCount)
-        if quality.duplicateTimestamps > 0 { warnings.append("\(quality.duplicateTimestamps) samples repeat the previous timestamp (kept)") }
+        warnings += intake.warnings(quality)
         return Recording(format: .rawCSV, segments: [RecordingSegment(series: series)], timeline: timeline,
                          timeZoneName: zoneName, timeZoneSource: source, gravity: gravity, quality: quality, warnings: warnings)
     }

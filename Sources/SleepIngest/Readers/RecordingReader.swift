@@ -13,23 +13,28 @@ public protocol RecordingReader: Sendable {
 
 /// Picks the reader for a file.
 public enum FormatDetector {
-    public static let readers: [any RecordingReader.Type] = [AppJSONReader.self, RawCSVReader.self]
+    public static let readers: [any RecordingReader.Type] = [AppJSONReader.self] + rawSampleReaders + [RawCSVReader.self]
 
     /// The reader for `path`, judged from its name and first 4 KiB.
     public static func reader(forPath path: String) throws(IngestError) -> any RecordingReader {
         let head = try FileBytes.head(path: path, count: 4096)
-        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let name = Self.nameWithoutGzipSuffix(path.split(separator: "/").last.map(String.init) ?? path)
+        // Epoch files (ActiLife, Actiware …) hold no raw samples: say so rather than let the
+        // 4-column CSV reader misread `timestamp,axis1,axis2,axis3` (see EpochFileReader).
+        if let epoch = epochReaders.first(where: { $0.accepts(fileName: name, head: head) }) {
+            throw IngestError(file: path, byteOffset: 0, message: "an epoch file (\(epoch.format.rawValue)), not raw samples: the batch does not ingest epoch files yet; use `sleepsta score`, `periods` or `counts` on it")
+        }
         for r in readers where r.accepts(fileName: name, head: head) {
             return r.init()
         }
         throw IngestError(file: path, byteOffset: 0,
-                          message: "unrecognised format: expected a raw-sample CSV (timestamp,x,y,z) or a Sleepsta app JSON export")
+                          message: "unrecognised format: expected a raw-sample CSV (timestamp,x,y,z), a Sleepsta app JSON export, " + Self.rawSampleFormatList)
     }
 
     /// File names the batch considers at all (others are skipped without error).
     public static func isCandidate(fileName: String) -> Bool {
         let n = fileName.lowercased()
-        return !n.hasPrefix(".") && (n.hasSuffix(".csv") || n.hasSuffix(".json"))
+        return !n.hasPrefix(".") && (n.hasSuffix(".csv") || n.hasSuffix(".json") || isRawSampleCandidate(fileName: n))
     }
 }
 

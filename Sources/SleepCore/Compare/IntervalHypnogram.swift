@@ -1,0 +1,63 @@
+/// The hypnogram a scored night's metrics are computed on: one stage per interval, where an
+/// interval counts as sleep only when its state is sleep and it lies inside the sleep period
+/// (light or deep by its movement phase), and as wake otherwise (before sleep onset, after the
+/// wake time, wake intervals, intervals without data). This is exactly the labelling
+/// ``NightAnalyzer`` hands to ``NightMetrics``, so counts taken here agree with the metrics.
+public struct IntervalHypnogram: Sendable, Equatable {
+    /// UTC second of the first interval's start.
+    public var startUTC: Int64
+    public var intervalSeconds: Int
+    /// `.wake`, `.light` or `.deep` per interval.
+    public var stages: [SleepStage]
+    /// Sleep/wake state per interval as scored (majority of epochs), nil where no epoch was scored.
+    public var states: [SleepWake?]
+
+    /// A wake run inside the sleep period that sleep follows (an awakening), `[startUTC, endUTC)`.
+    public struct Bout: Sendable, Equatable, Codable {
+        public var startUTC: Int64
+        public var endUTC: Int64
+        public var minutes: Double { Double(endUTC - startUTC) / 60 }
+    }
+
+    public init(startUTC: Int64, intervalSeconds: Int, stages: [SleepStage], states: [SleepWake?]) {
+        precondition(stages.count == states.count, "one stage and one state per interval")
+        self.startUTC = startUTC; self.intervalSeconds = intervalSeconds; self.stages = stages; self.states = states
+    }
+
+    /// nil unless the analysis is scored (only scored nights have a sleep period).
+    public init?(_ analysis: NightAnalysis) {
+        guard analysis.status == .scored, let m = analysis.metrics, let onset = m.sleepOnsetUTC, let wake = m.wakeTimeUTC,
+              let first = analysis.intervals.first else { return nil }
+        startUTC = first.movement.startUTC
+        intervalSeconds = analysis.parameters.interval.seconds
+        states = analysis.intervals.map(\.state)
+        stages = analysis.intervals.map { iv in
+            guard iv.state == .sleep, iv.movement.endUTC > onset, iv.movement.startUTC < wake else { return .wake }
+            return iv.phase == .deep ? .deep : .light
+        }
+    }
+
+    public var endUTC: Int64 { startUTC + Int64(stages.count * intervalSeconds) }
+
+    /// Index of the interval holding a UTC second, nil outside the hypnogram.
+    public func index(atUTC second: Int64) -> Int? {
+        guard second >= startUTC, second < endUTC else { return nil }
+        return Int((second - startUTC) / Int64(intervalSeconds))
+    }
+
+    /// The awakenings: maximal wake runs between the first and the last sleep interval.
+    public var awakenings: [Bout] {
+        guard let first = stages.firstIndex(where: \.isSleep), let last = stages.lastIndex(where: \.isSleep) else { return [] }
+        var bouts: [Bout] = []
+        var runStart: Int? = nil
+        for i in first...last {
+            if stages[i] == .wake {
+                if runStart == nil { runStart = i }
+            } else if let s = runStart {
+                bouts.append(Bout(startUTC: startUTC + Int64(s * intervalSeconds), endUTC: startUTC + Int64(i * intervalSeconds)))
+                runStart = nil
+            }
+        }
+        return bouts
+    }
+}

@@ -1,0 +1,102 @@
+/// The comparison of one set of nights analysed at several interval lengths: per night and
+/// length the analysis, and for each longer length against the shortest (the reference) the
+/// per-night differences of every night metric, their agreement across nights, the epoch-level
+/// agreement on a common grid, and the awakenings the longer interval hides.
+///
+/// Pure: the nights' analyses come in, numbers go out; the same input gives the same output.
+public struct IntervalLengthComparison: Sendable, Equatable {
+    /// One night with its analysis at every compared length (same order as ``lengths``).
+    public struct Night: Sendable, Equatable {
+        public var nightID: String
+        /// The night window's start (local noon): origin of both interval grids.
+        public var windowStartUTC: Int64
+        public var analyses: [NightAnalysis]
+        public init(nightID: String, windowStartUTC: Int64, analyses: [NightAnalysis]) {
+            self.nightID = nightID; self.windowStartUTC = windowStartUTC; self.analyses = analyses
+        }
+    }
+
+    /// One night's comparison of a pair of lengths.
+    public struct PairNight: Sendable, Equatable {
+        public var nightID: String
+        /// Metric values at the reference and test lengths, in ``ComparedMetric/allCases`` order.
+        public var reference: [Double?]
+        public var test: [Double?]
+        public var grid: CommonGridAgreement
+        public var hiddenAwakenings: HiddenAwakenings
+
+        /// test − reference for a metric; nil when undefined at either length.
+        public func difference(_ metric: ComparedMetric) -> Double? {
+            let k = ComparedMetric.allCases.firstIndex(of: metric)!
+            guard let r = reference[k], let t = test[k] else { return nil }
+            return t - r
+        }
+        public func referenceValue(_ metric: ComparedMetric) -> Double? { reference[ComparedMetric.allCases.firstIndex(of: metric)!] }
+        public func testValue(_ metric: ComparedMetric) -> Double? { test[ComparedMetric.allCases.firstIndex(of: metric)!] }
+    }
+
+    /// A longer length compared with the reference.
+    public struct Pair: Sendable, Equatable {
+        public var reference: IntervalLength
+        public var test: IntervalLength
+        /// Nights scored at both lengths, in input order.
+        public var nights: [PairNight]
+        /// One per ``ComparedMetric``, in `allCases` order.
+        public var metrics: [MetricAgreement]
+        /// Cells of all nights pooled.
+        public var pooledGrid: CommonGridAgreement
+        public var referenceAwakenings: Int { nights.reduce(0) { $0 + $1.hiddenAwakenings.referenceAwakenings } }
+        public var hiddenAwakenings: Int { nights.reduce(0) { $0 + $1.hiddenAwakenings.hiddenCount } }
+        public var hiddenAwakeningMinutes: Double { nights.reduce(0) { $0 + $1.hiddenAwakenings.hiddenMinutes } }
+
+        public func agreement(_ metric: ComparedMetric) -> MetricAgreement { metrics[ComparedMetric.allCases.firstIndex(of: metric)!] }
+    }
+
+    /// Ascending; the first is the reference.
+    public var lengths: [IntervalLength]
+    public var nights: [Night]
+    /// One per length after the first.
+    public var pairs: [Pair]
+
+    /// Nights not scored at every length (status per length), left out of the pairs they miss.
+    public var incompleteNights: [(nightID: String, statuses: [NightStatus])] {
+        nights.filter { n in n.analyses.contains { $0.status != .scored } }.map { ($0.nightID, $0.analyses.map(\.status)) }
+    }
+
+    /// - Parameters:
+    ///   - lengths: the compared lengths, ascending and distinct (at least two).
+    ///   - nights: each with one analysis per length, in the order of `lengths`.
+    public static func compute(lengths: [IntervalLength], nights: [Night]) -> IntervalLengthComparison {
+        precondition(lengths.count >= 2 && lengths == lengths.sorted() && Set(lengths).count == lengths.count,
+                     "two or more distinct lengths, ascending")
+        precondition(nights.allSatisfy { $0.analyses.count == lengths.count }, "one analysis per length")
+        let pairs = (1..<lengths.count).map { k in pair(reference: 0, test: k, lengths: lengths, nights: nights) }
+        return IntervalLengthComparison(lengths: lengths, nights: nights, pairs: pairs)
+    }
+
+    static func pair(reference r: Int, test t: Int, lengths: [IntervalLength], nights: [Night]) -> Pair {
+        let cell = CommonGridAgreement.cellSeconds(lengths[r].seconds, lengths[t].seconds)
+        var pooled = CommonGridAgreement.empty(cellSeconds: cell)
+        var rows: [PairNight] = []
+        for night in nights {
+            let a = night.analyses[r], b = night.analyses[t]
+            guard let ma = a.metrics, let mb = b.metrics, let ha = IntervalHypnogram(a), let hb = IntervalHypnogram(b) else { continue }
+            let grid = CommonGridAgreement.compute(reference: ha, test: hb, inBed: (ma.inBedStartUTC, ma.inBedEndUTC),
+                                                   gridOriginUTC: night.windowStartUTC)
+            pooled.add(grid)
+            rows.append(PairNight(
+                nightID: night.nightID,
+                reference: ComparedMetric.allCases.map { $0.value(ma, nightStartUTC: night.windowStartUTC) },
+                test: ComparedMetric.allCases.map { $0.value(mb, nightStartUTC: night.windowStartUTC) },
+                grid: grid, hiddenAwakenings: HiddenAwakenings.compute(reference: ha, test: hb)))
+        }
+        let metrics = ComparedMetric.allCases.enumerated().map { k, metric -> MetricAgreement in
+            var ref: [Double] = [], test: [Double] = []
+            for row in rows {
+                if let x = row.reference[k], let y = row.test[k] { ref.append(x); test.append(y) }
+            }
+            return MetricAgreement.compute(metric: metric, reference: ref, test: test)
+        }
+        return Pair(reference: lengths[r], test: lengths[t], nights: rows, metrics: metrics, pooledGrid: pooled)
+    }
+}

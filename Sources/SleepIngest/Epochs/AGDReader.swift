@@ -1,0 +1,111 @@
+import GRDB
+import SleepCore
+
+/// Reads ActiGraph ActiLife `.agd` epoch files.
+///
+/// An `.agd` is an SQLite database (ActiLife 6): table `settings` (`settingName`, `settingValue`:
+/// `epochlength` in seconds, `devicename`, `deviceserial`, `softwareversion`, `filter` …) and table
+/// `data` (`dataTimestamp` = .NET ticks, 100 ns since 0001-01-01 **on the device's local clock**,
+/// then one REAL column per quantity: `axis1`, `axis2`, `axis3`, `steps`, `lux`, `inclineOff`,
+/// `inclineStanding`, `inclineSitting`, `inclineLying`; older files have fewer).
+///
+/// Exception to "SQL only in SleepStore": an `.agd` is an *input file* that happens to be SQLite,
+/// not sleepsta's store, so it is read here, with GRDB, **read-only** (the file is never written).
+/// The only SQL is fixed text built from the file's own schema (column names quoted); no value
+/// from the file is interpolated into a statement.
+public struct AGDReader: EpochFileReader {
+    public static let format = EpochFileFormat.actiGraphAGD
+    public init() {}
+
+    static let sqliteMagic: [UInt8] = Array("SQLite format 3".utf8) + [0]
+    /// .NET ticks per second and the tick count of 1970-01-01T00:00.
+    static let ticksPerSecond: Int64 = 10_000_000
+    static let unixEpochTicks: Int64 = 621_355_968_000_000_000
+    /// Settings about the subject (not the device): not copied into the metadata.
+    static let personalSettings: Set<String> = ["subjectname", "sex", "height", "mass", "age", "race", "dateofbirth"]
+
+    public static func accepts(fileName: String, head: [UInt8]) -> Bool {
+        // The content is checked in read(), so that a damaged .agd gets a clear error instead of
+        // "unrecognised format".
+        fileName.lowercased().hasSuffix(".agd")
+    }
+
+    public func read(path: String, options: IngestOptions) throws(IngestError) -> EpochRecording {
+        let head = try FileBytes.head(path: path, count: 16)
+        guard head == Self.sqliteMagic else {
+            throw IngestError(file: path, byteOffset: 0, message: "not an SQLite database: an ActiGraph .agd file starts with 'SQLite format 3'")
+        }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.label = "agd"
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            return try queue.read { db in try Self.read(db, path: path, options: options) }
+        } catch let error as IngestError {
+            throw error
+        } catch {
+            throw IngestError(file: path, message: "cannot read the .agd database: \(error)")
+        }
+    }
+
+    static func read(_ db: Database, path: String, options: IngestOptions) throws -> EpochRecording {
+        for table in ["settings", "data"] {
+            guard try db.tableExists(table) else {
+                throw IngestError(file: path, path: table, message: "no table '\(table)': expected an ActiGraph .agd with tables settings and data")
+            }
+        }
+        var settings: [String: String] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT settingName, settingValue FROM settings") {
+            guard let name: String = row[0] else { continue }
+            settings[name.lowercased()] = row[1] as String? ?? ""
+        }
+        guard let epochText = settings["epochlength"] else {
+            throw IngestError(file: path, path: "settings", message: "no 'epochlength' setting: expected the epoch length in seconds")
+        }
+        guard let epochSeconds = Int(epochText.trimmingSpaces), epochSeconds > 0 else {
+            throw IngestError(file: path, path: "settings.epochlength", message: "epoch length '\(epochText)' is not a positive whole number of seconds")
+        }
+
+        let columnNames = try db.columns(in: "data").map(\.name)
+        guard let timestampIndex = columnNames.firstIndex(where: { $0.lowercased() == "datatimestamp" }) else {
+            throw IngestError(file: path, path: "data", message: "no column 'dataTimestamp': expected .NET ticks per epoch")
+        }
+        let valueNames = columnNames.enumerated().filter { $0.offset != timestampIndex }.map(\.element)
+        guard !valueNames.isEmpty else {
+            throw IngestError(file: path, path: "data", message: "no value columns: expected axis1 (and usually axis2, axis3, steps, lux …)")
+        }
+        let selected = ([columnNames[timestampIndex]] + valueNames).map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+        var table = EpochRowTable(path: path, rowTableName: "data",
+                                  numericColumns: valueNames.map { .init(name: EpochColumnNaming.canonical($0), sourceName: $0) })
+        let cursor = try Row.fetchCursor(db, sql: "SELECT \(selected) FROM data ORDER BY rowid")
+        var rowNumber = 0
+        var values = [Double](repeating: .nan, count: valueNames.count)
+        while let row = try cursor.next() {
+            rowNumber += 1
+            guard let ticks = row[0] as Int64? else {
+                throw table.error(position: rowNumber, "dataTimestamp is empty: expected .NET ticks")
+            }
+            guard ticks % ticksPerSecond == 0 else {
+                throw table.error(position: rowNumber, "dataTimestamp \(ticks) is not on a whole second: expected epoch starts in whole seconds")
+            }
+            let local = (ticks - unixEpochTicks) / ticksPerSecond
+            for c in 0..<valueNames.count {
+                let value = row[c + 1] as Double?
+                if let value, !value.isFinite {
+                    throw table.error(position: rowNumber, "\(valueNames[c]) is not a finite number")
+                }
+                values[c] = value ?? .nan
+            }
+            table.append(localSecond: local, position: rowNumber, values: values)
+        }
+
+        var metadata: [String: String] = [:]
+        for (k, v) in settings where !personalSettings.contains(k) { metadata[k] = v }
+        var warnings: [String] = []
+        if let expected = settings["epochcount"].flatMap({ Int($0.trimmingSpaces) }), expected != rowNumber {
+            warnings.append("settings say \(expected) epochs, the data table holds \(rowNumber)")
+        }
+        return try table.build(format: .actiGraphAGD, epochSeconds: epochSeconds, options: options, statedOffsetSeconds: nil,
+                               metadata: metadata, warnings: warnings)
+    }
+}

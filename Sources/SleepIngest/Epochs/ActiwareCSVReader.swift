@@ -1,0 +1,154 @@
+import SleepCore
+
+/// Reads Philips Respironics Actiware 5 export files (`.csv`), in English, French, German or Italian.
+///
+/// The export is a series of sections separated by dashed titles: subject properties, Actiwatch
+/// data properties (`Epoch Length:`, `Time Zone Offset:` …), analysis inputs, statistics, a marker
+/// list and the **epoch-by-epoch table** (`Line, Date, Time, Activity, Marker, White Light,
+/// Sleep/Wake, Interval Status`; the French export adds `Secondes` and `Mobilité`). Every field is
+/// quoted, lines end in CRLF, missing values are `NaN`/`NAN` (German `kZ`); decimal commas (and
+/// `;` as the delimiter) are accepted. Column titles per language follow pyActigraphy 1.2.2
+/// (`io/rpx/multilang.py`).
+///
+/// Dates: day/month order from the data (a number above 12 or the day-to-day steps decide),
+/// otherwise day first, except English exports, which are month first (US) when the dates cannot
+/// tell. Time: the export's `Time Zone Offset` (the offset when the watch was set up; the watch
+/// clock does not follow DST) unless `--tz` is given.
+///
+/// Kept columns: `activity` (counts), light columns (lux), `marker`, `mobility`, `off_wrist`, and
+/// Actiware's own sleep/wake score as the label column `sleep_wake` (0 = sleep, 1 = wake).
+public struct ActiwareCSVReader: EpochFileReader {
+    public static let format = EpochFileFormat.actiwareCSV
+    public init() {}
+
+    /// Column titles of the languages Actiware exports (canonical spelling) → sleepsta's names.
+    static let columnAliases: [String: String] = [
+        "date": "date", "datum": "date", "data": "date",
+        "time": "time", "heure": "time", "zeit": "time", "ora": "time",
+        "activity": "activity", "activite": "activity", "aktivitat": "activity", "attivita": "activity",
+        "white_light": "white_light", "lumiere_blanche": "white_light", "weises_licht": "white_light", "luce_bianca": "white_light",
+        "red_light": "red_light", "lumiere_rouge": "red_light", "rotes_licht": "red_light", "luce_rossa": "red_light",
+        "green_light": "green_light", "lumiere_verte": "green_light", "grunes_licht": "green_light", "luce_verde": "green_light",
+        "blue_light": "blue_light", "lumiere_bleue": "blue_light", "lumiere_bleu": "blue_light", "blaues_licht": "blue_light", "luce_blu": "blue_light",
+        "sleep_wake": "sleep_wake", "sommeil_eveil": "sleep_wake", "schlaf_wach": "sleep_wake", "sonno_veglia": "sleep_wake",
+        "mobility": "mobility", "mobilite": "mobility",
+        "marker": "marker", "marqueur": "marker", "markierung": "marker", "indicatore": "marker",
+        "off_wrist_status": "off_wrist", "status_nicht_am_handgelenk": "off_wrist", "stato_fuori_polso": "off_wrist",
+    ]
+    /// Titles of the line-number column, which opens the epoch table's title row.
+    static let lineTitles: Set<String> = ["line", "ligne", "zeile", "linea"]
+    /// Header keys for the epoch length and the UTC offset, per language.
+    static let epochLengthKeys: Set<String> = ["epoch_length", "longueur_de_la_periode", "epochenlange", "lunghezza_periodo"]
+    static let offsetKeys: Set<String> = ["time_zone_offset", "decalage_du_fuseau_horaire", "zeitzonenverschiebung",
+                                          "zeitzonenversatz", "differenza_fuso_orario", "scostamento_fuso_orario"]
+
+    public static func accepts(fileName: String, head: [UInt8]) -> Bool {
+        let text = String(decoding: head.prefix(512), as: UTF8.self)
+        guard let first = text.split(whereSeparator: \.isNewline).first else { return false }
+        // The banner is a line of its own ("Actiware Export File (Version 05.00)", "Fichier
+        // d'exportation Actiware …"); other files merely name Actiware in a column title.
+        let fields = DelimitedText.split(Array(first.utf8), 0, first.utf8.count, delimiter: 0x2C).filter { !$0.isEmpty }
+        return fields.count == 1 && fields[0].lowercased().contains("actiware")
+    }
+
+    public func read(path: String, options: IngestOptions) throws(IngestError) -> EpochRecording {
+        let text = try DelimitedText(path: path)
+        let lines = text.lines
+        guard let banner = lines.first(where: { !$0.isBlank }), banner[0].lowercased().contains("actiware") else {
+            throw IngestError(file: path, line: 1, message: "no Actiware banner: expected an Actiware export file")
+        }
+        let english = banner[0].lowercased().contains("export file")
+
+        // The epoch table's title row: the last row that starts with the line-number title and
+        // names a date, a time and an activity column (the marker list also starts with "Line").
+        var titleIndex: Int? = nil
+        var titles: [String] = []
+        for (i, line) in lines.enumerated().reversed() where Self.lineTitles.contains(EpochColumnNaming.canonical(line[0])) {
+            let mapped = line.fields.map { Self.columnAliases[EpochColumnNaming.canonical($0)] ?? EpochColumnNaming.canonical($0) }
+            if mapped.contains("date") && mapped.contains("time") && mapped.contains("activity") {
+                titleIndex = i; titles = mapped; break
+            }
+        }
+        guard let titleIndex else {
+            throw IngestError(file: path, line: lines.count, message: "no epoch-by-epoch table: expected a row of column titles with Line, Date, Time and Activity")
+        }
+
+        // Header key/value pairs of the data-properties and analysis-inputs sections (the first
+        // section, subject properties, is personal and not kept).
+        var metadata: [String: String] = [:]
+        var epochSeconds: Int? = nil
+        var offset: Int32? = nil
+        var section = 0
+        for line in lines[..<titleIndex] {
+            let first = line[0]
+            if first.hasPrefix("---") { section += 1; continue }
+            guard first.hasSuffix(":"), line.fields.count >= 2 else { continue }
+            let keyText = String(first.dropLast()).trimmingSpaces
+            let key = EpochColumnNaming.canonical(keyText)
+            let value = line[1]
+            if Self.epochLengthKeys.contains(key) {
+                guard let seconds = Int(value), seconds > 0 else {
+                    throw IngestError(file: path, line: line.number, message: "epoch length '\(value)': expected a positive whole number of seconds")
+                }
+                epochSeconds = seconds
+            }
+            if Self.offsetKeys.contains(key) || (offset == nil && line[2].contains(":") && LocalClockText.offsetSeconds(value) != nil) {
+                guard let o = LocalClockText.offsetSeconds(value) else {
+                    throw IngestError(file: path, line: line.number, message: "time zone offset '\(value)': expected ±HH:MM")
+                }
+                offset = o
+            }
+            if section >= 2 && section <= 3 { metadata[keyText] = value }
+        }
+
+        let dateColumn = titles.firstIndex(of: "date")!, timeColumn = titles.firstIndex(of: "time")!
+        let skipped: Set<String> = ["line", "ligne", "zeile", "linea", "date", "time", "seconds", "secondes", "sekunden", "secondi"]
+        let labelIndex = titles.firstIndex(of: "sleep_wake")
+        let rows = lines[(titleIndex + 1)...].filter { !$0.isBlank }
+        // Numeric columns: known ones always; other columns only if every value is a number or
+        // missing (text columns such as the interval status are not data).
+        var numeric: [Int] = []
+        for (c, title) in titles.enumerated() where !skipped.contains(title) && c != labelIndex && !title.isEmpty {
+            let known = Self.columnAliases.values.contains(title)
+            if known || rows.allSatisfy({ if case .invalid = EpochNumber.parse($0[c]) { return false } else { return true } }) {
+                numeric.append(c)
+            }
+        }
+        let sourceTitles = lines[titleIndex].fields
+        var table = EpochRowTable(path: path, numericColumns: numeric.map { .init(name: titles[$0], sourceName: sourceTitles[$0]) },
+                                  labelColumns: labelIndex.map { [.init(name: "sleep_wake", sourceName: sourceTitles[$0])] } ?? [])
+        let order = LocalClockText.resolveOrder(dates: rows.map { $0[dateColumn] }, fallback: english ? .monthFirst : .dayFirst)
+        var values = [Double](repeating: .nan, count: numeric.count)
+        for row in rows {
+            guard let date = LocalClockText.date(row[dateColumn], order: order) else {
+                throw IngestError(file: path, line: row.number, message: "date '\(row[dateColumn])' is not valid: expected \(order.rawValue)")
+            }
+            guard let second = LocalClockText.secondOfDay(row[timeColumn]) else {
+                throw IngestError(file: path, line: row.number, message: "time '\(row[timeColumn])' is not valid: expected HH:MM:SS")
+            }
+            for (k, c) in numeric.enumerated() {
+                switch EpochNumber.parse(row[c]) {
+                case .value(let v): values[k] = v
+                case .missing: values[k] = .nan
+                case .invalid:
+                    throw IngestError(file: path, line: row.number, message: "\(sourceTitles[c]) = '\(row[c].prefix(40))' is not a number")
+                }
+            }
+            var label: SleepWake? = nil
+            if let labelIndex {
+                switch EpochNumber.parse(row[labelIndex]) {
+                case .value(0): label = .sleep
+                case .value(1): label = .wake
+                case .missing: label = nil
+                default:
+                    throw IngestError(file: path, line: row.number, message: "\(sourceTitles[labelIndex]) = '\(row[labelIndex])': expected 0 (sleep), 1 (wake) or NaN")
+                }
+            }
+            table.append(localSecond: LocalClockText.localSecond(date, secondOfDay: second), position: row.number,
+                         values: values, labels: labelIndex == nil ? [] : [label])
+        }
+        metadata["dateformat"] = order.rawValue
+        return try table.build(format: .actiwareCSV, epochSeconds: epochSeconds, options: options,
+                               statedOffsetSeconds: offset, metadata: metadata)
+    }
+}

@@ -1,0 +1,36 @@
+/// One reader per epoch-file format, behind this small protocol (the epoch counterpart of
+/// ``RecordingReader``, which reads raw samples into per-second series).
+///
+/// A reader returns the whole file as an ``EpochRecording`` or throws an ``IngestError`` naming
+/// the file, the line (or the table row) and what was expected.
+public protocol EpochFileReader: Sendable {
+    static var format: EpochFileFormat { get }
+    init()
+    /// Whether a file with this name and these first bytes is in this reader's format.
+    static func accepts(fileName: String, head: [UInt8]) -> Bool
+    func read(path: String, options: IngestOptions) throws(IngestError) -> EpochRecording
+}
+
+extension FormatDetector {
+    /// Epoch-file readers, most specific first. Checked before the raw-sample readers by
+    /// ``epochReader(forPath:)``; none of them accepts a raw-sample file (ActiLife raw exports,
+    /// whose header says `Epoch Period (hh:mm:ss) 00:00:00`, are left to the raw readers).
+    public static let epochReaders: [any EpochFileReader.Type] = [
+        AGDReader.self, ActiwareCSVReader.self, QUTEpochCSVReader.self, MMASHActigraphReader.self, ActiLifeCSVReader.self,
+    ]
+
+    /// The epoch reader for `path`, or nil when the file is not an epoch file.
+    public static func epochReader(forPath path: String) throws(IngestError) -> (any EpochFileReader)? {
+        let head = try FileBytes.head(path: path, count: 4096)
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        return epochReaders.first { $0.accepts(fileName: name, head: head) }?.init()
+    }
+
+    /// Reads any epoch file (format told by name and content).
+    public static func readEpochs(path: String, options: IngestOptions) throws(IngestError) -> EpochRecording {
+        guard let reader = try epochReader(forPath: path) else {
+            throw IngestError(file: path, byteOffset: 0, message: "not an epoch file: expected an ActiGraph .agd, an ActiLife epoch CSV, an Actiware export, a QUT epoch CSV or an MMASH Actigraph.csv")
+        }
+        return try reader.read(path: path, options: options)
+    }
+}

@@ -1,0 +1,184 @@
+import SleepCore
+
+/// Where every reader of raw samples hands its samples: the per-second accumulator, the caller's
+/// ``SampleSink`` (e.g. for ActiGraph counts), and the quality facts that need to see each sample
+/// (steps back in time, clipping, gravity, stillness). One place, so that every format gets the
+/// same QC and the same policy for bad timestamps.
+///
+/// Timestamp policy (all counted in the ``QualitySummary``):
+/// * equal to the previous sample: kept (counted by the accumulator as a duplicate);
+/// * earlier, but in the same second: kept, counted (a per-second mean does not depend on order);
+/// * earlier by at most ``backwardToleranceSeconds`` and in an earlier second: dropped, counted
+///   (logging jitter, a clock nudged by network time);
+/// * earlier by more: the file is refused (a clock reset or a spliced file cannot be placed).
+struct SampleIntake<Sink: SampleSink> {
+    static var backwardToleranceSeconds: Double { 1.0 }
+
+    enum Rejection: Error {
+        case backwards(bySeconds: Double)
+        case spanTooLong(days: Int64)
+        /// Not a time between 1970 and about 5100 (a corrupt field, or the wrong unit).
+        case implausibleTime(Double)
+    }
+
+    /// Later than this (seconds since 1970, about the year 5100) is not a recording's time.
+    static var latestPlausibleSecond: Double { 1e11 }
+
+    var accumulator = SecondAccumulator()
+    var sink: Sink
+    private var last = -Double.infinity
+    private(set) var backwardKept = 0
+    private(set) var backwardDropped = 0
+    /// Clipping threshold in g (range − 0.5 g), nil when the device range is unknown.
+    let clipThresholdG: Double?
+    private(set) var clipped = 0
+    private var normSum = 0.0
+    private(set) var normCount = 0
+    private var stillness: StillnessTracker?
+
+    init(sink: Sink, deviceRangeG: Double? = nil, trackStillness: Bool = true) {
+        self.sink = sink
+        clipThresholdG = deviceRangeG.map { $0 - 0.5 }
+        stillness = trackStillness ? StillnessTracker() : nil
+    }
+
+    @inline(__always)
+    mutating func add(timestamp t: Double, x: Double, y: Double, z: Double) throws(Rejection) {
+        guard t >= 0 && t < Self.latestPlausibleSecond else { throw .implausibleTime(t) }
+        if t < last {
+            if floor(t) != floor(last) {
+                if last - t <= Self.backwardToleranceSeconds { backwardDropped += 1; return }
+                throw .backwards(bySeconds: last - t)
+            }
+            backwardKept += 1
+        } else {
+            last = t
+        }
+        do { try accumulator.add(timestamp: t, x: x, y: y, z: z) } catch {
+            switch error {
+            case .timeWentBackwards: backwardDropped += 1; return   // cannot happen after the check above
+            case .spanTooLong(let first, let now): throw .spanTooLong(days: (now - first) / 86_400)
+            }
+        }
+        sink.add(timestamp: t, x: x, y: y, z: z)
+        if let c = clipThresholdG, abs(x) >= c || abs(y) >= c || abs(z) >= c { clipped += 1 }
+        normSum += (x * x + y * y + z * z).squareRoot()
+        normCount += 1
+        if stillness != nil { stillness!.add(timestamp: t, x: x, y: y, z: z) }
+    }
+
+    /// Mean |a| over all samples, in the reader's output unit (g).
+    var meanNorm: Double { normCount > 0 ? normSum / Double(normCount) : 0 }
+
+    /// Gravity as told by the mean |a|: ≈ 1 g with gravity, ≈ 0 without.
+    var gravity: GravityContent {
+        let m = meanNorm
+        return (m > 0.7 && m < 1.3) ? .included : (m < 0.3 ? .removed : .unknown)
+    }
+
+    /// The per-second series and the quality facts of everything added so far.
+    func finish(nominalSampleRateHz: Double? = nil, deviceRangeG: Double? = nil) -> (SecondSeries, QualitySummary) {
+        let series = accumulator.finish()
+        var q = QualitySummary(series: [series], sampleCount: accumulator.sampleCount,
+                               duplicateTimestamps: accumulator.duplicateTimestampCount)
+        q.measureRates(series: [series], nominalHz: nominalSampleRateHz)
+        q.backwardTimestampsKept = backwardKept
+        q.backwardSamplesDropped = backwardDropped
+        q.deviceRangeG = deviceRangeG
+        q.clippedSamples = clipThresholdG == nil ? nil : clipped
+        if let s = stillness?.finished() {
+            q.stillPeriods = s.periods; q.stillSeconds = s.seconds; q.longestStillSeconds = s.longest
+        }
+        return (series, q)
+    }
+
+    /// Warnings for the facts a user should hear about.
+    func warnings(_ q: QualitySummary) -> [String] {
+        var w: [String] = []
+        if q.duplicateTimestamps > 0 { w.append("\(q.duplicateTimestamps) samples repeat the previous timestamp (kept)") }
+        if backwardKept > 0 { w.append("\(backwardKept) samples are earlier than the sample before them within the same second (kept)") }
+        if backwardDropped > 0 { w.append("\(backwardDropped) samples go back in time by up to \(Int(Self.backwardToleranceSeconds)) s into an earlier second (dropped)") }
+        if let c = q.clippedSamples, c > 0, let r = q.deviceRangeG {
+            w.append("\(c) samples reach within 0.5 g of the device range ±\(String(format1: r)) g (clipped movement)")
+        }
+        return w
+    }
+}
+
+/// Periods in which the acceleration hardly varies, by the thresholds of van Hees et al. 2013
+/// (GGIR's non-wear rule: per axis, value range < 50 mg and SD < 13 mg; still when at least 2 of
+/// the 3 axes are), applied to consecutive 15-min blocks as they stream past; a still period is at
+/// least 4 still blocks (GGIR's 60-min window). The full GGIR procedure with overlapping windows is
+/// ``StillnessNonWear`` in SleepCore, which needs the samples in memory; this is its constant-memory
+/// screening for QC.
+struct StillnessTracker {
+    static let blockSeconds = 900.0
+    static let minimumBlocks = 4
+    static let rangeG = 0.05
+    static let sdG = 0.013
+
+    private var blockStart = Double.nan
+    private var n = 0.0
+    private var sum = (0.0, 0.0, 0.0)
+    private var sumSq = (0.0, 0.0, 0.0)
+    private var lo = (0.0, 0.0, 0.0)
+    private var hi = (0.0, 0.0, 0.0)
+    private var runBlocks = 0
+    private var lastStillBlockStart = Double.nan
+    private(set) var periods = 0
+    private(set) var stillBlocks = 0
+    private(set) var longestBlocks = 0
+
+    @inline(__always)
+    mutating func add(timestamp t: Double, x: Double, y: Double, z: Double) {
+        if blockStart.isNaN || t >= blockStart + Self.blockSeconds {
+            closeBlock()
+            // Blocks stay on the grid of the first sample, so a gap skips whole blocks.
+            blockStart = blockStart.isNaN ? t : blockStart + Self.blockSeconds * ((t - blockStart) / Self.blockSeconds).rounded(.down)
+            n = 0; sum = (0, 0, 0); sumSq = (0, 0, 0); lo = (x, y, z); hi = (x, y, z)
+        }
+        n += 1
+        sum.0 += x; sum.1 += y; sum.2 += z
+        sumSq.0 += x * x; sumSq.1 += y * y; sumSq.2 += z * z
+        lo.0 = min(lo.0, x); lo.1 = min(lo.1, y); lo.2 = min(lo.2, z)
+        hi.0 = max(hi.0, x); hi.1 = max(hi.1, y); hi.2 = max(hi.2, z)
+    }
+
+    private mutating func closeBlock() {
+        guard !blockStart.isNaN, n >= 2 else { return }
+        func still(_ s: Double, _ s2: Double, _ l: Double, _ h: Double) -> Bool {
+            let variance = max(0, (s2 - s * s / n) / (n - 1))
+            return h - l < Self.rangeG && variance.squareRoot() < Self.sdG
+        }
+        let axes = (still(sum.0, sumSq.0, lo.0, hi.0) ? 1 : 0) + (still(sum.1, sumSq.1, lo.1, hi.1) ? 1 : 0)
+            + (still(sum.2, sumSq.2, lo.2, hi.2) ? 1 : 0)
+        let contiguous = !lastStillBlockStart.isNaN && blockStart - lastStillBlockStart <= Self.blockSeconds + 0.5
+        if axes >= 2 {
+            if !contiguous { flushRun() }
+            runBlocks += 1
+            lastStillBlockStart = blockStart
+        } else {
+            flushRun()
+            lastStillBlockStart = .nan
+        }
+    }
+
+    /// Counts the run of still blocks in progress, if long enough, and starts over.
+    private mutating func flushRun() {
+        if runBlocks >= Self.minimumBlocks { periods += 1; stillBlocks += runBlocks; longestBlocks = max(longestBlocks, runBlocks) }
+        runBlocks = 0
+    }
+
+    func finished() -> (periods: Int, seconds: Int, longest: Int) {
+        var copy = self
+        copy.closeBlock()
+        copy.flushRun()
+        return (copy.periods, copy.stillBlocks * Int(Self.blockSeconds), copy.longestBlocks * Int(Self.blockSeconds))
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -1,0 +1,251 @@
+import SleepCore
+
+/// Reads GENEActiv `.bin` files, after GENEActiv's "Decoding .bin files" (GENEActiv instructions;
+/// the layout GGIRread's `GENEActivReader.cpp` and actfast parse):
+///
+/// * a text header of `Key:Value` lines in sections (`Device Identity`, `Configuration Info` with
+///   `Measurement Frequency` and `Time Zone: GMT +01:00`, `Calibration Data` with `x gain`,
+///   `x offset` … `Volts`, `Lux`, `Memory Status` with `Number of Pages`);
+/// * then pages: `Recorded Data`, eight `Key:Value` lines (`Sequence Number`, `Page Time:
+///   2024-01-11 15:35:31:000` on the device's local clock, `Temperature`, `Measurement Frequency`
+///   …) and one line of hexadecimal digits, 12 per sample (300 samples a page): x, y, z as 12-bit
+///   two's-complement values, then 10 bits of light, the button bit and a reserved bit.
+/// * Calibration: g = (raw × 100 − offset) / gain per axis, from the header.
+///
+/// Sample i of a page is at the page time + i / the page's measurement frequency. Streams line by
+/// line (gzip too).
+public struct GENEActivBinReader: RawSampleReader {
+    public static let format = RecordingFormat.geneActivBin
+    public init() {}
+
+    public static func accepts(fileName: String, head: [UInt8]) -> Bool {
+        var start = 0
+        if head.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
+        return head.count >= start + 15 && String(decoding: head[start..<(start + 15)], as: UTF8.self) == "Device Identity"
+    }
+
+    public func read(path: String, options: IngestOptions) throws(IngestError) -> Recording {
+        var discard = DiscardingSampleSink()
+        return try read(path: path, options: options, samples: &discard)
+    }
+
+    public func read<Sink: SampleSink>(path: String, options: IngestOptions, samples: inout Sink) throws(IngestError) -> Recording {
+        let stream = try ByteStreams.open(path: path)
+        var parser = Parser<Sink>(path: path, options: options, sink: samples)
+        defer { samples = parser.intake?.sink ?? parser.initialSink }
+        let lines = try LineScanner.scan(stream, path: path, formatName: "a GENEActiv .bin file", into: &parser)
+        var recording = try parser.finish(lines: lines)
+        recording.compression = stream.compression
+        return recording
+    }
+
+    struct Calibration {
+        var gain = [Double](repeating: 0, count: 3)
+        var offset = [Double](repeating: 0, count: 3)
+    }
+
+    struct Parser<Sink: SampleSink>: LineConsumer {
+        let path: String
+        let options: IngestOptions
+        let initialSink: Sink
+        var header: [String: String] = [:]
+        var inHeader = true
+        var intake: SampleIntake<Sink>? = nil
+        var clock: DeviceClock? = nil
+        var calibration = Calibration()
+        var headerRateHz: Double? = nil
+        var rangeG: Double? = nil
+        var offset: Int64? = nil
+        // The page being read.
+        var pageLine = 0             // line of its "Recorded Data"
+        var pageFields: [String: String] = [:]
+        var pages = 0
+        var sawFirstLine = false
+
+        init(path: String, options: IngestOptions, sink: Sink) {
+            self.path = path; self.options = options; self.initialSink = sink
+        }
+
+        mutating func line(_ p: UnsafeMutablePointer<UInt8>, _ startIn: Int, _ end: Int, number: Int) throws(IngestError) {
+            var start = startIn
+            if !sawFirstLine {
+                sawFirstLine = true
+                if end - start >= 3 && p[start] == 0xEF && p[start + 1] == 0xBB && p[start + 2] == 0xBF { start += 3 }
+                guard text(p, start, end) == "Device Identity" else {
+                    throw IngestError(file: path, line: number, message: "expected 'Device Identity' on the first line of a GENEActiv .bin file")
+                }
+                return
+            }
+            if inHeader {
+                let t = text(p, start, end)
+                if t == "Recorded Data" { try startData(line: number); pageLine = number; return }
+                if let colon = t.firstIndex(of: ":") {
+                    header[String(t[..<colon]).trimmedASCII()] = String(t[t.index(after: colon)...]).trimmedASCII()
+                }
+                return
+            }
+            if pageLine == 0 {
+                // Between pages: the next one must begin.
+                if start == end { return }
+                guard text(p, start, end) == "Recorded Data" else {
+                    throw IngestError(file: path, line: number, message: "expected 'Recorded Data' (the start of a page), found '\(text(p, start, min(end, start + 40)))'")
+                }
+                pageLine = number
+                pageFields.removeAll(keepingCapacity: true)
+                return
+            }
+            // Inside a page: Key:Value lines, then the hexadecimal samples.
+            var colon = start
+            while colon < end && p[colon] != 58 { colon += 1 }
+            if colon < end && number - pageLine <= 9 && !isHex(p, start, end) {
+                pageFields[text(p, start, colon).trimmedASCII()] = text(p, colon + 1, end).trimmedASCII()
+                return
+            }
+            try samples(p, start, end, line: number)
+            pageLine = 0
+            pages += 1
+        }
+
+        func text(_ p: UnsafeMutablePointer<UInt8>, _ a: Int, _ b: Int) -> String {
+            String(decoding: UnsafeBufferPointer(start: p + a, count: max(0, b - a)), as: UTF8.self)
+        }
+
+        func isHex(_ p: UnsafeMutablePointer<UInt8>, _ a: Int, _ b: Int) -> Bool {
+            guard b - a >= 12 else { return false }
+            for k in a..<min(b, a + 12) where Self.hexValue(p[k]) == nil { return false }
+            return true
+        }
+
+        @inline(__always) static func hexValue(_ c: UInt8) -> UInt64? {
+            switch c {
+            case 48...57: return UInt64(c - 48)
+            case 65...70: return UInt64(c - 55)
+            case 97...102: return UInt64(c - 87)
+            default: return nil
+            }
+        }
+
+        /// The header is complete: calibration, rate, range and clock.
+        mutating func startData(line: Int) throws(IngestError) {
+            inHeader = false
+            for (k, axis) in ["x", "y", "z"].enumerated() {
+                guard let g = header["\(axis) gain"].flatMap(Double.init), g != 0, let o = header["\(axis) offset"].flatMap(Double.init) else {
+                    throw IngestError(file: path, line: line, message: "header has no usable '\(axis) gain' / '\(axis) offset' in 'Calibration Data' (found '\(header["\(axis) gain"] ?? "")' / '\(header["\(axis) offset"] ?? "")')")
+                }
+                calibration.gain[k] = g; calibration.offset[k] = o
+            }
+            if let f = header["Measurement Frequency"] { headerRateHz = Double(f.split(separator: " ").first ?? "") }
+            if let r = header["Accelerometer Range"] {
+                // "-8 to 8"
+                rangeG = r.split(separator: " ").compactMap { Double($0) }.map(abs).max()
+            }
+            var stated: Int32? = nil
+            if let tz = header["Time Zone"] {
+                // "GMT +01:00" / "GMT -05:00"
+                let t = tz.replacingOccurrences(of: "GMT", with: "").trimmedASCII()
+                var sign: Int32 = 1
+                var rest = Substring(t)
+                if rest.first == "-" { sign = -1; rest = rest.dropFirst() } else if rest.first == "+" { rest = rest.dropFirst() }
+                let parts = rest.split(separator: ":").compactMap { Int32($0) }
+                if parts.count == 2 { stated = sign * (parts[0] * 3600 + parts[1] * 60) }
+            }
+            clock = try DeviceClock(path: path, options: options, statedOffsetSeconds: stated)
+            intake = SampleIntake(sink: initialSink, deviceRangeG: rangeG)
+        }
+
+        mutating func samples(_ p: UnsafeMutablePointer<UInt8>, _ start: Int, _ endIn: Int, line: Int) throws(IngestError) {
+            var end = endIn
+            while end > start && (p[end - 1] == 32 || p[end - 1] == 9) { end -= 1 }
+            guard let timeText = pageFields["Page Time"], let pageLocal = Self.pageTime(timeText) else {
+                throw IngestError(file: path, line: line, message: "page starting on line \(pageLine) has no valid 'Page Time' (found '\(pageFields["Page Time"] ?? "")'); expected YYYY-MM-DD HH:MM:SS:mmm")
+            }
+            let rate = pageFields["Measurement Frequency"].flatMap { Double($0.split(separator: " ").first ?? "") } ?? headerRateHz ?? 0
+            guard rate > 0, rate <= 10_000 else {
+                throw IngestError(file: path, line: line, message: "page starting on line \(pageLine) has no valid 'Measurement Frequency' (found '\(pageFields["Measurement Frequency"] ?? "")')")
+            }
+            guard (end - start) % 12 == 0, end > start else {
+                throw IngestError(file: path, line: line, message: "sample line has \(end - start) hexadecimal digits; expected a multiple of 12 (3 × 12-bit axes + light + button per sample)")
+            }
+            if offset == nil { offset = clock!.offset(atFirstLocalSecond: Int64(pageLocal.rounded(.down))) }
+            let base = pageLocal - Double(offset!)
+            let step = 1 / rate
+            var k = start
+            var i = 0
+            while k < end {
+                var word: UInt64 = 0
+                for c in 0..<12 {
+                    guard let v = Self.hexValue(p[k + c]) else {
+                        throw IngestError(file: path, line: line, message: "character \(k + c - start + 1) of the sample line is '\(Character(Unicode.Scalar(p[k + c])))': expected a hexadecimal digit")
+                    }
+                    word = word << 4 | v
+                }
+                @inline(__always) func axis(_ shift: UInt64, _ a: Int) -> Double {
+                    let raw = Int64(bitPattern: ((word >> shift) & 0xFFF) << 52) >> 52   // sign-extend 12 bits
+                    return (Double(raw) * 100 - calibration.offset[a]) / calibration.gain[a]
+                }
+                do { try intake!.add(timestamp: base + Double(i) * step, x: axis(36, 0), y: axis(24, 1), z: axis(12, 2)) }
+                catch { throw IngestError(file: path, line: line, message: "sample \(i + 1) of the page: " + IngestError.message(for: error)) }
+                k += 12
+                i += 1
+            }
+        }
+
+        /// `2024-01-11 15:35:31:000` → local seconds since 1970 (milliseconds after the last colon).
+        static func pageTime(_ t: String) -> Double? {
+            let bytes = Array(t.utf8)
+            guard bytes.count >= 19 else { return nil }
+            var iso = Array(bytes[0..<19])
+            var fraction = 0.0
+            if bytes.count > 20 && (bytes[19] == 58 || bytes[19] == 46) {
+                guard let ms = Double(String(decoding: bytes[20...], as: UTF8.self)) else { return nil }
+                fraction = ms / pow(10, Double(bytes.count - 20))
+            } else if bytes.count != 19 { return nil }
+            return iso.withUnsafeMutableBufferPointer { b -> Double? in
+                guard let ts = ISOTimestamp.parse(b.baseAddress!, 0, 19), ts.offsetSeconds == nil else { return nil }
+                return Double(ts.localSeconds) + fraction
+            }
+        }
+
+        mutating func finish(lines: Int) throws(IngestError) -> Recording {
+            guard sawFirstLine else { throw IngestError(file: path, line: 1, message: "empty file: expected a GENEActiv .bin file") }
+            if inHeader { throw IngestError(file: path, line: lines, message: "the header never ends: no 'Recorded Data' page") }
+            if pageLine != 0 {
+                throw IngestError(file: path, line: lines, message: "file ends inside the page that starts on line \(pageLine): truncated (no sample line)")
+            }
+            guard let intake, intake.accumulator.sampleCount > 0, let clock else {
+                throw IngestError(file: path, line: lines, message: "no samples: expected pages of hexadecimal samples")
+            }
+            let (series, quality) = intake.finish(nominalSampleRateHz: headerRateHz, deviceRangeG: rangeG)
+            var warnings = clock.warnings + intake.warnings(quality)
+            if let stated = header["Number of Pages"].flatMap(Int.init), stated != pages {
+                warnings.append("the header says \(stated) pages; the file holds \(pages)")
+            }
+            var recording = Recording(format: GENEActivBinReader.format, segments: [RecordingSegment(series: series)], timeline: clock.timeline,
+                                      timeZoneName: clock.zoneName, timeZoneSource: clock.source, units: "g",
+                                      gravity: intake.gravity == .removed ? .removed : .included, quality: quality, warnings: warnings)
+            var device = header["Device Type"] ?? "GENEActiv"
+            if let m = header["Device Model"], !m.isEmpty { device += " \(m)" }
+            if let s = header["Device Unique Serial Code"], !s.isEmpty { device += " #\(s)" }
+            if let f = header["Device Firmware Version"], !f.isEmpty { device += ", firmware \(f)" }
+            recording.device = device
+            return recording
+        }
+    }
+}
+
+extension StringProtocol {
+    /// Without leading and trailing spaces, tabs and carriage returns.
+    func trimmedASCII() -> String { String(trimmingASCIIWhitespaceSubstring()) }
+    func trimmingASCIIWhitespaceSubstring() -> SubSequence {
+        var s = self[...]
+        while let f = s.first, f == " " || f == "\t" || f == "\r" { s = s.dropFirst() }
+        while let l = s.last, l == " " || l == "\t" || l == "\r" { s = s.dropLast() }
+        return s
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -1,0 +1,119 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Receives the lines of a text stream, one call per line, without the line end (`\n` or `\r\n`).
+protocol LineConsumer {
+    /// `p[start..<end]` is line `number` (1-based); the bytes are valid only during the call.
+    mutating func line(_ p: UnsafeMutablePointer<UInt8>, _ start: Int, _ end: Int, number: Int) throws(IngestError)
+}
+
+/// Splits a ``ByteStream`` into lines in 1 MiB chunks with `memchr`, so text readers stream with
+/// constant memory. A line longer than the chunk is refused (no text format here has one).
+enum LineScanner {
+    static let chunkSize = 1 << 20
+
+    /// Feeds every line to `consumer`; returns the number of lines. `formatName` is used in errors.
+    @discardableResult
+    static func scan<C: LineConsumer>(_ stream: any ByteStream, path: String, formatName: String,
+                                      into consumer: inout C, chunkSize: Int = LineScanner.chunkSize) throws(IngestError) -> Int {
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: chunkSize + 1)
+        defer { buffer.deallocate() }
+        var carried = 0
+        var lineNumber = 0
+        while true {
+            if carried == chunkSize {
+                throw IngestError(file: path, line: lineNumber + 1, message: "line longer than \(chunkSize) bytes: not \(formatName)")
+            }
+            let n = try stream.read(into: buffer + carried, count: chunkSize - carried)
+            let filled = carried + n
+            if n == 0 {
+                if carried > 0 {
+                    lineNumber += 1
+                    var end = carried
+                    if buffer[end - 1] == 13 { end -= 1 }
+                    try consumer.line(buffer, 0, end, number: lineNumber)
+                }
+                return lineNumber
+            }
+            var start = 0
+            while start < filled, let nl = memchr(buffer + start, 10, filled - start) {
+                let lineEnd = buffer.distance(to: nl.assumingMemoryBound(to: UInt8.self))
+                lineNumber += 1
+                var end = lineEnd
+                if end > start && buffer[end - 1] == 13 { end -= 1 }
+                try consumer.line(buffer, start, end, number: lineNumber)
+                start = lineEnd + 1
+            }
+            carried = filled - start
+            if carried > 0 && start > 0 { memmove(buffer, buffer + start, carried) }
+        }
+    }
+}
+
+/// Splitting one CSV line into fields: commas, optional surrounding spaces, optional double
+/// quotes around a field (with `""` inside quotes meaning one quote).
+struct CSVFields {
+    /// Field bounds as `(start, end)` pairs into the line's buffer, quotes stripped.
+    var bounds: [(Int, Int)] = []
+    /// Whether a quoted field held an escaped quote (`""`): its bytes then need unescaping.
+    var hasEscapedQuote = false
+
+    mutating func split(_ p: UnsafeMutablePointer<UInt8>, _ start: Int, _ end: Int, separator: UInt8 = 44) {
+        bounds.removeAll(keepingCapacity: true)
+        hasEscapedQuote = false
+        var i = start
+        while true {
+            while i < end && (p[i] == 32 || p[i] == 9) { i += 1 }
+            if i < end && p[i] == 34 {
+                // Quoted field: up to the closing quote not followed by another quote.
+                let fieldStart = i + 1
+                var j = fieldStart
+                while j < end {
+                    if p[j] == 34 {
+                        if j + 1 < end && p[j + 1] == 34 { hasEscapedQuote = true; j += 2; continue }
+                        break
+                    }
+                    j += 1
+                }
+                bounds.append((fieldStart, min(j, end)))
+                i = j + 1
+                while i < end && p[i] != separator { i += 1 }
+            } else {
+                let fieldStart = i
+                while i < end && p[i] != separator { i += 1 }
+                var b = i
+                while b > fieldStart && (p[b - 1] == 32 || p[b - 1] == 9) { b -= 1 }
+                bounds.append((fieldStart, b))
+            }
+            if i >= end { break }
+            i += 1  // the separator
+            if i == end { bounds.append((end, end)); break }
+        }
+    }
+
+    var count: Int { bounds.count }
+
+    func string(_ p: UnsafeMutablePointer<UInt8>, _ k: Int) -> String {
+        let (a, b) = bounds[k]
+        let s = String(decoding: UnsafeBufferPointer(start: p + a, count: max(0, b - a)), as: UTF8.self)
+        return hasEscapedQuote ? s.replacingQuotePairs() : s
+    }
+}
+
+extension String {
+    func replacingQuotePairs() -> String {
+        var out = ""
+        var previousQuote = false
+        for ch in self {
+            if ch == "\"" {
+                if previousQuote { previousQuote = false; continue }
+                previousQuote = true
+            } else { previousQuote = false }
+            out.append(ch)
+        }
+        return out
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+
+/// Tidy CSV as pandas (`read_csv`) and R (`read.csv`, readr) read it without options: RFC 4180
+/// quoting, `.` as decimal mark, real numbers in Swift's shortest round-trip form (`0.125`,
+/// `473.0`, `1e-05`: a float column stays float), integers as integers, missing values as empty
+/// fields, `\n` line ends, UTF-8 without BOM.
+enum CSVFormat {
+    static func field(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    static func number(_ v: Double?) -> String {
+        guard let v, v.isFinite else { return "" }
+        return String(v)
+    }
+
+    static func number(_ v: Int?) -> String { v.map(String.init) ?? "" }
+    static func number(_ v: Int64?) -> String { v.map(String.init) ?? "" }
+
+    static func line(_ fields: [String]) -> String {
+        fields.map(field).joined(separator: ",") + "\n"
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Logging
+import SleepCore
+import SleepReport
+import SleepStore
+
+/// `sleepsta compare`: analyses the stored nights at every requested interval length (reusing
+/// stored analyses, deriving and storing missing ones from the per-second base series without
+/// reading any raw file), compares the lengths (``IntervalLengthComparison``) and writes the
+/// comparison report.
+public struct IntervalComparisonRun {
+    public var configuration: CompareConfiguration
+    public var logger: Logger
+
+    public init(configuration: CompareConfiguration, logger: Logger) {
+        self.configuration = configuration; self.logger = logger
+    }
+
+    public func run() throws -> CompareSummary {
+        let c = configuration
+        let lengths = c.sortedLengths
+        guard lengths.count >= 2 else {
+            throw PipelineError.environment("compare needs two or more different interval lengths, e.g. --intervals 10m,15m")
+        }
+        guard FileManager.default.fileExists(atPath: c.databasePath) else {
+            throw PipelineError.environment("database \(c.databasePath) does not exist; ingest recordings first with `sleepsta run`")
+        }
+        let lock = try RunLock(databasePath: c.databasePath)
+        defer { withExtendedLifetime(lock) {} }
+        let db: SleepDatabase
+        do { db = try SleepDatabase(path: c.databasePath) } catch { throw PipelineError.environment("\(error)") }
+        let nights = try Self.select(c.nightSelectors, from: try db.nightCatalog(), databasePath: c.databasePath)
+
+        var run = RunRecord(startedUTC: Pipeline.timestamp(), toolVersion: c.toolVersion, command: "compare",
+                            parametersJSON: Self.parametersJSON(c, lengths: lengths, nights: nights))
+        run.id = try db.beginRun(run)
+
+        var computed = 0, reused = 0
+        var compared: [IntervalLengthComparison.Night] = []
+        for entry in nights {
+            var stored: StoredNight? = nil
+            var analyses: [NightAnalysis] = []
+            for length in lengths {
+                var p = c.parameters
+                p.interval = length
+                if let a = try db.analysis(nightID: entry.nightID, parametersKey: p.key) {
+                    analyses.append(a); reused += 1
+                    continue
+                }
+                if stored == nil { stored = try db.night(id: entry.nightID) }
+                guard let night = stored else { throw PipelineError.environment("night \(entry.nightID) has no base series in \(c.databasePath)") }
+                let a = NightAnalyzer.analyze(series: night.series, window: night.window, parameters: p)
+                try db.saveAnalysis(a, nightID: entry.nightID, runID: run.id)
+                analyses.append(a); computed += 1
+                logger.debug("analysed \(entry.nightID) with \(p.key)")
+            }
+            compared.append(.init(nightID: entry.nightID, windowStartUTC: entry.window.startUTC, analyses: analyses))
+        }
+        let comparison = IntervalLengthComparison.compute(lengths: lengths, nights: compared)
+
+        let report = ComparisonReportBuilder(reportsDirectory: c.reportsDirectory, parameters: c.parameters)
+        let (folder, written, unchanged) = try report.write(comparison, nights: nights)
+        var summary = CompareSummary(comparison: comparison, analysesComputed: computed, analysesReused: reused,
+                                     reportFolder: folder, reportsWritten: written, reportsUnchanged: unchanged)
+        if let outcome = try refreshIndex(db: db) {
+            summary.indexLinked = true
+            if case .written = outcome { summary.reportsWritten += 1 } else { summary.reportsUnchanged += 1 }
+        }
+
+        run.finishedUTC = Pipeline.timestamp()
+        run.status = "ok"
+        try db.finishRun(run, failures: [])
+        return summary
+    }
+
+    /// Re-renders an existing `<reports>/index.html` with the parameters of the latest `run`, so
+    /// that it links this comparison at once (a later `run` links it too).
+    func refreshIndex(db: SleepDatabase) throws -> ReportWriter.Outcome? {
+        let indexPath = (configuration.reportsDirectory as NSString).appendingPathComponent("index.html")
+        guard FileManager.default.fileExists(atPath: indexPath),
+              let json = try db.latestRunParametersJSON(command: "run") else { return nil }
+        struct RunParameters: Decodable { var analysis: AnalysisParameters }
+        guard let p = try? JSONDecoder().decode(RunParameters.self, from: Data(json.utf8)) else { return nil }
+        return try ReportBuilder(db: db, reportsDirectory: configuration.reportsDirectory, parameters: p.analysis).renderIndex()
+    }
+
+    /// The nights named by `selectors` (ids or evening dates), in database order; all without selectors.
+    static func select(_ selectors: [String], from catalog: [NightCatalogEntry], databasePath: String) throws -> [NightCatalogEntry] {
+        guard !catalog.isEmpty else { throw PipelineError.environment("database \(databasePath) holds no nights; run `sleepsta run` first") }
+        guard !selectors.isEmpty else { return catalog }
+        var unknown: [String] = []
+        var chosen = Set<String>()
+        for s in selectors {
+            let hits = catalog.filter { $0.nightID == s || $0.date.description == s }
+            if hits.isEmpty { unknown.append(s) }
+            chosen.formUnion(hits.map(\.nightID))
+        }
+        guard unknown.isEmpty else {
+            let examples = catalog.prefix(3).map(\.nightID).joined(separator: ", ")
+            throw PipelineError.environment("no night matches \(unknown.map { "'\($0)'" }.joined(separator: ", ")) in \(databasePath); "
+                                            + "give night ids (e.g. \(examples)) or evening dates (YYYY-MM-DD)")
+        }
+        return catalog.filter { chosen.contains($0.nightID) }
+    }
+
+    static func parametersJSON(_ c: CompareConfiguration, lengths: [IntervalLength], nights: [NightCatalogEntry]) -> String {
+        struct P: Encodable { var intervals: [String]; var nights: [String]; var analysis: AnalysisParameters }
+        return (try? Pipeline.json(P(intervals: lengths.map(\.description), nights: nights.map(\.nightID), analysis: c.parameters))) ?? "{}"
+    }
+}

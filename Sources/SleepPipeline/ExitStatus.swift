@@ -1,0 +1,24 @@
+/// The process exit codes, the contract with cron and scripts (README, "Nightly operation").
+public enum ExitStatus {
+    /// Every file was fine.
+    public static let success: Int32 = 0
+    /// Some files failed (listed on stdout and in `run_failures`); the rest were processed.
+    public static let someFilesFailed: Int32 = 1
+    /// Usage or environment error: bad option, missing folder, unusable or newer database, disk full.
+    public static let environment: Int32 = 2
+    /// Another run holds the database lock; this one did nothing.
+    public static let locked: Int32 = 3
+}
+
+extension RunSummary {
+    public var exitCode: Int32 { failures.isEmpty ? ExitStatus.success : ExitStatus.someFilesFailed }
+}
+
+extension PipelineError {
+    public var exitCode: Int32 {
+        switch self {
+        case .locked: return ExitStatus.locked
+        case .environment: return ExitStatus.environment
+        }
+    }
+}

@@ -1,0 +1,29 @@
+/// What `sleepsta export` writes: one tidy table, one row per observation.
+public enum ExportTable: String, Sendable, CaseIterable {
+    /// One row per interval of every stored analysis.
+    case intervals
+    /// One row per night and parameter set: the night metrics and the parameters.
+    case nights
+    /// One row per scored epoch of every stored analysis.
+    case epochs
+
+    /// The header. These names are a public contract (scripts depend on them): add columns at
+    /// the end, never rename or remove one.
+    public var columns: [String] {
+        switch self {
+        case .intervals:
+            return ["night", "start", "end", "interval_seconds", "movement_sum", "movement_per_minute", "coverage_seconds",
+                    "legacy_movement_sum", "state", "phase", "metric", "algorithm", "parameters_key"]
+        case .nights:
+            return ["night", "night_date", "recording", "time_zone", "status", "in_bed_start", "in_bed_end", "sleep_onset",
+                    "wake_time", "time_in_bed_min", "sleep_period_min", "total_sleep_time_min", "sleep_onset_latency_min",
+                    "waso_min", "sleep_efficiency_pct", "sleep_maintenance_efficiency_pct", "awakenings", "sfi_per_hour",
+                    "light_min", "deep_min", "coverage_seconds", "source_resolution_seconds",
+                    "interval_seconds", "metric", "algorithm", "parameters_key", "epoch_seconds", "wake_threshold_factor", "wake_threshold", "persistent_sleep_min",
+                    "deep_quantile", "min_coverage_seconds"]
+        case .epochs:
+            return ["night", "start", "end", "epoch_seconds", "activity", "state", "interval_seconds", "metric", "algorithm",
+                    "parameters_key"]
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import Logging
+
+/// swift-log's stderr handler (ISO 8601 timestamp, level, label, message), made to clear the
+/// progress bar before each line so a log line never lands in the middle of the bar.
+public struct ProgressAwareLogHandler: LogHandler {
+    private var inner: StreamLogHandler
+    private let bar: TerminalProgressBar?
+
+    public init(label: String, level: Logger.Level, bar: TerminalProgressBar?) {
+        inner = StreamLogHandler.standardError(label: label)
+        inner.logLevel = level
+        self.bar = bar
+    }
+
+    public func log(event: LogEvent) {
+        bar?.clear()
+        inner.log(event: event)
+    }
+
+    public var logLevel: Logger.Level {
+        get { inner.logLevel }
+        set { inner.logLevel = newValue }
+    }
+
+    public var metadata: Logger.Metadata {
+        get { inner.metadata }
+        set { inner.metadata = newValue }
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { inner[metadataKey: key] }
+        set { inner[metadataKey: key] = newValue }
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// The one-screen summary `run` and `nightly` print on stdout: what was seen, stored, analysed
+/// and rendered, where the outputs are, and every failed file with its error (the first
+/// ``maximumListedFailures``; all of them are in the `run_failures` table).
+public enum RunSummaryText {
+    public static let maximumListedFailures = 20
+
+    public static func render(_ s: RunSummary, configuration c: PipelineConfiguration) -> String {
+        var reportLine = "reports: \(c.reportsDirectory)/index.html (\(s.reportsWritten) file(s) written, \(s.reportsUnchanged) unchanged)"
+        if c.reportScope == .affected {
+            reportLine += "; \(s.nightsReported) of \(s.nightsInStore) night(s) rendered"
+            if let reason = s.renderedAllBecause { reportLine += " (all: \(reason))" }
+        }
+        var lines = [
+            "sleepsta \(SleepstaVersion.current) \(c.command): \(s.filesSeen) file(s) in \(c.dataDirectory): \(s.filesIngested) ingested, \(s.filesUnchanged) unchanged, \(s.filesFailed) failed",
+            "nights: \(s.nightsStored) new, \(s.nightsAnalysed) analysed with \(c.parameters.interval) intervals (\(c.parameters.key))",
+            "database: \(c.databasePath)",
+            reportLine,
+        ]
+        if !s.startedUTC.isEmpty {
+            lines.append("run \(s.runID.map(String.init) ?? "?"): \(s.startedUTC) to \(s.finishedUTC) (\(String(format: "%.1f", s.durationSeconds)) s)")
+        }
+        if !s.failures.isEmpty {
+            lines.append("failed:")
+            lines += s.failures.prefix(maximumListedFailures).map { "  \($0.error)" }
+            if s.failures.count > maximumListedFailures {
+                let rest = s.failures.count - maximumListedFailures
+                lines.append("  … and \(rest) more: sqlite3 \(c.databasePath) \"SELECT path, error FROM run_failures WHERE run_id = \(s.runID.map(String.init) ?? "?")\"")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,106 @@
+import SleepCore
+import SleepIngest
+
+/// What `sleepsta periods` is asked to do: score 60-s epochs with Sadeh or Cole–Kripke, then find
+/// Tudor-Locke sleep periods with ActiLife's statistics.
+public struct SleepPeriodsRequest: Sendable {
+    public var path: String
+    /// `sadeh` or `cole-kripke`.
+    public var sleepAlgorithm: ScoringAlgorithm
+    public var variant: String?
+    public var rescore: String?
+    public var column: String?
+    public var timeZoneIdentifier: String?
+    public var parameters: TudorLockeSleepPeriods.Parameters
+
+    public init(path: String, sleepAlgorithm: ScoringAlgorithm = .sadeh, variant: String? = nil, rescore: String? = nil,
+                column: String? = nil, timeZoneIdentifier: String? = nil,
+                parameters: TudorLockeSleepPeriods.Parameters = .actiLifeDefault) {
+        self.path = path; self.sleepAlgorithm = sleepAlgorithm; self.variant = variant; self.rescore = rescore
+        self.column = column; self.timeZoneIdentifier = timeZoneIdentifier; self.parameters = parameters
+    }
+}
+
+/// The result of `sleepsta periods`: one row per sleep period, ActiLife's columns.
+public struct SleepPeriodsResult: Sendable {
+    /// The scored 60-s epochs the periods were found in.
+    public var scored: ScoreResult
+    public var periods: [TudorLockeSleepPeriod]
+    /// Epochs without a label (missing counts) that were taken as awake with 0 counts.
+    public var unscoredEpochsTakenAsWake: Int
+    public var notes: [String]
+
+    /// The public column contract of `sleepsta periods --format csv`.
+    public static let header = ["in_bed_time", "out_bed_time", "onset", "latency", "efficiency", "duration", "total_sleep_time",
+                                "wake_after_onset", "nb_awakenings", "ave_awakening", "total_counts", "movement_index",
+                                "fragmentation_index", "sleep_fragmentation_index"]
+
+    /// Start times on the local clock; minutes; percent; decimals as ActiLife prints them
+    /// (efficiency and average awakening 2, indices 3; the sleep fragmentation index is the sum of
+    /// the two rounded indices, as ActiLife computes it).
+    public func csvLines() -> [String] {
+        let recording = scored.recording
+        func time(_ epoch: Int) -> String { EpochCSVText.time(utcSecond: recording.startUTC(ofEpoch: epoch), recording: recording) }
+        var lines = [EpochCSVText.line(Self.header)]
+        for p in periods {
+            lines.append(EpochCSVText.line([
+                time(p.inBedEpoch), time(p.outBedEpoch), time(p.onsetEpoch),
+                EpochCSVText.number(p.latencyMinutes),
+                EpochCSVText.fixed(p.efficiencyPercent, decimals: 2),
+                EpochCSVText.number(p.durationMinutes),
+                EpochCSVText.number(p.totalSleepTimeMinutes),
+                EpochCSVText.number(p.wakeAfterOnsetMinutes),
+                String(p.awakenings),
+                EpochCSVText.fixed(p.averageAwakeningMinutes, decimals: 2),
+                EpochCSVText.number(p.totalCounts),
+                EpochCSVText.fixed(p.movementIndexPercent, decimals: 3),
+                EpochCSVText.fixed(p.fragmentationIndexPercent, decimals: 3),
+                EpochCSVText.fixed(p.sleepFragmentationIndexActiLifePercent, decimals: 3),
+            ]))
+        }
+        return lines
+    }
+
+    public func writeCSV(toPath path: String?) throws {
+        try EpochCSVWriter.write(csvLines(), toPath: path)
+    }
+}
+
+/// `sleepsta periods`.
+public enum SleepPeriodsCommand {
+    public static func run(_ request: SleepPeriodsRequest) throws -> SleepPeriodsResult {
+        guard request.sleepAlgorithm == .sadeh || request.sleepAlgorithm == .coleKripke else {
+            throw EpochCommandError.usage("--sleep-algorithm must be sadeh or cole-kripke (ActiLife's Tudor-Locke inputs)")
+        }
+        let input = try EpochInput.load(path: request.path, timeZoneIdentifier: request.timeZoneIdentifier)
+        let scored = try EpochScoring.score(input, ScoreRequest(
+            path: request.path, algorithm: request.sleepAlgorithm, variant: request.variant, rescore: request.rescore,
+            epochSeconds: 60, column: request.column, timeZoneIdentifier: request.timeZoneIdentifier))
+        // ActiLife scores every minute with a count; a minute without one (a gap) cannot be asleep
+        // and has no movement: it is taken as awake with 0 counts, and counted.
+        var unscored = 0
+        let labels: [SleepWake] = scored.epochs.map { e in
+            if let s = e.state { return s }
+            unscored += 1
+            return .wake
+        }
+        let counts = scored.epochs.map { $0.activity.isNaN ? 0 : $0.activity }
+        let periods = TudorLockeSleepPeriods.detect(sleepWake: labels, counts: counts, epochSeconds: 60, parameters: request.parameters)
+        var notes = scored.notes
+        if unscored > 0 { notes.append("\(unscored) minutes without counts were taken as awake with 0 counts") }
+        return SleepPeriodsResult(scored: scored, periods: periods, unscoredEpochsTakenAsWake: unscored, notes: notes)
+    }
+
+    /// Checks Tudor-Locke parameters as the command line gives them.
+    public static func parameters(bedtimeStart: Int, wakeTimeEnd: Int, minSleepPeriod: Int, maxSleepPeriod: Int,
+                                  minNonzeroEpochs: Int) throws(EpochCommandError) -> TudorLockeSleepPeriods.Parameters {
+        guard bedtimeStart >= 1 else { throw .usage("--bedtime-start must be at least 1 minute") }
+        guard wakeTimeEnd >= 1 else { throw .usage("--wake-time-end must be at least 1 minute") }
+        guard minSleepPeriod >= 0 else { throw .usage("--min-sleep-period must be 0 or more minutes") }
+        guard maxSleepPeriod >= minSleepPeriod else { throw .usage("--max-sleep-period must be at least --min-sleep-period") }
+        guard minNonzeroEpochs >= 0 else { throw .usage("--min-nonzero-epochs must be 0 or more") }
+        return TudorLockeSleepPeriods.Parameters(bedtimeStartMinutes: bedtimeStart, wakeTimeEndMinutes: wakeTimeEnd,
+                                                 minSleepPeriodMinutes: minSleepPeriod, maxSleepPeriodMinutes: maxSleepPeriod,
+                                                 minNonzeroEpochs: minNonzeroEpochs)
+    }
+}

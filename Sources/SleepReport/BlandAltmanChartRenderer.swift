@@ -1,0 +1,147 @@
+import CGD
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Draws ``BlandAltmanChart``s as PNG with libgd, in the style of ``ChartRenderer`` (drawn at 2x
+/// and resampled for anti-aliasing, DejaVu Sans text, the bitmap font without it).
+public struct BlandAltmanChartRenderer: Sendable {
+    public var width: Int
+    public var height: Int
+    public var fontPath: String?
+
+    public init(width: Int = 800, height: Int = 520, fontPath: String? = ChartRenderer.defaultFont()) {
+        self.width = width; self.height = height; self.fontPath = fontPath
+    }
+
+    /// Okabe–Ito blue for the nights, vermillion for the bias, grey for the limits.
+    static let pointColour: (Int32, Int32, Int32) = (0, 114, 178)
+    static let biasColour: (Int32, Int32, Int32) = (213, 94, 0)
+    static let limitColour: (Int32, Int32, Int32) = (90, 90, 90)
+
+    public func png(_ chart: BlandAltmanChart) -> [UInt8] {
+        let s: Int32 = 2
+        let W = Int32(width) * s, H = Int32(height) * s
+        let im = gdImageCreateTrueColor(W, H)!
+        defer { gdImageDestroy(im) }
+        func colour(_ c: (Int32, Int32, Int32), alpha: Int32 = 0) -> Int32 { sleepsta_gd_rgba(c.0, c.1, c.2, alpha) }
+        let white = colour((255, 255, 255)), black = colour((40, 40, 40)), grid = colour((225, 225, 225))
+        gdImageFilledRectangle(im, 0, 0, W - 1, H - 1, white)
+        let left: Int32 = 90 * s, right: Int32 = 150 * s, top: Int32 = 50 * s, bottom: Int32 = 62 * s
+        let plotW = W - left - right, plotH = H - top - bottom
+        text(im, chart.title, x: left, y: 30 * s, size: 13 * Double(s), colour: black)
+        guard !chart.points.isEmpty else {
+            text(im, "no night with this metric at both lengths", x: left, y: top + plotH / 2, size: 11 * Double(s), colour: black)
+            gdImageRectangle(im, left, top, left + plotW, top + plotH, black)
+            return downsampled(im, W: W, H: H)
+        }
+
+        let lines = [chart.bias, chart.lowerLimit, chart.upperLimit].compactMap { $0 }.filter(\.isFinite)
+        let xs = chart.points.map(\.mean), ys = chart.points.map(\.difference) + lines + [0]
+        let xTicks = Self.ticks(min: xs.min()!, max: xs.max()!)
+        let yTicks = Self.ticks(min: ys.min()!, max: ys.max()!)
+        let (x0, x1) = (xTicks.first!, xTicks.last!), (y0, y1) = (yTicks.first!, yTicks.last!)
+        func px(_ v: Double) -> Int32 { left + Int32(((v - x0) / (x1 - x0) * Double(plotW)).rounded()) }
+        func py(_ v: Double) -> Int32 { top + plotH - Int32(((v - y0) / (y1 - y0) * Double(plotH)).rounded()) }
+
+        gdImageSetThickness(im, 1 * s)
+        for v in xTicks {
+            gdImageLine(im, px(v), top, px(v), top + plotH, grid)
+            text(im, Self.label(v), x: px(v) - 14 * s, y: top + plotH + 20 * s,
+                 size: 10 * Double(s), colour: black)
+        }
+        for v in yTicks {
+            gdImageLine(im, left, py(v), left + plotW, py(v), grid)
+            text(im, Self.label(v), x: left - 60 * s, y: py(v) + 5 * s,
+                 size: 10 * Double(s), colour: black)
+        }
+        // Zero difference: perfect agreement.
+        gdImageSetThickness(im, 2 * s)
+        gdImageLine(im, left, py(0), left + plotW, py(0), colour((170, 170, 170)))
+        gdImageRectangle(im, left, top, left + plotW, top + plotH, black)
+        text(im, chart.xAxisLabel, x: left + plotW / 2 - 120 * s, y: top + plotH + 44 * s, size: 10 * Double(s), colour: black)
+        text(im, chart.yAxisLabel, x: 22 * s, y: top + plotH - 10 * s, size: 10 * Double(s), colour: black, angle: .pi / 2)
+
+        // Bias (solid) and limits of agreement (dashed), labelled at the right.
+        func labelled(_ v: Double?, _ name: String, _ c: Int32, dashed: Bool) {
+            guard let v, v.isFinite else { return }
+            let y = py(v)
+            if dashed {
+                var x = left
+                while x < left + plotW { gdImageLine(im, x, y, min(x + 10 * s, left + plotW), y, c); x += 18 * s }
+            } else {
+                gdImageLine(im, left, y, left + plotW, y, c)
+            }
+            text(im, "\(name) \(Self.label(v))", x: left + plotW + 8 * s, y: y + 4 * s, size: 9 * Double(s), colour: c)
+        }
+        gdImageSetThickness(im, 2 * s)
+        labelled(chart.upperLimit, "+1.96 SD", colour(Self.limitColour), dashed: true)
+        labelled(chart.lowerLimit, "−1.96 SD", colour(Self.limitColour), dashed: true)
+        labelled(chart.bias, "bias", colour(Self.biasColour), dashed: false)
+
+        // Nights: translucent discs, so coinciding nights show darker.
+        let fill = colour(Self.pointColour, alpha: 60), edge = colour(Self.pointColour)
+        gdImageSetThickness(im, 1 * s)
+        for p in chart.points {
+            gdImageFilledEllipse(im, px(p.mean), py(p.difference), 12 * s, 12 * s, fill)
+            gdImageEllipse(im, px(p.mean), py(p.difference), 12 * s, 12 * s, edge)
+        }
+        gdImageSetThickness(im, 1)
+        return downsampled(im, W: W, H: H)
+    }
+
+    private func downsampled(_ im: gdImagePtr, W: Int32, H: Int32) -> [UInt8] {
+        let out = gdImageCreateTrueColor(Int32(width), Int32(height))!
+        defer { gdImageDestroy(out) }
+        gdImageCopyResampled(out, im, 0, 0, 0, 0, Int32(width), Int32(height), W, H)
+        var size: Int32 = 0
+        guard let ptr = gdImagePngPtr(out, &size) else { return [] }
+        defer { gdFree(ptr) }
+        return Array(UnsafeRawBufferPointer(start: ptr, count: Int(size)))
+    }
+
+    private func text(_ im: gdImagePtr, _ string: String, x: Int32, y: Int32, size: Double, colour: Int32, angle: Double = 0) {
+        if let fontPath {
+            var brect = [Int32](repeating: 0, count: 8)
+            let failure = fontPath.withCString { font in
+                string.withCString { s in
+                    gdImageStringFT(im, &brect, colour, UnsafeMutablePointer(mutating: font), size, angle, x, y,
+                                    UnsafeMutablePointer(mutating: s))
+                }
+            }
+            if failure == nil { return }
+        }
+        let ascii = String(string.unicodeScalars.map { $0.isASCII ? Character($0) : "-" })
+        ascii.withCString { s in
+            s.withMemoryRebound(to: UInt8.self, capacity: ascii.utf8.count + 1) { u in
+                if angle == 0 { gdImageString(im, gdFontGetSmall(), x, y - 12, UnsafeMutablePointer(mutating: u), colour) }
+                else { gdImageStringUp(im, gdFontGetSmall(), x - 12, y, UnsafeMutablePointer(mutating: u), colour) }
+            }
+        }
+    }
+
+    /// A tick or line value: whole numbers from 100, one decimal from 10, two below; a true minus sign.
+    static func label(_ v: Double) -> String {
+        let a = abs(v)
+        if a < 1e-9 { return "0" }
+        let text = Fmt.fixed(a, a >= 100 ? 0 : (a >= 10 ? 1 : 2))
+        return v < 0 ? "−" + text : text
+    }
+
+    /// 4–8 round ticks covering `[min, max]` (a unit-wide range around a single value).
+    static func ticks(min lo: Double, max hi: Double) -> [Double] {
+        var (lo, hi) = (lo, hi)
+        if hi - lo < 1e-9 { lo -= 1; hi += 1 }
+        let rough = (hi - lo) / 5
+        var magnitude = 1.0
+        while magnitude * 10 <= rough { magnitude *= 10 }
+        while magnitude > rough { magnitude /= 10 }
+        let step = [1.0, 2, 2.5, 5, 10].map { $0 * magnitude }.first { $0 >= rough } ?? magnitude * 10
+        let first = (lo / step).rounded(.down) * step
+        var ticks: [Double] = []
+        var v = first
+        while v < hi + step * 1e-9 { ticks.append(v); v += step }
+        ticks.append(v)
+        return ticks.map { ($0 / step).rounded() * step }
+    }
+}

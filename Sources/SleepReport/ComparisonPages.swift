@@ -1,0 +1,182 @@
+import Mustache
+import SleepCore
+
+/// The comparison page and its charts' content. Every string from input (night ids, recording
+/// paths) goes through Mustache's escaping `{{ }}`; nothing on the page changes between runs.
+public enum ComparisonPages {
+    static let library: MustacheLibrary = {
+        var lib = MustacheLibrary()
+        do {
+            lib.register(try MustacheTemplate(string: Templates.layoutHead), named: "head")
+            lib.register(try MustacheTemplate(string: ComparisonTemplates.page), named: "compare")
+        } catch {
+            preconditionFailure("built-in template does not parse: \(error)")
+        }
+        return lib
+    }()
+
+    public static func page(_ input: ComparisonReportInput) -> String {
+        let c = input.comparison
+        let lengthsLabel = c.lengths.map(\.description).joined(separator: " vs ")
+        let dates = input.nights.map(\.date)
+        let span = dates.isEmpty ? "no nights" : "\(dates.min()!) to \(dates.max()!)"
+        let context: [String: Any] = [
+            "title": "sleepsta — interval lengths compared: \(lengthsLabel)",
+            "lengthsLabel": lengthsLabel, "reference": c.lengths[0].description,
+            "nightCount": String(c.nights.count), "span": span,
+            "key": parametersWithoutInterval(input.parameters),
+            "incomplete": c.incompleteNights.map { ["night": $0.nightID, "statuses": $0.statuses.map(\.rawValue).joined(separator: ", ")] },
+            "hasIncomplete": !c.incompleteNights.isEmpty,
+            "pairs": c.pairs.map(pairContext),
+            "nights": c.nights.indices.map { nightContext(c, index: $0, info: input.nights[$0]) },
+        ]
+        return library.render(context, withTemplate: "compare") ?? ""
+    }
+
+    /// The parameters key without its interval, which differs between the compared analyses.
+    static func parametersWithoutInterval(_ p: AnalysisParameters) -> String {
+        p.key.split(separator: ";").filter { !$0.hasPrefix("interval=") }.joined(separator: ";")
+    }
+
+    static func pairContext(_ pair: IntervalLengthComparison.Pair) -> [String: Any] {
+        let metrics: [[String: String]] = pair.metrics.map { m in
+            let d = decimals(m.metric)
+            let ba = m.blandAltman
+            return [
+                "name": "\(m.metric.abbreviation) (\(m.metric.rawValue))", "unit": m.metric.unit, "n": String(m.count),
+                "refMean": Fmt.fixed(m.referenceMean, d), "testMean": Fmt.fixed(m.testMean, d),
+                "bias": Fmt.fixed(ba?.bias, d + 1),
+                "biasCI": ba?.biasConfidenceInterval.map { "\(Fmt.fixed($0.lowerBound, d + 1)) to \(Fmt.fixed($0.upperBound, d + 1))" } ?? "–",
+                "sd": Fmt.fixed(ba?.standardDeviation, d + 1),
+                "loa": ba?.lowerLimitOfAgreement.map { "\(Fmt.fixed($0, d + 1)) to \(Fmt.fixed(ba?.upperLimitOfAgreement, d + 1))" } ?? "–",
+                "mad": Fmt.fixed(m.meanAbsoluteDifference, d + 1), "icc": Fmt.fixed(m.intraclassCorrelation, 3),
+                "chart": ComparisonReportLayout.blandAltmanChart(reference: pair.reference, test: pair.test, metric: m.metric),
+            ]
+        }
+        let g = pair.pooledGrid
+        let phaseNames = CommonGridAgreement.phaseClasses.map { $0 == .wake ? "wake" : ($0 == .deep ? "deep" : "light") }
+        let phaseMatrix: [[String: Any]] = phaseNames.indices.map { r in
+            ["label": phaseNames[r], "cells": phaseNames.indices.map { String(g.phases[reference: r, test: $0]) }]
+        }
+        let perNight: [[String: String]] = pair.nights.map { n in [
+            "id": n.nightID,
+            "refAwakenings": Fmt.fixed(n.referenceValue(.awakenings), 0), "testAwakenings": Fmt.fixed(n.testValue(.awakenings), 0),
+            "hidden": String(n.hiddenAwakenings.hiddenCount),
+            "swAccuracy": percent(n.grid.sleepWake.accuracy), "swKappa": Fmt.fixed(n.grid.sleepWake.cohenKappa, 3),
+            "phaseAccuracy": percent(n.grid.phases.accuracy), "phaseKappa": Fmt.fixed(n.grid.phases.cohenKappa, 3),
+        ] }
+        let referenceAwakenings = pair.referenceAwakenings
+        return [
+            "reference": pair.reference.description, "test": pair.test.description, "nights": String(pair.nights.count),
+            "metrics": metrics, "cell": IntervalLength(seconds: g.cellSeconds)?.description ?? "\(g.cellSeconds)s",
+            "swCells": String(g.sleepWake.total), "swAccuracy": percent(g.sleepWake.accuracy), "swKappa": Fmt.fixed(g.sleepWake.cohenKappa, 3),
+            "phaseCells": String(g.phases.total), "phaseAccuracy": percent(g.phases.accuracy), "phaseKappa": Fmt.fixed(g.phases.cohenKappa, 3),
+            "phaseHeader": phaseNames, "phaseMatrix": phaseMatrix,
+            "hidden": String(pair.hiddenAwakenings), "referenceAwakenings": String(referenceAwakenings),
+            "hiddenPercent": referenceAwakenings > 0 ? percent(Double(pair.hiddenAwakenings) / Double(referenceAwakenings)) : "–",
+            "hiddenMinutes": Fmt.minutes(pair.hiddenAwakeningMinutes),
+            "perNight": perNight,
+        ]
+    }
+
+    static func nightContext(_ c: IntervalLengthComparison, index k: Int, info: ComparisonReportInput.NightInfo) -> [String: Any] {
+        let night = c.nights[k]
+        let tl = info.timeline
+        let rows: [[String: Any]] = ComparedMetric.allCases.map { metric in
+            let values = night.analyses.map { a in a.metrics.flatMap { metric.value($0, nightStartUTC: night.windowStartUTC) } }
+            let shown = values.map { display($0, metric: metric, nightStartUTC: night.windowStartUTC, timeline: tl) }
+            let differences = values.dropFirst().map { v -> String in
+                guard let v, let r = values[0] else { return "–" }
+                return signed(v - r, nightDecimals(metric))
+            }
+            return ["name": "\(metric.abbreviation)" + (metric.unit == "min" || metric.unit == "%" ? " (\(metric.unit))" : ""),
+                    "values": shown, "differences": Array(differences)]
+        }
+        let lengths: [[String: Any]] = zip(c.lengths, night.analyses).map { length, a in
+            ["length": length.description, "intervals": a.intervals.map { iv -> [String: String] in
+                let mv = iv.movement
+                return ["start": LocalClock.hhmm(localSecond: tl.localSecond(atUTC: mv.startUTC)), "sum": Fmt.fixed(mv.movementSum, 3),
+                        "perMinute": Fmt.fixed(mv.movementPerMinute, 4), "coverage": String(mv.coverageSeconds),
+                        "state": iv.state.map { String($0.letter) } ?? "", "phase": iv.phase?.rawValue ?? ""]
+            }]
+        }
+        return [
+            "id": night.nightID, "date": info.date.description, "recording": info.recordingPath,
+            "chart": ComparisonReportLayout.movementChart(nightID: night.nightID),
+            "lengthHeaders": c.lengths.map(\.description),
+            "differenceHeaders": c.lengths.dropFirst().map { "\($0) − \(c.lengths[0])" },
+            "statuses": night.analyses.map(\.status.rawValue),
+            "rows": rows, "lengths": lengths,
+        ]
+    }
+
+    /// Clock metrics as local clock time, the rest as numbers.
+    static func display(_ v: Double?, metric: ComparedMetric, nightStartUTC: Int64, timeline: UTCOffsetTimeline) -> String {
+        guard let v else { return "–" }
+        switch metric {
+        case .sleepOnset, .wakeTime:
+            return LocalClock.hhmm(localSecond: timeline.localSecond(atUTC: nightStartUTC + Int64((v * 60).rounded())))
+        default:
+            return Fmt.fixed(v, nightDecimals(metric))
+        }
+    }
+
+    /// Decimals of one night's value: counts are whole.
+    static func nightDecimals(_ m: ComparedMetric) -> Int {
+        switch m {
+        case .awakenings: return 0
+        case .sleepFragmentationIndex: return 2
+        default: return 1
+        }
+    }
+
+    static func decimals(_ m: ComparedMetric) -> Int {
+        switch m {
+        case .awakenings: return 1
+        case .sleepFragmentationIndex: return 2
+        default: return 1
+        }
+    }
+
+    static func signed(_ v: Double, _ decimals: Int) -> String {
+        let text = Fmt.fixed(abs(v), decimals)
+        if Double(text) == 0 { return text }
+        return (v < 0 ? "−" : "+") + text
+    }
+
+    static func percent(_ fraction: Double?) -> String {
+        guard let fraction else { return "–" }
+        return Fmt.fixed(fraction * 100, 1) + " %"
+    }
+
+    // MARK: Charts
+
+    /// Movement per minute of every length on the same clock axis (per-minute means are
+    /// comparable across lengths; a length's curve breaks where its intervals hold no data).
+    public static func movementChart(_ c: IntervalLengthComparison, index k: Int, info: ComparisonReportInput.NightInfo) -> MovementChart {
+        let night = c.nights[k]
+        let series = zip(c.lengths, night.analyses).map { length, a in
+            MovementChart.Series(label: "\(length) intervals", points: a.intervals.map { iv in
+                MovementChart.Point(startLocal: info.timeline.localSecond(atUTC: iv.movement.startUTC),
+                                    endLocal: info.timeline.localSecond(atUTC: iv.movement.endUTC),
+                                    value: iv.movement.movementPerMinute, phase: nil)
+            })
+        }
+        return MovementChart(title: "Night of \(info.date) · movement per minute at \(c.lengths.map(\.description).joined(separator: ", ")) intervals",
+                             yAxisLabel: "movement per minute (g·s/min)", series: series, sleepPeriod: nil, showPhases: false)
+    }
+
+    /// The Bland–Altman plot of one metric of a pair.
+    public static func blandAltmanChart(_ pair: IntervalLengthComparison.Pair, metric: ComparedMetric) -> BlandAltmanChart {
+        let points = pair.nights.compactMap { n -> BlandAltmanChart.Point? in
+            guard let r = n.referenceValue(metric), let t = n.testValue(metric) else { return nil }
+            return BlandAltmanChart.Point(mean: (r + t) / 2, difference: t - r)
+        }
+        let ba = pair.agreement(metric).blandAltman
+        return BlandAltmanChart(
+            title: "\(metric.abbreviation): \(pair.test) − \(pair.reference), \(points.count) nights",
+            xAxisLabel: "mean of \(pair.reference) and \(pair.test) (\(metric.unit))",
+            yAxisLabel: "difference \(pair.test) − \(pair.reference) (\(metric.unit))",
+            points: points, bias: ba?.bias, lowerLimit: ba?.lowerLimitOfAgreement, upperLimit: ba?.upperLimitOfAgreement)
+    }
+}

@@ -1,0 +1,73 @@
+/// The Mustache template of the comparison page (`Reports/compare-<lengths>/index.html`); the
+/// page head is the shared ``Templates/layoutHead``.
+enum ComparisonTemplates {
+    static let page = """
+    {{> head}}
+    <body>
+    <p><a href="../index.html">← all nights</a></p>
+    <h1>Interval lengths compared: {{lengthsLabel}}</h1>
+    <p class="sub">{{nightCount}} nights ({{span}}) · reference {{reference}} · differences are longer − shorter · parameters <code>{{key}}</code></p>
+    <p>Every length is re-aggregated from the per-second base series in the database (no raw file is read again) and analysed with the same parameters.
+    Definitions: README, section “Comparing interval lengths”. Data for other tools: <a href="statistics.csv">statistics.csv</a>, <a href="night-differences.csv">night-differences.csv</a>, <a href="night-agreement.csv">night-agreement.csv</a>.</p>
+    {{#hasIncomplete}}<p class="note">Left out where not scored: {{#incomplete}}{{night}} ({{statuses}}); {{/incomplete}}</p>{{/hasIncomplete}}
+    {{#pairs}}
+    <h2>{{test}} vs {{reference}}: night metrics across {{nights}} nights</h2>
+    <table>
+    <tr><th>Metric</th><th>Unit</th><th>n</th><th>Mean {{reference}}</th><th>Mean {{test}}</th><th>Mean difference (bias)</th><th>95 % CI of bias</th><th>SD of differences</th><th>95 % limits of agreement</th><th>Mean |difference|</th><th>ICC(2,1)</th><th>Bland–Altman</th></tr>
+    {{#metrics}}<tr><td>{{name}}</td><td>{{unit}}</td><td class="num">{{n}}</td><td class="num">{{refMean}}</td><td class="num">{{testMean}}</td><td class="num">{{bias}}</td><td class="num">{{biasCI}}</td><td class="num">{{sd}}</td><td class="num">{{loa}}</td><td class="num">{{mad}}</td><td class="num">{{icc}}</td><td><a href="{{chart}}">plot</a></td></tr>
+    {{/metrics}}
+    </table>
+    <h3>Epoch-level agreement on a common {{cell}} grid (all nights pooled)</h3>
+    <table>
+    <tr><th>Labels</th><th>Cells</th><th>Accuracy</th><th>Cohen's κ</th></tr>
+    <tr><td>sleep/wake (interval states)</td><td class="num">{{swCells}}</td><td class="num">{{swAccuracy}}</td><td class="num">{{swKappa}}</td></tr>
+    <tr><td>phases (wake, light, deep)</td><td class="num">{{phaseCells}}</td><td class="num">{{phaseAccuracy}}</td><td class="num">{{phaseKappa}}</td></tr>
+    </table>
+    <p class="def">Cells: rows {{reference}}, columns {{test}}.</p>
+    <table>
+    <tr><th>{{reference}} \\ {{test}}</th>{{#phaseHeader}}<th>{{.}}</th>{{/phaseHeader}}</tr>
+    {{#phaseMatrix}}<tr><th>{{label}}</th>{{#cells}}<td class="num">{{.}}</td>{{/cells}}</tr>
+    {{/phaseMatrix}}
+    </table>
+    <h3>Awakenings hidden by {{test}} intervals</h3>
+    <p>{{hidden}} of {{referenceAwakenings}} awakenings seen at {{reference}} ({{hiddenPercent}}) are scored as sleep throughout at {{test}}; together {{hiddenMinutes}} of wake.</p>
+    <table>
+    <tr><th>Night</th><th>Awakenings {{reference}}</th><th>Awakenings {{test}}</th><th>Hidden</th><th>Sleep/wake accuracy</th><th>κ</th><th>Phase accuracy</th><th>κ</th></tr>
+    {{#perNight}}<tr><td><a href="#{{id}}">{{id}}</a></td><td class="num">{{refAwakenings}}</td><td class="num">{{testAwakenings}}</td><td class="num">{{hidden}}</td><td class="num">{{swAccuracy}}</td><td class="num">{{swKappa}}</td><td class="num">{{phaseAccuracy}}</td><td class="num">{{phaseKappa}}</td></tr>
+    {{/perNight}}
+    </table>
+    {{/pairs}}
+    <h2>Nights</h2>
+    {{#nights}}
+    <h3 id="{{id}}">Night of {{date}} <span class="def">{{id}} · <code>{{recording}}</code></span></h3>
+    <img class="chart" src="{{chart}}" alt="Movement per minute at {{lengthsLabel}} intervals over the night, on the same clock axis">
+    <table>
+    <tr><th>Metric</th>{{#lengthHeaders}}<th>{{.}}</th>{{/lengthHeaders}}{{#differenceHeaders}}<th>{{.}}</th>{{/differenceHeaders}}</tr>
+    <tr><td>Status</td>{{#statuses}}<td>{{.}}</td>{{/statuses}}{{#differenceHeaders}}<td></td>{{/differenceHeaders}}</tr>
+    {{#rows}}<tr><td>{{name}}</td>{{#values}}<td class="num">{{.}}</td>{{/values}}{{#differences}}<td class="num">{{.}}</td>{{/differences}}</tr>
+    {{/rows}}
+    </table>
+    {{#lengths}}
+    <details><summary>{{length}} intervals: movement, state and phase</summary>
+    <table>
+    <tr><th>Start</th><th>Movement sum (g·s)</th><th>Per minute (g·s/min)</th><th>Coverage (s)</th><th>State</th><th>Phase</th></tr>
+    {{#intervals}}<tr><td>{{start}}</td><td class="num">{{sum}}</td><td class="num">{{perMinute}}</td><td class="num">{{coverage}}</td><td>{{state}}</td><td>{{phase}}</td></tr>
+    {{/intervals}}
+    </table>
+    </details>
+    {{/lengths}}
+    {{/nights}}
+    <h2>Definitions</h2>
+    <ul>
+    <li><b>Difference</b>: longer-interval value − {{reference}} value of the same night. <b>Mean difference</b> = Bland–Altman <b>bias</b>; <b>95 % limits of agreement</b> = bias ± 1.96 × SD of the differences (SD with n − 1; Bland &amp; Altman 1986), with parametric 95 % CIs of the bias (t, n − 1 df).</li>
+    <li><b>ICC(2,1)</b>: two-way random effects, absolute agreement, single measures (Shrout &amp; Fleiss 1979; ICC(A,1) in McGraw &amp; Wong 1996; pingouin ICC2).</li>
+    <li><b>Common grid</b>: cells of the greatest common divisor of the two lengths, on the grid through the night's local noon, so each cell lies in exactly one interval of each length and takes its label; cells overlapping the in-bed span. Sleep/wake uses the intervals' scored states (cells without a state at either length left out); phases use the hypnogram of the night metrics (wake, including outside the sleep period; light; deep). Accuracy = share of cells with the same label; Cohen's κ (1960) over all classes.</li>
+    <li><b>Hidden awakening</b>: a wake run inside the {{reference}} sleep period that sleep follows, during which every overlapping longer interval counts as sleep in the longer hypnogram.</li>
+    <li><b>Sleep onset / wake time</b> enter the statistics as minutes after the night's local noon; tables of nights show them as clock times.</li>
+    </ul>
+    <footer>sleepsta · {{lengthsLabel}} · definitions in the README</footer>
+    </body>
+    </html>
+
+    """
+}

@@ -1,0 +1,27 @@
+import SleepCore
+
+/// A stored night as comparisons and exports list it (no base series: cheap to fetch for all).
+public struct NightCatalogEntry: Sendable, Equatable {
+    public var nightID: String
+    public var date: CivilDate
+    public var window: NightWindow
+    public var timeline: UTCOffsetTimeline
+    public var timeZone: String?
+    public var recordingPath: String
+    public var recordingFormat: String
+    public var coverageSeconds: Int
+    public var sourceResolutionSeconds: Int
+}
+
+/// One stored analysis with its night and, when scored, its night metrics (the rows of the
+/// nights export; the intervals and epochs exports hang their rows on it).
+public struct AnalysisExportEntry: Sendable, Equatable {
+    public var analysisID: Int64
+    public var night: NightCatalogEntry
+    public var parametersKey: String
+    public var parameters: AnalysisParameters
+    public var algorithm: String
+    public var status: String
+    public var wakeThreshold: Double?
+    public var metrics: NightSummaryMetrics?
+}

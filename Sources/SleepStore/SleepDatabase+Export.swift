@@ -1,0 +1,95 @@
+import GRDB
+import SleepCore
+
+/// Read queries for `sleepsta compare` and `sleepsta export`. Exports walk one analysis at a
+/// time (intervals and epochs by the primary key), so memory stays bounded by one night.
+extension SleepDatabase {
+    /// Every night with its window, clock and recording, by date then id.
+    public func nightCatalog() throws -> [NightCatalogEntry] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT n.*, r.path, r.format FROM nights n JOIN recordings r ON r.id = n.recording_id
+                ORDER BY n.night_date, n.id
+                """).map(Self.catalogEntry)
+        }
+    }
+
+    static func catalogEntry(_ r: Row) throws -> NightCatalogEntry {
+        let dateText: String = r["night_date"]
+        guard let date = CivilDate(iso: dateText) else { throw StoreError("night \(r["id"] as String): bad night_date '\(dateText)'") }
+        return NightCatalogEntry(
+            nightID: r["id"], date: date,
+            window: NightWindow(date: date, startUTC: r["window_start_utc"], endUTC: r["window_end_utc"]),
+            timeline: try JSONText.decode(UTCOffsetTimeline.self, r["offsets_json"]), timeZone: r["time_zone"],
+            recordingPath: r["path"], recordingFormat: r["format"], coverageSeconds: r["coverage_seconds"],
+            sourceResolutionSeconds: r["source_resolution_seconds"])
+    }
+
+    /// The parameters JSON of the latest run of `command` (e.g. the `run` that wrote the index page).
+    public func latestRunParametersJSON(command: String) throws -> String? {
+        try pool.read { db in
+            try String.fetchOne(db, sql: "SELECT parameters_json FROM runs WHERE command = ? ORDER BY id DESC LIMIT 1",
+                                arguments: [command])
+        }
+    }
+
+    /// Every stored analysis (optionally of one interval length) with its night and metrics, by
+    /// night date, night id, interval length and parameters key.
+    public func exportAnalyses(intervalSeconds: Int? = nil) throws -> [AnalysisExportEntry] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT n.*, r.path, r.format, a.id AS analysis_id, a.parameters_key, a.parameters_json, a.algorithm,
+                       a.status, a.wake_threshold, a.interval_seconds AS a_interval_seconds, m.analysis_id AS m_id, m.resolution_seconds,
+                       m.in_bed_start_utc, m.in_bed_end_utc, m.sleep_onset_utc, m.wake_time_utc, m.time_in_bed_min,
+                       m.sleep_period_min, m.total_sleep_time_min, m.sleep_onset_latency_min, m.waso_min, m.sleep_efficiency_pct,
+                       m.awakenings, m.light_min, m.deep_min, m.awake_min, m.sleep_maintenance_efficiency_pct, m.sfi_per_hour
+                FROM analyses a
+                JOIN nights n ON n.id = a.night_id
+                JOIN recordings r ON r.id = n.recording_id
+                LEFT JOIN night_metrics m ON m.analysis_id = a.id
+                WHERE (?1 IS NULL OR a.interval_seconds = ?1)
+                ORDER BY n.night_date, n.id, a.interval_seconds, a.parameters_key
+                """, arguments: [intervalSeconds]).map { r in
+                let metrics: NightSummaryMetrics? = (r["m_id"] as Int64?) == nil ? nil : NightSummaryMetrics(
+                    resolutionSeconds: r["resolution_seconds"], inBedStartUTC: r["in_bed_start_utc"], inBedEndUTC: r["in_bed_end_utc"],
+                    sleepOnsetUTC: r["sleep_onset_utc"], wakeTimeUTC: r["wake_time_utc"], timeInBedMinutes: r["time_in_bed_min"],
+                    sleepPeriodMinutes: r["sleep_period_min"], totalSleepTimeMinutes: r["total_sleep_time_min"],
+                    sleepOnsetLatencyMinutes: r["sleep_onset_latency_min"], wakeAfterSleepOnsetMinutes: r["waso_min"],
+                    sleepEfficiencyPercent: r["sleep_efficiency_pct"], awakenings: r["awakenings"], lightMinutes: r["light_min"],
+                    deepMinutes: r["deep_min"], awakeMinutes: r["awake_min"],
+                    sleepMaintenanceEfficiencyPercent: r["sleep_maintenance_efficiency_pct"], sleepFragmentationIndexPerHour: r["sfi_per_hour"])
+                return AnalysisExportEntry(
+                    analysisID: r["analysis_id"], night: try Self.catalogEntry(r), parametersKey: r["parameters_key"],
+                    parameters: try JSONText.decode(AnalysisParameters.self, r["parameters_json"]), algorithm: r["algorithm"],
+                    status: r["status"], wakeThreshold: r["wake_threshold"], metrics: metrics)
+            }
+        }
+    }
+
+    /// The intervals of one analysis, by start.
+    public func intervals(analysisID: Int64) throws -> [AnalyzedInterval] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT start_utc, end_utc, movement_sum, legacy_movement_sum, coverage_seconds, state, phase
+                FROM intervals WHERE analysis_id = ? ORDER BY start_utc
+                """, arguments: [analysisID]).map { r in
+                AnalyzedInterval(movement: IntervalMovement(startUTC: r["start_utc"], endUTC: r["end_utc"], movementSum: r["movement_sum"],
+                                                            legacyMovementSum: r["legacy_movement_sum"], coverageSeconds: r["coverage_seconds"]),
+                                 state: (r["state"] as String?).flatMap(Self.sleepWake),
+                                 phase: (r["phase"] as String?).flatMap(MovementPhase.init(rawValue:)))
+            }
+        }
+    }
+
+    /// The scored epochs of one analysis, by start, with their length in seconds.
+    public func epochs(analysisID: Int64) throws -> [(epoch: ScoredEpoch, seconds: Int)] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT start_utc, epoch_seconds, activity, state FROM scores WHERE analysis_id = ? ORDER BY start_utc
+                """, arguments: [analysisID]).map { r in
+                (ScoredEpoch(startUTC: r["start_utc"], activity: (r["activity"] as Double?) ?? .nan,
+                             state: (r["state"] as String?).flatMap(Self.sleepWake)), r["epoch_seconds"])
+            }
+        }
+    }
+}

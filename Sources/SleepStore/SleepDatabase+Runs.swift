@@ -1,0 +1,43 @@
+import GRDB
+
+/// What an incremental (`nightly`) run needs to know about the store beyond single nights: the
+/// previous run, the nights of a recording, the schema's migrations.
+extension SleepDatabase {
+    /// The most recent run before `runID` (or the most recent of all), finished or not.
+    public func previousRun(before runID: Int64? = nil) throws -> RunRecord? {
+        try pool.read { db in
+            guard let r = try Row.fetchOne(db, sql: "SELECT * FROM runs WHERE id < ? ORDER BY id DESC LIMIT 1",
+                                           arguments: [runID ?? Int64.max]) else { return nil }
+            return RunRecord(id: r["id"], startedUTC: r["started_utc"], finishedUTC: r["finished_utc"], toolVersion: r["tool_version"],
+                             command: r["command"], parametersJSON: r["parameters_json"], filesSeen: r["files_seen"],
+                             filesIngested: r["files_ingested"], filesUnchanged: r["files_unchanged"], filesFailed: r["files_failed"],
+                             status: r["status"])
+        }
+    }
+
+    /// Ids of the nights of the recording with this content (by date).
+    public func nightIDs(contentSHA256 sha: String) throws -> [String] {
+        try pool.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT n.id FROM nights n JOIN recordings r ON r.id = n.recording_id WHERE r.content_sha256 = ?
+                ORDER BY n.night_date, n.id
+                """, arguments: [sha])
+        }
+    }
+
+    /// Names of the schema migrations applied to this database, in order.
+    public func appliedMigrations() throws -> [String] {
+        try pool.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid") }
+    }
+
+    /// Names of every migration this version of sleepsta knows, in order.
+    public static var knownMigrations: [String] { Schema.migrator.migrations }
+
+    /// Creates a database with the schema as it was after migration `lastMigration` — what an
+    /// older sleepsta left behind — so that migrating forward can be tested on real files.
+    static func createSchema(path: String, upTo lastMigration: String) throws {
+        let queue = try DatabaseQueue(path: path)
+        try Schema.migrator.migrate(queue, upTo: lastMigration)
+        try queue.close()
+    }
+}

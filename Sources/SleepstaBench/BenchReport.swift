@@ -1,0 +1,127 @@
+import Foundation
+
+/// A yes/no fact the bench establishes (outputs agree, memory stays flat, a target is met).
+struct Check: Codable, Sendable {
+    var what: String
+    var passed: Bool
+    var detail: String
+}
+
+/// One Python peer's run, next to the sleepsta stage that does the same work.
+struct PeerResult: Codable, Sendable {
+    var peer: String
+    /// The sleepsta stage it is compared with.
+    var comparedWith: String
+    var seconds: [Double]
+    var rows: Int
+    var peakResidentBytes: Int
+    /// Whether its output agreed with sleepsta's (checked before any time is compared).
+    var agrees: Bool
+    var agreement: [String: String]
+    var medianSeconds: Double { Stopwatch.median(seconds) }
+}
+
+/// Everything one `sleepsta-bench all` measured: printed as a table, kept as `Reports/bench.json`.
+struct BenchReport: Codable, Sendable {
+    var command = "make bench"
+    var machine: [String: String] = [:]
+    var loadAtStart = ""
+    var loadAtEnd = ""
+    var workloads: [String: String] = [:]
+    var stages: [StageResult] = []
+    var peers: [PeerResult] = []
+    var checks: [Check] = []
+    var targets: [Check] = []
+    var notes: [String] = []
+
+    func stage(_ name: String, input: String? = nil) -> StageResult? {
+        stages.first { $0.name == name && (input == nil || $0.notes["input"] == input) }
+    }
+
+    /// The issue's targets, each with the measured value.
+    mutating func evaluateTargets() {
+        targets = []
+        let wearable = workloads["wearable"]?.split(separator: ":").first.map(String.init)
+        func mbps(_ s: StageResult?) -> Double { s?.megabytesPerSecond ?? 0 }
+        let one = stage("ingest-1", input: wearable), two = stage("ingest-2", input: wearable)
+        targets.append(Check(what: "CSV ingest (parse + per-second accumulator + QC) ≥ 1000 MB/s on one core",
+                             passed: mbps(one) >= 1000, detail: String(format: "%.0f MB/s", mbps(one))))
+        targets.append(Check(what: "CSV ingest ≥ 1800 MB/s on both cores, identical to the serial run",
+                             passed: mbps(two) >= 1800 && checks.contains { $0.what.contains("2 core") && $0.passed },
+                             detail: String(format: "%.0f MB/s", mbps(two))))
+        if let copy = stage("copy"), let acc = stage("accumulate"), let intake = stage("intake") {
+            let r = mbps(acc) / max(mbps(copy), 1), q = mbps(intake) / max(mbps(copy), 1)
+            targets.append(Check(
+                what: "per-second accumulator fused into parsing (1 core), or ≥ 80 % of memory bandwidth on its own (2 cores)",
+                passed: r >= 0.8,
+                detail: String(format: "fused on 1 core; on its own: accumulator %.0f MB/s = %.0f %% of memcpy %.0f MB/s; with QC %.0f MB/s = %.0f %%",
+                               mbps(acc), r * 100, mbps(copy), mbps(intake), q * 100)))
+        }
+        if let e2e = stage("end-to-end") {
+            targets.append(Check(what: "7-day 100 Hz CSV end to end (sleepsta run, process start to exit) ≥ 900 MB/s",
+                                 passed: mbps(e2e) >= 900,
+                                 detail: String(format: "%.0f MB/s, %.2f s", mbps(e2e), e2e.medianSeconds)))
+        }
+        if let memory = checks.first(where: { $0.what.hasPrefix("peak memory") }) {
+            targets.append(Check(what: "peak memory < 200 MB whatever the file length", passed: memory.passed, detail: memory.detail))
+        }
+        for p in peers {
+            guard let ours = stage(p.comparedWith, input: p.peer == "pandas" ? wearable : nil) ?? stage(p.comparedWith) else { continue }
+            let speed = p.medianSeconds / ours.medianSeconds
+            let memory = Double(p.peakResidentBytes) / Double(max(1, ours.peakResidentBytes))
+            switch p.peer {
+            case "pandas":
+                targets.append(Check(what: "vs pandas read_csv + numpy per-second aggregation: ≥ 4× faster, ≤ 1/3 of its peak memory, same output",
+                                     passed: p.agrees && speed >= 4 && memory >= 3,
+                                     detail: String(format: "%.1f× faster, %.1f× less memory, agree: %@", speed, memory, p.agrees ? "yes" : "NO")))
+            default:
+                targets.append(Check(what: "vs \(p.peer): ≥ 10× faster, same output",
+                                     passed: p.agrees && speed >= 10,
+                                     detail: String(format: "%.1f× faster, agree: %@", speed, p.agrees ? "yes" : "NO")))
+            }
+        }
+    }
+
+    func table() -> String {
+        var out: [String] = []
+        let cores = machine["cores"] ?? "?", memory = machine["memory"] ?? "?"
+        out.append("sleepsta benchmark — \(machine["cpu"] ?? "CPU?"), \(cores) cores, \(memory); load average \(loadAtStart) at start, \(loadAtEnd) at end")
+        out.append("")
+        out.append("| stage | input | cores | median s | MB/s | M samples/s | peak RSS MB |")
+        out.append("|---|---|---:|---:|---:|---:|---:|")
+        for s in stages {
+            let rate = s.itemsPerSecond.map { s.unit == "samples" ? String(format: "%.1f", $0 / 1e6) : String(format: "%.0f %@/s", $0, s.unit) } ?? ""
+            out.append("| \(s.label) | \(s.notes["input"] ?? "") | \(s.threads) | \(String(format: "%.3f", s.medianSeconds)) | "
+                       + "\(s.megabytesPerSecond.map { String(format: "%.0f", $0) } ?? "") | \(rate) | "
+                       + "\(String(format: "%.0f", Double(s.peakResidentBytes) / 1048576)) |")
+        }
+        if !peers.isEmpty {
+            out.append("")
+            out.append("| peer (same input, same work) | peer median s | sleepsta median s | sleepsta/peer time | speed-up | peer RSS MB | sleepsta RSS MB | outputs agree |")
+            out.append("|---|---:|---:|---:|---:|---:|---:|---|")
+            let wearable = workloads["wearable"]?.split(separator: ":").first.map(String.init)
+            for p in peers {
+                guard let ours = stage(p.comparedWith, input: p.peer == "pandas" ? wearable : nil) ?? stage(p.comparedWith) else { continue }
+                let agree = p.agreement.sorted { $0.key < $1.key }.filter { $0.key != "agree" }.map { "\($0.key) \($0.value)" }.joined(separator: "; ")
+                out.append("| \(p.peer) vs \(ours.name) | \(String(format: "%.3f", p.medianSeconds)) | \(String(format: "%.4f", ours.medianSeconds)) | "
+                           + "\(String(format: "%.3f", ours.medianSeconds / p.medianSeconds)) | \(String(format: "%.1f×", p.medianSeconds / ours.medianSeconds)) | "
+                           + "\(String(format: "%.0f", Double(p.peakResidentBytes) / 1048576)) | \(String(format: "%.0f", Double(ours.peakResidentBytes) / 1048576)) | "
+                           + "\(p.agrees ? "yes" : "NO") (\(agree)) |")
+            }
+        }
+        out.append("")
+        out.append("Checks:")
+        for c in checks { out.append("- [\(c.passed ? "x" : " ")] \(c.what): \(c.detail)") }
+        out.append("")
+        out.append("Targets (issue 7):")
+        for t in targets { out.append("- [\(t.passed ? "x" : " ")] \(t.what): \(t.detail)") }
+        for n in notes { out.append("Note: \(n)") }
+        return out.joined(separator: "\n")
+    }
+
+    func jsonData() throws -> Data {
+        let e = JSONEncoder()
+        e.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return try e.encode(self)
+    }
+}

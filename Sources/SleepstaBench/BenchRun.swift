@@ -1,0 +1,239 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ArgumentParser
+import Foundation
+
+/// `sleepsta-bench all`: the whole benchmark. Every stage runs in its own child process (so each
+/// has its own peak resident memory), sleepsta's outputs are checked against each other and the
+/// peers' before their times are compared, and the table goes to stdout and `--json`.
+struct All: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Generate the workloads, measure every stage and the peers, print the table, write the JSON.")
+
+    @Option(help: "Folder for workloads and outputs (removed at the end unless --keep).") var work = "bench-work"
+    @Option(help: "The sleepsta binary for the end-to-end, report and compare stages.") var sleepsta = ".build/release/sleepsta"
+    @Option(help: "Python of the peers' virtual environment; peers are skipped without it.") var python: String?
+    @Option(help: "The peers script.") var peersScript = "bench/peers.py"
+    @Option(help: "Where to write the results as JSON.") var json = "Reports/bench.json"
+    @Option(help: "Days of the 100 Hz wearable CSV.") var days: Double = 7
+    @Option(help: "Timed runs per stage (after one warm-up run).") var repeats = 3
+    @Flag(help: "Keep the generated workloads.") var keep = false
+
+    func run() throws {
+        let runner = try BenchRunner(work: work, sleepsta: sleepsta, python: python, peersScript: peersScript,
+                                     days: days, repeats: repeats)
+        let report = try runner.runAll()
+        print(report.table())
+        try FileManager.default.createDirectory(atPath: (json as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try report.jsonData().write(to: URL(fileURLWithPath: json))
+        print("\nwritten: \(json)")
+        if !keep { runner.removeLargeFiles() }
+    }
+}
+
+/// Runs the stages and peers in order and collects their results.
+final class BenchRunner {
+    let work: String
+    let sleepsta: String
+    let python: String?
+    let peersScript: String
+    let days: Double
+    let repeats: Int
+    let bench: String
+    var report = BenchReport()
+
+    init(work: String, sleepsta: String, python: String?, peersScript: String, days: Double, repeats: Int) throws {
+        self.work = (work as NSString).standardizingPath
+        self.sleepsta = sleepsta
+        self.python = python.flatMap { FileManager.default.isExecutableFile(atPath: $0) ? $0 : nil }
+        self.peersScript = peersScript
+        self.days = days
+        self.repeats = repeats
+        bench = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        guard FileManager.default.isExecutableFile(atPath: sleepsta) else {
+            throw BenchError.failed("\(sleepsta) not found: build it first (swift build -c release --product sleepsta)")
+        }
+    }
+
+    func log(_ message: String) {
+        FileHandle.standardError.write(Data("[bench] \(message)\n".utf8))
+    }
+
+    var outputs: String { work + "/out" }
+
+    func runAll() throws -> BenchReport {
+        report.machine = Machine.describe()
+        report.loadAtStart = Machine.loadAverage()
+        try FileManager.default.createDirectory(atPath: outputs, withIntermediateDirectories: true)
+        let files = try Workloads.prepare(work: work, days: days, log: log)
+        report.workloads = files.descriptions
+
+        // Ingest: serial reference first, then the parallel path, checked against it byte for byte.
+        let serial = try stage("ingest-serial", file: files.wearable, repeats: 1, output: "ingest-serial")
+        for threads in [1, 2] {
+            try stage("parse", file: files.wearable, threads: threads)
+            let r = try stage("ingest", file: files.wearable, threads: threads, output: "ingest-\(threads)")
+            report.checks.append(Check(what: "ingest on \(threads) core(s) equals the serial reader (per-second series, quality facts, warnings)",
+                                       passed: sameOutput("ingest-\(threads)", "ingest-serial"), detail: r.notes["parallel path"] ?? ""))
+        }
+        _ = serial
+        let half = try stage("ingest", file: files.wearableHalf, threads: 2, repeats: 1, label: "half length (memory check)")
+        if let full = report.stages.first(where: { $0.name == "ingest-2" && $0.bytes == fileSize(files.wearable) }) {
+            let ratio = Double(full.peakResidentBytes) / Double(max(1, half.peakResidentBytes))
+            report.checks.append(Check(what: "peak memory does not grow with file length (7 d vs 3.5 d file, same reader)",
+                                       passed: ratio < 1.15 && full.peakResidentBytes < 200 << 20,
+                                       detail: String(format: "%.0f MB vs %.0f MB (×%.2f); limit 200 MB",
+                                                      Double(full.peakResidentBytes) / 1048576, Double(half.peakResidentBytes) / 1048576, ratio)))
+        }
+        try stage("ingest", file: files.wearableGzip, threads: 2, repeats: 1, label: "gzip")
+        try stage("ingest", file: files.phone50Hz, threads: 2, timeZone: "Europe/Berlin", label: "phone 50 Hz")
+        try stage("ingest", file: files.phone1Hz, threads: 2, timeZone: "Europe/Berlin", label: "phone 1 Hz ISO")
+        try stage("accumulate", file: files.wearableDay, repeats: repeats)
+
+        // Counts and scorers (the peers' own stages).
+        try stage("counts", file: files.wearableDay, output: "counts-1d")
+        try stage("counts", file: files.wearable, repeats: 1, output: "counts-7d", label: "7 days")
+        try stage("score", file: outputs + "/counts-7d", output: "states-7d")
+
+        // A year of nights: analysis, store, reports, comparison.
+        let yearDB = work + "/year.sqlite"
+        try stage("store", file: "", repeats: repeats, db: yearDB)
+        try reportAndCompare(database: yearDB)
+
+        // End to end: `sleepsta run` on the 7-day file, process start to exit.
+        try endToEnd(files: files)
+
+        // Peers, on the same inputs, checked against sleepsta's outputs.
+        if let python {
+            try peer("pandas", python: python, ["--csv", files.wearable, "--compare", outputs + "/ingest-serial"], against: "ingest-2")
+            try peer("agcounts", python: python, ["--csv", files.wearableDay, "--rate", "100", "--compare", outputs + "/counts-1d"], against: "counts")
+            try peer("pyactigraphy", python: python, ["--counts", outputs + "/counts-7d", "--compare", outputs + "/states-7d"],
+                     against: "score-counts", warmUp: 1)
+        } else {
+            report.notes.append("peers skipped: no Python environment (make bench creates .venv-peers)")
+        }
+        report.loadAtEnd = Machine.loadAverage()
+        report.evaluateTargets()
+        return report
+    }
+
+    func fileSize(_ path: String) -> Int { IngestStages.fileSize(path) }
+
+    @discardableResult
+    func stage(_ name: String, file: String, threads: Int = 1, repeats r: Int? = nil, output: String? = nil,
+               timeZone: String? = nil, db: String? = nil, label: String? = nil) throws -> StageResult {
+        var args = [bench, "stage", name, "--file", file, "--threads", String(threads), "--repeats", String(r ?? repeats),
+                    "--warm-up", "1"]
+        if let output { args += ["--output", outputs + "/" + output] }
+        if let timeZone { args += ["--tz", timeZone] }
+        if let db { args += ["--db", db] }
+        log("\(name) \(label ?? "") \((file as NSString).lastPathComponent) threads=\(threads)")
+        let outcome = try ChildProcess.run(args)
+        guard outcome.status == 0 else { throw BenchError.failed("stage \(name) on \(file) failed (exit \(outcome.status))") }
+        var results = try outcome.stdout.split(separator: "\n").map { try JSONDecoder().decode(StageResult.self, from: Data($0.utf8)) }
+        for i in results.indices {
+            results[i].peakResidentBytes = outcome.peakResidentBytes
+            if let label { results[i].label += " (\(label))" }
+            results[i].notes["input"] = (file as NSString).lastPathComponent
+        }
+        report.stages += results
+        return results.last!
+    }
+
+    func sameOutput(_ a: String, _ b: String) -> Bool {
+        let fm = FileManager.default
+        return [".series", ".json"].allSatisfy { ext in
+            fm.contentsEqual(atPath: outputs + "/" + a + ext, andPath: outputs + "/" + b + ext)
+        }
+    }
+
+    /// `sleepsta run` over an empty data folder renders every stored night; `sleepsta compare`
+    /// derives the 15-minute analyses and the comparison. Each timed run starts from a copy of the
+    /// year database and an empty reports folder, so it does the whole job.
+    func reportAndCompare(database: String) throws {
+        let empty = work + "/empty-data"
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        let nights = 365
+        for (name, label, arguments) in [
+            ("report", "sleepsta run: render \(nights) nights' reports and the index (process start to exit)",
+             ["run", "--data", empty, "--quiet"]),
+            ("compare", "sleepsta compare --intervals 10m,15m over \(nights) nights (process start to exit)",
+             ["compare", "--intervals", "10m,15m", "--quiet"]),
+        ] {
+            var times: [Double] = []
+            var peak = 0
+            for run in 0...repeats {
+                let copy = work + "/year-copy.sqlite"
+                let reports = work + "/year-reports"
+                try? FileManager.default.removeItem(atPath: reports)
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: copy + suffix) }
+                try FileManager.default.copyItem(atPath: database, toPath: copy)
+                try FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true)
+                if name == "compare" {   // compare reads analyses `run` stored; render once, untimed
+                    _ = try ChildProcess.run([sleepsta, "run", "--data", empty, "--db", copy, "--reports", reports, "--quiet"], quiet: true)
+                }
+                log("\(name) run \(run)")
+                let o = try ChildProcess.run([sleepsta] + arguments + ["--db", copy, "--reports", reports], quiet: false)
+                guard o.status == 0 else { throw BenchError.failed("sleepsta \(arguments[0]) failed (exit \(o.status))") }
+                if run > 0 { times.append(o.wallSeconds) }
+                peak = max(peak, o.peakResidentBytes)
+            }
+            report.stages.append(StageResult(name: name, label: label, seconds: times, bytes: 0, items: nights, unit: "nights",
+                                             peakResidentBytes: peak))
+        }
+    }
+
+    /// `sleepsta run --tz Europe/Berlin` on a folder holding only the 7-day file (a hard link),
+    /// into a fresh database and reports folder each time: hash, read, split nights, analyse, store,
+    /// render.
+    func endToEnd(files: Workloads.Files) throws {
+        let data = work + "/e2e-data"
+        try? FileManager.default.removeItem(atPath: data)
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        let linked = data + "/" + (files.wearable as NSString).lastPathComponent
+        if link(files.wearable, linked) != 0 { try FileManager.default.copyItem(atPath: files.wearable, toPath: linked) }
+        var times: [Double] = []
+        var peak = 0
+        for run in 0...repeats {
+            let db = work + "/e2e.sqlite", reports = work + "/e2e-reports"
+            for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: db + suffix) }
+            try? FileManager.default.removeItem(atPath: reports)
+            log("end to end run \(run)")
+            let o = try ChildProcess.run([sleepsta, "run", "--data", data, "--db", db, "--reports", reports,
+                                          "--tz", "Europe/Berlin", "--quiet"])
+            guard o.status == 0 else { throw BenchError.failed("sleepsta run failed (exit \(o.status))") }
+            if run > 0 { times.append(o.wallSeconds) }
+            peak = max(peak, o.peakResidentBytes)
+        }
+        report.stages.append(StageResult(
+            name: "end-to-end", label: "sleepsta run on the 7-day CSV: hash, read, nights, analyse, store, render (process start to exit)",
+            seconds: times, bytes: fileSize(files.wearable), items: Int(days * 86_400 * 100), peakResidentBytes: peak, threads: 2))
+    }
+
+    func peer(_ name: String, python: String, _ arguments: [String], against: String, warmUp: Int = 1) throws {
+        log("peer \(name)")
+        let o = try ChildProcess.run([python, peersScript, name, "--repeats", String(repeats), "--warm-up", String(warmUp)] + arguments)
+        guard o.status == 0, let line = o.stdout.split(separator: "\n").last,
+              let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+            report.notes.append("peer \(name) failed (exit \(o.status))")
+            return
+        }
+        let times = (object["times"] as? [Double]) ?? []
+        let agreement = (object["agreement"] as? [String: Any]) ?? [:]
+        var result = PeerResult(peer: name, comparedWith: against, seconds: times,
+                                rows: (object["rows"] as? Int) ?? 0, peakResidentBytes: o.peakResidentBytes,
+                                agrees: (agreement["agree"] as? Bool) ?? false, agreement: [:])
+        for (k, v) in agreement { result.agreement[k] = "\(v)" }
+        report.peers.append(result)
+    }
+
+    func removeLargeFiles() {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: work)) ?? [] {
+            try? FileManager.default.removeItem(atPath: work + "/" + name)
+        }
+        try? FileManager.default.removeItem(atPath: work)
+    }
+}

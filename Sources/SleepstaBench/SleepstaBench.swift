@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+
+/// `sleepsta-bench`: the performance benchmark behind `make bench` (see README, "Performance").
+@main
+struct SleepstaBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sleepsta-bench",
+        abstract: "Benchmark sleepsta stage by stage and side by side with the Python peers.",
+        discussion: """
+        make bench runs `sleepsta-bench all`. The other subcommands are its parts:
+          sleepsta-bench generate --work bench-work        (the workloads, deterministic)
+          sleepsta-bench stage ingest --file F --threads 2  (one stage, in this process; prints JSON)
+        """,
+        subcommands: [All.self, Generate.self, Stage.self])
+}
+
+struct Generate: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Write the benchmark workloads (fixed seeds) into --work.")
+
+    @Option(help: "Folder for the workloads.") var work = "bench-work"
+    @Option(help: "Days of the 100 Hz wearable CSV.") var days: Double = 7
+    @Flag(help: "Also write the gzip copy.") var gzip = false
+
+    func run() throws {
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        let name = Workloads.wearableName(days: days)
+        let start = Stopwatch.now()
+        let rows = try WearableCSVGenerator(days: days).write(to: "\(work)/\(name).csv", gzipPath: gzip ? "\(work)/\(name).csv.gz" : nil)
+        print("\(work)/\(name).csv: \(rows) rows in \(String(format: "%.1f", Stopwatch.now() - start)) s")
+    }
+}
+
+struct Stage: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run one stage in this process and print its result as JSON (one object per line).")
+
+    @Argument(help: "parse | ingest | ingest-serial | accumulate | counts | score | store")
+    var name: String
+    @Option(help: "Input file.") var file = ""
+    @Option(help: "Cores to use.") var threads = 1
+    @Option(help: "Untimed runs first.") var warmUp = 1
+    @Option(help: "Timed runs.") var repeats = 3
+    @Option(help: "Write what the stage computed here (prefix), for agreement checks.") var output: String?
+    @Option(help: "IANA time zone for the readers.") var tz: String?
+    @Option(help: "Database path (store stage).") var db: String?
+
+    func run() throws {
+        let o = StageOptions(file: file, threads: threads, warmUp: warmUp, repeats: repeats, output: output, timeZone: tz)
+        let results: [StageResult]
+        switch name {
+        case "parse": results = [try IngestStages.parse(o)]
+        case "ingest": results = [try IngestStages.ingestParallel(o)]
+        case "ingest-serial": results = [try IngestStages.ingestSerial(o)]
+        case "accumulate": results = try IngestStages.accumulate(o)
+        case "counts": results = [try EpochStages.counts(o)]
+        case "score": results = [try EpochStages.score(o)]
+        case "store":
+            guard let db else { throw ValidationError("store needs --db") }
+            results = try NightLibrary.stages(o, database: db)
+        default: throw ValidationError("unknown stage \(name)")
+        }
+        for r in results { print(r.json()) }
+    }
+}

@@ -1,0 +1,100 @@
+import ArgumentParser
+import Foundation
+import Logging
+import SleepCore
+import SleepPipeline
+
+struct Compare: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Compare interval lengths over the nights in the database: metrics, agreement statistics and a report.",
+        discussion: """
+        Every length is re-aggregated from the per-second base series stored with
+        each night (no raw file is read again); analyses missing from the database
+        are derived and stored. The shortest length is the reference. Per night:
+        the difference of every night metric (longer − shorter). Across nights:
+        mean difference (Bland–Altman bias), 95 % limits of agreement, ICC(2,1);
+        epoch-level agreement on a common grid (accuracy, Cohen's kappa); the
+        awakenings a longer interval hides. Writes REPORTS/compare-<lengths>/ and
+        prints the statistics as a Markdown table. Definitions: README.
+        """)
+
+    @Option(name: .long, help: ArgumentHelp("Two or more interval lengths, comma-separated: 10m,15m or 5m,10m,15m,30m.", valueName: "lengths"))
+    var intervals: String
+
+    @Option(name: .long, help: ArgumentHelp("Only these nights: ids or evening dates (YYYY-MM-DD), comma-separated. Default: every night.", valueName: "nights"))
+    var nights: String?
+
+    @Option(name: .long, help: ArgumentHelp("Sleep/wake scoring: \(Compare.algorithms.joined(separator: ", ")).", valueName: "name"))
+    var algorithm: String = AnalysisParameters.algorithmName
+
+    @Option(name: .long, help: ArgumentHelp("SQLite database written by `sleepsta run`.", valueName: "file"))
+    var db: String = "Data/sleepsta.sqlite"
+
+    @Option(name: .long, help: ArgumentHelp("Reports folder; the comparison goes to REPORTS/compare-<lengths>/.", valueName: "dir"))
+    var reports: String = "Reports"
+
+    @Option(name: .long, help: ArgumentHelp("Per-sample movement formula: mean-abs-axis (default) or legacy-app.", valueName: "metric"))
+    var metric: String = MovementMetric.meanAbsoluteAxis.rawValue
+
+    @Option(name: .long, help: ArgumentHelp("Wake threshold as a multiple of the night's median epoch movement.", valueName: "factor"))
+    var wakeThreshold: Double = AnalysisParameters().wakeThresholdFactor
+
+    @Flag(name: .long, help: "Log every derived analysis (debug level) to stderr.")
+    var verbose = false
+
+    @Flag(name: .long, help: "Print nothing but errors.")
+    var quiet = false
+
+    /// The scorings an analysis can name (the store's `algorithm` column).
+    static let algorithms = [AnalysisParameters.algorithmName]
+
+    var lengths: [IntervalLength] { intervals.split(separator: ",").compactMap { IntervalLength(parsing: String($0)) } }
+
+    func validate() throws {
+        let parts = intervals.split(separator: ",", omittingEmptySubsequences: false)
+        for part in parts where IntervalLength(parsing: String(part)) == nil {
+            throw ValidationError("--intervals: '\(part)' is not a length; use numbers with a unit, e.g. 10m,15m")
+        }
+        guard Set(lengths).count >= 2 else { throw ValidationError("--intervals needs two or more different lengths, e.g. 10m,15m") }
+        guard Compare.algorithms.contains(algorithm) else {
+            throw ValidationError("--algorithm must be one of: \(Compare.algorithms.joined(separator: ", "))")
+        }
+        guard MovementMetric(rawValue: metric) != nil else {
+            throw ValidationError("--metric must be one of: \(MovementMetric.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard wakeThreshold > 0, wakeThreshold.isFinite else { throw ValidationError("--wake-threshold must be a positive number") }
+    }
+
+    func run() throws {
+        let level: Logger.Level = verbose ? .debug : (quiet ? .error : .notice)
+        LoggingSystem.bootstrap { label in
+            var h = StreamLogHandler.standardError(label: label)
+            h.logLevel = level
+            return h
+        }
+        var parameters = AnalysisParameters()
+        parameters.metric = MovementMetric(rawValue: metric)!
+        parameters.wakeThresholdFactor = wakeThreshold
+        let selectors = (nights ?? "").split(separator: ",").map { String($0.trimmingCharacters(in: .whitespaces)) }.filter { !$0.isEmpty }
+        let configuration = CompareConfiguration(databasePath: db, reportsDirectory: reports, lengths: lengths,
+                                                 nightSelectors: selectors, parameters: parameters)
+        let summary: CompareSummary
+        do {
+            summary = try IntervalComparisonRun(configuration: configuration, logger: Logger(label: "sleepsta")).run()
+        } catch let error as PipelineError {
+            FileHandle.standardError.write(Data("sleepsta: \(error)\n".utf8))
+            if case .locked = error { throw ExitCode(3) }
+            throw ExitCode(2)
+        } catch {
+            FileHandle.standardError.write(Data("sleepsta: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+        guard !quiet else { return }
+        print("sleepsta \(SleepstaVersion.current): compared \(summary.comparison.lengths.map(\.description).joined(separator: ", ")) over \(summary.comparison.nights.count) night(s) in \(db)")
+        print("analyses: \(summary.analysesComputed) derived from the stored base series, \(summary.analysesReused) reused")
+        print("report: \(summary.reportFolder)/index.html (\(summary.reportsWritten) file(s) written, \(summary.reportsUnchanged) unchanged)"
+              + (summary.indexLinked ? "; linked from \(reports)/index.html" : ""))
+        print("")
+        print(ComparisonTable.markdown(summary.comparison))
+    }
+}

@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import SleepCore
+import SleepPipeline
+
+struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write stored intervals, nights or epochs as tidy CSV (for pandas, R, spreadsheets).",
+        discussion: """
+        One row per observation; times ISO 8601 with the night's UTC offset;
+        missing values empty; standard output unless --output.
+          intervals  night,start,end,interval_seconds,movement_sum,
+                     movement_per_minute,coverage_seconds,...
+          nights     one row per night and parameter set: metrics, parameters
+          epochs     one row per scored epoch
+        Column lists: README, section "Exports".
+        """)
+
+    @Option(name: .long, help: ArgumentHelp("Output format (only csv).", valueName: "format"))
+    var format: String = "csv"
+
+    @Option(name: .long, help: ArgumentHelp("What to export: \(ExportTable.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "table"))
+    var what: String
+
+    @Option(name: .long, help: ArgumentHelp("Only analyses with this interval length, e.g. 15m. Default: all stored lengths.", valueName: "length"))
+    var interval: String?
+
+    @Option(name: .long, help: ArgumentHelp("SQLite database written by `sleepsta run`.", valueName: "file"))
+    var db: String = "Data/sleepsta.sqlite"
+
+    @Option(name: .long, help: ArgumentHelp("Write to this file (whole or not at all) instead of standard output.", valueName: "file"))
+    var output: String?
+
+    func validate() throws {
+        guard format == "csv" else { throw ValidationError("--format must be csv") }
+        guard ExportTable(rawValue: what) != nil else {
+            throw ValidationError("--what must be one of: \(ExportTable.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        if let interval, IntervalLength(parsing: interval) == nil {
+            throw ValidationError("--interval '\(interval)' is not a length; use a number with a unit: 10m, 15m, 900s, 1h")
+        }
+    }
+
+    func run() throws {
+        let configuration = ExportConfiguration(databasePath: db, table: ExportTable(rawValue: what)!,
+                                                interval: interval.flatMap(IntervalLength.init(parsing:)), outputPath: output)
+        do {
+            try Exporter(configuration: configuration).run()
+        } catch {
+            FileHandle.standardError.write(Data("sleepsta: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+    }
+}

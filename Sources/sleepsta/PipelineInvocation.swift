@@ -1,0 +1,28 @@
+import ArgumentParser
+import Foundation
+import Logging
+import SleepPipeline
+
+/// What `run` and `nightly` do once their options are parsed: set up logging (and the progress
+/// bar on a terminal), run the pipeline, print the summary, and exit with the documented code.
+enum PipelineInvocation {
+    static func execute(_ configuration: PipelineConfiguration, options: PipelineOptions, quietUnlessTerminal: Bool) throws {
+        let onTerminal = isatty(STDERR_FILENO) == 1
+        let bar = onTerminal ? TerminalProgressBar() : nil
+        let level = options.logLevel(quietByDefault: quietUnlessTerminal && !onTerminal)
+        LoggingSystem.bootstrap { label in ProgressAwareLogHandler(label: label, level: level, bar: bar) }
+        let logger = Logger(label: "sleepsta")
+        let summary: RunSummary
+        do {
+            summary = try Pipeline(configuration: configuration, logger: logger, progress: bar).run()
+        } catch let error as PipelineError {
+            FileHandle.standardError.write(Data("sleepsta: \(error)\n".utf8))
+            throw ExitCode(error.exitCode)
+        } catch {
+            FileHandle.standardError.write(Data("sleepsta: \(error)\n".utf8))
+            throw ExitCode(ExitStatus.environment)
+        }
+        print(RunSummaryText.render(summary, configuration: configuration))
+        if summary.exitCode != ExitStatus.success { throw ExitCode(summary.exitCode) }
+    }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import Logging
+import SleepCore
+import SleepPipeline
+
+/// The options `run` and `nightly` share: folders, analysis parameters, log level.
+struct PipelineOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Folder of recordings (searched recursively).", valueName: "dir"))
+    var data: String = "Data"
+
+    @Option(name: .long, help: ArgumentHelp("SQLite database to create or update.", valueName: "file"))
+    var db: String = "Data/sleepsta.sqlite"
+
+    @Option(name: .long, help: ArgumentHelp("Folder for index.html and one folder per night.", valueName: "dir"))
+    var reports: String = "Reports"
+
+    @Option(name: .long, help: ArgumentHelp("Interval length for movement totals, states and metrics: 10m, 15m, 5m, 30m, 1h, 90s.", valueName: "length"))
+    var interval: String = "10m"
+
+    @Option(name: .long, help: ArgumentHelp("IANA time zone of recordings that do not state one, e.g. Europe/Berlin. Nights run noon to noon on this clock.", valueName: "zone"))
+    var tz: String?
+
+    @Option(name: .long, help: ArgumentHelp("Per-sample movement formula: mean-abs-axis ((|x|+|y|+|z|)/3, default) or legacy-app (the original app's |x|+|y|+|z|/3).", valueName: "metric"))
+    var metric: String = MovementMetric.meanAbsoluteAxis.rawValue
+
+    @Option(name: .long, help: ArgumentHelp("Wake threshold as a multiple of the night's median epoch movement.", valueName: "factor"))
+    var wakeThreshold: Double = AnalysisParameters().wakeThresholdFactor
+
+    @Flag(name: .long, help: "Log every file and night (debug level) to stderr.")
+    var verbose = false
+
+    @Flag(name: .long, help: "Log nothing but errors (the default for nightly when stderr is not a terminal, as under cron).")
+    var quiet = false
+
+    func validate() throws {
+        guard IntervalLength(parsing: interval) != nil else {
+            throw ValidationError("--interval '\(interval)' is not a length; use a number with a unit: 10m, 15m, 900s, 1h")
+        }
+        guard MovementMetric(rawValue: metric) != nil else {
+            throw ValidationError("--metric must be one of: \(MovementMetric.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard wakeThreshold > 0, wakeThreshold.isFinite else { throw ValidationError("--wake-threshold must be a positive number") }
+        guard !(verbose && quiet) else { throw ValidationError("--verbose and --quiet exclude each other") }
+    }
+
+    var parameters: AnalysisParameters {
+        var p = AnalysisParameters()
+        p.interval = IntervalLength(parsing: interval)!
+        p.metric = MovementMetric(rawValue: metric)!
+        p.wakeThresholdFactor = wakeThreshold
+        return p
+    }
+
+    func configuration(command: String) -> PipelineConfiguration {
+        PipelineConfiguration(dataDirectory: data, databasePath: db, reportsDirectory: reports,
+                              parameters: parameters, timeZoneIdentifier: tz, command: command)
+    }
+
+    /// `--verbose`: debug; `--quiet`: errors; otherwise notices, or errors when `quietByDefault`.
+    func logLevel(quietByDefault: Bool) -> Logger.Level {
+        verbose ? .debug : (quiet || quietByDefault ? .error : .notice)
+    }
+}

@@ -1,0 +1,82 @@
+import ArgumentParser
+import SleepPipeline
+
+struct Score: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Score sleep/wake per epoch (Cole–Kripke, Sadeh, Oakley/Actiware, Scripps, van Hees 2015).",
+        discussion: """
+        Prints one CSV row per epoch: start (ISO 8601 on the recording's local clock, with the UTC offset when the file states it or --tz is given), activity (the scored column), score (Cole–Kripke D, Sadeh PS or Oakley's activity score; empty for Scripps and van Hees), state (S, W, or empty where not scored), and file_state when the file carries its own scoring (ActiLife, Actiware, QUT).
+
+        FILE: an ActiGraph .agd, ActiLife epoch CSV, Actiware export (English, French, German), QUT epoch CSV or MMASH Actigraph.csv; or raw samples (timestamp,x,y,z in g), scored on ActiGraph counts computed from them (on GGIR's angle-z for van-hees-2015).
+
+        Variants (first = default, the device software's):
+          cole-kripke    actilife, mean-activity-1992, max-overlapping-10s-1992,
+                         max-non-overlapping-10s-1992, max-non-overlapping-30s-1992,
+                         pyactigraphy-mean; --rescore webster|pyactigraphy
+          sadeh          actilife, pyactigraphy
+          oakley         actiware, zero-padded, pyactigraphy (--threshold 40 = medium)
+          scripps        zero-padded, pyactigraphy
+          van-hees-2015  ggir
+
+        Examples:
+          sleepsta score day.agd --algorithm sadeh --epoch 60s --format csv
+          sleepsta score day.agd --algorithm cole-kripke --column axis1 --format csv
+          sleepsta score rpx_eng.csv --algorithm oakley --threshold 40 --format csv
+          sleepsta score p02_n01.csv --algorithm oakley --variant zero-padded
+          sleepsta score night.csv --algorithm van-hees-2015 --tz Europe/Berlin
+
+        Exit codes: 0 scored; 1 the file cannot be read or scored as asked; 2 usage error.
+        """)
+
+    @Argument(help: ArgumentHelp("Epoch file or raw-sample CSV.", valueName: "file"))
+    var file: String
+
+    @Option(name: .long, help: ArgumentHelp("cole-kripke, sadeh, oakley, scripps or van-hees-2015.", valueName: "name"))
+    var algorithm: String
+
+    @Option(name: .long, help: ArgumentHelp("Algorithm variant (see below); default: the device software's.", valueName: "v"))
+    var variant: String?
+
+    @Option(name: .long, help: ArgumentHelp("Cole–Kripke only: apply Webster's rescoring (webster or pyactigraphy).", valueName: "rules"))
+    var rescore: String?
+
+    @Option(name: .long, help: ArgumentHelp("Epoch length to score, e.g. 60s; finer epochs are collapsed as ActiLife does. Default: 60s for cole-kripke/sadeh, else the file's.", valueName: "length"))
+    var epoch: String?
+
+    @Option(name: .long, help: ArgumentHelp("Oakley only: wake threshold in counts, or low (20), medium (40), high (80), auto.", valueName: "t"))
+    var threshold: String?
+
+    @Option(name: .long, help: ArgumentHelp("Activity column of a multi-column epoch file (axis1, axis2, axis3, vm, activity, enmo …).", valueName: "name"))
+    var column: String?
+
+    @Option(name: .long, help: ArgumentHelp("IANA time zone of the file's local clock, e.g. Europe/Berlin (times then carry offsets).", valueName: "zone"))
+    var tz: String?
+
+    @Option(name: .long, help: ArgumentHelp("Output format (only csv).", valueName: "format"))
+    var format: String = "csv"
+
+    @Option(name: .long, help: ArgumentHelp("Write to this file (whole or not at all) instead of standard output.", valueName: "file"))
+    var output: String?
+
+    @Flag(name: .long, help: "Do not print notes on stderr.")
+    var quiet = false
+
+    func validate() throws {
+        try EpochCommandSupport.checkFormat(format)
+        guard ScoringAlgorithm(rawValue: algorithm) != nil else {
+            throw ValidationError("--algorithm '\(algorithm)': use \(ScoringAlgorithm.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        _ = try EpochCommandSupport.epochSeconds(epoch)
+    }
+
+    func run() throws {
+        let request = ScoreRequest(path: file, algorithm: ScoringAlgorithm(rawValue: algorithm)!, variant: variant, rescore: rescore,
+                                   epochSeconds: try EpochCommandSupport.epochSeconds(epoch), threshold: threshold,
+                                   column: column, timeZoneIdentifier: tz)
+        try EpochCommandSupport.run {
+            let result = try EpochScoring.run(request)
+            EpochCommandSupport.note(result.notes, quiet: quiet)
+            try result.writeCSV(toPath: output)
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Testing
+@testable import SleepCore
+
+/// Hand-worked examples of the common grid and of hidden awakenings.
+@Suite("Common grid and hidden awakenings")
+struct GridAndHiddenAwakeningsTests {
+    /// 10-min reference W S S W S S and 15-min test W S W S over one hour from the grid origin.
+    /// On the 5-min grid: reference W W S S S S W W S S S S, test W W W S S S W W W S S S:
+    /// 10 of 12 cells agree; marginals reference 8 S / 4 W, test 6 / 6, so pₑ = (8·6 + 4·6)/144
+    /// = 0.5 and κ = (10/12 − 0.5)/0.5 = 2/3.
+    @Test func gridMappingByHand() throws {
+        let s = SleepWake.sleep, w = SleepWake.wake
+        let reference = IntervalHypnogram(startUTC: 0, intervalSeconds: 600, stages: [.wake, .light, .deep, .wake, .light, .light],
+                                          states: [w, s, s, w, s, s])
+        let test = IntervalHypnogram(startUTC: 0, intervalSeconds: 900, stages: [.wake, .light, .wake, .deep], states: [w, s, w, s])
+        let g = CommonGridAgreement.compute(reference: reference, test: test, inBed: (0, 3600), gridOriginUTC: 0)
+        #expect(g.cellSeconds == 300)
+        #expect(g.sleepWake.total == 12)
+        #expect(g.sleepWake[reference: 0, test: 0] == 6 && g.sleepWake[reference: 0, test: 1] == 2)
+        #expect(g.sleepWake[reference: 1, test: 1] == 4 && g.sleepWake[reference: 1, test: 0] == 0)
+        #expect(abs(try #require(g.sleepWake.accuracy) - 10.0 / 12.0) < 1e-15)
+        #expect(abs(try #require(g.sleepWake.cohenKappa) - 2.0 / 3.0) < 1e-12)
+        // Phases (wake 0, light 1, deep 2): reference W W L L D D W W L L L L, test W W W L L L W W W D D D.
+        #expect(g.phases[reference: 0, test: 0] == 4)
+        #expect(g.phases[reference: 1, test: 0] == 2 && g.phases[reference: 1, test: 1] == 1 && g.phases[reference: 1, test: 2] == 3)
+        #expect(g.phases[reference: 2, test: 1] == 2)
+        // The in-bed span limits the cells: from 00:07 to 00:52 → cells 5..50 min.
+        let clipped = CommonGridAgreement.compute(reference: reference, test: test, inBed: (420, 3120), gridOriginUTC: 0)
+        #expect(clipped.sleepWake.total == 10)
+        // Cells where a state is missing count for phases only.
+        var missing = reference
+        missing.states[0] = nil
+        let m = CommonGridAgreement.compute(reference: missing, test: test, inBed: (0, 3600), gridOriginUTC: 0)
+        #expect(m.sleepWake.total == 10 && m.phases.total == 12)
+    }
+
+    @Test func gridOfCoprimeLengthsUsesTheirCommonDivisor() {
+        #expect(CommonGridAgreement.cellSeconds(600, 900) == 300)
+        #expect(CommonGridAgreement.cellSeconds(600, 1800) == 600)
+        #expect(CommonGridAgreement.cellSeconds(90, 600) == 30)
+        // 90-s against 10-min intervals on a 30-s grid: every 10-min interval holds 20 cells.
+        let reference = IntervalHypnogram(startUTC: 0, intervalSeconds: 90, stages: Array(repeating: .light, count: 20),
+                                          states: Array(repeating: .sleep, count: 20))
+        let test = IntervalHypnogram(startUTC: 0, intervalSeconds: 600, stages: [.light, .light, .wake], states: [.sleep, .sleep, .wake])
+        let g = CommonGridAgreement.compute(reference: reference, test: test, inBed: (0, 1800), gridOriginUTC: 0)
+        #expect(g.sleepWake.total == 60)          // 0 ..< 1800 s: both cover it
+        #expect(g.sleepWake[reference: 0, test: 0] == 40 && g.sleepWake[reference: 0, test: 1] == 20)
+    }
+
+    /// Reference 10 min: L L W L L L (a 10-min awakening at 00:20–00:30). At 15 min the interval
+    /// 00:15–00:30 is sleep (L L L L): the awakening is hidden. With W there it is not.
+    @Test func hiddenAwakeningsByHand() {
+        let s = SleepWake.sleep, w = SleepWake.wake
+        let reference = IntervalHypnogram(startUTC: 0, intervalSeconds: 600, stages: [.light, .light, .wake, .light, .light, .light],
+                                          states: [s, s, w, s, s, s])
+        #expect(reference.awakenings == [IntervalHypnogram.Bout(startUTC: 1200, endUTC: 1800)])
+        let hiding = IntervalHypnogram(startUTC: 0, intervalSeconds: 900, stages: [.light, .light, .light, .light], states: [s, s, s, s])
+        let h = HiddenAwakenings.compute(reference: reference, test: hiding)
+        #expect(h.referenceAwakenings == 1 && h.hiddenCount == 1 && h.hiddenMinutes == 10)
+        let showing = IntervalHypnogram(startUTC: 0, intervalSeconds: 900, stages: [.light, .wake, .light, .light], states: [s, w, s, s])
+        #expect(HiddenAwakenings.compute(reference: reference, test: showing).hiddenCount == 0)
+        // An awakening the test puts before its sleep onset (wake there) is not hidden either.
+        let lateOnset = IntervalHypnogram(startUTC: 0, intervalSeconds: 900, stages: [.wake, .wake, .light, .light], states: [s, s, s, s])
+        #expect(HiddenAwakenings.compute(reference: reference, test: lateOnset).hiddenCount == 0)
+        // Wake before the first and after the last sleep interval is no awakening.
+        let edges = IntervalHypnogram(startUTC: 0, intervalSeconds: 600, stages: [.wake, .light, .wake, .wake, .light, .wake],
+                                      states: [w, s, w, w, s, w])
+        #expect(edges.awakenings == [IntervalHypnogram.Bout(startUTC: 1200, endUTC: 2400)])
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+@testable import SleepCore
+@testable import SleepIngest
+
+/// Spec-built device files (make_raw_fixtures.py) read by sleepsta, compared sample by sample with
+/// what independent readers from PyPI decode from the same bytes (crosscheck_references.py) and
+/// with the values the generator encoded.
+@Suite("Device readers vs independent readers")
+struct DeviceReaderCrossCheckTests {
+    // MARK: ActiGraph .gt3x, ACTIVITY (12-bit) records, idle sleep
+
+    @Test("spec .gt3x (12-bit ACTIVITY, idle sleep, deflate) = pygt3x 0.7.1, sample by sample")
+    func gt3xVsPygt3x() throws {
+        let (r, ours) = try Fixture.samples(GT3XReader(), "spec_activity12.gt3x")
+        let reference = try Fixture.reference("spec_activity12.gt3x.pygt3x.csv.gz")
+        // pygt3x reports the device clock (info.txt: TimeZone 02:00:00) and downcasts to float32.
+        let a = SampleAgreement(ours, reference, clockOffset: 7200, timeTolerance: 1e-6, valueTolerance: 1e-6)
+        ReferenceReport.record("spec_activity12.gt3x vs pygt3x 0.7.1 (incl. 30 s idle-sleep fill)", matched: a.matched, total: a.total, note: a.note)
+        #expect(ours.count == reference.count)
+        #expect(a.matched == a.total)
+        #expect(r.quality.idleSleepSecondsFilled == 30)
+        #expect(r.quality.nominalSampleRateHz == 30)
+        #expect(r.timeline.offset(atUTC: 1_718_398_200) == 7200)
+        // x = 9 g for 0.5 s saturates a ±6 g GT3X+: 15 samples at 30 Hz.
+        #expect(r.quality.deviceRangeG == 6)
+        #expect(r.quality.clippedSamples == 15)
+    }
+
+    @Test("spec .gt3x = actfast 1.3.0 on every sample actfast reads (it does not fill idle sleep)")
+    func gt3xVsActfast() throws {
+        let (_, ours) = try Fixture.samples(GT3XReader(), "spec_activity12.gt3x")
+        let reference = try Fixture.reference("spec_activity12.gt3x.actfast.csv.gz")
+        // actfast keeps float32: compare to 1e-6 g.
+        let a = SampleAgreement(ours, reference, clockOffset: 7200, timeTolerance: 1e-6, valueTolerance: 1e-6, byIndex: false)
+        ReferenceReport.record("spec_activity12.gt3x vs actfast 1.3.0", matched: a.matched, total: a.total, note: a.note)
+        #expect(reference.count == 6300 && a.matched == a.total)
+    }
+
+    @Test("zero bytes between records are skipped, and a stored (uncompressed) archive reads the same")
+    func gt3xPaddingAndStored() throws {
+        let (_, deflated) = try Fixture.samples(GT3XReader(), "spec_activity12.gt3x")
+        let (r, stored) = try Fixture.samples(GT3XReader(), "spec_activity12_padded_stored.gt3x")
+        #expect(stored.timestamps == deflated.timestamps && stored.x == deflated.x && stored.y == deflated.y && stored.z == deflated.z)
+        #expect(r.compression == nil)
+    }
+
+    // MARK: Axivity .cwa
+
+    /// Values only: openmovement 0.0.1 (the PyPI release) multiplies the 16-bit fraction by the rate
+    /// in uint16 when it undoes the timestamp shim, which overflows, so its times are off by up to
+    /// one block (its GitHub source casts to int32 first). Times are checked against actfast and
+    /// against the generator's true clock below.
+    @Test("spec .cwa sample values = openmovement 0.0.1 (packed 10-bit AX3 and 16-bit AX6 layouts)",
+          arguments: ["spec_ax3_packed.cwa", "spec_ax6_16bit.cwa"])
+    func cwaVsOpenMovement(name: String) throws {
+        let (_, ours) = try Fixture.samples(AxivityCWAReader(), name)
+        let reference = try Fixture.reference(name + ".openmovement.csv.gz")
+        // Values are k / 256 or k / 4096 g; the reference prints 9 significant digits.
+        let values = SampleAgreement(ours, reference, timeTolerance: .infinity, valueTolerance: 1e-8)
+        ReferenceReport.record("\(name) vs openmovement 0.0.1 (values)", matched: values.matched, total: values.total, note: values.note)
+        #expect(ours.count == reference.count)
+        #expect(values.matched == values.total)
+    }
+
+    @Test("spec .cwa = actfast 1.3.0 (values exact; actfast times each block at the nominal rate, so within 1 ms)",
+          arguments: ["spec_ax3_packed.cwa", "spec_ax6_16bit.cwa"])
+    func cwaVsActfast(name: String) throws {
+        let (_, ours) = try Fixture.samples(AxivityCWAReader(), name)
+        let reference = try Fixture.reference(name + ".actfast.csv.gz")
+        let a = SampleAgreement(ours, reference, timeTolerance: 1e-3, valueTolerance: 1e-8)
+        ReferenceReport.record("\(name) vs actfast 1.3.0", matched: a.matched, total: a.total, note: a.note)
+        #expect(a.matched == a.total)
+    }
+
+    @Test("CWA sample times follow the device's true rate (100.05 Hz written as 100 Hz) to the timestamp resolution")
+    func cwaTrueRate() throws {
+        let (r, ours) = try Fixture.samples(AxivityCWAReader(), "spec_ax3_packed.cwa")
+        // make_raw_fixtures.py: sample i at 1718405400 + i / 100.05 on the device clock (no --tz: UTC).
+        var worst = 0.0
+        for i in 0..<ours.count { worst = max(worst, abs(ours.timestamps[i] - (1_718_405_400 + Double(i) / 100.05))) }
+        #expect(worst < 1e-4, "worst \(worst) s")
+        #expect(r.quality.nominalSampleRateHz == 100)
+        let drift = try #require(r.quality.sampleRateDriftPercent)
+        #expect(drift > 0 && drift < 0.2, "drift \(drift) %")
+        #expect(r.quality.deviceRangeG == 8)
+        #expect(r.quality.clippedSamples == 50)   // x = 9 g for 0.5 s at 100 Hz
+        #expect(r.timeZoneSource == .assumedUTC)
+        #expect(r.device?.contains("AX3 #12345") == true)
+    }
+
+    @Test(".cwa.gz reads exactly like the .cwa")
+    func cwaGzip() throws {
+        let (_, plain) = try Fixture.samples(AxivityCWAReader(), "spec_ax3_packed.cwa")
+        let (r, zipped) = try Fixture.samples(AxivityCWAReader(), "spec_ax3_packed.cwa.gz")
+        #expect(zipped.timestamps == plain.timestamps && zipped.x == plain.x && zipped.z == plain.z)
+        #expect(r.compression == "gzip")
+        let detected = try FormatDetector.reader(forPath: Fixture.path("spec_ax3_packed.cwa.gz"))
+        #expect(type(of: detected).format == .axivityCWA)
+    }
+
+    // MARK: GENEActiv .bin
+
+    @Test("spec GENEActiv .bin = actfast 1.3.0 (calibrated g, page times)")
+    func geneActivVsActfast() throws {
+        let (r, ours) = try Fixture.samples(GENEActivBinReader(), "spec_geneactiv.bin")
+        let reference = try Fixture.reference("spec_geneactiv.bin.actfast.csv.gz")
+        // actfast reports the device clock (Time Zone: GMT +02:00) and calibrates in float32.
+        let a = SampleAgreement(ours, reference, clockOffset: 7200, timeTolerance: 1e-6, valueTolerance: 2e-6)
+        ReferenceReport.record("spec_geneactiv.bin vs actfast 1.3.0", matched: a.matched, total: a.total, note: a.note)
+        #expect(ours.count == reference.count && a.matched == a.total)
+        #expect(r.quality.nominalSampleRateHz == 10)
+        #expect(r.quality.deviceRangeG == 8)
+        #expect(r.quality.clippedSamples == 5)   // 9 g saturates at raw 2047 = 7.99 g
+        #expect(r.timeZoneSource == .data)
+        #expect(r.device == "GENEActiv 1.2 #099999, firmware Ver06.17 15June23")
+    }
+}

@@ -1,0 +1,214 @@
+import Foundation
+import Logging
+import Testing
+@testable import SleepCore
+@testable import SleepPipeline
+import SleepReport
+@testable import SleepStore
+
+/// Collects what a run reports as progress.
+final class RecordedProgress: PipelineProgressObserver, @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var updates: [PipelineProgress] = []
+    private(set) var finished = 0
+    func update(_ progress: PipelineProgress) { lock.lock(); updates.append(progress); lock.unlock() }
+    func finish() { lock.lock(); finished += 1; lock.unlock() }
+}
+
+@Suite("Nightly: incremental reports, runs, summary, progress", .serialized)
+struct NightlyTests {
+    static let night1 = PipelineTests.night1Start
+    static let night2 = PipelineTests.night1Start + 86_400
+
+    /// `sleepsta nightly` in-process over a workspace (its Reports folder must exist).
+    @discardableResult
+    func nightly(_ w: Workspace, interval: IntervalLength = .tenMinutes, progress: (any PipelineProgressObserver)? = nil) throws -> RunSummary {
+        var p = AnalysisParameters()
+        p.interval = interval
+        var c = PipelineConfiguration(dataDirectory: w.data, databasePath: w.db, reportsDirectory: w.reports,
+                                      parameters: p, timeZoneIdentifier: "Europe/Berlin", command: "nightly")
+        c.reportScope = .affected
+        c.createsReportsDirectory = false
+        var logger = Logger(label: "nightly-test")
+        logger.logLevel = .critical
+        return try Pipeline(configuration: c, logger: logger, progress: progress).run()
+    }
+
+    func workspace(nights: Int = 1) throws -> Workspace {
+        let w = Workspace()
+        try FileManager.default.createDirectory(atPath: w.reports, withIntermediateDirectories: true)
+        for k in 0..<nights { w.write("night\(k + 1).csv", Workspace.phoneNight(startUTC: Self.night1 + Int64(k) * 86_400, hours: 7)) }
+        return w
+    }
+
+    @Test("only nights ingested in this run are rendered, plus the index; the rest are not even rendered")
+    func rendersOnlyAffectedNights() throws {
+        let w = try workspace(nights: 1)
+        let first = try nightly(w)
+        #expect(first.renderedAllBecause == "first run on this database")
+        #expect(first.nightsReported == 1 && first.nightsInStore == 1)
+        let night1Page = w.reports + "/night1_2024-06-14/index.html"
+        let before = try FileManager.default.attributesOfItem(atPath: night1Page)[.modificationDate] as! Date
+
+        w.write("night2.csv", Workspace.phoneNight(startUTC: Self.night2, hours: 7))
+        let second = try nightly(w)
+        #expect(second.renderedAllBecause == nil)
+        #expect(second.filesIngested == 1 && second.filesUnchanged == 1)
+        #expect(second.nightsReported == 1 && second.nightsInStore == 2)
+        #expect(second.reportsWritten == 3)   // night 2's page and chart, and the index
+        #expect(FileManager.default.fileExists(atPath: w.reports + "/night2_2024-06-15/movement.png"))
+        #expect(try FileManager.default.attributesOfItem(atPath: night1Page)[.modificationDate] as! Date == before)
+        let index = try String(contentsOfFile: w.reports + "/index.html", encoding: .utf8)
+        #expect(index.contains("night1_2024-06-14") && index.contains("night2_2024-06-15"))
+
+        let third = try nightly(w)
+        #expect(third.nightsReported == 0 && third.reportsWritten == 0 && third.reportsUnchanged == 1)
+    }
+
+    @Test("a deleted report file is rendered again, byte for byte")
+    func missingFilesAreRendered() throws {
+        let w = try workspace(nights: 2)
+        try nightly(w)
+        let chart = w.reports + "/night1_2024-06-14/movement.png"
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: chart))
+        try FileManager.default.removeItem(atPath: chart)
+        let s = try nightly(w)
+        #expect(s.nightsReported == 1)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: chart)) == bytes)
+    }
+
+    @Test("after a run that did not finish (killed, disk full), every night is rendered again")
+    func unfinishedRunRendersAll() throws {
+        let w = try workspace(nights: 2)
+        try nightly(w)
+        // What a killed run leaves: its runs row begun, never finished.
+        let db = try SleepDatabase(path: w.db)
+        _ = try db.beginRun(RunRecord(startedUTC: "2024-06-16T03:00:00Z", toolVersion: SleepstaVersion.current, command: "nightly",
+                                      parametersJSON: "{}"))
+        let s = try nightly(w)
+        #expect(s.renderedAllBecause?.contains("did not finish") == true)
+        #expect(s.nightsReported == 2)
+        #expect(try nightly(w).renderedAllBecause == nil)
+    }
+
+    @Test("changing the interval re-derives from the stored base series without the raw files; both analyses stay, pages say which")
+    func parameterChangeWithoutRawFiles() throws {
+        let w = try workspace(nights: 1)
+        try nightly(w)
+        // The raw file is gone: a re-analysis can only come from the stored base series.
+        try FileManager.default.removeItem(atPath: w.data + "/night1.csv")
+        let s15 = try nightly(w, interval: .fifteenMinutes)
+        #expect(s15.filesSeen == 0 && s15.nightsAnalysed == 1)
+        #expect(s15.renderedAllBecause == "the previous run used other parameters or folders")
+        let page = try String(contentsOfFile: w.reports + "/night1_2024-06-14/index.html", encoding: .utf8)
+        #expect(page.contains("interval=900s"))
+        let db = try SleepDatabase(path: w.db)
+        #expect(try db.query("SELECT interval_seconds FROM analyses ORDER BY 1").map { $0["interval_seconds"]! } == ["600", "900"])
+        let s10 = try nightly(w)
+        #expect(s10.nightsAnalysed == 0 && s10.nightsReported == 1)
+        #expect(try String(contentsOfFile: w.reports + "/night1_2024-06-14/index.html", encoding: .utf8).contains("interval=600s"))
+        let runs = try db.query("SELECT command, parameters_json, finished_utc, tool_version, status FROM runs ORDER BY id")
+        #expect(runs.count == 3)
+        #expect(runs.allSatisfy { $0["command"] == "nightly" && $0["status"] == "ok" && !$0["finished_utc"]!.isEmpty && $0["tool_version"] == SleepstaVersion.current })
+        #expect(runs[1]["parameters_json"]!.contains("interval=900s") && runs[1]["parameters_json"]!.contains("\"reportsDirectory\""))
+    }
+
+    @Test("reports are deterministic: the same inputs and parameters at another time give byte-identical files")
+    func deterministicReports() throws {
+        let a = try workspace(nights: 2)
+        let sa = try nightly(a)
+        sleep(1)   // a different clock second for the second run; nothing of it may reach a page
+        let b = try workspace(nights: 2)
+        let sb = try nightly(b)
+        #expect(sa.startedUTC != sb.startedUTC)
+        let fa = ReportTree.files(in: a.reports), fb = ReportTree.files(in: b.reports)
+        #expect(fa.count == 5)
+        #expect(ReportTree.differences(fa, fb).isEmpty, "\(ReportTree.differences(fa, fb))")
+        for (name, data) in fa where name.hasSuffix(".html") {
+            let html = String(decoding: data, as: UTF8.self)
+            #expect(!html.contains(String(sa.startedUTC.prefix(16))) && !html.contains(String(sb.startedUTC.prefix(16))), "\(name) shows the run's time")
+        }
+    }
+
+    @Test("temporary files left by a killed writer are removed; other files stay")
+    func staleTemporaryFiles() throws {
+        let w = try workspace(nights: 1)
+        try nightly(w)
+        let folder = w.reports + "/night1_2024-06-14"
+        let leftovers = [folder + "/.index.html.tmp-4242", w.reports + "/.index.html.tmp-7", folder + "/.dat.nosync1a2b.Xy12Zq"]
+        for p in leftovers { FileManager.default.createFile(atPath: p, contents: Data("partial".utf8)) }
+        FileManager.default.createFile(atPath: w.reports + "/.keep", contents: Data())
+        try nightly(w)
+        for p in leftovers { #expect(!FileManager.default.fileExists(atPath: p), "\(p)") }
+        #expect(FileManager.default.fileExists(atPath: w.reports + "/.keep"))
+        #expect(ReportWriter.isTemporaryFileName(".movement.png.tmp-123"))
+        #expect(!ReportWriter.isTemporaryFileName(".movement.png.tmp-") && !ReportWriter.isTemporaryFileName("movement.png"))
+    }
+
+    @Test("why a nightly run renders every night")
+    func renderAllReasons() {
+        let json = "{\"a\":1}"
+        func run(finished: Bool = true, version: String = SleepstaVersion.current, parameters: String = json, status: String = "ok") -> RunRecord {
+            RunRecord(id: 1, startedUTC: "2024-06-15T03:00:00Z", finishedUTC: finished ? "2024-06-15T03:01:00Z" : nil, toolVersion: version,
+                      command: "nightly", parametersJSON: parameters, status: status)
+        }
+        let reason = { (r: RunRecord?) in ReportScope.renderAllReason(previousRun: r, toolVersion: SleepstaVersion.current, parametersJSON: json) }
+        #expect(reason(nil) == "first run on this database")
+        #expect(reason(run()) == nil)
+        #expect(reason(run(status: "some-files-failed")) == nil)
+        #expect(reason(run(finished: false))?.contains("did not finish") == true)
+        #expect(reason(run(status: "failed"))?.contains("did not finish") == true)
+        #expect(reason(run(version: "0.0.9")) == "the previous run used sleepsta 0.0.9")
+        #expect(reason(run(parameters: "{\"a\":2}")) == "the previous run used other parameters or folders")
+    }
+
+    @Test("the summary lists failed files (the first 20, then where the rest are); exit codes follow the contract")
+    func summaryAndExitCodes() {
+        var s = RunSummary()
+        s.filesSeen = 25
+        s.runID = 7
+        s.failures = (1...23).map { ("f\($0).csv", "f\($0).csv:1: bad") }
+        var c = PipelineConfiguration(dataDirectory: "Data", databasePath: "db.sqlite", reportsDirectory: "Reports", command: "nightly")
+        c.reportScope = .affected
+        let text = RunSummaryText.render(s, configuration: c)
+        #expect(text.contains("f20.csv:1: bad") && !text.contains("f21.csv:1: bad"))
+        #expect(text.contains("… and 3 more: sqlite3 db.sqlite \"SELECT path, error FROM run_failures WHERE run_id = 7\""))
+        #expect(text.split(separator: "\n").count <= 30, "one screen")
+        #expect(s.exitCode == 1)
+        #expect(RunSummary().exitCode == 0)
+        #expect(PipelineError.environment("x").exitCode == 2)
+        #expect(PipelineError.locked("x").exitCode == 3)
+    }
+
+    @Test("progress: files with bytes, then nights rendered; the bar's text fits the terminal")
+    func progress() throws {
+        let w = try workspace(nights: 2)
+        let recorded = RecordedProgress()
+        try nightly(w, progress: recorded)
+        let files = recorded.updates.filter { $0.stage == .files }
+        let reports = recorded.updates.filter { $0.stage == .reports }
+        let totalBytes = try ["night1.csv", "night2.csv"].reduce(Int64(0)) {
+            $0 + ((try FileManager.default.attributesOfItem(atPath: w.data + "/" + $1)[.size] as! NSNumber).int64Value)
+        }
+        #expect(files.last?.done == 2 && files.last?.bytesDone == totalBytes && files.last?.bytesTotal == totalBytes)
+        #expect(zip(files, files.dropFirst()).allSatisfy { $0.bytesDone <= $1.bytesDone })
+        #expect(reports.last?.done == 2 && reports.last?.total == 2)
+        #expect(recorded.finished == 1)
+
+        let p = PipelineProgress(stage: .files, done: 3, total: 12, bytesDone: 45_200_000, bytesTotal: 120_000_000, nights: 4, item: "alex.csv")
+        #expect(TerminalProgressBar.line(p, width: 120) == "files 3/12 [#######.............] · 45.2 of 120.0 MB · 4 night(s) · alex.csv")
+        #expect(TerminalProgressBar.line(p, width: 40).count == 39)
+        let r = PipelineProgress(stage: .reports, done: 5, total: 20, item: "alex_2024-06-14")
+        #expect(TerminalProgressBar.line(r, width: 80) == "reports 5/20 nights [#####...............] · alex_2024-06-14")
+    }
+
+    @Test("nightly refuses a missing reports folder before touching the database; run creates it")
+    func missingReportsFolder() throws {
+        let w = try workspace(nights: 1)
+        try FileManager.default.removeItem(atPath: w.reports)
+        #expect(throws: PipelineError.self) { try nightly(w) }
+        #expect(!FileManager.default.fileExists(atPath: w.db))
+        #expect(try w.run().filesIngested == 1)   // `run` creates the folder
+        #expect(FileManager.default.fileExists(atPath: w.reports + "/index.html"))
+    }
+}

@@ -1,0 +1,167 @@
+"""The Python peers of `make bench`, timed on the same inputs as sleepsta and checked against its output.
+
+Run by `sleepsta-bench all` with the interpreter of .venv-peers (made by `make bench`, recipe in
+../shared/TOOLCHAIN.md). Each subcommand runs one peer in this process and prints one JSON object:
+the timed runs (in-process wall seconds, after one untimed warm-up unless --warm-up 0), the peak
+resident memory of this process, and how its output agrees with sleepsta's (a fast wrong answer is
+not a result, so the bench reports agreement next to every ratio).
+
+  pandas       pandas.read_csv (C engine) + numpy per-second aggregation of timestamp,x,y,z
+               -> per-second mean of (|x|+|y|+|z|)/3, of |x|+|y|+|z|/3 and the sample count,
+               compared with sleepsta's base series (float32, NaN = no data).
+  agcounts     agcounts.extract.get_counts (ActiGraph's reference implementation) on the raw
+               samples -> counts per 60-s epoch, compared with sleepsta's counts.
+  pyactigraphy pyActigraphy 1.2.2 Cole-Kripke (settings="mean", no rescoring) and Sadeh on 60-s
+               axis-1 counts -> sleep/wake per epoch, compared with sleepsta's pyActigraphy variants.
+"""
+import argparse
+import json
+import resource
+import sys
+import time
+
+import numpy as np
+import pandas as pd
+
+
+def peak_rss_bytes():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def timed(fn, warm_up, repeats):
+    for _ in range(warm_up):
+        fn()
+    times, result = [], None
+    for _ in range(repeats):
+        start = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - start)
+    return times, result
+
+
+def read_series_dump(prefix):
+    """sleepsta's per-second series (see SeriesDump in Sources/SleepstaBench/IngestStages.swift)."""
+    with open(prefix + ".series", "rb") as f:
+        raw = f.read()
+    start, count = np.frombuffer(raw[:16], dtype="<i8")
+    o = 16
+    movement = np.frombuffer(raw[o:o + 4 * count], dtype="<f4"); o += 4 * count
+    legacy = np.frombuffer(raw[o:o + 4 * count], dtype="<f4"); o += 4 * count
+    counts = np.frombuffer(raw[o:o + 2 * count], dtype="<u2")
+    return int(start), movement, legacy, counts
+
+
+def pandas_peer(args):
+    def run():
+        df = pd.read_csv(args.csv, engine="c", dtype=np.float64)
+        t = df.iloc[:, 0].to_numpy()
+        ax = np.abs(df.iloc[:, 1].to_numpy())
+        ay = np.abs(df.iloc[:, 2].to_numpy())
+        az = np.abs(df.iloc[:, 3].to_numpy())
+        del df
+        second = np.floor(t).astype(np.int64)
+        # Rows are in time order, so each second is one run: reduceat sums the runs.
+        starts = np.concatenate(([0], np.flatnonzero(np.diff(second)) + 1))
+        n = np.diff(np.concatenate((starts, [len(second)])))
+        movement = np.add.reduceat((ax + ay + az) / 3, starts) / n
+        legacy = np.add.reduceat(ax + ay + az / 3, starts) / n
+        return second[starts], movement, legacy, n
+
+    times, (seconds, movement, legacy, n) = timed(run, args.warm_up, args.repeats)
+    rows = int(n.sum())
+    agreement = {}
+    if args.compare:
+        start, s_mov, s_leg, s_n = read_series_dump(args.compare)
+        idx = seconds - start
+        inside = (idx >= 0) & (idx < len(s_n))
+        same_grid = bool(inside.all()) and int((s_n > 0).sum()) == len(seconds)
+        ok_n = same_grid and bool(np.array_equal(s_n[idx].astype(np.int64), n))
+        # sleepsta stores Float(sum / n) with the sum in Double, in file order; numpy sums in its
+        # own order, so allow a few float32 ulps.
+        mov32, leg32 = movement.astype(np.float32), legacy.astype(np.float32)
+        close_m = np.isclose(s_mov[idx], mov32, rtol=1e-6, atol=1e-9) if same_grid else np.array([False])
+        close_l = np.isclose(s_leg[idx], leg32, rtol=1e-6, atol=1e-9) if same_grid else np.array([False])
+        agreement = {
+            "seconds": int(len(seconds)),
+            "sample counts equal": ok_n,
+            "movement within 1e-6": int(close_m.sum()),
+            "legacy within 1e-6": int(close_l.sum()),
+            "bit-identical float32 movement": int((s_mov[idx] == mov32).sum()) if same_grid else 0,
+            "max relative difference": float(np.max(np.abs(s_mov[idx] - mov32) / np.maximum(np.abs(mov32), 1e-12))) if same_grid else None,
+            "agree": bool(ok_n and close_m.all() and close_l.all()),
+        }
+    return {"peer": "pandas", "times": times, "rows": rows, "peak_rss_bytes": peak_rss_bytes(), "agreement": agreement}
+
+
+def agcounts_peer(args):
+    from agcounts.extract import get_counts
+
+    df = pd.read_csv(args.csv, engine="c", dtype=np.float64, nrows=args.rows)
+    raw = df.iloc[:, 1:4].to_numpy()
+    del df
+    times, counts = timed(lambda: get_counts(raw, freq=args.rate, epoch=60), args.warm_up, args.repeats)
+    agreement = {}
+    if args.compare:
+        ours = np.fromfile(args.compare + ".counts", dtype="<i4").reshape(-1, 3)   # x, y, z per epoch
+        theirs = np.asarray(counts, dtype=np.int64)[:, :3]
+        n = min(len(ours), len(theirs))
+        equal = int((ours[:n] == theirs[:n]).all(axis=1).sum())
+        agreement = {"epochs": int(len(theirs)), "sleepsta epochs": int(len(ours)), "identical epochs": equal,
+                     "agree": bool(equal == len(theirs) == len(ours))}
+    return {"peer": "agcounts", "times": times, "rows": int(len(raw)), "peak_rss_bytes": peak_rss_bytes(),
+            "agreement": agreement}
+
+
+def pyactigraphy_peer(args):
+    # pyActigraphy 1.2.2's Oakley() still uses np.float (removed in NumPy 1.24); restore the alias.
+    if not hasattr(np, "float"):
+        np.float = float
+    from pyActigraphy.sleep.scoring_base import ScoringMixin
+
+    class Series(ScoringMixin):
+        def __init__(self, values):
+            index = pd.date_range(start="2024-06-14 00:00:00", periods=len(values), freq=pd.Timedelta(seconds=60))
+            self.data = pd.Series(np.asarray(values, dtype=float), index=index)
+
+    counts = np.fromfile(args.counts + ".counts", dtype="<i4").reshape(-1, 3)
+    axis1 = counts[:, 1].astype(float)   # ActiLife's axis 1 is the device Y axis
+    series = Series(axis1)
+
+    def run():
+        ck = series.CK(settings="mean", threshold=1.0, rescoring=False)
+        sadeh = series.Sadeh()
+        return ck.to_numpy(), sadeh.to_numpy()
+
+    times, (ck, sadeh) = timed(run, args.warm_up, args.repeats)
+    agreement = {}
+    if args.compare:
+        # sleepsta's states per epoch: 1 = sleep, 0 = wake, 2 = not scored (pyActigraphy writes 0 there).
+        ours = np.fromfile(args.compare + ".states", dtype=np.uint8).reshape(2, -1)
+        ours = np.where(ours == 1, 1, 0)
+        agreement = {"epochs": int(len(ck)),
+                     "Cole-Kripke identical": int((ours[0] == ck).sum()),
+                     "Sadeh identical": int((ours[1] == sadeh).sum()),
+                     "agree": bool((ours[0] == ck).all() and (ours[1] == sadeh).all())}
+    return {"peer": "pyactigraphy", "times": times, "rows": int(len(axis1)), "peak_rss_bytes": peak_rss_bytes(),
+            "agreement": agreement}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("peer", choices=["pandas", "agcounts", "pyactigraphy"])
+    ap.add_argument("--csv")
+    ap.add_argument("--counts", help="prefix of sleepsta's counts dump (<prefix>.counts)")
+    ap.add_argument("--rows", type=int, default=None)
+    ap.add_argument("--rate", type=int, default=100)
+    ap.add_argument("--compare", help="prefix of sleepsta's output to compare with")
+    ap.add_argument("--warm-up", type=int, default=1)
+    ap.add_argument("--repeats", type=int, default=3)
+    args = ap.parse_args()
+    result = {"pandas": pandas_peer, "agcounts": agcounts_peer, "pyactigraphy": pyactigraphy_peer}[args.peer](args)
+    result["python"] = sys.version.split()[0]
+    result["versions"] = {"numpy": np.__version__, "pandas": pd.__version__}
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
