@@ -40,9 +40,13 @@ enum NightLibrary {
             var cycle = 0
             while m < minutes {
                 let deep = Int(90 * max(0.1, 0.45 - 0.1 * Double(cycle)))
-                for j in m..<min(m + 90, minutes) { stage[j] = j - m >= 90 - deep ? 2 : 1 }
+                for j in min(m, minutes)..<min(m + 90, minutes) { stage[j] = j - m >= 90 - deep ? 2 : 1 }
                 m += 90
-                if rng.unit() < 0.4 { for j in m..<min(m + 1 + Int(rng.unit() * 4), minutes) { stage[j] = 0 }; m += 3 }
+                if rng.unit() < 0.4 {
+                    let awake = 1 + Int(rng.unit() * 4)
+                    for j in min(m, minutes)..<min(m + awake, minutes) { stage[j] = 0 }
+                    m += awake
+                }
                 cycle += 1
             }
             for j in max(0, minutes - 6)..<minutes { stage[j] = 0 }

@@ -154,9 +154,9 @@ struct BadInputTests {
 
             // Accepted, with the right result
             BadInput(what: "duplicated timestamps", name: "duplicates.csv",
-                     content: .text(rows(startUTC: evening, seconds: 3 * 3600).split(separator: "\n").flatMap { [$0, $0] }.joined(separator: "\n") + "\n"),
+                     content: .text("timestamp,x,y,z\n" + rows(startUTC: evening, seconds: 3 * 3600).split(separator: "\n").dropFirst().flatMap { [$0, $0] }.joined(separator: "\n") + "\n"),
                      expect: .accepted { db, nights in
-                         let r = try db.query("SELECT quality_json, warnings_json FROM recordings WHERE path = 'duplicates.csv'")[0]
+                         let r = try #require(try db.query("SELECT quality_json, warnings_json FROM recordings WHERE path = 'duplicates.csv'").first)
                          #expect(r["quality_json"]!.contains("\"duplicateTimestamps\":10800"))
                          #expect(r["warnings_json"]!.contains("repeat the previous timestamp"))
                          #expect(nights.count == 1)
@@ -164,11 +164,11 @@ struct BadInputTests {
             BadInput(what: "a time zone the data does not state (no --tz)", name: "no-zone.csv",
                      content: .text(rows(startUTC: evening + 3600, seconds: 3 * 3600)),
                      expect: .accepted { db, nights in
-                         let r = try db.query("SELECT time_zone, time_zone_source, warnings_json FROM recordings WHERE path = 'no-zone.csv'")[0]
+                         let r = try #require(try db.query("SELECT time_zone, time_zone_source, warnings_json FROM recordings WHERE path = 'no-zone.csv'").first)
                          #expect(r["time_zone_source"] == "assumed-utc")
                          #expect(r["warnings_json"]!.contains("no time zone"))
                          #expect(nights.map { $0["night_date"]! } == ["2024-06-14"])
-                         #expect(nights[0]["window_start_utc"] == "1718366400")   // noon UTC
+                         #expect(nights.first?["window_start_utc"] == "1718366400")   // noon UTC
                      }),
             BadInput(what: "a night across the spring DST change (23 h)", name: "dst-spring.csv",
                      content: .text(rows(startUTC: 1_711_832_400, seconds: 6 * 3600, offset: { stateOffset(berlin: $0) })),
@@ -186,7 +186,7 @@ struct BadInputTests {
                      content: .text(rows(startUTC: 2_147_472_000, seconds: 4 * 3600, offset: { _ in 0 })),
                      expect: .accepted { db, nights in
                          #expect(nights.map { $0["night_date"]! } == ["2038-01-18"])
-                         let r = try db.query("SELECT first_utc, end_utc FROM recordings WHERE path = 'y2038.csv'")[0]
+                         let r = try #require(try db.query("SELECT first_utc, end_utc FROM recordings WHERE path = 'y2038.csv'").first)
                          #expect(Int64(r["first_utc"]!)! < 2_147_483_648 && Int64(r["end_utc"]!)! > 2_147_483_648)
                      }),
             BadInput(what: "epoch milliseconds in 2040", name: "y2040-ms.csv",

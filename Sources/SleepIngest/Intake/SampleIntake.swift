@@ -107,8 +107,8 @@ struct SampleIntake<Sink: SampleSink> {
 
 /// Periods in which the acceleration hardly varies, by the thresholds of van Hees et al. 2013
 /// (GGIR's non-wear rule: per axis, value range < 50 mg and SD < 13 mg; still when at least 2 of
-/// the 3 axes are), applied to consecutive 15-min blocks as they stream past; a still period is at
-/// least 4 still blocks (GGIR's 60-min window). The full GGIR procedure with overlapping windows is
+/// the 3 axes are), applied to consecutive 15-min blocks as they stream past; a still period is a
+/// run of still blocks lasting at least 60 min (GGIR's window). The full GGIR procedure with overlapping windows is
 /// ``StillnessNonWear`` in SleepCore, which needs the samples in memory; this is its constant-memory
 /// screening for QC.
 struct StillnessTracker {
@@ -124,10 +124,12 @@ struct StillnessTracker {
     private var lo = (0.0, 0.0, 0.0)
     private var hi = (0.0, 0.0, 0.0)
     private var runBlocks = 0
+    private var runSeconds = 0.0
+    private var blockLast = 0.0
     private var lastStillBlockStart = Double.nan
     private(set) var periods = 0
-    private(set) var stillBlocks = 0
-    private(set) var longestBlocks = 0
+    private(set) var stillSeconds = 0.0
+    private(set) var longestSeconds = 0.0
 
     @inline(__always)
     mutating func add(timestamp t: Double, x: Double, y: Double, z: Double) {
@@ -138,6 +140,7 @@ struct StillnessTracker {
             n = 0; sum = (0, 0, 0); sumSq = (0, 0, 0); lo = (x, y, z); hi = (x, y, z)
         }
         n += 1
+        blockLast = t
         sum.0 += x; sum.1 += y; sum.2 += z
         sumSq.0 += x * x; sumSq.1 += y * y; sumSq.2 += z * z
         lo.0 = min(lo.0, x); lo.1 = min(lo.1, y); lo.2 = min(lo.2, z)
@@ -156,6 +159,8 @@ struct StillnessTracker {
         if axes >= 2 {
             if !contiguous { flushRun() }
             runBlocks += 1
+            // A block's seconds: whole blocks 900, the last one up to its last sample.
+            runSeconds += min(Self.blockSeconds, (blockLast - blockStart).rounded(.down) + 1)
             lastStillBlockStart = blockStart
         } else {
             flushRun()
@@ -165,15 +170,16 @@ struct StillnessTracker {
 
     /// Counts the run of still blocks in progress, if long enough, and starts over.
     private mutating func flushRun() {
-        if runBlocks >= Self.minimumBlocks { periods += 1; stillBlocks += runBlocks; longestBlocks = max(longestBlocks, runBlocks) }
+        if runSeconds >= Self.blockSeconds * Double(Self.minimumBlocks) { periods += 1; stillSeconds += runSeconds; longestSeconds = max(longestSeconds, runSeconds) }
         runBlocks = 0
+        runSeconds = 0
     }
 
     func finished() -> (periods: Int, seconds: Int, longest: Int) {
         var copy = self
         copy.closeBlock()
         copy.flushRun()
-        return (copy.periods, copy.stillBlocks * Int(Self.blockSeconds), copy.longestBlocks * Int(Self.blockSeconds))
+        return (copy.periods, Int(copy.stillSeconds), Int(copy.longestSeconds))
     }
 }
 
