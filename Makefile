@@ -48,7 +48,7 @@ sample-data: deps
 	@test -f $(DATA)/phone-50hz-sam.csv || python3 $(DATA)/generate_samples.py --only 50hz --out $(DATA)
 
 report: build sample-data
-	$(BIN) run --data $(DATA) --db $(DB) --reports $(REPORTS) --interval $(INTERVAL) --tz $(SAMPLE_TZ)
+	mkdir -p $(REPORTS) && $(BIN) nightly --data $(DATA) --db $(DB) --reports $(REPORTS) --interval $(INTERVAL) --tz $(SAMPLE_TZ)
 	$(BIN) compare --intervals $(COMPARE) --db $(DB) --reports $(REPORTS)
 
 # Release mode: the numeric tests run 40-600x slower in debug builds (see TOOLCHAIN notes in README).
@@ -59,3 +59,39 @@ test: deps
 clean:
 	rm -rf .build $(REPORTS)/*/ $(REPORTS)/*.html $(REPORTS)/*.png $(REPORTS)/*.json
 	rm -f $(DB) $(DB)-wal $(DB)-shm $(DB).lock $(DATA)/phone-50hz-sam.csv
+
+# ---- make bench: the performance benchmark (README, "Performance"). Workloads are generated
+# (fixed seeds) into $(BENCH_WORK)/ and removed afterwards unless KEEP=1; the Python peers are
+# installed once into $(BENCH_VENV)/ (recipe from ../shared/TOOLCHAIN.md); the table is printed
+# and written to $(REPORTS)/bench.json. Measure on a quiet machine: the table records the load.
+BENCH_WORK    ?= bench-work
+BENCH_VENV    ?= .venv-peers
+BENCH_DAYS    ?= 7
+BENCH_REPEATS ?= 3
+PEER_PACKAGES := agcounts "numpy<2" "pandas<2.2" joblib lmfit plotly numba pyexcel pyexcel-ods3 pyexcel-xlsx scipy spm1d \
+                 "statsmodels>=0.14" "stochastic>=0.6.0" pytz tqdm matplotlib scikit-learn imbalanced-learn
+
+.PHONY: bench bench-peers
+# BENCH_BUILD_FLAGS: extra `swift build` flags, e.g. --scratch-path DIR.
+BENCH_BUILD_FLAGS ?=
+bench: deps bench-peers
+	$(SWIFT) build -c release $(BENCH_BUILD_FLAGS) --product sleepsta
+	$(SWIFT) build -c release $(BENCH_BUILD_FLAGS) --product sleepsta-bench
+	bin=$$($(SWIFT) build -c release $(BENCH_BUILD_FLAGS) --show-bin-path) && \
+	$$bin/sleepsta-bench all --work $(BENCH_WORK) --sleepsta $$bin/sleepsta \
+	  --python $(BENCH_VENV)/bin/python --json $(REPORTS)/bench.json --days $(BENCH_DAYS) --repeats $(BENCH_REPEATS) \
+	  $(if $(KEEP),--keep,)
+
+# The peers' virtual environment, made once (about 2 minutes, 0.9 GB). Without network the bench
+# still runs, and says that the peers were skipped.
+bench-peers:
+	@test -f $(BENCH_VENV)/.peers-installed || { \
+	  python3 -c "import venv, ensurepip" 2>/dev/null || { \
+	    if [ "$$(id -u)" = "0" ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null; \
+	    else echo "the peers need python3-venv: sudo apt-get install -y python3-venv"; fi; }; \
+	  echo "creating $(BENCH_VENV) with the Python peers (agcounts, pyActigraphy 1.2.2, pandas)"; \
+	  python3 -m venv $(BENCH_VENV) && \
+	  $(BENCH_VENV)/bin/pip install -q $(PEER_PACKAGES) && \
+	  $(BENCH_VENV)/bin/pip install -q --no-deps pyactigraphy==1.2.2 accelerometer==6.2.3 && \
+	  touch $(BENCH_VENV)/.peers-installed || \
+	  echo "could not install the peers: the bench runs without them"; }

@@ -47,7 +47,8 @@ public struct Pipeline {
         let started = Date()
         var run = RunRecord(startedUTC: Self.timestamp(started), toolVersion: c.toolVersion, command: c.command,
                             parametersJSON: Self.parametersJSON(c))
-        let previous = try storing { try db.previousRun() }
+        // The last run that wrote night pages (`compare` and `export` do not).
+        let previous = try storing { try db.previousRun(commands: ["run", "nightly"]) }
         run.id = try storing { try db.beginRun(run) }
         do {
             var summary = try work(db: db, run: run, previous: previous)
@@ -212,6 +213,11 @@ public struct Pipeline {
     func ingest(path: String, relativePath: String, db: SleepDatabase, runID: Int64?) throws -> IngestOutcome {
         try InputPreflight.check(path: path)
         let reader = try FormatDetector.reader(forPath: path)
+        let options = IngestOptions(timeZoneIdentifier: configuration.timeZoneIdentifier)
+        // A new file, or one whose size changed, is read anyway: read it while hashing (SpeculativeRead).
+        let early = SpeculativeRead.worthIt(path: path, storedSizeBytes: try storing { try db.storedSizeBytes(ofRecordingAt: relativePath) })
+            ? SpeculativeRead(reader: reader, path: path, options: options) : nil
+        defer { early?.wait() }
         let sha = try FileHashing.sha256(path: path)
         if let storedPath = try storing({ try db.recordingPath(contentSHA256: sha) }) {
             // Same content: unchanged, or moved (its old path is gone), or a copy (both exist).
@@ -224,7 +230,7 @@ public struct Pipeline {
             logger.debug("\(relativePath): unchanged (sha256 \(sha.prefix(12)))")
             return .unchanged
         }
-        let recording = try reader.read(path: path, options: IngestOptions(timeZoneIdentifier: configuration.timeZoneIdentifier))
+        let recording = try early?.wait().get() ?? reader.read(path: path, options: options)
         let stem = NightNaming.recordingStem(relativePath)
         let taken = try storing { try db.nightIDs(excludingPath: relativePath) }
         var nights: [StoredNight] = []

@@ -25,14 +25,20 @@ struct ReportBuilder {
         let renderer = ChartRenderer()
         var rows: [IndexRow] = []
         let overviews = try db.overviews(parametersKey: parameters.key)
-        for (k, overview) in overviews.enumerated() {
-            guard let night = try db.night(id: overview.nightID), let analysis = overview.analysis else { continue }
+        // Nights are independent: they are rendered on every core (ParallelNights), and counted and
+        // listed afterwards in night order, so files and index are those of a serial loop.
+        ChartRenderer.prepareForConcurrentRendering()
+        let steps = SerializedProgress(total: overviews.count, progress)
+        let nights = try ParallelNights.map(overviews.count) { k -> (outcomes: [ReportWriter.Outcome], row: IndexRow)? in
+            let overview = overviews[k]
+            guard let night = try db.night(id: overview.nightID), let analysis = overview.analysis else { return nil }
+            var outcomes: [ReportWriter.Outcome] = []
             let folder = (reportsDirectory as NSString).appendingPathComponent(overview.nightID)
             if (only?.contains(overview.nightID) ?? true) || !Self.nightFilesExist(in: folder) {
                 let recording = try db.recording(forNight: overview.nightID)
                 let chart = MovementChart.night(analysis, timeline: night.timeline,
                                                 title: "Night of \(night.window.date) · movement per \(parameters.interval) interval")
-                count(try ReportWriter.write(renderer.png(chart), to: folder + "/movement.png"))
+                outcomes.append(try ReportWriter.write(renderer.png(chart), to: folder + "/movement.png"))
                 let input = NightReportInput(
                     nightID: overview.nightID, date: night.window.date, timeline: night.timeline, timeZoneName: night.timeZone,
                     recordingPath: overview.recordingPath, recordingFormat: overview.recordingFormat,
@@ -40,12 +46,17 @@ struct ReportBuilder {
                     preBedSurvey: night.preBedSurvey.map { ($0.question, $0.answer) },
                     postBedSurvey: night.postBedSurvey.map { ($0.question, $0.answer) },
                     analysis: analysis, sourceResolutionSeconds: night.series.sourceResolutionSeconds)
-                count(try ReportWriter.write(HTMLPages.nightPage(input, chartFile: "movement.png"), to: folder + "/index.html"))
-                nightsRendered += 1
+                outcomes.append(try ReportWriter.write(HTMLPages.nightPage(input, chartFile: "movement.png"), to: folder + "/index.html"))
             }
-            progress?(k + 1, overviews.count, overview.nightID)
-            rows.append(IndexRow(nightID: overview.nightID, date: night.window.date, recordingPath: overview.recordingPath,
-                                 timeline: night.timeline, analysis: analysis))
+            steps.step(overview.nightID)
+            return (outcomes, IndexRow(nightID: overview.nightID, date: night.window.date, recordingPath: overview.recordingPath,
+                                       timeline: night.timeline, analysis: analysis))
+        }
+        for night in nights {
+            guard let night else { continue }
+            night.outcomes.forEach(count)
+            if !night.outcomes.isEmpty { nightsRendered += 1 }
+            rows.append(night.row)
         }
         let indexPath = (reportsDirectory as NSString).appendingPathComponent("index.html")
         count(try ReportWriter.write(HTMLPages.indexPage(rows, parameters: parameters, extraLinks: Self.comparisonLinks(in: reportsDirectory)),

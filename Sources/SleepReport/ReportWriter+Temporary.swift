@@ -26,11 +26,11 @@ extension ReportWriter {
         return directory + "/.\((path as NSString).lastPathComponent).tmp-\(getpid())"
     }
 
-    /// Creates (or truncates) `path` and writes all of `bytes`, reporting errno's reason on failure
-    /// and removing the partial file. Plain POSIX calls, so no further temporary name is involved.
-    static func writeTemporary(_ bytes: [UInt8], to path: String) throws {
+    /// Creates (or truncates) `path` and writes all of `bytes`, reporting errno's reason (for the
+    /// report file it stands in for) on failure and removing the partial file. Plain POSIX calls, so no further temporary name is involved.
+    static func writeTemporary(_ bytes: [UInt8], to path: String, for reportPath: String) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard fd >= 0 else { throw ReportWriteError(path: path, reason: String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw ReportWriteError(path: reportPath, reason: String(cString: strerror(errno))) }
         var written = 0
         let failure: String? = bytes.withUnsafeBytes { raw -> String? in
             while written < raw.count {
@@ -47,7 +47,7 @@ extension ReportWriter {
         let closeFailed = close(fd) != 0 ? String(cString: strerror(errno)) : nil
         if let reason = failure ?? closeFailed {
             unlink(path)
-            throw ReportWriteError(path: path, reason: reason)
+            throw ReportWriteError(path: reportPath, reason: reason)
         }
     }
 

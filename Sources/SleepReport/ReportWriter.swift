@@ -14,7 +14,7 @@ public enum ReportWriter {
         let directory = (path as NSString).deletingLastPathComponent
         try fm.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let temporary = temporaryPath(for: path)
-        try writeTemporary(bytes, to: temporary)
+        try writeTemporary(bytes, to: temporary, for: path)
         guard rename(temporary, path) == 0 else {
             let reason = String(cString: strerror(errno))
             try? fm.removeItem(atPath: temporary)

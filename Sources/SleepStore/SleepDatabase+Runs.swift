@@ -1,13 +1,21 @@
+import Foundation
 import GRDB
 
 /// What an incremental (`nightly`) run needs to know about the store beyond single nights: the
 /// previous run, the nights of a recording, the schema's migrations.
 extension SleepDatabase {
-    /// The most recent run before `runID` (or the most recent of all), finished or not.
-    public func previousRun(before runID: Int64? = nil) throws -> RunRecord? {
+    /// The most recent run before `runID` (or the most recent of all) of one of `commands` (of
+    /// any command when nil), finished or not.
+    public func previousRun(before runID: Int64? = nil, commands: [String]? = nil) throws -> RunRecord? {
         try pool.read { db in
-            guard let r = try Row.fetchOne(db, sql: "SELECT * FROM runs WHERE id < ? ORDER BY id DESC LIMIT 1",
-                                           arguments: [runID ?? Int64.max]) else { return nil }
+            var sql = "SELECT * FROM runs WHERE id < ?"
+            var arguments: [any DatabaseValueConvertible] = [runID ?? Int64.max]
+            if let commands {
+                sql += " AND command IN (\(commands.map { _ in "?" }.joined(separator: ", ")))"
+                arguments += commands.map { $0 as any DatabaseValueConvertible }
+            }
+            guard let r = try Row.fetchOne(db, sql: sql + " ORDER BY id DESC LIMIT 1",
+                                           arguments: StatementArguments(arguments)) else { return nil }
             return RunRecord(id: r["id"], startedUTC: r["started_utc"], finishedUTC: r["finished_utc"], toolVersion: r["tool_version"],
                              command: r["command"], parametersJSON: r["parameters_json"], filesSeen: r["files_seen"],
                              filesIngested: r["files_ingested"], filesUnchanged: r["files_unchanged"], filesFailed: r["files_failed"],
@@ -32,6 +40,26 @@ extension SleepDatabase {
 
     /// Names of every migration this version of sleepsta knows, in order.
     public static var knownMigrations: [String] { Schema.migrator.migrations }
+
+    /// Throws when the file at `path` holds migrations this version does not know (a newer sleepsta
+    /// wrote it), without changing it: a plain connection (not a pool, which writes on opening)
+    /// only reads GRDB's migration table. Not a read-only connection: after a crash SQLite must
+    /// recover the WAL index, which a read-only connection cannot (the kill tests found this).
+    /// A missing file passes (it will be created).
+    static func refuseIfWrittenByNewerVersion(path: String) throws {
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        let superseded: Bool
+        do {
+            let queue = try DatabaseQueue(path: path)
+            defer { try? queue.close() }
+            superseded = try queue.read { db in try Schema.migrator.hasBeenSuperseded(db) }
+        } catch {
+            throw StoreError("cannot open database \(path): \(error)")
+        }
+        if superseded {
+            throw StoreError("database \(path) was written by a newer sleepsta (unknown schema migrations); refusing to touch it")
+        }
+    }
 
     /// Creates a database with the schema as it was after migration `lastMigration` — what an
     /// older sleepsta left behind — so that migrating forward can be tested on real files.

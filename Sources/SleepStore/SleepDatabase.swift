@@ -22,6 +22,8 @@ public final class SleepDatabase: Sendable {
         var config = Configuration()
         config.foreignKeysEnabled = true
         config.busyMode = .timeout(30)
+        // Opening a pool writes (GRDB makes sure a WAL file exists), so look first, read-only.
+        try Self.refuseIfWrittenByNewerVersion(path: path)
         do {
             pool = try DatabasePool(path: path, configuration: config)
         } catch {

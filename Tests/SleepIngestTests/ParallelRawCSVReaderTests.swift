@@ -54,7 +54,7 @@ struct ParallelRawCSVReaderTests {
                     switch i % 1_201 {
                     case 100: line = " \(ts) , \(String(format: "%.5f", x)),\"\(String(format: "%.5f", y))\",\t\(String(format: "%.5f", z))"
                     case 200: line += "\r"
-                    case 300: line = "\(ts),\(String(format: "%.4e", x)),+\(String(format: "%.5f", y)),\(String(format: "%.5f", z))"
+                    case 300: line = "\(ts),\(String(format: "%.4e", x)),\(y >= 0 ? "+" : "")\(String(format: "%.5f", y)),\(String(format: "%.5f", z))"
                     case 400: line = "\(ts),0.12345678901234567890,\(String(format: "%.5f", y)),\(String(format: "%.5f", z))"
                     case 500: out += "\n"
                     case 600: x = -x; y = -y; z = -z
@@ -94,7 +94,7 @@ struct ParallelRawCSVReaderTests {
             for chunkBytes in [4096, 65_536] {
                 let run = try RawCSVIngest.read(path: path, options: options, threads: threads, chunkBytes: chunkBytes)
                 #expect(run.usedParallelPath == expectParallel, "\(what): parallel path taken")
-                if expectParallel && threads == 2 { #expect(run.threads == 2 && run.chunks > 10, "\(what): really split") }
+                if expectParallel && threads == 2 { #expect(run.threads == 2 && run.chunks >= 2, "\(what): really split") }
                 expectSame(run.recording, serial, "\(what), \(threads) thread(s), \(chunkBytes)-byte chunks")
             }
         }
@@ -130,7 +130,7 @@ struct ParallelRawCSVReaderTests {
         var text = Generated(rows: 5_000, seed: 6).text()
         text.removeLast()
         try compare(folder.write("a.csv", text), "no final newline")
-        try compare(folder.write("b.csv", Generated(rows: 5_000, seed: 7).text().replacingOccurrences(of: "\n", with: "\r\n")), "CRLF")
+        try compare(folder.write("b.csv", Generated(rows: 5_000, oddRows: false, seed: 7).text().replacingOccurrences(of: "\n", with: "\r\n")), "CRLF")
     }
 
     @Test("bad input: the same error, file and line, as the serial reader")
@@ -189,8 +189,10 @@ struct ParallelRawCSVReaderTests {
         let b = try RawCSVIngest.read(path: long, threads: 2, chunkBytes: 65_536)
         #expect(a.usedParallelPath && b.usedParallelPath)
         #expect(b.chunks >= 2 * a.chunks - 1)
-        // At most `window` + one block per thread, each sized for one chunk, however many chunks.
-        #expect(a.peakBlockBytes > 0 && b.peakBlockBytes <= a.peakBlockBytes)
-        #expect(b.peakBlockBytes <= 6 * (65_536 / 8 + 1) * MemoryLayout<ParsedSample>.stride)
+        // At most `window` (4) blocks, each sized for one chunk (a row is at least 8 bytes), however
+        // many chunks the file has: the bound is the same for both files.
+        let bound = 4 * ((65_536 + 200) / 8 + 1) * MemoryLayout<ParsedSample>.stride
+        #expect(a.peakBlockBytes > 0 && a.peakBlockBytes <= bound)
+        #expect(b.peakBlockBytes > 0 && b.peakBlockBytes <= bound)
     }
 }

@@ -28,7 +28,7 @@ struct TextReaderMutationTests {
         Target(name: "AppJSONReader", reader: AppJSONReader(), fileName: "m.json", seeds: MutationSeeds.appJSON, positionRequired: false),
     ]
 
-    static let defaultIterations = 3000
+    static let defaultIterations = 5000
 
     @Test("every mutant reads with sane values or fails with an error naming the file", arguments: 0..<targets.count)
     func mutants(target index: Int) throws {

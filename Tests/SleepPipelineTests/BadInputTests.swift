@@ -162,7 +162,7 @@ struct BadInputTests {
                          #expect(nights.count == 1)
                      }),
             BadInput(what: "a time zone the data does not state (no --tz)", name: "no-zone.csv",
-                     content: .text(rows(startUTC: evening + 3600, seconds: 3 * 3600)),
+                     content: .text(rows(startUTC: evening + 5400, seconds: 3 * 3600)),
                      expect: .accepted { db, nights in
                          let r = try #require(try db.query("SELECT time_zone, time_zone_source, warnings_json FROM recordings WHERE path = 'no-zone.csv'").first)
                          #expect(r["time_zone_source"] == "assumed-utc")
@@ -216,6 +216,14 @@ struct BadInputTests {
                      expect: .refused(["overflow.json"])),
             BadInput(what: "negative motion", name: "negative.json", content: .text(export.replacingOccurrences(of: "34.4", with: "-3")),
                      expect: .refused(["motionData[0].motion"])),
+            BadInput(what: "a motion total beyond any acceleration (1e300, once an infinite Float)", name: "huge-motion.json",
+                     content: .text(export.replacingOccurrences(of: "34.4", with: "1e300")), expect: .refused(["motionData[0].motion", "50 g"])),
+            BadInput(what: "timestamp Int64.min (once an overflow trap)", name: "int64-min.json",
+                     content: .text(export.replacingOccurrences(of: "1718399400", with: "-9223372036854775808")),
+                     expect: .refused(["motionData[0].timestamp", "between 1970 and 9999"])),
+            BadInput(what: "timestamp Int64.max (year 292 million)", name: "int64-max.json",
+                     content: .text(export.replacingOccurrences(of: "1718401200", with: "9223372036854775807")),
+                     expect: .refused(["motionData[3].timestamp"])),
             BadInput(what: "timestamps backwards", name: "backwards.json", content: .text(export.replacingOccurrences(of: "1718400000", with: "1718300000")),
                      expect: .refused(["motionData[1].timestamp", "backwards"])),
             BadInput(what: "timestamps duplicated", name: "duplicates.json", content: .text(export.replacingOccurrences(of: "1718400000", with: "1718399400")),
@@ -308,7 +316,7 @@ struct BadInputTests {
         #expect(pages.count >= accepted + 1)
         for (name, data) in pages {
             let html = String(decoding: data, as: UTF8.self)
-            for raw in ["<script", "<img", "<b>caffeine", "onerror=alert(1)>"] {
+            for raw in ["<script", "<img src=x", "<b>caffeine", "onerror=alert(1)>"] {
                 #expect(!html.contains(raw), "\(name) contains unescaped '\(raw)'")
             }
         }

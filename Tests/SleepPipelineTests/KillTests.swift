@@ -7,10 +7,11 @@ import Foundation
 import GRDB
 import Testing
 @testable import SleepPipeline
+import SleepReport
 @testable import SleepStore
 
-/// A data folder big enough for kills to land in ingest and in report writing (two 3-hour 50 Hz
-/// logs, 21 MB each, and six 8-hour 1 Hz logs), generated once, with the database and reports of
+/// A data folder big enough for kills to land in ingest and in report writing (three 3-hour 50 Hz
+/// logs, 21 MB each, and five 8-hour 1 Hz logs), generated once, with the database and reports of
 /// an uninterrupted `nightly` run over it as the reference, and how long that run's phases took.
 private let nightlyFixtureRoot = NSTemporaryDirectory() + "sleepsta-nightly-\(getpid())"
 
@@ -41,12 +42,12 @@ final class NightlyFixture: @unchecked Sendable {
         try? fm.removeItem(atPath: root)
         try fm.createDirectory(atPath: data, withIntermediateDirectories: true)
         let firstEvening: Int64 = 1_718_391_600   // 2024-06-14T19:00:00Z, 21:00 in Berlin
-        for k in 0..<2 {
+        for k in 0..<3 {
             let bytes = SyntheticNights.rawCSV(startUTC: firstEvening + Int64(k) * 86_400 + 3600, hours: 3, rateHz: 50, seed: UInt64(100 + k))
             fm.createFile(atPath: data + "/phone-50hz-\(k + 1).csv", contents: Data(bytes))
         }
-        for k in 0..<6 {
-            let bytes = SyntheticNights.rawCSV(startUTC: firstEvening + Int64(k + 2) * 86_400 + 1800, hours: 8, rateHz: 1, seed: UInt64(200 + k))
+        for k in 0..<5 {
+            let bytes = SyntheticNights.rawCSV(startUTC: firstEvening + Int64(k + 3) * 86_400 + 1800, hours: 8, rateHz: 1, seed: UInt64(200 + k))
             fm.createFile(atPath: data + "/phone-1hz-\(k + 1).csv", contents: Data(bytes))
         }
         let reference = try workspace("reference")
@@ -128,7 +129,8 @@ struct KillTests {
     func killedRunsRecover() throws {
         let reference = try requireFixture()
         var rng = SplitMix64(seed: 20_240_614)
-        var landed = (ingest: 0, reports: 0, finishedFirst: 0)
+        var landed = (ingest: 0, reports: 0, finishedFirst: 0, beforeDatabase: 0)
+        var leftovers = (walBytes: 0, temporaryReports: 0)
         let wanted = 10   // kills that landed, per phase
         var attempt = 0
         while (landed.ingest < wanted || landed.reports < wanted) && attempt < 80 {
@@ -137,18 +139,37 @@ struct KillTests {
             let aimAtReports = landed.ingest >= wanted || (landed.reports < wanted && attempt % 2 == 0)
             let u = 0.03 + 0.94 * rng.nextUnit()
             let delay = aimAtReports
-                ? fixture.reportPhaseStart + u * (fixture.runDuration - fixture.reportPhaseStart)
+                ? fixture.reportPhaseStart + u * 0.9 * (fixture.runDuration - fixture.reportPhaseStart)
                 : u * fixture.reportPhaseStart
             let dir = try fixture.workspace("kill")
             let child = try ChildProcess.sleepsta(fixture.arguments, in: dir, outputPrefix: dir + "/killed")
-            usleep(useconds_t(delay * 1_000_000))
-            child.kill()
+            if aimAtReports {
+                // Wait for the first report file, then kill a random part of the way through the
+                // reference's report phase (the timing of ingest varies with the machine's load).
+                while ReportTree.files(in: dir + "/Reports").isEmpty && child.isRunning { usleep(1_000) }
+                usleep(useconds_t(u * 0.9 * (fixture.runDuration - fixture.reportPhaseStart) * 1_000_000))
+            } else {
+                usleep(useconds_t(delay * 1_000_000))
+            }
+            if child.isRunning { child.kill() }   // never signal a pid that may have been reused
             let killed = child.wait()
             guard killed.killed else { landed.finishedFirst += 1; continue }
             let reportFiles = ReportTree.files(in: dir + "/Reports")
-            if reportFiles.isEmpty { landed.ingest += 1 } else { landed.reports += 1 }
+            // Only kills after the database exists count as "during ingest"; earlier ones are start-up.
+            if !FileManager.default.fileExists(atPath: dir + "/db.sqlite") { landed.beforeDatabase += 1 }
+            else if reportFiles.isEmpty { landed.ingest += 1 } else { landed.reports += 1 }
+            // What the kill left behind for the next run to cope with.
+            let wal = (try? FileManager.default.attributesOfItem(atPath: dir + "/db.sqlite-wal")[.size] as? NSNumber)?.intValue ?? 0
+            if wal > 0 { leftovers.walBytes += 1 }
+            if reportFiles.keys.contains(where: { ReportWriter.isTemporaryFileName(($0 as NSString).lastPathComponent) }) { leftovers.temporaryReports += 1 }
             let context = "kill \(attempt) after \(String(format: "%.3f", delay)) s (\(reportFiles.isEmpty ? "ingest" : "reports"))"
-            try checkConsistent(dir, reference: reference, context: context)
+            // Inspect a copy, so that the next run meets the state the kill left (hot WAL and all).
+            let inspected = dir + "/inspected"
+            try FileManager.default.createDirectory(atPath: inspected, withIntermediateDirectories: false)
+            for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: dir + "/db.sqlite" + suffix) {
+                try FileManager.default.copyItem(atPath: dir + "/db.sqlite" + suffix, toPath: inspected + "/db.sqlite" + suffix)
+            }
+            try checkConsistent(inspected, reference: reference, context: context)
             let rerun = try fixture.runToEnd(in: dir)
             #expect(rerun.exitCode == 0, "\(context): rerun \(rerun)")
             let store = try StoreSnapshot(databasePath: dir + "/db.sqlite")
@@ -158,7 +179,7 @@ struct KillTests {
             #expect(try SleepDatabase(path: dir + "/db.sqlite").integrityCheck() == "ok")
             try? FileManager.default.removeItem(atPath: dir)
         }
-        print("KILL TEST: \(landed.ingest + landed.reports) kills landed (\(landed.ingest) during ingest, \(landed.reports) during report writing), \(landed.finishedFirst) runs finished before their kill, \(attempt) attempts; reference run \(String(format: "%.2f", fixture.runDuration)) s, reports from \(String(format: "%.2f", fixture.reportPhaseStart)) s")
+        print("KILL TEST: \(landed.ingest + landed.reports + landed.beforeDatabase) kills (\(landed.ingest) during ingest, \(landed.reports) during report writing, \(landed.beforeDatabase) at start-up), \(landed.finishedFirst) runs finished before their kill, \(attempt) attempts; \(leftovers.walBytes) left a non-empty WAL, \(leftovers.temporaryReports) a half-written report file; reference run \(String(format: "%.2f", fixture.runDuration)) s, reports from \(String(format: "%.2f", fixture.reportPhaseStart)) s")
         #expect(landed.ingest >= wanted && landed.reports >= wanted, "kills landed: \(landed)")
     }
 
@@ -211,12 +232,18 @@ struct KillTests {
         #expect(try StoreSnapshot(databasePath: ingestDir + "/db.sqlite") == reference)
         #expect(ReportTree.files(in: ingestDir + "/Reports") == fixture.referenceReports)
 
-        // Reports: the store is complete, the report folder is empty and files over 16 KiB cannot be written.
+        // Reports: with 1-minute intervals a night page (a row per interval) is larger than the
+        // 40 KiB the run may write per file, while the database's -shm (32 KiB) and the few WAL
+        // pages of the runs row fit. The store is complete and the reports folder empty.
         let reportDir = try fixture.workspace("full-reports")
-        #expect(try fixture.runToEnd(in: reportDir).exitCode == 0)
+        let oneMinute = fixture.arguments + ["--interval", "1m"]
+        #expect(try ChildProcess.sleepsta(oneMinute, in: reportDir, outputPrefix: reportDir + "/first").wait().exitCode == 0)
+        let complete = ReportTree.files(in: reportDir + "/Reports")
+        let storeBefore = try StoreSnapshot(databasePath: reportDir + "/db.sqlite")
+        #expect(complete.values.contains { $0.count > 40 << 10 }, "a page must exceed the limit for this test to test anything")
         try FileManager.default.removeItem(atPath: reportDir + "/Reports")
         try FileManager.default.createDirectory(atPath: reportDir + "/Reports", withIntermediateDirectories: false)
-        let full = try ChildProcess.sleepsta(fixture.arguments, in: reportDir, prelude: "trap '' XFSZ; ulimit -f 32",
+        let full = try ChildProcess.sleepsta(oneMinute, in: reportDir, prelude: "trap '' XFSZ; ulimit -f 80",
                                              outputPrefix: reportDir + "/full").wait()
         #expect(full.exitCode == 2, "\(full)")
         #expect(full.stderr.contains("cannot write"), "\(full.stderr)")
@@ -225,11 +252,11 @@ struct KillTests {
         let db = try SleepDatabase(path: reportDir + "/db.sqlite")
         #expect(try db.integrityCheck() == "ok")
         #expect(try db.query("SELECT status FROM runs ORDER BY id").compactMap { $0["status"] } == ["ok", "failed"])
-        let rerun = try fixture.runToEnd(in: reportDir)
+        let rerun = try ChildProcess.sleepsta(oneMinute, in: reportDir, outputPrefix: reportDir + "/rerun").wait()
         #expect(rerun.exitCode == 0)
         #expect(rerun.stdout.contains("did not finish"), "the run after a failed one renders every night: \(rerun.stdout)")
-        #expect(ReportTree.files(in: reportDir + "/Reports") == fixture.referenceReports)
-        #expect(try StoreSnapshot(databasePath: reportDir + "/db.sqlite") == reference)
+        #expect(ReportTree.differences(ReportTree.files(in: reportDir + "/Reports"), complete).isEmpty)
+        #expect(try StoreSnapshot(databasePath: reportDir + "/db.sqlite") == storeBefore)
     }
 
     @Test("a read-only database: exit 2 naming it, the file untouched")

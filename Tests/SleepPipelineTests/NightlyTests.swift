@@ -91,6 +91,21 @@ struct NightlyTests {
         #expect(try nightly(w).renderedAllBecause == nil)
     }
 
+    @Test("runs of other commands (compare, export) do not make nightly render everything")
+    func otherCommandsDoNotForceRenderAll() throws {
+        let w = try workspace(nights: 1)
+        try nightly(w)
+        let db = try SleepDatabase(path: w.db)
+        var compare = RunRecord(startedUTC: "2024-06-16T03:00:00Z", toolVersion: SleepstaVersion.current, command: "compare",
+                                parametersJSON: "{\"lengths\":[600,900]}")
+        compare.id = try db.beginRun(compare)
+        compare.finishedUTC = "2024-06-16T03:00:05Z"
+        compare.status = "ok"
+        try db.finishRun(compare, failures: [])
+        let s = try nightly(w)
+        #expect(s.renderedAllBecause == nil && s.nightsReported == 0)
+    }
+
     @Test("changing the interval re-derives from the stored base series without the raw files; both analyses stay, pages say which")
     func parameterChangeWithoutRawFiles() throws {
         let w = try workspace(nights: 1)

@@ -47,7 +47,7 @@ struct SampleBlockWriter: ParsedSampleConsumer {
     @inline(__always)
     mutating func consume(timestamp: Double, x: Double, y: Double, z: Double) {
         (base + count).initialize(to: ParsedSample(timestamp: timestamp, x: x, y: y, z: z))
-        count += 1
+        count &+= 1
     }
 }
 

@@ -55,18 +55,18 @@ enum RawCSVFastLines {
         var cachedValue: UInt64 = 0
         var cacheValid = false
         while i < end {
-            lines += 1
+            lines &+= 1
             if i < strictEnd {
                 // Strict path: the four numbers, each ended by its separator.
                 var k = i
                 let word = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
                 let rawT: Double?
                 if cacheValid && word == cachedWord {
-                    rawT = strictDigits(p, from: i + 8, mantissa: cachedValue, digits: 8, &k, UInt8(ascii: ","), pow10)
+                    rawT = strictDigits(p, from: i &+ 8, mantissa: cachedValue, digits: 8, &k, UInt8(ascii: ","), pow10)
                 } else {
                     var m: UInt64 = 0
                     var j = 0
-                    while j < 8, case let d = p[i + j] &- 48, d < 10 { m = m &* 10 &+ UInt64(d); j += 1 }
+                    while j < 8, case let d = p[i &+ j] &- 48, d < 10 { m = m &* 10 &+ UInt64(d); j &+= 1 }
                     if j == 8 { cachedWord = word; cachedValue = m; cacheValid = true }
                     rawT = strictNumber(p, &k, UInt8(ascii: ","), pow10)
                 }
@@ -94,13 +94,17 @@ enum RawCSVFastLines {
     ///
     /// A plain digit loop: on rows of one shape its branches are predicted, so the core runs ahead
     /// across fields and rows. (An eight-digits-at-a-time SWAR conversion measured about 35 %
-    /// slower here: every field's length then becomes a data dependency of the next load.)
+    /// slower here: every field's length then becomes a data dependency of the next load.) The
+    /// sign is branch-free (it is random in acceleration data, so a branch would be mispredicted
+    /// half the time), and the arithmetic wraps (`&+`): the counts are bounded by the loop caps, so
+    /// the overflow checks Swift would add could never fire.
     @inline(__always)
     static func strictNumber(_ p: UnsafePointer<UInt8>, _ k: inout Int, _ terminator: UInt8,
                              _ pow10: UnsafePointer<Double>) -> Double? {
         let negative = p[k] == UInt8(ascii: "-")
-        guard let v = strictDigits(p, from: negative ? k + 1 : k, mantissa: 0, digits: 0, &k, terminator, pow10) else { return nil }
-        return negative ? -v : v
+        guard let v = strictDigits(p, from: k &+ (negative ? 1 : 0), mantissa: 0, digits: 0, &k, terminator, pow10) else { return nil }
+        let signBit: UInt64 = negative ? 1 << 63 : 0
+        return Double(bitPattern: v.bitPattern | signBit)
     }
 
     /// The digits from `start` on, continuing a mantissa that already holds `digits0` digits.
@@ -109,23 +113,20 @@ enum RawCSVFastLines {
                              _ k: inout Int, _ terminator: UInt8, _ pow10: UnsafePointer<Double>) -> Double? {
         var i = start
         var mantissa = m0
-        // At most 19 digits are read (the cap also bounds how far a run of digits is followed).
-        let cap = start + 19 - digits0
-        while i < cap, case let d = p[i] &- 48, d < 10 { mantissa = mantissa &* 10 &+ UInt64(d); i += 1 }
-        var digits = digits0 + (i - start)
+        var digits = digits0
+        // At most 19 digits are read (which also bounds how far a run of digits is followed).
+        while digits < 19, case let d = p[i] &- 48, d < 10 { mantissa = mantissa &* 10 &+ UInt64(d); digits &+= 1; i &+= 1 }
         var fractionDigits = 0
         if p[i] == UInt8(ascii: ".") {
-            i += 1
-            let fractionStart = i
-            let fractionCap = i + 19 - digits
-            while i < fractionCap, case let d = p[i] &- 48, d < 10 { mantissa = mantissa &* 10 &+ UInt64(d); i += 1 }
-            fractionDigits = i - fractionStart
-            digits += fractionDigits
+            i &+= 1
+            while digits < 19, case let d = p[i] &- 48, d < 10 {
+                mantissa = mantissa &* 10 &+ UInt64(d); digits &+= 1; fractionDigits &+= 1; i &+= 1
+            }
         }
         // At most 18 digits (fewer than FastNumber's 19 significant ones, so leading zeros cannot
         // matter) and below 2^53: FastNumber's fast path, the same single IEEE operation.
         guard digits > 0, digits <= 18, mantissa < (1 << 53), p[i] == terminator else { return nil }
-        k = i + 1
+        k = i &+ 1
         // Below 2^53, so the signed conversion (one instruction) gives the same value.
         let v = Double(Int64(bitPattern: mantissa))
         return fractionDigits > 0 ? v / pow10[fractionDigits] : v

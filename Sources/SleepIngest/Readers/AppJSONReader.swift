@@ -78,6 +78,12 @@ public struct AppJSONReader: RecordingReader {
             }
             let stamps = night.motionData.map { $0.timestamp >= 100_000_000_000 ? $0.timestamp / 1000 : $0.timestamp }
             for k in stamps.indices {
+                // Found while fuzzing: Int64.min overflowed the interval arithmetic (a trap), and
+                // year-292-million timestamps were stored. The app wrote Date() of its own time.
+                guard stamps[k] >= 0 && stamps[k] <= Self.latestTimestamp else {
+                    throw IngestError(file: path, path: "\(where_).motionData[\(k)].timestamp",
+                                      message: "\(night.motionData[k].timestamp) is not a time between 1970 and 9999; expected epoch seconds or milliseconds")
+                }
                 let m = night.motionData[k].motion
                 guard m.isFinite, m >= 0 else {
                     throw IngestError(file: path, path: "\(where_).motionData[\(k)].motion", message: "\(m) is not valid; expected a finite number ≥ 0")
@@ -102,7 +108,14 @@ public struct AppJSONReader: RecordingReader {
             for (k, end) in stamps.enumerated() {
                 let start = max(end - Int64(interval), previousEnd)
                 let seconds = Int(end - start)
-                let perSecond = Float(night.motionData[k].motion / Double(seconds))
+                // Found by mutation fuzzing: 1e300 passed as finite, became an infinite Float and
+                // crashed the chart. The per-second value is a movement in g, as a raw sample's is.
+                let perSecondG = night.motionData[k].motion / Double(seconds)
+                guard perSecondG <= RawCSVReader.implausibleG else {
+                    throw IngestError(file: path, path: "\(where_).motionData[\(k)].motion",
+                                      message: "\(night.motionData[k].motion) over \(seconds) s is \(perSecondG) g per second; expected at most \(Int(RawCSVReader.implausibleG)) g (the app's total of per-second movement in g)")
+                }
+                let perSecond = Float(perSecondG)
                 for s in Int(start - first)..<Int(end - first) { movement[s] = perSecond; counts[s] = 1 }
                 previousEnd = end
             }
@@ -147,11 +160,34 @@ public struct AppJSONReader: RecordingReader {
         case .keyNotFound(let key, let ctx):
             return IngestError(file: path, path: render(ctx.codingPath), message: "missing key '\(key.stringValue)'")
         case .dataCorrupted(let ctx):
+            if ctx.codingPath.isEmpty, let syntax = syntaxError(bytes: bytes, path: path) { return syntax }
             // JSONSerialization reports the character index in its underlying error.
             let detail = (ctx.underlyingError as NSError?)?.userInfo["NSDebugDescription"] as? String ?? ctx.debugDescription
             return IngestError(file: path, path: ctx.codingPath.isEmpty ? nil : render(ctx.codingPath), message: "not valid JSON: \(detail)")
         @unknown default:
             return IngestError(file: path, message: "not a Sleepsta export: \(error)")
+        }
+    }
+
+    /// Epoch seconds of 9999-12-31T23:59:59Z.
+    static let latestTimestamp: Int64 = 253_402_300_799
+
+    /// Where a document stops being JSON, as `file:line` with the column, when JSONDecoder gives no
+    /// position (it does not on Linux): JSONSerialization's "around character N" is a byte offset.
+    static func syntaxError(bytes: [UInt8], path: String) -> IngestError? {
+        do {
+            _ = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
+            return nil
+        } catch {
+            let detail = (error as NSError).userInfo["NSDebugDescription"] as? String ?? "\(error)"
+            var offset = bytes.count   // "Unexpected end of file": the document is cut short
+            if let r = detail.range(of: #"character \d+"#, options: .regularExpression),
+               let n = Int(detail[r].dropFirst("character ".count)) { offset = min(n, bytes.count) }
+            let before = bytes.prefix(offset)
+            let line = before.reduce(1) { $0 + ($1 == 10 ? 1 : 0) }
+            let column = offset - (before.lastIndex(of: 10).map { $0 + 1 } ?? 0) + 1
+            let what = offset >= bytes.count ? "the file ends inside the JSON document (truncated?)" : detail
+            return IngestError(file: path, line: line, message: "not valid JSON at column \(column): \(what)")
         }
     }
 

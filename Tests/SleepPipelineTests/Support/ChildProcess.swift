@@ -88,8 +88,17 @@ final class ChildProcess {
         #endif
     }
 
+    private var ended: Outcome?
+
+    /// Whether the process is still running (reaps it when it has ended; ``wait()`` then returns at once).
+    var isRunning: Bool {
+        if ended == nil { ended = poll() }
+        return ended == nil
+    }
+
     /// Waits for the process to end.
     func wait() -> Outcome {
+        if let ended { return ended }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         return outcome(status)

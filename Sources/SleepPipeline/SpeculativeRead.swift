@@ -1,0 +1,41 @@
+import Dispatch
+import Foundation
+import SleepIngest
+
+/// Reads a recording on another thread while the caller hashes the same file, for files that
+/// will almost surely be ingested (new, or of another size than the stored recording at their
+/// path): hashing (SHA-256, about 1.4 GB/s here) and parsing then share the cores instead of
+/// following each other, which is most of the end-to-end time of a large file.
+///
+/// The result is the same as reading after hashing: the reader is the same, and the caller uses
+/// the result only when the hash says the file must be ingested (an unchanged or moved file's
+/// speculative read is waited for and dropped, its errors included).
+final class SpeculativeRead: @unchecked Sendable {
+    private var result: Result<Recording, IngestError>?
+    private let finished = DispatchSemaphore(value: 0)
+    private var joined = false
+
+    init(reader: any RecordingReader, path: String, options: IngestOptions) {
+        DispatchQueue.global().async {
+            let r: Result<Recording, IngestError>
+            do throws(IngestError) { r = .success(try reader.read(path: path, options: options)) } catch { r = .failure(error) }
+            self.result = r
+            self.finished.signal()
+        }
+    }
+
+    /// Waits for the read (once; later calls return at once) and returns its result.
+    @discardableResult
+    func wait() -> Result<Recording, IngestError> {
+        if !joined { finished.wait(); joined = true }
+        return result!
+    }
+
+    /// Whether reading `path` ahead of its hash is worth it: no recording is stored at this path,
+    /// or the stored one has another size (so the content changed).
+    static func worthIt(path: String, storedSizeBytes: Int64?) -> Bool {
+        guard let stored = storedSizeBytes else { return true }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
+        return size != stored
+    }
+}
