@@ -141,6 +141,12 @@ final class ChunkBoard<Sink: SampleSink>: @unchecked Sendable {
     }
 
     private func accumulate(_ block: SampleBlock) -> Bool {
+        Self.accumulate(block, into: &consumer)
+    }
+
+    /// The whole block through one `inout` access: touching the class's `consumer` per sample
+    /// cost a dynamic exclusivity check each time.
+    private static func accumulate(_ block: SampleBlock, into consumer: inout IntakeConsumer<Sink>) -> Bool {
         let p = block.base
         for i in 0..<block.count {
             let s = p[i]

@@ -34,12 +34,15 @@ struct SampleIntake<Sink: SampleSink> {
     private(set) var clipped = 0
     private var normSum = 0.0
     private(set) var normCount = 0
-    private var stillness: StillnessTracker?
+    // Not an Optional: testing and unwrapping an optional struct per sample copied the whole
+    // tracker (an outlined copy in perf record, on the ingest hot path).
+    private var stillness = StillnessTracker()
+    private let tracksStillness: Bool
 
     init(sink: Sink, deviceRangeG: Double? = nil, trackStillness: Bool = true) {
         self.sink = sink
         clipThresholdG = deviceRangeG.map { $0 - 0.5 }
-        stillness = trackStillness ? StillnessTracker() : nil
+        tracksStillness = trackStillness
     }
 
     @inline(__always)
@@ -64,7 +67,7 @@ struct SampleIntake<Sink: SampleSink> {
         if let c = clipThresholdG, abs(x) >= c || abs(y) >= c || abs(z) >= c { clipped += 1 }
         normSum += (x * x + y * y + z * z).squareRoot()
         normCount += 1
-        if stillness != nil { stillness!.add(timestamp: t, x: x, y: y, z: z) }
+        if tracksStillness { stillness.add(timestamp: t, x: x, y: y, z: z) }
     }
 
     /// Mean |a| over all samples, in the reader's output unit (g).
@@ -86,7 +89,8 @@ struct SampleIntake<Sink: SampleSink> {
         q.backwardSamplesDropped = backwardDropped
         q.deviceRangeG = deviceRangeG
         q.clippedSamples = clipThresholdG == nil ? nil : clipped
-        if let s = stillness?.finished() {
+        if tracksStillness {
+            let s = stillness.finished()
             q.stillPeriods = s.periods; q.stillSeconds = s.seconds; q.longestStillSeconds = s.longest
         }
         return (series, q)
