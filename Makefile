@@ -21,6 +21,7 @@ help:
 	@echo "make test    build and run the whole test suite"
 	@echo "make deps    install missing Debian packages ($(APT_PACKAGES))"
 	@echo "make build   release build of .build/$(CONFIG)/sleepsta"
+	@echo "make bench   benchmark every stage and the Python peers (README, Performance); KEEP=1 keeps bench-work/"
 	@echo "make clean   remove build output, the database, generated samples and reports"
 
 # Installs what is missing with apt-get when run as root; otherwise prints the exact command.

@@ -92,6 +92,9 @@ final class BenchRunner {
         try stage("ingest", file: files.wearableGzip, threads: 2, repeats: 1, warmUp: 0, label: "gzip")
         try stage("ingest", file: files.phone50Hz, threads: 2, timeZone: "Europe/Berlin", label: "phone 50 Hz")
         try stage("ingest", file: files.phone1Hz, threads: 2, timeZone: "Europe/Berlin", label: "phone 1 Hz ISO")
+        // (d) the binary wearable file of the same length: the same signal as .cwa, checked against the CSV.
+        try stage("ingest-file", file: files.wearableCWA, output: "ingest-cwa", timeZone: "Europe/Berlin", label: "binary .cwa, same signal")
+        report.checks.append(cwaAgreesWithCSV())
         try stage("accumulate", file: files.wearableDay, repeats: repeats)
 
         // Counts and scorers (the peers' own stages).
@@ -127,6 +130,19 @@ final class BenchRunner {
                                    Double(Stopwatch.peakResidentBytes()) / 1048576))
         report.evaluateTargets()
         return report
+    }
+
+    /// The .cwa holds the CSV's signal quantized to 1/256 g, so each second's movement (a mean of
+    /// |axis| values) differs from the CSV's by at most half a unit, 1/512 g.
+    func cwaAgreesWithCSV() -> Check {
+        let what = "binary .cwa read equals the CSV's per-second movement within its 1/256 g quantization (same seconds, |Δ| ≤ 1/512 g)"
+        guard let a = try? SeriesDump.movement(at: outputs + "/ingest-cwa"), let b = try? SeriesDump.movement(at: outputs + "/ingest-serial") else {
+            return Check(what: what, passed: false, detail: "outputs missing")
+        }
+        let worst = zip(a.movement, b.movement).map { abs(Double($0) - Double($1)) }.max() ?? .infinity
+        let passed = a.start == b.start && a.movement.count == b.movement.count && worst <= 1.0 / 512 + 1e-6
+        return Check(what: what, passed: passed,
+                     detail: String(format: "%d vs %d seconds from %lld / %lld; max |Δ| %.5f g", a.movement.count, b.movement.count, a.start, b.start, worst))
     }
 
     func fileSize(_ path: String) -> Int { IngestStages.fileSize(path) }

@@ -81,6 +81,22 @@ enum IngestStages {
                                    "chunks": String(run.chunks), "peak block bytes": String(run.peakBlockBytes)])
     }
 
+    /// Any format through the reader the batch would choose (``FormatDetector``): the binary
+    /// wearable workload (.cwa) goes through here.
+    static func ingestFile(_ o: StageOptions) throws -> StageResult {
+        let reader = try FormatDetector.reader(forPath: o.file)
+        var recording: Recording? = nil
+        let times = try Stopwatch.measure(warmUp: o.warmUp, repeats: o.repeats) {
+            recording = try reader.read(path: o.file, options: IngestOptions(timeZoneIdentifier: o.timeZone))
+        }
+        guard let recording else { throw BenchError.failed("no recording") }
+        if let out = o.output { try SeriesDump.write(recording, to: out) }
+        let format = type(of: reader).format.rawValue
+        return StageResult(name: "ingest-file", label: "ingest: \(format) reader, decode + per-second accumulator + QC, 1 core",
+                           seconds: times, bytes: fileSize(o.file), items: recording.quality.sampleCount,
+                           peakResidentBytes: Stopwatch.peakResidentBytes(), threads: 1, notes: ["format": format])
+    }
+
     /// The accumulator on samples already in memory, and a plain copy of the same bytes (the
     /// memory-bandwidth reference): SecondAccumulator alone, then the whole intake (QC included).
     static func accumulate(_ o: StageOptions) throws -> [StageResult] {
@@ -138,6 +154,18 @@ enum IngestStages {
 /// `<out>.series`: int64 start second, int64 count, float32 movement[count], float32 legacy[count],
 /// uint16 sample counts[count]; `<out>.json`: quality facts and warnings.
 enum SeriesDump {
+    /// Start second and per-second movement of a `.series` dump.
+    static func movement(at path: String) throws -> (start: Int64, movement: [Float]) {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path + ".series"))
+        guard data.count >= 16 else { throw BenchError.io("\(path).series: too short") }
+        return data.withUnsafeBytes { raw in
+            let start = Int64(littleEndian: raw.loadUnaligned(fromByteOffset: 0, as: Int64.self))
+            let count = Int(Int64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: Int64.self)))
+            let values = (0..<min(count, (raw.count - 16) / 4)).map { raw.loadUnaligned(fromByteOffset: 16 + 4 * $0, as: Float.self) }
+            return (start, values)
+        }
+    }
+
     static func write(_ recording: Recording, to path: String) throws {
         guard let series = recording.segments.first?.series else { return }
         var data = Data()

@@ -21,6 +21,7 @@ struct Generate: ParsableCommand {
     @Option(help: "Folder for the workloads.") var work = "bench-work"
     @Option(help: "Days of the 100 Hz wearable CSV.") var days: Double = 7
     @Flag(help: "Also write the gzip copy.") var gzip = false
+    @Flag(help: "Also write the same signal as an Axivity .cwa (binary).") var cwa = false
 
     func run() throws {
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
@@ -28,6 +29,10 @@ struct Generate: ParsableCommand {
         let start = Stopwatch.now()
         let rows = try WearableCSVGenerator(days: days).write(to: "\(work)/\(name).csv", gzipPath: gzip ? "\(work)/\(name).csv.gz" : nil)
         print("\(work)/\(name).csv: \(rows) rows in \(String(format: "%.1f", Stopwatch.now() - start)) s")
+        if cwa {
+            let samples = try WearableCWAGenerator(signal: WearableCSVGenerator(days: days)).write(to: "\(work)/\(name).cwa")
+            print("\(work)/\(name).cwa: \(samples) samples")
+        }
     }
 }
 
@@ -35,7 +40,7 @@ struct Stage: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run one stage in this process and print its result as JSON (one object per line).")
 
-    @Argument(help: "parse | ingest | ingest-serial | accumulate | counts | score | store")
+    @Argument(help: "parse | ingest | ingest-serial | ingest-file | accumulate | counts | score | store")
     var name: String
     @Option(help: "Input file.") var file = ""
     @Option(help: "Cores to use.") var threads = 1
@@ -52,6 +57,7 @@ struct Stage: ParsableCommand {
         case "parse": results = [try IngestStages.parse(o)]
         case "ingest": results = [try IngestStages.ingestParallel(o)]
         case "ingest-serial": results = [try IngestStages.ingestSerial(o)]
+        case "ingest-file": results = [try IngestStages.ingestFile(o)]
         case "accumulate": results = try IngestStages.accumulate(o)
         case "counts": results = [try EpochStages.counts(o)]
         case "score": results = [try EpochStages.score(o)]

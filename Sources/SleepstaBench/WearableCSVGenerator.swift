@@ -32,8 +32,6 @@ struct WearableCSVGenerator {
             guard gz != nil else { throw BenchError.io("cannot create \(gzipPath)") }
         }
         defer { if let gz { gzclose(gz) } }
-        var rng = SplitMix64(seed: seed)
-        let totalSeconds = Int(days * 86_400)
         let capacity = 1 << 22
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + 256)
         defer { buffer.deallocate() }
@@ -50,10 +48,24 @@ struct WearableCSVGenerator {
         }
         for byte in Array("timestamp,x,y,z\n".utf8) { buffer[used] = byte; used += 1 }
 
+        var rows = 0
+        try forEachSample { second, k, x, y, z in
+            used += Self.writeRow(into: buffer, at: used, second: second, hundredths: k * (100 / rateHz), x: x, y: y, z: z)
+            rows += 1
+            if used >= capacity { try flush() }
+        }
+        try flush()
+        return rows
+    }
+
+    /// The signal, sample by sample in time order: UTC second, sample index within that second
+    /// (0 ..< rateHz), acceleration in g. The CSV and the binary (.cwa) workloads both write it.
+    func forEachSample(_ body: (_ second: Int64, _ k: Int, _ x: Double, _ y: Double, _ z: Double) throws -> Void) rethrows {
+        var rng = SplitMix64(seed: seed)
+        let totalSeconds = Int(days * 86_400)
         var script = DayNightScript(rng: SplitMix64(seed: seed ^ 0x9E37_79B9_7F4A_7C15), offsetSeconds: scriptOffsetSeconds)
         var gravity = (0.05, -0.98, 0.18)
         var burst = Burst()
-        var rows = 0
         let step = 1.0 / Double(rateHz)
         for s in 0..<totalSeconds {
             let second = startEpochSecond + Int64(s)
@@ -71,14 +83,10 @@ struct WearableCSVGenerator {
                     let w = burst.amplitudeG * sin(burst.phase + 6.283185307 * burst.frequencyHz * Double(k) * step)
                     x += w; y += 0.6 * w; z -= 0.4 * w
                 }
-                used += Self.writeRow(into: buffer, at: used, second: second, hundredths: k * (100 / rateHz), x: x, y: y, z: z)
-                rows += 1
-                if used >= capacity { try flush() }
+                try body(second, k, x, y, z)
             }
             if burst.remaining > 0 { burst.remaining -= 1 }
         }
-        try flush()
-        return rows
     }
 
     static func randomGravity(_ rng: inout SplitMix64) -> (Double, Double, Double) {

@@ -7,8 +7,9 @@ import Foundation
 
 /// The benchmark's inputs, generated at run time with fixed seeds (nothing large is committed):
 /// - the wearable CSV: `days` × 24 h at 100 Hz with gravity (``WearableCSVGenerator``), its gzip
-///   copy, and two prefixes of it: the first 24 h (counts, agcounts) and the first half (the
-///   memory check: the full file is twice as long);
+///   copy, two prefixes of it: the first 24 h (counts, agcounts) and the first half (the
+///   memory check: the full file is twice as long), and the same signal as a binary Axivity `.cwa`
+///   (``WearableCWAGenerator``);
 /// - one night of a phone log at 50 Hz (epoch ms) and at 1 Hz (ISO 8601 with offsets): the sample
 ///   nights of `Data/`, the 50 Hz one made by `Data/generate_samples.py` as `make report` makes it;
 /// - the 365-night database is made by the store stage (``NightLibrary``).
@@ -18,6 +19,8 @@ enum Workloads {
         var wearableGzip: String
         var wearableHalf: String
         var wearableDay: String
+        /// The same signal as an Axivity .cwa (binary, packed 10-bit).
+        var wearableCWA: String
         var phone50Hz: String
         var phone1Hz: String
         var descriptions: [String: String] = [:]
@@ -44,6 +47,11 @@ enum Workloads {
         let day = "\(work)/\(wearableName(days: 1)).csv"
         if !fm.fileExists(atPath: half) { try copyPrefix(of: full, rows: rows / 2, to: half) }
         if !fm.fileExists(atPath: day) { try copyPrefix(of: full, rows: 86_400 * generator.rateHz, to: day) }
+        let cwa = "\(work)/\(name).cwa"
+        if !fm.fileExists(atPath: cwa) {
+            log("generating \(cwa) (the same signal, Axivity packed 10-bit)")
+            try WearableCWAGenerator(signal: generator).write(to: cwa)
+        }
 
         let phone50 = "\(work)/phone-50hz-sam.csv"
         if !fm.fileExists(atPath: phone50) {
@@ -58,12 +66,14 @@ enum Workloads {
         let phone1 = "\(work)/phone-1hz-alex.csv"
         if !fm.fileExists(atPath: phone1) { try fm.copyItem(atPath: "Data/phone-1hz-alex.csv", toPath: phone1) }
 
-        var files = Files(wearable: full, wearableGzip: gz, wearableHalf: half, wearableDay: day, phone50Hz: phone50, phone1Hz: phone1)
+        var files = Files(wearable: full, wearableGzip: gz, wearableHalf: half, wearableDay: day, wearableCWA: cwa,
+                          phone50Hz: phone50, phone1Hz: phone1)
         for (key, path, what) in [
             ("wearable", full, "\(days) days × 24 h at 100 Hz, epoch seconds, g with gravity (seed \(generator.seed))"),
             ("wearable gzip", gz, "the same, gzip level 1"),
             ("wearable half", half, "its first half (memory check)"),
             ("wearable day", day, "its first 24 h (counts, agcounts)"),
+            ("wearable cwa", cwa, "the same signal as an Axivity AX3 .cwa, packed 10-bit, 1/256 g, device local time"),
             ("phone 50 Hz", phone50, "one night, epoch ms, user acceleration (Data/generate_samples.py)"),
             ("phone 1 Hz", phone1, "one night, ISO 8601 with offsets (Data/phone-1hz-alex.csv)"),
         ] {

@@ -1,0 +1,129 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import SleepCore
+
+/// Writes the benchmark's binary wearable file: the same signal as ``WearableCSVGenerator`` (same
+/// seed, same days, 100 Hz, g with gravity) as an Axivity AX3 `.cwa` in the packed 10-bit format
+/// (120 samples per 512-byte block, ±8 g, 1/256 g units), the layout of OpenMovement's `cwa.h`
+/// that `AxivityCWAReader` reads and the test fixtures (`make_raw_fixtures.py`) follow. Times are
+/// the device's local clock (UTC + the script's offset), as a device set to Berlin summer time
+/// records them: read it with `--tz Europe/Berlin`.
+struct WearableCWAGenerator {
+    var signal: WearableCSVGenerator
+    static let samplesPerBlock = 120
+    static let unitsPerG = 256.0
+    /// Bits 6–7 range (01 = ±8 g), low nibble rate (3200 / 2^(15 − 10) = 100 Hz).
+    static let rateCode: UInt8 = 0x4A
+    static let session: UInt32 = 20240614
+    static let deviceID: UInt16 = 4242
+
+    /// Writes the file; returns the number of samples.
+    @discardableResult
+    func write(to path: String) throws -> Int {
+        precondition(signal.rateHz == 100, "the .cwa rate code is for 100 Hz")
+        guard let out = fopen(path, "wb") else { throw BenchError.io("cannot create \(path)") }
+        defer { fclose(out) }
+        let startLocal = signal.startEpochSecond + signal.scriptOffsetSeconds
+        var header = Self.header(startLocal: startLocal, days: signal.days)
+        guard fwrite(&header, 1, header.count, out) == header.count else { throw BenchError.io("write failed on \(path)") }
+
+        var block = [UInt8](repeating: 0, count: 512)
+        var inBlock = 0
+        var sequence: UInt32 = 0
+        var samples = 0
+        var anchor: (index: Int, second: Int64, k: Int)? = nil
+        try signal.forEachSample { second, k, x, y, z in
+            let word = Self.packed10(x, y, z)
+            let at = 30 + 4 * inBlock
+            for b in 0..<4 { block[at + b] = UInt8(truncatingIfNeeded: word >> (8 * UInt32(b))) }
+            // The block's time is given for one of its samples (timestampOffset): the first on a
+            // quarter second, whose fraction the format's 15 bits hold exactly, so that readers
+            // interpolating between blocks put every sample in its own second.
+            if anchor == nil && k % 25 == 0 { anchor = (inBlock, second, k) }
+            inBlock += 1
+            samples += 1
+            if inBlock == Self.samplesPerBlock, let a = anchor {
+                Self.finishBlock(&block, sequence: sequence, anchorIndex: a.index,
+                                 localSecond: a.second + signal.scriptOffsetSeconds, hundredths: a.k)
+                guard fwrite(block, 1, 512, out) == 512 else { throw BenchError.io("write failed on \(path) (disk full?)") }
+                sequence += 1
+                inBlock = 0
+                anchor = nil
+            }
+        }
+        return samples - inBlock   // a trailing partial block is not written
+    }
+
+    /// eezzzzzz zzzzyyyy yyyyyyxx xxxxxxxx: the smallest exponent at which all three axes fit 10 bits.
+    static func packed10(_ x: Double, _ y: Double, _ z: Double) -> UInt32 {
+        func units(_ v: Double) -> Int { Int(max(-32768, min(32767, (v * unitsPerG).rounded()))) }
+        let qx = units(x), qy = units(y), qz = units(z)
+        var e = 0
+        func fits(_ q: Int) -> Bool { (-512...511).contains(q >> e) }
+        while e < 3 && !(fits(qx) && fits(qy) && fits(qz)) { e += 1 }
+        func field(_ q: Int) -> UInt32 { UInt32(max(-512, min(511, q >> e)) & 0x3FF) }
+        return UInt32(e) << 30 | field(qz) << 20 | field(qy) << 10 | field(qx)
+    }
+
+    static func finishBlock(_ b: inout [UInt8], sequence: UInt32, anchorIndex: Int, localSecond: Int64, hundredths: Int) {
+        func put16(_ at: Int, _ v: UInt16) { b[at] = UInt8(v & 0xFF); b[at + 1] = UInt8(v >> 8) }
+        func put32(_ at: Int, _ v: UInt32) { put16(at, UInt16(v & 0xFFFF)); put16(at + 2, UInt16(v >> 16)) }
+        precondition(hundredths % 25 == 0)
+        let frac16 = UInt16(hundredths * 65536 / 100)   // 0, 16384, 32768 or 49152: exact
+        // cwa.h's backwards-compatible shift: the offset is stored less the fraction × rate.
+        let shim = (Int(frac16) * 100) >> 16
+        b[0] = UInt8(ascii: "A"); b[1] = UInt8(ascii: "X")
+        put16(2, 508)
+        put16(4, 0x8000 | (frac16 >> 1))            // deviceFractional: top bit says "fraction present"
+        put32(6, session)
+        put32(10, sequence)
+        put32(14, packedTime(localSecond))
+        put16(18, 300)                              // light (and unit shift 0 in bits 13–15)
+        put16(20, 700)                              // temperature
+        b[22] = 0                                   // events
+        b[23] = 150                                 // battery
+        b[24] = rateCode
+        b[25] = 0x30                                // 3 axes, packed 10-bit
+        put16(26, UInt16(bitPattern: Int16(anchorIndex - shim)))          // timestampOffset: the sample the time belongs to
+        put16(28, UInt16(samplesPerBlock))
+        var sum: UInt16 = 0
+        for i in stride(from: 0, to: 510, by: 2) { sum &+= UInt16(b[i]) | UInt16(b[i + 1]) << 8 }
+        put16(510, 0 &- sum)                        // the 256 words sum to zero
+    }
+
+    static func header(startLocal: Int64, days: Double) -> [UInt8] {
+        var b = [UInt8](repeating: 0xFF, count: 1024)
+        func put16(_ at: Int, _ v: UInt16) { b[at] = UInt8(v & 0xFF); b[at + 1] = UInt8(v >> 8) }
+        func put32(_ at: Int, _ v: UInt32) { put16(at, UInt16(v & 0xFFFF)); put16(at + 2, UInt16(v >> 16)) }
+        b[0] = UInt8(ascii: "M"); b[1] = UInt8(ascii: "D")
+        put16(2, 1020)
+        b[4] = 0x17                                 // hardware type: AX3
+        put16(5, deviceID)
+        put32(7, session)
+        put16(11, 0xFFFF)
+        put32(13, packedTime(startLocal))
+        put32(17, packedTime(startLocal + Int64(days * 86_400)))
+        put32(21, 0)
+        b[25] = 0; b[26] = 0
+        b[35] = 0                                   // accelerometer only
+        b[36] = rateCode
+        put32(37, packedTime(startLocal - 3600))    // last change
+        b[41] = 45                                  // firmware
+        put16(42, 0xFFFF)                           // time zone: not set
+        let meta = Array("_sc=bench&_p=left%20wrist&_n=sleepsta-bench".utf8)
+        for i in 64..<512 { b[i] = i - 64 < meta.count ? meta[i - 64] : UInt8(ascii: " ") }
+        return b
+    }
+
+    /// cwa.h's packed time YYYYYYMM MMDDDDDh hhhhmmmm mmssssss (year − 2000), on the local clock.
+    static func packedTime(_ localSecond: Int64) -> UInt32 {
+        let (days, rem) = (localSecond.quotientAndRemainder(dividingBy: 86_400))
+        let date = CivilDate(daysSinceEpoch: days), seconds = Int(rem)
+        return UInt32(date.year - 2000) << 26 | UInt32(date.month) << 22 | UInt32(date.day) << 17 | UInt32(seconds / 3600) << 12
+            | UInt32(seconds % 3600 / 60) << 6 | UInt32(seconds % 60)
+    }
+}
