@@ -21,6 +21,9 @@ public struct SleepAsAndroidReader: RecordingReader {
     public static let format = RecordingFormat.sleepAsAndroidCSV
     public init() {}
 
+    /// Largest actigraphy value accepted per bin.
+    static let largestActigraphyValue = 1_000_000.0
+
     static let fixedColumns = ["Id", "Tz", "From", "To", "Sched", "Hours", "Rating", "Comment", "Framerate", "Snore",
                                "Noise", "Cycles", "DeepSleep", "LenAdjust", "Geo"]
 
@@ -149,8 +152,10 @@ public struct SleepAsAndroidReader: RecordingReader {
             values.reserveCapacity(timeColumns.count)
             for k in timeColumns {
                 let (a, b) = k < fields.count ? fields.bounds[k] : (0, 0)
-                guard case .number(let v) = FastNumber.parse(p, a, b), v >= 0 else {
-                    throw IngestError(file: path, line: line, message: "actigraphy value in column \(k + 1) is '\(text(k).prefix(30))'; expected a number ≥ 0")
+                // The app writes small activity levels (about 0–10); the bound keeps a corrupt value
+                // from becoming an infinite Float (found by the mutation fuzzer: `1e39`).
+                guard case .number(let v) = FastNumber.parse(p, a, b), v >= 0, v <= SleepAsAndroidReader.largestActigraphyValue else {
+                    throw IngestError(file: path, line: line, message: "actigraphy value in column \(k + 1) is '\(text(k).prefix(30))'; expected a number from 0 to \(Int(SleepAsAndroidReader.largestActigraphyValue))")
                 }
                 values.append(Float(v))
             }
