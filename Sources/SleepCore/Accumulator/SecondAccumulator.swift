@@ -38,7 +38,7 @@ public struct SecondAccumulator: Sendable {
     /// Adds one sample at `timestamp` (UTC seconds since 1970, fractional) with acceleration in g.
     @inlinable @inline(__always)
     public mutating func add(timestamp: Double, x: Double, y: Double, z: Double) throws(Failure) {
-        let second = Int64(timestamp.rounded(.down))
+        let second = Self.second(of: timestamp)
         try add(second: second, timestampBits: timestamp.bitPattern, x: x, y: y, z: z)
     }
 
@@ -61,11 +61,71 @@ public struct SecondAccumulator: Sendable {
             duplicates += 1
         }
         lastTimestampBits = timestampBits
-        let ax = abs(x), ay = abs(y), az = abs(z)
-        sumMovement += (ax + ay + az) / 3
-        sumLegacy += ax + ay + az / 3
+        let c = Self.contribution(x: x, y: y, z: z)
+        sumMovement += c.movement
+        sumLegacy += c.legacy
         samplesInSecond += 1
         samples += 1
+    }
+
+    /// The whole UTC second a timestamp falls in (floor). Written as a truncating conversion and a
+    /// correction: `rounded(.down)` is a call to libm's `floor` on the x86-64 baseline Swift targets
+    /// (no SSE4.1 `roundsd`), once per sample in every reader (perf record: `floor@plt`).
+    @inlinable @inline(__always)
+    public static func second(of timestamp: Double) -> Int64 {
+        let truncated = Int64(timestamp)
+        return Double(truncated) > timestamp ? truncated - 1 : truncated
+    }
+
+    /// One sample's share of its second's sums: (|x|+|y|+|z|)/3 and the app's legacy formula
+    /// |x| + |y| + |z|/3. Shared with readers that sum whole seconds elsewhere (on other threads) and
+    /// hand them over with ``appendCompleteSecond(_:)``: the same operations in the same order give
+    /// the same bits.
+    @inlinable @inline(__always)
+    public static func contribution(x: Double, y: Double, z: Double) -> (movement: Double, legacy: Double) {
+        let ax = abs(x), ay = abs(y), az = abs(z)
+        return ((ax + ay + az) / 3, ax + ay + az / 3)
+    }
+
+    /// A second summed elsewhere: sums of ``contribution(x:y:z:)`` over its samples in time order
+    /// (starting from 0), their count, the repeated timestamps among them, and the last sample's
+    /// timestamp bits. The result equals adding those samples one by one, provided `second` is later
+    /// than every second added so far.
+    public struct CompleteSecond: Sendable {
+        public var second: Int64
+        public var movementSum: Double
+        public var legacySum: Double
+        public var count: Int
+        public var duplicates: Int
+        public var lastTimestampBits: UInt64
+        public init(second: Int64, movementSum: Double, legacySum: Double, count: Int, duplicates: Int, lastTimestampBits: UInt64) {
+            self.second = second; self.movementSum = movementSum; self.legacySum = legacySum
+            self.count = count; self.duplicates = duplicates; self.lastTimestampBits = lastTimestampBits
+        }
+    }
+
+    /// Appends a ``CompleteSecond`` as if its samples had been added one by one.
+    public mutating func appendCompleteSecond(_ c: CompleteSecond) throws(Failure) {
+        precondition(c.count > 0)
+        if !started {
+            started = true
+            series.startSecond = c.second
+        } else {
+            if c.second <= currentSecond { throw .timeWentBackwards(previousSecond: currentSecond, second: c.second) }
+            if c.second - series.startSecond >= Self.maximumSpanSeconds {
+                throw .spanTooLong(firstSecond: series.startSecond, second: c.second)
+            }
+            flush()
+            let gap = Int(c.second - currentSecond - 1)
+            if gap > 0 { appendGap(gap) }
+        }
+        currentSecond = c.second
+        sumMovement = c.movementSum
+        sumLegacy = c.legacySum
+        samplesInSecond = c.count
+        samples += c.count
+        duplicates += c.duplicates
+        lastTimestampBits = c.lastTimestampBits
     }
 
     @usableFromInline

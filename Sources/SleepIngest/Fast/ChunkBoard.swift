@@ -14,11 +14,19 @@ struct ParsedSample {
     var z: Double
 }
 
-/// The parsed samples of one chunk.
+/// The parsed samples of one chunk, and the whole seconds its parser thread summed.
 final class SampleBlock {
     private(set) var base: UnsafeMutablePointer<ParsedSample>
     private(set) var capacity: Int
     var count = 0
+    /// The chunk's seconds in order, each summed completely within this chunk; the first may have
+    /// begun in the chunk before and the last one still open (it is not in the list). Empty when
+    /// the chunk is not in time order (then its samples go one by one).
+    var seconds: [SecondAggregate] = []
+    /// Samples `0 ..< firstSecondEnd` belong to the chunk's first second; `lastSecondStart ..< count`
+    /// to its last (open) second.
+    var firstSecondEnd = 0
+    var lastSecondStart = 0
 
     init(capacity: Int) {
         self.capacity = capacity
@@ -40,14 +48,55 @@ final class SampleBlock {
     deinit { base.deallocate() }
 }
 
-/// Appends parsed samples to a ``SampleBlock`` (capacity reserved by ``SampleBlock/prepare(forBytes:)``).
-struct SampleBlockWriter: ParsedSampleConsumer {
+/// Appends parsed samples to a ``SampleBlock`` (capacity reserved by ``SampleBlock/prepare(forBytes:)``)
+/// and sums them per second on the way (the work
+/// ``SampleIntake`` would otherwise do one sample at a time on the accumulating thread), with the
+/// same operations in the same order, so the sums have the same bits. A chunk out of time order
+/// (or with an implausible time) is only written, not summed.
+struct AggregatingBlockWriter: ParsedSampleConsumer {
     let base: UnsafeMutablePointer<ParsedSample>
     var count = 0
+    var seconds: [SecondAggregate] = []
+    var ordered = true
+    var firstSecondEnd = -1
+    var currentStart = 0
+    private var lastT = -Double.infinity
+    private var current = SecondAggregate(
+        complete: .init(second: .min, movementSum: 0, legacySum: 0, count: 0, duplicates: 0, lastTimestampBits: 0),
+        stats: SecondStats(), lastTimestamp: 0)
+
+    init(base: UnsafeMutablePointer<ParsedSample>, expectedSeconds: Int) {
+        self.base = base
+        seconds.reserveCapacity(expectedSeconds)
+    }
+
     @inline(__always)
-    mutating func consume(timestamp: Double, x: Double, y: Double, z: Double) {
-        (base + count).initialize(to: ParsedSample(timestamp: timestamp, x: x, y: y, z: z))
+    mutating func consume(timestamp t: Double, x: Double, y: Double, z: Double) {
+        (base + count).initialize(to: ParsedSample(timestamp: t, x: x, y: y, z: z))
         count &+= 1
+        guard ordered else { return }
+        guard t >= lastT, t >= 0, t < SampleIntake<DiscardingSampleSink>.latestPlausibleSecond else { ordered = false; return }
+        let second = SecondAccumulator.second(of: t)
+        let bits = t.bitPattern
+        if second != current.complete.second {
+            if current.complete.count > 0 {
+                seconds.append(current)
+                if firstSecondEnd < 0 { firstSecondEnd = count &- 1 }
+            }
+            current.complete = .init(second: second, movementSum: 0, legacySum: 0, count: 0, duplicates: 0, lastTimestampBits: bits)
+            current.stats = SecondStats()
+            currentStart = count &- 1
+        } else if bits == current.complete.lastTimestampBits {
+            current.complete.duplicates &+= 1
+        }
+        let c = SecondAccumulator.contribution(x: x, y: y, z: z)
+        current.complete.movementSum += c.movement
+        current.complete.legacySum += c.legacy
+        current.complete.count &+= 1
+        current.complete.lastTimestampBits = bits
+        current.stats.add(x: x, y: y, z: z)
+        current.lastTimestamp = t
+        lastT = t
     }
 }
 
@@ -132,10 +181,17 @@ final class ChunkBoard<Sink: SampleSink>: @unchecked Sendable {
         let range = file.chunkRange(index, count: chunkCount, dataStart: head.dataStart, chunkBytes: chunkBytes)
         block.prepare(forBytes: range.count)
         file.prefetch(range)
-        var writer = SampleBlockWriter(base: block.base)
+        var writer = AggregatingBlockWriter(base: block.base, expectedSeconds: range.count / 512 + 4)
         let outcome = RawCSVFastLines.parse(file.bytes, from: range.lowerBound, to: range.upperBound,
                                             secondsPerUnit: head.secondsPerUnit, into: &writer)
         block.count = writer.count
+        if writer.ordered {
+            block.seconds = writer.seconds
+            block.firstSecondEnd = writer.firstSecondEnd < 0 ? writer.count : writer.firstSecondEnd
+            block.lastSecondStart = writer.currentStart
+        } else {
+            block.seconds = []
+        }
         file.release(range)
         return outcome != .needsSerialReader
     }
@@ -148,9 +204,25 @@ final class ChunkBoard<Sink: SampleSink>: @unchecked Sendable {
     /// cost a dynamic exclusivity check each time.
     private static func accumulate(_ block: SampleBlock, into consumer: inout IntakeConsumer<Sink>) -> Bool {
         let p = block.base
-        for i in 0..<block.count {
-            let s = p[i]
-            consumer.consume(timestamp: s.timestamp, x: s.x, y: s.y, z: s.z)
+        func oneByOne(_ range: Range<Int>) {
+            for i in range {
+                let s = p[i]
+                consumer.consume(timestamp: s.timestamp, x: s.x, y: s.y, z: s.z)
+            }
+        }
+        // Whole seconds the parser thread summed go in as such, once the gravity check has its
+        // 1000 samples and when this chunk continues the file in time order; the first second (it
+        // may continue the chunk before) and the open last one go sample by sample, so that sums
+        // across chunk boundaries run in file order too.
+        if block.seconds.count >= 2, consumer.normCount >= 1000, consumer.intake.takesWholeSeconds,
+           block.count > 0, p[0].timestamp >= consumer.intake.latestTimestamp {
+            oneByOne(0..<block.firstSecondEnd)
+            for k in 1..<block.seconds.count where !consumer.failed {
+                do { try consumer.intake.appendSecond(block.seconds[k]) } catch { consumer.failed = true }
+            }
+            if !consumer.failed { oneByOne(block.lastSecondStart..<block.count) }
+        } else {
+            oneByOne(0..<block.count)
         }
         return !consumer.failed
     }

@@ -32,8 +32,12 @@ struct SampleIntake<Sink: SampleSink> {
     /// Clipping threshold in g (range − 0.5 g), nil when the device range is unknown.
     let clipThresholdG: Double?
     private(set) var clipped = 0
+    /// Sum and count of |a| over closed seconds; the open second's are in `open`. Summed per second
+    /// first, so that a second summed on another thread (``appendSecond(_:)``) gives the same bits.
     private var normSum = 0.0
-    private(set) var normCount = 0
+    private var normCount = 0
+    private var open = SecondStats()
+    private var openSecond: Int64 = .min
     // Not an Optional: testing and unwrapping an optional struct per sample copied the whole
     // tracker (an outlined copy in perf record, on the ingest hot path).
     private var stillness = StillnessTracker()
@@ -65,13 +69,53 @@ struct SampleIntake<Sink: SampleSink> {
         }
         sink.add(timestamp: t, x: x, y: y, z: z)
         if let c = clipThresholdG, abs(x) >= c || abs(y) >= c || abs(z) >= c { clipped += 1 }
-        normSum += (x * x + y * y + z * z).squareRoot()
-        normCount += 1
-        if tracksStillness { stillness.add(timestamp: t, x: x, y: y, z: z) }
+        let second = SecondAccumulator.second(of: t)
+        if second != openSecond {
+            closeOpenSecond()
+            openSecond = second
+        }
+        open.add(x: x, y: y, z: z)
+    }
+
+    /// Hands the open second's facts on (to the |a| total and the stillness tracker).
+    @inline(__always)
+    private mutating func closeOpenSecond() {
+        guard open.count > 0 else { return }
+        normSum += open.normSum
+        normCount += open.count
+        if tracksStillness { stillness.addSecond(openSecond, open) }
+        open = SecondStats()
+    }
+
+    /// Whether ``appendSecond(_:)`` may stand in for adding samples one by one: nothing here looks
+    /// at single samples (no clipping range, a sink that discards).
+    var takesWholeSeconds: Bool { clipThresholdG == nil && Sink.self == DiscardingSampleSink.self }
+
+    /// Timestamp of the latest sample kept so far (−∞ before the first).
+    var latestTimestamp: Double { last }
+
+    /// A whole second summed elsewhere (``SecondAggregate``), with the same result as adding its
+    /// samples one by one. The caller guarantees what ``add(timestamp:x:y:z:)`` would check: the
+    /// samples are in time order, plausible, no earlier than ``latestTimestamp``, and the second is
+    /// later than every second added so far; and ``takesWholeSeconds``.
+    mutating func appendSecond(_ a: SecondAggregate) throws(Rejection) {
+        closeOpenSecond()
+        do { try accumulator.appendCompleteSecond(a.complete) } catch {
+            switch error {
+            case .timeWentBackwards(let previous, let second): throw .backwards(bySeconds: Double(previous - second))
+            case .spanTooLong(let first, let now): throw .spanTooLong(days: (now - first) / 86_400)
+            }
+        }
+        openSecond = a.complete.second
+        open = a.stats
+        last = a.lastTimestamp
     }
 
     /// Mean |a| over all samples, in the reader's output unit (g).
-    var meanNorm: Double { normCount > 0 ? normSum / Double(normCount) : 0 }
+    var meanNorm: Double {
+        let n = normCount + open.count
+        return n > 0 ? (normSum + open.normSum) / Double(n) : 0
+    }
 
     /// Gravity as told by the mean |a|: ≈ 1 g with gravity, ≈ 0 without.
     var gravity: GravityContent {
@@ -90,7 +134,9 @@ struct SampleIntake<Sink: SampleSink> {
         q.deviceRangeG = deviceRangeG
         q.clippedSamples = clipThresholdG == nil ? nil : clipped
         if tracksStillness {
-            let s = stillness.finished()
+            var tracker = stillness
+            if open.count > 0 { tracker.addSecond(openSecond, open) }
+            let s = tracker.finished()
             q.stillPeriods = s.periods; q.stillSeconds = s.seconds; q.longestStillSeconds = s.longest
         }
         return (series, q)
@@ -109,12 +155,43 @@ struct SampleIntake<Sink: SampleSink> {
     }
 }
 
+/// What the quality checks need of one second's samples, summed in time order: their count, the
+/// sum of |a| (the gravity check), and per axis the sum, sum of squares, minimum and maximum
+/// (stillness). Summed per second so that a parser thread can sum whole seconds and hand them over.
+struct SecondStats: Sendable {
+    var count = 0
+    var normSum = 0.0
+    var sum = (0.0, 0.0, 0.0)
+    var sumSq = (0.0, 0.0, 0.0)
+    var lo = (Double.infinity, Double.infinity, Double.infinity)
+    var hi = (-Double.infinity, -Double.infinity, -Double.infinity)
+
+    @inline(__always)
+    mutating func add(x: Double, y: Double, z: Double) {
+        count &+= 1
+        normSum += (x * x + y * y + z * z).squareRoot()
+        sum.0 += x; sum.1 += y; sum.2 += z
+        sumSq.0 += x * x; sumSq.1 += y * y; sumSq.2 += z * z
+        lo.0 = min(lo.0, x); lo.1 = min(lo.1, y); lo.2 = min(lo.2, z)
+        hi.0 = max(hi.0, x); hi.1 = max(hi.1, y); hi.2 = max(hi.2, z)
+    }
+}
+
+/// One second summed on a parser thread: the accumulator's sums and the quality facts, and the
+/// last sample's timestamp (for the next sample's time-order check).
+struct SecondAggregate: Sendable {
+    var complete: SecondAccumulator.CompleteSecond
+    var stats: SecondStats
+    var lastTimestamp: Double
+}
+
 /// Periods in which the acceleration hardly varies, by the thresholds of van Hees et al. 2013
 /// (GGIR's non-wear rule: per axis, value range < 50 mg and SD < 13 mg; still when at least 2 of
 /// the 3 axes are), applied to consecutive 15-min blocks as they stream past; a still period is a
-/// run of still blocks lasting at least 60 min (GGIR's window). The full GGIR procedure with overlapping windows is
+/// run of still blocks lasting at least 60 min (GGIR's window). Blocks are whole seconds on a grid
+/// that starts at the first sample's second. The full GGIR procedure with overlapping windows is
 /// ``StillnessNonWear`` in SleepCore, which needs the samples in memory; this is its constant-memory
-/// screening for QC.
+/// screening for QC, fed one second's ``SecondStats`` at a time.
 struct StillnessTracker {
     static let blockSeconds = 900.0
     static let minimumBlocks = 4
@@ -135,20 +212,20 @@ struct StillnessTracker {
     private(set) var stillSeconds = 0.0
     private(set) var longestSeconds = 0.0
 
-    @inline(__always)
-    mutating func add(timestamp t: Double, x: Double, y: Double, z: Double) {
+    mutating func addSecond(_ second: Int64, _ s: SecondStats) {
+        let t = Double(second)
         if blockStart.isNaN || t >= blockStart + Self.blockSeconds {
             closeBlock()
-            // Blocks stay on the grid of the first sample, so a gap skips whole blocks.
+            // Blocks stay on the grid of the first second, so a gap skips whole blocks.
             blockStart = blockStart.isNaN ? t : blockStart + Self.blockSeconds * ((t - blockStart) / Self.blockSeconds).rounded(.down)
-            n = 0; sum = (0, 0, 0); sumSq = (0, 0, 0); lo = (x, y, z); hi = (x, y, z)
+            n = 0; sum = (0, 0, 0); sumSq = (0, 0, 0); lo = s.lo; hi = s.hi
         }
-        n += 1
+        n += Double(s.count)
         blockLast = t
-        sum.0 += x; sum.1 += y; sum.2 += z
-        sumSq.0 += x * x; sumSq.1 += y * y; sumSq.2 += z * z
-        lo.0 = min(lo.0, x); lo.1 = min(lo.1, y); lo.2 = min(lo.2, z)
-        hi.0 = max(hi.0, x); hi.1 = max(hi.1, y); hi.2 = max(hi.2, z)
+        sum.0 += s.sum.0; sum.1 += s.sum.1; sum.2 += s.sum.2
+        sumSq.0 += s.sumSq.0; sumSq.1 += s.sumSq.1; sumSq.2 += s.sumSq.2
+        lo.0 = min(lo.0, s.lo.0); lo.1 = min(lo.1, s.lo.1); lo.2 = min(lo.2, s.lo.2)
+        hi.0 = max(hi.0, s.hi.0); hi.1 = max(hi.1, s.hi.1); hi.2 = max(hi.2, s.hi.2)
     }
 
     private mutating func closeBlock() {
