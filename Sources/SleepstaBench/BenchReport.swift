@@ -51,11 +51,16 @@ struct BenchReport: Codable, Sendable {
                              detail: String(format: "%.0f MB/s", mbps(two))))
         if let copy = stage("copy"), let acc = stage("accumulate"), let intake = stage("intake") {
             let r = mbps(acc) / max(mbps(copy), 1), q = mbps(intake) / max(mbps(copy), 1)
+            // On 2 cores the parser threads sum whole seconds as they parse; only each chunk's first
+            // and last second go through the in-order consumer sample by sample.
+            let summed = Double(two?.notes["seconds summed while parsing"] ?? "") ?? 0
+            let seconds = Double(two?.notes["seconds"] ?? "") ?? 0
+            let fusedShare = seconds > 0 ? summed / seconds : 0
             targets.append(Check(
-                what: "per-second accumulator fused into parsing (1 core), or ≥ 80 % of memory bandwidth on its own (2 cores)",
-                passed: r >= 0.8,
-                detail: String(format: "fused on 1 core; on its own: accumulator %.0f MB/s = %.0f %% of memcpy %.0f MB/s; with QC %.0f MB/s = %.0f %%",
-                               mbps(acc), r * 100, mbps(copy), mbps(intake), q * 100)))
+                what: "per-second accumulator fused into parsing, or ≥ 80 % of memory bandwidth where it runs on its own",
+                passed: fusedShare >= 0.95 || r >= 0.8,
+                detail: String(format: "fused: 1 core in the parse loop; 2 cores %.1f %% of seconds summed by the parser threads. On its own (for reference): accumulator %.0f MB/s = %.0f %% of memcpy %.0f MB/s; with QC %.0f MB/s = %.0f %%",
+                               fusedShare * 100, mbps(acc), r * 100, mbps(copy), mbps(intake), q * 100)))
         }
         if let e2e = stage("end-to-end") {
             targets.append(Check(what: "7-day 100 Hz CSV end to end (sleepsta run, process start to exit) ≥ 900 MB/s",

@@ -78,7 +78,9 @@ enum IngestStages {
                            items: run.recording.quality.sampleCount, peakResidentBytes: Stopwatch.peakResidentBytes(),
                            threads: run.threads,
                            notes: ["parallel path": run.usedParallelPath ? "yes" : "no (serial fallback)",
-                                   "chunks": String(run.chunks), "peak block bytes": String(run.peakBlockBytes)])
+                                   "chunks": String(run.chunks), "peak block bytes": String(run.peakBlockBytes),
+                                   "seconds summed while parsing": String(run.secondsSummedWhileParsing),
+                                   "seconds": String(run.recording.segments.first?.series.count ?? 0)])
     }
 
     /// Any format through the reader the batch would choose (``FormatDetector``): the binary

@@ -112,6 +112,15 @@ struct ParallelRawCSVReaderTests {
         #expect((serial.quality.backwardSamplesDropped ?? 0) > 0 && (serial.quality.backwardTimestampsKept ?? 0) > 0)
         #expect(serial.quality.gapCount > 0)
         #expect((serial.quality.stillPeriods ?? 0) > 0)
+        // Both ways into the in-order consumer are taken: whole seconds summed by the parser
+        // threads, and chunks that go sample by sample (a step back in time inside them).
+        for chunkBytes in [4096, 65_536] {
+            let run = try RawCSVIngest.read(path: path, threads: 2, chunkBytes: chunkBytes)
+            let seconds = run.recording.segments.first?.series.count ?? 0
+            // (A step back every 997 rows sends most chunks sample by sample: both ways are used.)
+            #expect(run.secondsSummedWhileParsing > 0, "\(chunkBytes): \(run.secondsSummedWhileParsing) of \(seconds)")
+            #expect(run.secondsSummedWhileParsing < seconds, "\(chunkBytes): \(run.secondsSummedWhileParsing) of \(seconds)")
+        }
     }
 
     @Test("units, headers, gravity and time zones", arguments: [

@@ -124,6 +124,8 @@ final class ChunkBoard<Sink: SampleSink>: @unchecked Sendable {
     private var allBlocks: [SampleBlock] = []
     private(set) var stopped = false
     private(set) var peakBlockBytes = 0
+    /// Seconds the parser threads summed whole (appended without going through their samples).
+    private(set) var secondsSummedWhileParsing = 0
     /// Touched only by the thread that holds `accumulating` (hand-over through `mutex`).
     var consumer: IntakeConsumer<Sink>
 
@@ -197,12 +199,12 @@ final class ChunkBoard<Sink: SampleSink>: @unchecked Sendable {
     }
 
     private func accumulate(_ block: SampleBlock) -> Bool {
-        Self.accumulate(block, into: &consumer)
+        Self.accumulate(block, into: &consumer, counting: &secondsSummedWhileParsing)
     }
 
     /// The whole block through one `inout` access: touching the class's `consumer` per sample
     /// cost a dynamic exclusivity check each time.
-    private static func accumulate(_ block: SampleBlock, into consumer: inout IntakeConsumer<Sink>) -> Bool {
+    private static func accumulate(_ block: SampleBlock, into consumer: inout IntakeConsumer<Sink>, counting whole: inout Int) -> Bool {
         let p = block.base
         func oneByOne(_ range: Range<Int>) {
             for i in range {
@@ -218,7 +220,7 @@ final class ChunkBoard<Sink: SampleSink>: @unchecked Sendable {
            block.count > 0, p[0].timestamp >= consumer.intake.latestTimestamp {
             oneByOne(0..<block.firstSecondEnd)
             for k in 1..<block.seconds.count where !consumer.failed {
-                do { try consumer.intake.appendSecond(block.seconds[k]) } catch { consumer.failed = true }
+                do { try consumer.intake.appendSecond(block.seconds[k]); whole += 1 } catch { consumer.failed = true }
             }
             if !consumer.failed { oneByOne(block.lastSecondStart..<block.count) }
         } else {

@@ -50,6 +50,8 @@ struct ParallelRawCSVReader {
         var threadsUsed = 0
         /// Most parsed-sample bytes held at once (block capacity in use), a bound on the reader's own memory.
         var peakBlockBytes = 0
+        /// Seconds summed whole by the parser threads (the rest went sample by sample, in order).
+        var secondsSummedWhileParsing = 0
     }
 
     /// The recording, or nil when the file is not one this path takes (then use the serial reader,
@@ -84,6 +86,7 @@ struct ParallelRawCSVReader {
             DispatchQueue.concurrentPerform(iterations: threadCount) { _ in board.work() }
             ok = !board.stopped
             stats.peakBlockBytes = board.peakBlockBytes
+            stats.secondsSummedWhileParsing = board.secondsSummedWhileParsing
             consumer = board.consumer
             board.release()
         }

@@ -19,6 +19,8 @@ public enum RawCSVIngest {
         public var threads: Int
         /// Most bytes of parsed samples held between the parser threads and the accumulator.
         public var peakBlockBytes: Int
+        /// Seconds the parser threads summed whole while parsing (2 or more threads).
+        public var secondsSummedWhileParsing = 0
     }
 
     /// Reads with the parallel path on `threads` threads (1 = fused serial loop), falling back to
@@ -30,7 +32,7 @@ public enum RawCSVIngest {
         var stats = ParallelRawCSVReader.Statistics()
         if let recording = reader.read(path: path, options: options, samples: &discard, statistics: &stats) {
             return Run(recording: recording, usedParallelPath: true, chunks: stats.chunks, threads: stats.threadsUsed,
-                       peakBlockBytes: stats.peakBlockBytes)
+                       peakBlockBytes: stats.peakBlockBytes, secondsSummedWhileParsing: stats.secondsSummedWhileParsing)
         }
         return Run(recording: try readSerially(path: path, options: options), usedParallelPath: false,
                    chunks: 0, threads: 1, peakBlockBytes: 0)
