@@ -73,12 +73,12 @@ public struct IntervalComparisonRun {
         return summary
     }
 
-    /// Re-renders an existing `<reports>/index.html` with the parameters of the latest `run`, so
-    /// that it links this comparison at once (a later `run` links it too).
+    /// Re-renders an existing `<reports>/index.html` with the parameters of the latest `run` or
+    /// `nightly` (`make report` runs `nightly`), so that it links this comparison at once.
     func refreshIndex(db: SleepDatabase) throws -> ReportWriter.Outcome? {
         let indexPath = (configuration.reportsDirectory as NSString).appendingPathComponent("index.html")
         guard FileManager.default.fileExists(atPath: indexPath),
-              let json = try db.latestRunParametersJSON(command: "run") else { return nil }
+              let json = try db.latestRunParametersJSON(commands: ["run", "nightly"]) else { return nil }
         struct RunParameters: Decodable { var analysis: AnalysisParameters }
         guard let p = try? JSONDecoder().decode(RunParameters.self, from: Data(json.utf8)) else { return nil }
         return try ReportBuilder(db: db, reportsDirectory: configuration.reportsDirectory, parameters: p.analysis).renderIndex()

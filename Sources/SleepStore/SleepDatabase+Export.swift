@@ -25,11 +25,13 @@ extension SleepDatabase {
             sourceResolutionSeconds: r["source_resolution_seconds"])
     }
 
-    /// The parameters JSON of the latest run of `command` (e.g. the `run` that wrote the index page).
-    public func latestRunParametersJSON(command: String) throws -> String? {
+    /// The parameters JSON of the latest run of any of `commands` (e.g. the `run` or `nightly` that
+    /// wrote the index page).
+    public func latestRunParametersJSON(commands: [String]) throws -> String? {
         try pool.read { db in
-            try String.fetchOne(db, sql: "SELECT parameters_json FROM runs WHERE command = ? ORDER BY id DESC LIMIT 1",
-                                arguments: [command])
+            let marks = Array(repeating: "?", count: commands.count).joined(separator: ", ")
+            return try String.fetchOne(db, sql: "SELECT parameters_json FROM runs WHERE command IN (\(marks)) ORDER BY id DESC LIMIT 1",
+                                       arguments: StatementArguments(commands))
         }
     }
 

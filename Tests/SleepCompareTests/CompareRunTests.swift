@@ -45,6 +45,23 @@ struct CompareRunTests {
         #expect(Double(tstRow[7]) == tst.blandAltman?.bias && Double(tstRow[14]) == tst.intraclassCorrelation)
     }
 
+    @Test("as `make report` runs them, nightly then compare: the index links the comparison at once, and a second round writes nothing")
+    func nightlyThenCompare() throws {
+        let w = CompareWorkspace()
+        w.writeNights(seeds: [5, 6])
+        try w.run(command: "nightly")
+        let s = try w.compare()
+        #expect(s.indexLinked)
+        let index = try String(contentsOfFile: w.reports + "/index.html", encoding: .utf8)
+        #expect(index.contains("<a href=\"compare-10m-15m/index.html\">Interval lengths compared: 10m vs 15m</a>"))
+        let files = try w.reportFiles()
+        #expect(try w.run(command: "nightly").reportsWritten == 0)
+        #expect(try w.compare().reportsWritten == 0)
+        let after = try w.reportFiles()
+        #expect(Set(after.keys) == Set(files.keys))
+        for (name, (bytes, _)) in files { #expect(after[name]?.0 == bytes, "\(name) changed") }
+    }
+
     @Test("a second compare, a later run and a compare without the raw files change no row and no file")
     func idempotentWithoutRawFiles() throws {
         let w = CompareWorkspace()

@@ -32,11 +32,11 @@ final class CompareWorkspace {
     }
 
     @discardableResult
-    func run(interval: IntervalLength = .tenMinutes) throws -> RunSummary {
+    func run(interval: IntervalLength = .tenMinutes, command: String = "run") throws -> RunSummary {
         var p = AnalysisParameters()
         p.interval = interval
         return try Pipeline(configuration: PipelineConfiguration(dataDirectory: data, databasePath: db, reportsDirectory: reports,
-                                                                 parameters: p, timeZoneIdentifier: "Europe/Berlin"),
+                                                                 parameters: p, timeZoneIdentifier: "Europe/Berlin", command: command),
                             logger: Self.quietLogger).run()
     }
 
