@@ -37,9 +37,7 @@ struct WearableCWAGenerator {
         var samples = 0
         var anchor: (index: Int, second: Int64, k: Int)? = nil
         try signal.forEachSample { second, k, x, y, z in
-            let word = Self.packed10(x, y, z)
-            let at = 30 + 4 * inBlock
-            for b in 0..<4 { block[at + b] = UInt8(truncatingIfNeeded: word >> (8 * UInt32(b))) }
+            block.putLittleEndian(Self.packed10(x, y, z), at: 30 + 4 * inBlock)
             // The block's time is given for one of its samples (timestampOffset): the first on a
             // quarter second, whose fraction the format's 15 bits hold exactly, so that readers
             // interpolating between blocks put every sample in its own second.
@@ -70,8 +68,8 @@ struct WearableCWAGenerator {
     }
 
     static func finishBlock(_ b: inout [UInt8], sequence: UInt32, anchorIndex: Int, localSecond: Int64, hundredths: Int) {
-        func put16(_ at: Int, _ v: UInt16) { b[at] = UInt8(v & 0xFF); b[at + 1] = UInt8(v >> 8) }
-        func put32(_ at: Int, _ v: UInt32) { put16(at, UInt16(v & 0xFFFF)); put16(at + 2, UInt16(v >> 16)) }
+        func put16(_ at: Int, _ v: UInt16) { b.putLittleEndian(v, at: at) }
+        func put32(_ at: Int, _ v: UInt32) { b.putLittleEndian(v, at: at) }
         precondition(hundredths % 25 == 0)
         let frac16 = UInt16(hundredths * 65536 / 100)   // 0, 16384, 32768 or 49152: exact
         // cwa.h's backwards-compatible shift: the offset is stored less the fraction × rate.
@@ -97,8 +95,8 @@ struct WearableCWAGenerator {
 
     static func header(startLocal: Int64, days: Double) -> [UInt8] {
         var b = [UInt8](repeating: 0xFF, count: 1024)
-        func put16(_ at: Int, _ v: UInt16) { b[at] = UInt8(v & 0xFF); b[at + 1] = UInt8(v >> 8) }
-        func put32(_ at: Int, _ v: UInt32) { put16(at, UInt16(v & 0xFFFF)); put16(at + 2, UInt16(v >> 16)) }
+        func put16(_ at: Int, _ v: UInt16) { b.putLittleEndian(v, at: at) }
+        func put32(_ at: Int, _ v: UInt32) { b.putLittleEndian(v, at: at) }
         b[0] = UInt8(ascii: "M"); b[1] = UInt8(ascii: "D")
         put16(2, 1020)
         b[4] = 0x17                                 // hardware type: AX3
@@ -125,5 +123,12 @@ struct WearableCWAGenerator {
         let date = CivilDate(daysSinceEpoch: days), seconds = Int(rem)
         return UInt32(date.year - 2000) << 26 | UInt32(date.month) << 22 | UInt32(date.day) << 17 | UInt32(seconds / 3600) << 12
             | UInt32(seconds % 3600 / 60) << 6 | UInt32(seconds % 60)
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Writes `value` little-endian at `offset` (the byte order of every .cwa field).
+    mutating func putLittleEndian<T: FixedWidthInteger>(_ value: T, at offset: Int) {
+        for k in 0..<(T.bitWidth / 8) { self[offset + k] = UInt8(truncatingIfNeeded: value >> (8 * k)) }
     }
 }

@@ -60,7 +60,7 @@ struct AggregatingBlockWriter: ParsedSampleConsumer {
     var ordered = true
     var firstSecondEnd = -1
     var currentStart = 0
-    private var lastT = -Double.infinity
+    /// The second being summed; `count` 0 before the first sample.
     private var current = SecondAggregate(
         complete: .init(second: .min, movementSum: 0, legacySum: 0, count: 0, duplicates: 0, lastTimestampBits: 0),
         stats: SecondStats(), lastTimestamp: 0)
@@ -75,7 +75,8 @@ struct AggregatingBlockWriter: ParsedSampleConsumer {
         (base + count).initialize(to: ParsedSample(timestamp: t, x: x, y: y, z: z))
         count &+= 1
         guard ordered else { return }
-        guard t >= lastT, t >= 0, t < SampleIntake<DiscardingSampleSink>.latestPlausibleSecond else { ordered = false; return }
+        guard current.complete.count == 0 || t >= current.lastTimestamp, t >= 0,
+              t < SampleIntake<DiscardingSampleSink>.latestPlausibleSecond else { ordered = false; return }
         let second = SecondAccumulator.second(of: t)
         let bits = t.bitPattern
         if second != current.complete.second {
@@ -83,7 +84,7 @@ struct AggregatingBlockWriter: ParsedSampleConsumer {
                 seconds.append(current)
                 if firstSecondEnd < 0 { firstSecondEnd = count &- 1 }
             }
-            current.complete = .init(second: second, movementSum: 0, legacySum: 0, count: 0, duplicates: 0, lastTimestampBits: bits)
+            current.complete = .init(second: second, movementSum: 0, legacySum: 0, count: 0, duplicates: 0, lastTimestampBits: 0)
             current.stats = SecondStats()
             currentStart = count &- 1
         } else if bits == current.complete.lastTimestampBits {
@@ -96,7 +97,6 @@ struct AggregatingBlockWriter: ParsedSampleConsumer {
         current.complete.lastTimestampBits = bits
         current.stats.add(x: x, y: y, z: z)
         current.lastTimestamp = t
-        lastT = t
     }
 }
 
