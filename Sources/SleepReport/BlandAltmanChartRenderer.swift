@@ -26,7 +26,7 @@ public struct BlandAltmanChartRenderer: Sendable {
         defer { gdImageDestroy(im) }
         func colour(_ c: (Int32, Int32, Int32), alpha: Int32 = 0) -> Int32 { sleepsta_gd_rgba(c.0, c.1, c.2, alpha) }
         let white = colour((255, 255, 255)), black = colour((40, 40, 40)), grid = colour((225, 225, 225))
-        gdImageFilledRectangle(im, 0, 0, W - 1, H - 1, white)
+        FastGD.fill(im, 0, 0, W - 1, H - 1, white)
         let left: Int32 = 90 * s, right: Int32 = 150 * s, top: Int32 = 50 * s, bottom: Int32 = 62 * s
         let plotW = W - left - right, plotH = H - top - bottom
         text(im, chart.title, x: left, y: 30 * s, size: 13 * Double(s), colour: black)
@@ -93,7 +93,7 @@ public struct BlandAltmanChartRenderer: Sendable {
     private func downsampled(_ im: gdImagePtr, W: Int32, H: Int32) -> [UInt8] {
         let out = gdImageCreateTrueColor(Int32(width), Int32(height))!
         defer { gdImageDestroy(out) }
-        gdImageCopyResampled(out, im, 0, 0, 0, 0, Int32(width), Int32(height), W, H)
+        FastGD.halve(im, into: out)
         var size: Int32 = 0
         guard let ptr = gdImagePngPtr(out, &size) else { return [] }
         defer { gdFree(ptr) }

@@ -40,7 +40,7 @@ public struct ChartRenderer: Sendable {
         func colour(_ r: Int32, _ g: Int32, _ b: Int32) -> Int32 { sleepsta_gd_rgba(r, g, b, 0) }
         let white = colour(255, 255, 255), black = colour(40, 40, 40), grid = colour(225, 225, 225)
         let gapShade = colour(240, 240, 240), sleepShade = colour(232, 242, 252)
-        gdImageFilledRectangle(im, 0, 0, W - 1, H - 1, white)
+        FastGD.fill(im, 0, 0, W - 1, H - 1, white)
 
         let left: Int32 = 90 * s, right: Int32 = 30 * s, top: Int32 = 50 * s
         let bottom: Int32 = (chart.showPhases ? 88 : 62) * s
@@ -62,11 +62,11 @@ public struct ChartRenderer: Sendable {
 
         // Bands: sleep period, then intervals without data.
         if let p = chart.sleepPeriod {
-            gdImageFilledRectangle(im, px(max(p.start, t0)), top, px(min(p.end, t1)), top + plotH, sleepShade)
+            FastGD.fill(im, px(max(p.start, t0)), top, px(min(p.end, t1)), top + plotH, sleepShade)
         }
         if let first = chart.series.first {
             for pt in first.points where pt.value == nil {
-                gdImageFilledRectangle(im, px(pt.startLocal), top, px(pt.endLocal), top + plotH, gapShade)
+                FastGD.fill(im, px(pt.startLocal), top, px(pt.endLocal), top + plotH, gapShade)
             }
         }
         // Grid and axes.
@@ -93,19 +93,19 @@ public struct ChartRenderer: Sendable {
             let y0 = top + plotH + 52 * s, y1 = y0 + 12 * s
             for pt in first.points {
                 guard let phase = pt.phase, let c = Self.phaseColours[phase] else { continue }
-                gdImageFilledRectangle(im, px(pt.startLocal), y0, px(pt.endLocal) - 1, y1, colour(c.0, c.1, c.2))
+                FastGD.fill(im, px(pt.startLocal), y0, px(pt.endLocal) - 1, y1, colour(c.0, c.1, c.2))
             }
             var lx = left + plotW - 330 * s
             for phase in MovementPhase.allCases {
                 let c = Self.phaseColours[phase]!
-                gdImageFilledRectangle(im, lx, y1 + 8 * s, lx + 12 * s, y1 + 20 * s, colour(c.0, c.1, c.2))
+                FastGD.fill(im, lx, y1 + 8 * s, lx + 12 * s, y1 + 20 * s, colour(c.0, c.1, c.2))
                 text(im, phase.rawValue, x: lx + 16 * s, y: y1 + 19 * s, size: 9 * Double(s), colour: black)
                 lx += 80 * s
             }
-            gdImageFilledRectangle(im, left, y1 + 8 * s, left + 12 * s, y1 + 20 * s, sleepShade)
+            FastGD.fill(im, left, y1 + 8 * s, left + 12 * s, y1 + 20 * s, sleepShade)
             gdImageRectangle(im, left, y1 + 8 * s, left + 12 * s, y1 + 20 * s, grid)
             text(im, "sleep period", x: left + 16 * s, y: y1 + 19 * s, size: 9 * Double(s), colour: black)
-            gdImageFilledRectangle(im, left + 120 * s, y1 + 8 * s, left + 132 * s, y1 + 20 * s, gapShade)
+            FastGD.fill(im, left + 120 * s, y1 + 8 * s, left + 132 * s, y1 + 20 * s, gapShade)
             gdImageRectangle(im, left + 120 * s, y1 + 8 * s, left + 132 * s, y1 + 20 * s, grid)
             text(im, "no data", x: left + 136 * s, y: y1 + 19 * s, size: 9 * Double(s), colour: black)
         }
@@ -134,7 +134,7 @@ public struct ChartRenderer: Sendable {
         // Downsample for anti-aliasing.
         let out = gdImageCreateTrueColor(Int32(width), Int32(height))!
         defer { gdImageDestroy(out) }
-        gdImageCopyResampled(out, im, 0, 0, 0, 0, Int32(width), Int32(height), W, H)
+        FastGD.halve(im, into: out)
         return encode(out)
     }
 

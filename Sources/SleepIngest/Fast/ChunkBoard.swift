@@ -14,14 +14,27 @@ struct ParsedSample {
     var z: Double
 }
 
-/// The parsed samples of one chunk, and the whole seconds its parser thread summed.
+/// What the accumulator needs of one parsed chunk: the whole seconds its parser thread summed,
+/// and the samples of its first and last second (the two that may continue into the chunks
+/// beside it), which go one by one.
+///
+/// Only those samples are kept: the samples in between are summed and overwritten, so a block
+/// touches a few kilobytes instead of 32 bytes for every sample of the chunk (about 1.9 GB of
+/// memory writes for the 7-day benchmark file). When the whole seconds cannot be used (the chunk
+/// is out of time order, the gravity check still needs samples, the sink wants every sample),
+/// the accumulator parses the chunk again, straight into the intake.
 final class SampleBlock {
     private(set) var base: UnsafeMutablePointer<ParsedSample>
     private(set) var capacity: Int
+    /// Samples stored: the first second's, then the last second's.
     var count = 0
+    /// Most samples stored at once since the block was made (what it really occupies).
+    private(set) var highWater = 0
+    /// The chunk's byte range in the file (for parsing it again).
+    var range: Range<Int> = 0..<0
     /// The chunk's seconds in order, each summed completely within this chunk; the first may have
     /// begun in the chunk before and the last one still open (it is not in the list). Empty when
-    /// the chunk is not in time order (then its samples go one by one).
+    /// the chunk is not in time order (then it is parsed again, sample by sample into the intake).
     var seconds: [SecondAggregate] = []
     /// Samples `0 ..< firstSecondEnd` belong to the chunk's first second; `lastSecondStart ..< count`
     /// to its last (open) second.
@@ -45,16 +58,19 @@ final class SampleBlock {
         count = 0
     }
 
+    func noteStored(_ n: Int) { count = n; highWater = max(highWater, n) }
+
     deinit { base.deallocate() }
 }
 
-/// Appends parsed samples to a ``SampleBlock`` (capacity reserved by ``SampleBlock/prepare(forBytes:)``)
-/// and sums them per second on the way (the work
-/// ``SampleIntake`` would otherwise do one sample at a time on the accumulating thread), with the
-/// same operations in the same order, so the sums have the same bits. A chunk out of time order
-/// (or with an implausible time) is only written, not summed.
+/// Sums parsed samples per second (the work ``SampleIntake`` would otherwise do one sample at a
+/// time on the accumulating thread), with the same operations in the same order, so the sums have
+/// the same bits, and keeps the samples of the first second and of the current one in a
+/// ``SampleBlock`` (capacity reserved by ``SampleBlock/prepare(forBytes:)``). A chunk out of time
+/// order (or with an implausible time) stops being summed; the accumulator parses it again.
 struct AggregatingBlockWriter: ParsedSampleConsumer {
     let base: UnsafeMutablePointer<ParsedSample>
+    /// Samples stored: `0 ..< firstSecondEnd` the first second, `currentStart ..< count` the current one.
     var count = 0
     var seconds: [SecondAggregate] = []
     var ordered = true
@@ -72,8 +88,6 @@ struct AggregatingBlockWriter: ParsedSampleConsumer {
 
     @inline(__always)
     mutating func consume(timestamp t: Double, x: Double, y: Double, z: Double) {
-        (base + count).initialize(to: ParsedSample(timestamp: t, x: x, y: y, z: z))
-        count &+= 1
         guard ordered else { return }
         guard current.complete.count == 0 || t >= current.lastTimestamp, t >= 0,
               t < SampleIntake<DiscardingSampleSink>.latestPlausibleSecond else { ordered = false; return }
@@ -82,11 +96,13 @@ struct AggregatingBlockWriter: ParsedSampleConsumer {
         if second != current.complete.second {
             if current.complete.count > 0 {
                 seconds.append(current)
-                if firstSecondEnd < 0 { firstSecondEnd = count &- 1 }
+                // The first second's samples stay; each later second overwrites the one before.
+                if firstSecondEnd < 0 { firstSecondEnd = count }
+                count = firstSecondEnd
             }
             current.complete = .init(second: second, movementSum: 0, legacySum: 0, count: 0, duplicates: 0, lastTimestampBits: 0)
             current.stats = SecondStats()
-            currentStart = count &- 1
+            currentStart = count
         } else if bits == current.complete.lastTimestampBits {
             current.complete.duplicates &+= 1
         }
@@ -97,6 +113,8 @@ struct AggregatingBlockWriter: ParsedSampleConsumer {
         current.complete.lastTimestampBits = bits
         current.stats.add(x: x, y: y, z: z)
         current.lastTimestamp = t
+        (base + count).initialize(to: ParsedSample(timestamp: t, x: x, y: y, z: z))
+        count &+= 1
     }
 }
 
@@ -168,8 +186,8 @@ final class ChunkBoard<Sink: SampleSink>: @unchecked Sendable {
                 let ok = parse(index, into: block)
                 pthread_mutex_lock(mutex)
                 if ok { ready[index % window] = block } else { stopped = true }
-                let capacity = allBlocks.reduce(0) { $0 + $1.capacity }
-                peakBlockBytes = max(peakBlockBytes, capacity * MemoryLayout<ParsedSample>.stride)
+                let stored = allBlocks.reduce(0) { $0 + $1.highWater }
+                peakBlockBytes = max(peakBlockBytes, stored * MemoryLayout<ParsedSample>.stride)
                 pthread_cond_broadcast(condition)
                 continue
             }
@@ -186,7 +204,8 @@ final class ChunkBoard<Sink: SampleSink>: @unchecked Sendable {
         var writer = AggregatingBlockWriter(base: block.base, expectedSeconds: range.count / 512 + 4)
         let outcome = RawCSVFastLines.parse(file.bytes, from: range.lowerBound, to: range.upperBound,
                                             secondsPerUnit: head.secondsPerUnit, into: &writer)
-        block.count = writer.count
+        block.noteStored(writer.count)
+        block.range = range
         if writer.ordered {
             block.seconds = writer.seconds
             block.firstSecondEnd = writer.firstSecondEnd < 0 ? writer.count : writer.firstSecondEnd
@@ -199,12 +218,13 @@ final class ChunkBoard<Sink: SampleSink>: @unchecked Sendable {
     }
 
     private func accumulate(_ block: SampleBlock) -> Bool {
-        Self.accumulate(block, into: &consumer, counting: &secondsSummedWhileParsing)
+        Self.accumulate(block, file: file, head: head, into: &consumer, counting: &secondsSummedWhileParsing)
     }
 
     /// The whole block through one `inout` access: touching the class's `consumer` per sample
     /// cost a dynamic exclusivity check each time.
-    private static func accumulate(_ block: SampleBlock, into consumer: inout IntakeConsumer<Sink>, counting whole: inout Int) -> Bool {
+    private static func accumulate(_ block: SampleBlock, file: MappedFile, head: RawCSVHead,
+                                   into consumer: inout IntakeConsumer<Sink>, counting whole: inout Int) -> Bool {
         let p = block.base
         func oneByOne(_ range: Range<Int>) {
             for i in range {
@@ -224,7 +244,12 @@ final class ChunkBoard<Sink: SampleSink>: @unchecked Sendable {
             }
             if !consumer.failed { oneByOne(block.lastSecondStart..<block.count) }
         } else {
-            oneByOne(0..<block.count)
+            // Every sample in order, as the one-thread path does: parse the chunk again.
+            file.prefetch(block.range)
+            let outcome = RawCSVFastLines.parse(file.bytes, from: block.range.lowerBound, to: block.range.upperBound,
+                                                secondsPerUnit: head.secondsPerUnit, into: &consumer)
+            file.release(block.range)
+            if outcome == .needsSerialReader { consumer.failed = true }
         }
         return !consumer.failed
     }
