@@ -60,6 +60,17 @@ final class SampleBlock {
 
     func noteStored(_ n: Int) { count = n; highWater = max(highWater, n) }
 
+    /// The seconds array, emptied, for the block's next chunk: its storage (about 1.4 MB for a
+    /// 4 MiB chunk) is reused instead of allocated on a parser thread and freed on the
+    /// accumulating one for every chunk, which made peak memory grow with the file's length
+    /// (malloc's per-thread arenas: +45 MB for 7 days against 3.5).
+    func takeSeconds() -> [SecondAggregate] {
+        var s = seconds
+        seconds = []
+        s.removeAll(keepingCapacity: true)
+        return s
+    }
+
     deinit { base.deallocate() }
 }
 
@@ -81,9 +92,11 @@ struct AggregatingBlockWriter: ParsedSampleConsumer {
         complete: .init(second: .min, movementSum: 0, legacySum: 0, count: 0, duplicates: 0, lastTimestampBits: 0),
         stats: SecondStats(), lastTimestamp: 0)
 
-    init(base: UnsafeMutablePointer<ParsedSample>, expectedSeconds: Int) {
+    /// `reusing`: an emptied array whose storage is kept from the block's previous chunk.
+    init(base: UnsafeMutablePointer<ParsedSample>, reusing seconds: [SecondAggregate], expectedSeconds: Int) {
         self.base = base
-        seconds.reserveCapacity(expectedSeconds)
+        self.seconds = seconds
+        self.seconds.reserveCapacity(expectedSeconds)
     }
 
     @inline(__always)
@@ -201,7 +214,7 @@ final class ChunkBoard<Sink: SampleSink>: @unchecked Sendable {
         let range = file.chunkRange(index, count: chunkCount, dataStart: head.dataStart, chunkBytes: chunkBytes)
         block.prepare(forBytes: range.count)
         file.prefetch(range)
-        var writer = AggregatingBlockWriter(base: block.base, expectedSeconds: range.count / 512 + 4)
+        var writer = AggregatingBlockWriter(base: block.base, reusing: block.takeSeconds(), expectedSeconds: range.count / 512 + 4)
         let outcome = RawCSVFastLines.parse(file.bytes, from: range.lowerBound, to: range.upperBound,
                                             secondsPerUnit: head.secondsPerUnit, into: &writer)
         block.noteStored(writer.count)
@@ -211,14 +224,21 @@ final class ChunkBoard<Sink: SampleSink>: @unchecked Sendable {
             block.firstSecondEnd = writer.firstSecondEnd < 0 ? writer.count : writer.firstSecondEnd
             block.lastSecondStart = writer.currentStart
         } else {
-            block.seconds = []
+            block.seconds = writer.seconds
+            block.seconds.removeAll(keepingCapacity: true)
         }
         file.release(range)
         return outcome != .needsSerialReader
     }
 
+    /// Pages before this offset are released (touched only by the accumulating thread).
+    private var releasedUpTo = 0
+
     private func accumulate(_ block: SampleBlock) -> Bool {
-        Self.accumulate(block, file: file, head: head, into: &consumer, counting: &secondsSummedWhileParsing)
+        let ok = Self.accumulate(block, file: file, head: head, into: &consumer, counting: &secondsSummedWhileParsing)
+        file.releasePages(from: releasedUpTo, upTo: block.range.upperBound)
+        releasedUpTo = block.range.upperBound
+        return ok
     }
 
     /// The whole block through one `inout` access: touching the class's `consumer` per sample

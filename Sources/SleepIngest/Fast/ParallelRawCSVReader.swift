@@ -272,6 +272,18 @@ final class MappedFile: @unchecked Sendable {
         _ = madvise(UnsafeMutableRawPointer(mutating: bytes + lo), range.upperBound - lo, 22 /* MADV_POPULATE_READ */)
     }
 
+    /// Drops the pages from the one holding `lower` up to (not including) the one holding `upper`:
+    /// a sweep behind the in-order accumulator that also takes the pages ``release(_:)`` leaves
+    /// (those shared by two chunks, and those the kernel maps around a page fault: up to 64 KiB
+    /// past a chunk's end, often after the next chunk was released; without the sweep they stayed
+    /// mapped to the end, about 60 MB for the 7-day benchmark file and half that for 3.5 days).
+    func releasePages(from lower: Int, upTo upper: Int) {
+        let lo = lower / Self.pageSize * Self.pageSize
+        let hi = upper / Self.pageSize * Self.pageSize
+        guard hi > lo else { return }
+        _ = madvise(UnsafeMutableRawPointer(mutating: bytes + lo), hi - lo, MADV_DONTNEED)
+    }
+
     /// Drops the whole pages inside `range` from this process's resident set (the page cache keeps them).
     func release(_ range: Range<Int>) {
         let lo = (range.lowerBound + Self.pageSize - 1) / Self.pageSize * Self.pageSize
