@@ -7,7 +7,7 @@ import SleepCore
 /// Draws ``MovementChart``s as PNG with libgd.
 ///
 /// libgd anti-aliases 1-pixel lines only, so the chart is drawn at 2x with thick lines and
-/// resampled down, which gives smooth 2-pixel lines. Text is TrueType (DejaVu Sans) through
+/// halved (``FastGD``: a 2×2 average), which gives smooth 2-pixel lines. Text is TrueType (DejaVu Sans) through
 /// FreeType; without the font file, libgd's built-in bitmap font is used instead.
 public struct ChartRenderer: Sendable {
     public var width: Int
