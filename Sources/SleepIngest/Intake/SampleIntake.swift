@@ -62,10 +62,8 @@ struct SampleIntake<Sink: SampleSink> {
             last = t
         }
         do { try accumulator.add(timestamp: t, x: x, y: y, z: z) } catch {
-            switch error {
-            case .timeWentBackwards: backwardDropped += 1; return   // cannot happen after the check above
-            case .spanTooLong(let first, let now): throw .spanTooLong(days: (now - first) / 86_400)
-            }
+            if case .timeWentBackwards = error { backwardDropped += 1; return }   // cannot happen after the check above
+            throw Self.rejection(error)
         }
         sink.add(timestamp: t, x: x, y: y, z: z)
         if let c = clipThresholdG, abs(x) >= c || abs(y) >= c || abs(z) >= c { clipped += 1 }
@@ -75,6 +73,15 @@ struct SampleIntake<Sink: SampleSink> {
             openSecond = second
         }
         open.add(x: x, y: y, z: z)
+    }
+
+    /// The accumulator's refusal as the intake's (one mapping for ``add(timestamp:x:y:z:)`` and
+    /// ``appendSecond(_:)``).
+    static func rejection(_ failure: SecondAccumulator.Failure) -> Rejection {
+        switch failure {
+        case .timeWentBackwards(let previous, let second): return .backwards(bySeconds: Double(previous - second))
+        case .spanTooLong(let first, let now): return .spanTooLong(days: (now - first) / 86_400)
+        }
     }
 
     /// Hands the open second's facts on (to the |a| total and the stillness tracker).
@@ -100,12 +107,7 @@ struct SampleIntake<Sink: SampleSink> {
     /// later than every second added so far; and ``takesWholeSeconds``.
     mutating func appendSecond(_ a: SecondAggregate) throws(Rejection) {
         closeOpenSecond()
-        do { try accumulator.appendCompleteSecond(a.complete) } catch {
-            switch error {
-            case .timeWentBackwards(let previous, let second): throw .backwards(bySeconds: Double(previous - second))
-            case .spanTooLong(let first, let now): throw .spanTooLong(days: (now - first) / 86_400)
-            }
-        }
+        do { try accumulator.appendCompleteSecond(a.complete) } catch { throw Self.rejection(error) }
         openSecond = a.complete.second
         open = a.stats
         last = a.lastTimestamp
