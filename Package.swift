@@ -57,16 +57,20 @@ let package = Package(
         // The benchmark (`make bench`): workloads, per-stage timings, peers. No extra dependencies,
         // so it costs the default build a few seconds.
         .executableTarget(name: "SleepstaBench", dependencies: [
-            "SleepPipeline", "SleepIngest", "SleepStore", "SleepCore", "CZlib",
+            "SleepPipeline", "SleepIngest", "SleepStore", "SleepCore", "CZlib", "SleepstaWorkloads",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+
+        // The benchmark's deterministic wearable signal (CSV and .cwa) with its scripted nights: the
+        // bench times it, the tests check the wearable method against its script.
+        .target(name: "SleepstaWorkloads", dependencies: ["SleepCore", "CZlib"]),
 
         .testTarget(name: "SleepCoreTests", dependencies: ["SleepCore"], exclude: ["Fixtures"]),
         .testTarget(name: "SleepIngestTests", dependencies: ["SleepIngest", "SleepCore", .product(name: "GRDB", package: "GRDB.swift")], exclude: ["Fixtures"]),
         .testTarget(name: "SleepStoreTests", dependencies: ["SleepStore", "SleepCore"]),
         .testTarget(name: "SleepReportTests", dependencies: ["SleepReport", "SleepCore", "CGD"]),
-        .testTarget(name: "SleepPipelineTests", dependencies: ["SleepPipeline", "SleepIngest", "SleepStore", "SleepCore"]),
+        .testTarget(name: "SleepPipelineTests", dependencies: ["SleepPipeline", "SleepIngest", "SleepStore", "SleepCore", "SleepstaWorkloads"]),
         .testTarget(name: "SleepCompareTests", dependencies: ["SleepPipeline", "SleepReport", "SleepStore", "SleepCore", "CGD"],
                     exclude: ["Fixtures"]),
     ]

@@ -99,6 +99,18 @@ public struct QualitySummary: Sendable, Equatable, Codable {
     public var stillPeriods: Int? = nil
     public var stillSeconds: Int? = nil
     public var longestStillSeconds: Int? = nil
+    // Facts of the wearable method (nil for other kinds), added by the batch after reading.
+    /// Auto-calibration (van Hees 2014): `calibrated`, or `skipped: <reason>`.
+    public var calibration: String? = nil
+    public var calibrationErrorBeforeMilliG: Double? = nil
+    public var calibrationErrorAfterMilliG: Double? = nil
+    /// Offset (g) and scale per axis applied as (raw + offset) · scale.
+    public var calibrationOffsetG: [Double]? = nil
+    public var calibrationScale: [Double]? = nil
+    /// 5-s epochs (GGIR's milestone) with data, and those flagged non-wear (GGIR 2013 rule).
+    public var wearableEpochs: Int? = nil
+    public var nonWearSeconds: Int? = nil
+    public var nonWearPeriods: Int? = nil
 
     public static let gapThresholdSeconds = 60
 

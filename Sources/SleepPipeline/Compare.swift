@@ -43,16 +43,17 @@ public struct IntervalComparisonRun {
             for length in lengths {
                 var p = c.parameters
                 p.interval = length
-                if let a = try db.analysis(nightID: entry.nightID, parametersKey: p.key) {
+                let method = NightAnalysisMethods.method(for: entry.kind)
+                if let a = try db.analysis(nightID: entry.nightID, parametersKey: method.parametersKey(p)) {
                     analyses.append(a); reused += 1
                     continue
                 }
                 if stored == nil { stored = try db.night(id: entry.nightID) }
                 guard let night = stored else { throw PipelineError.environment("night \(entry.nightID) has no base series in \(c.databasePath)") }
-                let a = NightAnalyzer.analyze(series: night.series, window: night.window, parameters: p)
+                let a = method.analyze(night.data, parameters: p)
                 try db.saveAnalysis(a, nightID: entry.nightID, runID: run.id)
                 analyses.append(a); computed += 1
-                logger.debug("analysed \(entry.nightID) with \(p.key)")
+                logger.debug("analysed \(entry.nightID) with \(a.key)")
             }
             compared.append(.init(nightID: entry.nightID, windowStartUTC: entry.window.startUTC, analyses: analyses))
         }

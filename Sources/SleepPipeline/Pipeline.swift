@@ -127,13 +127,13 @@ public struct Pipeline {
 
         // Nights stored earlier but not yet analysed with these parameters: re-derive from the
         // stored base series, without reading raw files again.
-        let missing = try storing { try db.nightIDsMissingAnalysis(parametersKey: c.parameters.key) }
+        let missing = try storing { try db.nightIDsMissingAnalysis(keys: c.analysisKeys) }
         state = PipelineProgress(stage: .analyses, done: 0, total: missing.count, nights: summary.nightsAnalysed)
         for nightID in missing {
             state.item = nightID
             progress?.update(state)
             guard let night = try storing({ try db.night(id: nightID) }) else { continue }
-            let analysis = NightAnalyzer.analyze(series: night.series, window: night.window, parameters: c.parameters)
+            let analysis = NightAnalysisMethods.method(for: night.kind).analyze(night.data, parameters: c.parameters)
             try storing { try db.saveAnalysis(analysis, nightID: nightID, runID: run.id) }
             summary.nightsAnalysed += 1
             affected.insert(nightID)
@@ -219,7 +219,10 @@ public struct Pipeline {
             ? SpeculativeRead(reader: reader, path: path, options: options) : nil
         defer { early?.wait() }
         let sha = try FileHashing.sha256(path: path)
-        if let storedPath = try storing({ try db.recordingPath(contentSHA256: sha) }) {
+        // `--kind` other than the stored kind: the file is read again, as a changed file would be.
+        let storedKind = try storing { try db.recordingKind(contentSHA256: sha) }
+        let kindChanged = configuration.kindOverride.map { storedKind != nil && $0.rawValue != storedKind } ?? false
+        if !kindChanged, let storedPath = try storing({ try db.recordingPath(contentSHA256: sha) }) {
             // Same content: unchanged, or moved (its old path is gone), or a copy (both exist).
             let oldFile = (configuration.dataDirectory as NSString).appendingPathComponent(storedPath)
             if storedPath != relativePath && !FileManager.default.fileExists(atPath: oldFile) {
@@ -230,7 +233,18 @@ public struct Pipeline {
             logger.debug("\(relativePath): unchanged (sha256 \(sha.prefix(12)))")
             return .unchanged
         }
-        let recording = try early?.wait().get() ?? reader.read(path: path, options: options)
+        let file = try early?.wait().get() ?? IngestRead.read(reader: reader, path: path, options: options)
+        var recording = file.recording
+        let span = recording.segments.compactMap(\.series.dataSpan)
+        let decision = RecordingKindClassifier.decide(
+            gravity: recording.gravity.rawValue, isWearableDeviceFormat: IngestRead.wearableDeviceFormats.contains(recording.format),
+            format: recording.format.rawValue, spanSeconds: Int((span.map(\.end).max() ?? 0) - (span.map(\.first).min() ?? 0)),
+            override: configuration.kindOverride)
+        let wearable = decision.kind == .wearable24h ? try IngestRead.wearableEpochs(file, path: path, recording: &recording) : nil
+        if decision.kind == .phoneInBed && recording.gravity == .included {
+            recording.warnings.append("the acceleration includes gravity (mean |a| ≈ 1 g), yet the recording is analysed as a phone on the mattress (\(decision.reason)); movement then includes gravity and sleep estimates are unreliable: use --kind wearable-24h for a device worn day and night")
+        }
+        let method = NightAnalysisMethods.method(for: decision.kind)
         let stem = NightNaming.recordingStem(relativePath)
         let taken = try storing { try db.nightIDs(excludingPath: relativePath) }
         var nights: [StoredNight] = []
@@ -244,26 +258,27 @@ public struct Pipeline {
                 var bump = ordinal
                 while taken.contains(id) { bump += 1; id = NightNaming.nightID(stem: stem, date: window.date, ordinal: bump) }
                 let slice = segment.series.slice(from: window.startUTC, to: window.endUTC).trimmedToData()
+                // The wearable milestone covers the window and the 6 h after it (GGIR's day-sleeper re-run).
+                let epochs = wearable.map { $0.slice(from: window.startUTC, to: window.endUTC + 6 * 3600) }
                 let night = StoredNight(id: id, window: window, timeline: recording.timeline, timeZone: recording.timeZoneName,
                                         label: segment.label,
                                         preBedSurvey: segment.preBedSurvey.map { SurveyItem(question: $0.question, answer: $0.answer) },
                                         postBedSurvey: segment.postBedSurvey.map { SurveyItem(question: $0.question, answer: $0.answer) },
-                                        series: slice)
+                                        series: slice, epochs: epochs, kind: decision.kind)
                 nights.append(night)
-                analyses[id] = NightAnalyzer.analyze(series: slice, window: window, parameters: configuration.parameters)
+                analyses[id] = method.analyze(night.data, parameters: configuration.parameters)
             }
         }
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        let span = recording.segments.compactMap(\.series.dataSpan)
         let stored = StoredRecording(
             path: relativePath, contentSHA256: sha, format: recording.format.rawValue,
             sizeBytes: (attributes?[.size] as? NSNumber)?.int64Value ?? 0, sampleCount: Int64(recording.quality.sampleCount),
             effectiveSampleRateHz: recording.quality.effectiveSampleRateHz, firstUTC: span.map(\.first).min(),
             endUTC: span.map(\.end).max(), timeZone: recording.timeZoneName, timeZoneSource: recording.timeZoneSource.rawValue,
             units: recording.units, gravity: recording.gravity.rawValue, qualityJSON: try Self.json(recording.quality),
-            warningsJSON: try Self.json(recording.warnings))
+            warningsJSON: try Self.json(recording.warnings), kind: decision.kind.rawValue, kindReason: decision.reason)
         try storing { try db.replaceRecording(stored, nights: nights, analyses: analyses, runID: runID) }
-        logger.info("\(relativePath): \(recording.format.rawValue), \(recording.quality.sampleCount) samples, \(nights.count) night(s)")
+        logger.info("\(relativePath): \(recording.format.rawValue), \(decision.kind.rawValue) (\(decision.reason)), \(recording.quality.sampleCount) samples, \(nights.count) night(s)")
         for w in recording.warnings { logger.notice("\(relativePath): \(w)") }
         return .ingested(nightIDs: nights.map(\.id), warnings: recording.warnings)
     }
@@ -285,10 +300,11 @@ public struct Pipeline {
     static func parametersJSON(_ c: PipelineConfiguration) -> String {
         struct P: Encodable {
             var analysis: AnalysisParameters; var key: String; var timeZone: String?
-            var dataDirectory: String; var reportsDirectory: String
+            var dataDirectory: String; var reportsDirectory: String; var kind: String?
         }
         return (try? json(P(analysis: c.parameters, key: c.parameters.key, timeZone: c.timeZoneIdentifier,
-                            dataDirectory: c.dataDirectory, reportsDirectory: c.reportsDirectory))) ?? "{}"
+                            dataDirectory: c.dataDirectory, reportsDirectory: c.reportsDirectory,
+                            kind: c.kindOverride?.rawValue))) ?? "{}"
     }
 }
 

@@ -15,6 +15,13 @@ public struct PipelineConfiguration: Sendable {
     /// Create the reports folder when it is missing (`run`); `nightly` refuses instead, since under
     /// cron a missing folder usually means an unmounted disk or a typo, not a first run.
     public var createsReportsDirectory = true
+    /// `--kind`: the recording kind for every file, nil to decide per file from the data (`auto`).
+    public var kindOverride: RecordingKind? = nil
+
+    /// The analysis key of each kind's method under these parameters.
+    public var analysisKeys: [RecordingKind: String] {
+        Dictionary(uniqueKeysWithValues: RecordingKind.allCases.map { ($0, NightAnalysisMethods.method(for: $0).parametersKey(parameters)) })
+    }
 
     public init(dataDirectory: String, databasePath: String, reportsDirectory: String,
                 parameters: AnalysisParameters = AnalysisParameters(), timeZoneIdentifier: String? = nil,

@@ -23,7 +23,7 @@ extension ReportBuilder {
     func renderIndex() throws -> ReportWriter.Outcome {
         let catalog = Dictionary(uniqueKeysWithValues: try db.nightCatalog().map { ($0.nightID, $0) })
         var rows: [IndexRow] = []
-        for overview in try db.overviews(parametersKey: parameters.key) {
+        for overview in try db.overviews(keys: keys) {
             guard let night = catalog[overview.nightID], let analysis = overview.analysis else { continue }
             rows.append(IndexRow(nightID: overview.nightID, date: night.window.date, recordingPath: overview.recordingPath,
                                  timeline: night.timeline, analysis: analysis))

@@ -24,6 +24,20 @@ extension ReportBuilder {
         if let periods = q.stillPeriods {
             facts.append(("Still periods ≥ 60 min (recording)", "\(periods), \(q.stillSeconds ?? 0) s in total, longest \(q.longestStillSeconds ?? 0) s (device not worn, or lying away from the sleeper)"))
         }
+        if let calibration = q.calibration {
+            var text = calibration
+            if let before = q.calibrationErrorBeforeMilliG {
+                text += String(format: "; error %.1f mg before", before)
+                if let after = q.calibrationErrorAfterMilliG { text += String(format: ", %.1f mg after", after) }
+            }
+            if let o = q.calibrationOffsetG, let sc = q.calibrationScale, o.count == 3, sc.count == 3 {
+                text += String(format: "; offset %+.4f, %+.4f, %+.4f g; scale %.4f, %.4f, %.4f", o[0], o[1], o[2], sc[0], sc[1], sc[2])
+            }
+            facts.append(("Auto-calibration (van Hees 2014)", text))
+        }
+        if let nonWear = q.nonWearSeconds {
+            facts.append(("Not worn (recording, GGIR 2013 rule)", "\(q.nonWearPeriods ?? 0) period(s), \(nonWear / 60) min in total, of \((q.wearableEpochs ?? 0) * 5 / 60) min with data"))
+        }
         return facts
     }
 
@@ -43,5 +57,13 @@ extension ReportBuilder {
         var stillPeriods: Int?
         var stillSeconds: Int?
         var longestStillSeconds: Int?
+        var calibration: String?
+        var calibrationErrorBeforeMilliG: Double?
+        var calibrationErrorAfterMilliG: Double?
+        var calibrationOffsetG: [Double]?
+        var calibrationScale: [Double]?
+        var wearableEpochs: Int?
+        var nonWearSeconds: Int?
+        var nonWearPeriods: Int?
     }
 }

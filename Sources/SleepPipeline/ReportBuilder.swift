@@ -10,6 +10,11 @@ struct ReportBuilder {
     let reportsDirectory: String
     let parameters: AnalysisParameters
 
+    /// The analysis key of each kind's method under these parameters.
+    var keys: [RecordingKind: String] {
+        Dictionary(uniqueKeysWithValues: RecordingKind.allCases.map { ($0, NightAnalysisMethods.method(for: $0).parametersKey(parameters)) })
+    }
+
     func renderAll() throws -> (written: Int, unchanged: Int) {
         let result = try render(only: nil)
         return (result.written, result.unchanged)
@@ -24,7 +29,7 @@ struct ReportBuilder {
         func count(_ o: ReportWriter.Outcome) { if case .written = o { written += 1 } else { unchanged += 1 } }
         let renderer = ChartRenderer()
         var rows: [IndexRow] = []
-        let overviews = try db.overviews(parametersKey: parameters.key)
+        let overviews = try db.overviews(keys: keys)
         // Nights are independent: they are rendered on every core (ParallelNights), and counted and
         // listed afterwards in night order, so files and index are those of a serial loop.
         ChartRenderer.prepareForConcurrentRendering()
@@ -36,16 +41,20 @@ struct ReportBuilder {
             let folder = (reportsDirectory as NSString).appendingPathComponent(overview.nightID)
             if (only?.contains(overview.nightID) ?? true) || !Self.nightFilesExist(in: folder) {
                 let recording = try db.recording(forNight: overview.nightID)
-                let chart = MovementChart.night(analysis, timeline: night.timeline,
-                                                title: "Night of \(night.window.date) · movement per \(parameters.interval) interval")
+                let chart = analysis.kind == .wearable24h
+                    ? MovementChart.wearableNight(analysis, epochs: night.epochs, timeline: night.timeline,
+                                                  title: "Night of \(night.window.date) · ENMO per \(parameters.interval) interval, angle-z per minute")
+                    : MovementChart.night(analysis, timeline: night.timeline,
+                                          title: "Night of \(night.window.date) · movement per \(parameters.interval) interval")
                 outcomes.append(try ReportWriter.write(renderer.png(chart), to: folder + "/movement.png"))
-                let input = NightReportInput(
+                var input = NightReportInput(
                     nightID: overview.nightID, date: night.window.date, timeline: night.timeline, timeZoneName: night.timeZone,
                     recordingPath: overview.recordingPath, recordingFormat: overview.recordingFormat,
                     dataFacts: Self.facts(night: night, recording: recording), warnings: Self.warnings(recording),
                     preBedSurvey: night.preBedSurvey.map { ($0.question, $0.answer) },
                     postBedSurvey: night.postBedSurvey.map { ($0.question, $0.answer) },
                     analysis: analysis, sourceResolutionSeconds: night.series.sourceResolutionSeconds)
+                input.kindReason = recording?.kindReason ?? ""
                 outcomes.append(try ReportWriter.write(HTMLPages.nightPage(input, chartFile: "movement.png"), to: folder + "/index.html"))
             }
             steps.step(overview.nightID)
@@ -84,6 +93,7 @@ struct ReportBuilder {
             facts.append(("Samples", "\(r.sampleCount), effective rate \(String(format: "%.2f", r.effectiveSampleRateHz)) Hz"))
             facts.append(("Time zone", "\(r.timeZone ?? "UTC offsets from the data") (\(r.timeZoneSource))"))
             facts.append(("Gravity", r.gravity))
+            facts.append(("Recording kind", "\(r.kind): \(r.kindReason.isEmpty ? "stored before kinds existed (a phone)" : r.kindReason)"))
             if let q = try? JSONDecoder().decode(QualityFacts.self, from: Data(r.qualityJSON.utf8)) {
                 facts.append(("Gaps ≥ 60 s (recording)", "\(q.gapCount), \(q.gapTotalSeconds) s in total, longest \(q.longestGapSeconds) s"))
                 facts.append(("Repeated timestamps", "\(q.duplicateTimestamps)"))

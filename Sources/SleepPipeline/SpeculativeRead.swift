@@ -11,14 +11,14 @@ import SleepIngest
 /// the result only when the hash says the file must be ingested (an unchanged or moved file's
 /// speculative read is waited for and dropped, its errors included).
 final class SpeculativeRead: @unchecked Sendable {
-    private var result: Result<Recording, IngestError>?
+    private var result: Result<IngestRead, IngestError>?
     private let finished = DispatchSemaphore(value: 0)
     private var joined = false
 
     init(reader: any RecordingReader, path: String, options: IngestOptions) {
         DispatchQueue.global().async {
-            let r: Result<Recording, IngestError>
-            do throws(IngestError) { r = .success(try reader.read(path: path, options: options)) } catch { r = .failure(error) }
+            let r: Result<IngestRead, IngestError>
+            do throws(IngestError) { r = .success(try IngestRead.read(reader: reader, path: path, options: options)) } catch { r = .failure(error) }
             self.result = r
             self.finished.signal()
         }
@@ -26,7 +26,7 @@ final class SpeculativeRead: @unchecked Sendable {
 
     /// Waits for the read (once; later calls return at once) and returns its result.
     @discardableResult
-    func wait() -> Result<Recording, IngestError> {
+    func wait() -> Result<IngestRead, IngestError> {
         if !joined { finished.wait(); joined = true }
         return result!
     }

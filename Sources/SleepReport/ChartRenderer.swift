@@ -42,7 +42,7 @@ public struct ChartRenderer: Sendable {
         let gapShade = colour(240, 240, 240), sleepShade = colour(232, 242, 252)
         FastGD.fill(im, 0, 0, W - 1, H - 1, white)
 
-        let left: Int32 = 90 * s, right: Int32 = 30 * s, top: Int32 = 50 * s
+        let left: Int32 = 90 * s, right: Int32 = (chart.secondary == nil ? 30 : 70) * s, top: Int32 = 50 * s
         let bottom: Int32 = (chart.showPhases ? 88 : 62) * s
         let plotW = W - left - right, plotH = H - top - bottom
 
@@ -64,10 +64,16 @@ public struct ChartRenderer: Sendable {
         if let p = chart.sleepPeriod {
             FastGD.fill(im, px(max(p.start, t0)), top, px(min(p.end, t1)), top + plotH, sleepShade)
         }
-        if let first = chart.series.first {
+        let nonWearShade = colour(250, 222, 222)
+        if chart.bands.isEmpty, let first = chart.series.first {
             for pt in first.points where pt.value == nil {
                 FastGD.fill(im, px(pt.startLocal), top, px(pt.endLocal), top + plotH, gapShade)
             }
+        }
+        for band in chart.bands {
+            let a = px(max(band.startLocal, t0)), b = px(min(band.endLocal, t1))
+            guard b > a else { continue }
+            FastGD.fill(im, a, top, b, top + plotH, band.kind == .nonWear ? nonWearShade : gapShade)
         }
         // Grid and axes.
         let hourStep: Int64 = (t1 - t0) > 14 * 3600 ? 7200 : 3600
@@ -87,6 +93,38 @@ public struct ChartRenderer: Sendable {
         text(im, chart.title, x: left, y: 30 * s, size: 14 * Double(s), colour: black)
         text(im, chart.yAxisLabel, x: 22 * s, y: top + plotH - 10 * s, size: 10 * Double(s), colour: black, angle: .pi / 2)
         text(im, "local time", x: left + plotW / 2 - 30 * s, y: top + plotH + 42 * s, size: 10 * Double(s), colour: black)
+
+        // The second axis (right) and its line, thin and grey-green, under the main line.
+        if let line = chart.secondary, line.range.upperBound > line.range.lowerBound {
+            let lo = line.range.lowerBound, hi = line.range.upperBound
+            func py2(_ v: Double) -> Int32 { top + plotH - Int32((min(max(v, lo), hi) - lo) / (hi - lo) * Double(plotH)) }
+            let angleColour = colour(120, 150, 120)
+            for v in stride(from: lo, through: hi, by: (hi - lo) / 4) {
+                text(im, (v < 0 ? "−" : "") + String(Int(abs(v).rounded())), x: left + plotW + 8 * s, y: py2(v) + 5 * s,
+                     size: 9 * Double(s), colour: angleColour)
+            }
+            text(im, line.label, x: left + plotW + 58 * s, y: top + plotH / 2 + 40 * s, size: 10 * Double(s), colour: angleColour, angle: .pi / 2)
+            gdImageSetThickness(im, 1 * s)
+            var previous: (Int32, Int32)? = nil
+            for pt in line.points {
+                guard let v = pt.value, pt.local >= t0, pt.local <= t1 else { previous = nil; continue }
+                let p = (px(pt.local), py2(v))
+                if let q = previous { gdImageLine(im, q.0, q.1, p.0, p.1, angleColour) }
+                previous = p
+            }
+        }
+        // Sleep/wake strip along the top of the plot.
+        if !chart.sleepWake.isEmpty {
+            let sleepColour = colour(0, 70, 140), wakeColour = colour(230, 159, 0)
+            for r in chart.sleepWake {
+                let a = px(max(r.start, t0)), b = px(min(r.end, t1))
+                guard b > a else { continue }
+                FastGD.fill(im, a, top + 1 * s, b, top + 9 * s, r.state == .sleep ? sleepColour : wakeColour)
+            }
+            if let first = chart.sleepWake.first {
+                text(im, "sleep / wake", x: max(left + 4 * s, px(max(first.start, t0)) - 70 * s), y: top + 9 * s, size: 8 * Double(s), colour: black)
+            }
+        }
 
         // Phase strip below the axis.
         if chart.showPhases, let first = chart.series.first {
@@ -108,6 +146,11 @@ public struct ChartRenderer: Sendable {
             FastGD.fill(im, left + 120 * s, y1 + 8 * s, left + 132 * s, y1 + 20 * s, gapShade)
             gdImageRectangle(im, left + 120 * s, y1 + 8 * s, left + 132 * s, y1 + 20 * s, grid)
             text(im, "no data", x: left + 136 * s, y: y1 + 19 * s, size: 9 * Double(s), colour: black)
+            if chart.bands.contains(where: { $0.kind == .nonWear }) || chart.secondary != nil {
+                FastGD.fill(im, left + 210 * s, y1 + 8 * s, left + 222 * s, y1 + 20 * s, nonWearShade)
+                gdImageRectangle(im, left + 210 * s, y1 + 8 * s, left + 222 * s, y1 + 20 * s, grid)
+                text(im, "not worn", x: left + 226 * s, y: y1 + 19 * s, size: 9 * Double(s), colour: black)
+            }
         }
 
         // The lines: a point per interval at its midpoint; gaps break the line.

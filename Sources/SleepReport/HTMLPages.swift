@@ -22,7 +22,8 @@ public enum HTMLPages {
         let a = input.analysis
         let tl = input.timeline
         let m = a.metrics
-        let metricRows: [[String: String]] = m.map { m in [
+        let wearable = a.kind == .wearable24h
+        let metricRows: [[String: String]] = wearable ? wearableMetricRows(a, tl) : m.map { m in [
             ["label": "In bed", "value": "\(Fmt.clock(m.inBedStartUTC, tl))–\(Fmt.clock(m.inBedEndUTC, tl))", "def": "first to last second with data"],
             ["label": "Sleep onset", "value": Fmt.clock(m.sleepOnsetUTC, tl), "def": "first sleep interval of the sleep period (persistent sleep, at interval resolution)"],
             ["label": "Wake time", "value": Fmt.clock(m.wakeTimeUTC, tl), "def": "end of the last sleep interval of the sleep period"],
@@ -49,7 +50,7 @@ public enum HTMLPages {
             ]
         }
         let p = a.parameters
-        let parameters: [[String: String]] = [
+        let parameters: [[String: String]] = wearable ? wearableParameterRows(a) : [
             ["label": "Interval length", "value": "\(p.interval) (\(p.interval.seconds) s)"],
             ["label": "Movement metric", "value": "\(p.metric.rawValue): \(p.metric.summary)"],
             ["label": "Scoring", "value": "\(AnalysisParameters.algorithmName) on \(p.epochSeconds)-s epochs; wake if the Oakley-weighted activity exceeds \(Fmt.fixed(p.wakeThresholdFactor, 1)) × the night's median epoch activity"],
@@ -69,10 +70,24 @@ public enum HTMLPages {
             "status": a.status.rawValue,
             "scored": a.status == .scored,
             "statusNote": statusNote(a.status),
+            "statusReason": a.statusReason ?? "",
+            "scoredNote": a.status == .scored && a.statusReason != nil,
+            "method": a.method.summary,
+            "kindReason": input.kindReason,
+            "hasKindReason": !input.kindReason.isEmpty,
+            "ggirNames": wearable,
+            "nightFacts": wearable ? wearableFacts(a) : [],
+            "movementUnit": wearable ? "ENMO (mg·s)" : "Movement sum (g·s)",
+            "perMinuteUnit": wearable ? "ENMO (mg)" : "Per minute (g·s/min)",
             "chart": chartFile,
             "interval": p.interval.description,
             "metrics": metricRows,
-            "intervals": intervals,
+            "intervals": wearable ? a.intervals.map { iv -> [String: String] in
+                let mv = iv.movement
+                return ["start": LocalClock.hhmm(localSecond: tl.localSecond(atUTC: mv.startUTC)),
+                        "sum": Fmt.fixed(mv.movementSum * 1000, 1), "perMinute": Fmt.fixed(mv.movementPerMinute.map { $0 / 60 * 1000 }, 2),
+                        "coverage": String(mv.coverageSeconds), "state": iv.state.map { String($0.letter) } ?? "", "phase": iv.phase?.rawValue ?? ""]
+            } : intervals,
             "parameters": parameters,
             "facts": input.dataFacts.map { ["label": $0.label, "value": $0.value] },
             "warnings": input.warnings,
@@ -91,6 +106,7 @@ public enum HTMLPages {
         case .scored: return ""
         case .insufficientData: return "Too little data to score this night; movement is shown, no sleep estimate is made."
         case .noSleepFound: return "No persistent sleep run was found in this night's data."
+        case .unsuitable: return "The night-analysis method does not fit this recording; nothing is estimated."
         }
     }
 
@@ -115,5 +131,66 @@ public enum HTMLPages {
             "links": extraLinks.map { ["href": $0.href, "label": $0.label] }, "hasLinks": !extraLinks.isEmpty,
         ]
         return library.render(context, withTemplate: "index") ?? ""
+    }
+}
+
+extension HTMLPages {
+    /// The wearable night's metrics, each with its AASM/yasa name, GGIR part-4 name and definition.
+    static func wearableMetricRows(_ a: NightAnalysis, _ tl: UTCOffsetTimeline) -> [[String: String]] {
+        guard let m = a.metrics, let w = a.wearable else { return [] }
+        return [
+            ["label": "Sleep period window (guider)", "ggir": "guider_onset – guider_wakeup",
+             "value": "\(Fmt.clock(w.guiderOnsetUTC, tl))–\(Fmt.clock(w.guiderWakeupUTC, tl))",
+             "def": "HDCZA (van Hees 2018): the longest block without change in angle-z, on 5-s epochs"],
+            ["label": "Sleep onset", "ggir": "sleeponset", "value": Fmt.clock(m.sleepOnsetUTC, tl),
+             "def": "start of the first sustained inactivity bout that overlaps the guider window"],
+            ["label": "Wake time", "ggir": "wakeup", "value": Fmt.clock(m.wakeTimeUTC, tl),
+             "def": "end of the last sustained inactivity bout that overlaps the guider window"],
+            ["label": "Sleep period (SPT)", "ggir": "SptDuration", "value": Fmt.minutes(m.sleepPeriodMinutes), "def": "sleep onset to wake time"],
+            ["label": "Total sleep time (TST)", "ggir": "SleepDurationInSpt", "value": Fmt.minutes(m.totalSleepTimeMinutes),
+             "def": "sustained inactivity (van Hees 2015: no change in angle-z above 5° for more than 5 min) inside the sleep period"],
+            ["label": "Wake after sleep onset (WASO)", "ggir": "WASO", "value": Fmt.minutes(m.wakeAfterSleepOnsetMinutes),
+             "def": "worn, not sustained inactivity, inside the sleep period"],
+            ["label": "Awakenings", "ggir": "number_of_awakenings", "value": String(m.awakenings), "def": "wake bouts inside the sleep period"],
+            ["label": "Invalid in the sleep period", "ggir": "", "value": Fmt.minutes(w.invalidInSptMinutes),
+             "def": "not worn or no data: neither sleep nor wake"],
+            ["label": "Time in bed (TIB)", "ggir": "", "value": Fmt.minutes(m.timeInBedMinutes),
+             "def": "guider window widened to the sleep period (no diary: the guider stands in for lights off/on)"],
+            ["label": "Sleep onset latency (SOL)", "ggir": "", "value": Fmt.minutes(m.sleepOnsetLatencyMinutes), "def": "TIB start to sleep onset"],
+            ["label": "Sleep efficiency (SE)", "ggir": "", "value": Fmt.fixed(m.sleepEfficiencyPercent, 1) + " %", "def": "TST / TIB"],
+            ["label": "Sleep maintenance efficiency (SME)", "ggir": "", "value": Fmt.fixed(m.sleepMaintenanceEfficiencyPercent, 1) + " %", "def": "TST / SPT"],
+            ["label": "Sleep fragmentation index (SFI)", "ggir": "", "value": Fmt.fixed(m.sleepFragmentationIndexPerHour, 2) + " /h",
+             "def": "awakenings + 1 per hour of TST"],
+            ["label": "Light / deep (movement phases)", "ggir": "", "value": "\(Fmt.minutes(m.lightMinutes)) / \(Fmt.minutes(m.deepMinutes))",
+             "def": "sleep intervals above / at or below the night's quantile of ENMO (movement intensity, not EEG stages)"],
+        ]
+    }
+
+    /// The wearable night's quality facts (valid hours, non-wear, invalid share).
+    static func wearableFacts(_ a: NightAnalysis) -> [[String: String]] {
+        guard let w = a.wearable else { return [] }
+        var rows: [[String: String]] = [
+            ["label": "Valid (worn) data", "value": "\(Fmt.fixed(w.validHours, 1)) h (GGIR includenightcrit: 16 h)"],
+            ["label": "Not worn (GGIR 2013 non-wear)", "value": Fmt.minutes(w.nonWearMinutes)],
+            ["label": "No data", "value": Fmt.minutes(w.noDataMinutes)],
+            ["label": "Fraction of the night invalid (fraction_night_invalid)", "value": Fmt.fixed(w.fractionNightInvalid, 3)],
+        ]
+        if let t = w.hdczaThresholdDegrees { rows.append(["label": "HDCZA threshold", "value": "\(Fmt.fixed(t, 3))° change in angle-z"]) }
+        rows.append(["label": "Day sleeper (daysleeper)", "value": w.daysleeper ? "yes: the window was searched from 18:00 to 18:00" : "no"])
+        return rows
+    }
+
+    static func wearableParameterRows(_ a: NightAnalysis) -> [[String: String]] {
+        let p = a.parameters
+        return [
+            ["label": "Interval length", "value": "\(p.interval) (\(p.interval.seconds) s), for the chart, the interval table and phases"],
+            ["label": "Epochs", "value": "5 s (GGIR ws3): ENMO, angle-z (GGIR's rolling median), MAD"],
+            ["label": "Non-wear", "value": "GGIR 2013: 60-min windows every 15 min; an axis is still when its SD < 13 mg and range < 50 mg; non-wear when 2 of 3 axes are still"],
+            ["label": "Sleep period window", "value": "HDCZA (GGIR defaults: 5-min window, 10th percentile × 15 constrained to 0.13–0.50°, blocks > 30 min, gaps < 60 min filled); invalid epochs count as movement; day-sleeper re-run 18:00–18:00"],
+            ["label": "Sleep / wake", "value": "van Hees 2015: sustained inactivity, no angle-z change above \(Fmt.fixed(WearableNightMethod.angleThresholdDegrees, 0))° for more than \(Fmt.fixed(WearableNightMethod.timeThresholdMinutes, 0)) min"],
+            ["label": "Night included", "value": "at least \(Fmt.fixed(WearableNightMethod.minimumValidHours, 0)) h of worn data (GGIR includenightcrit)"],
+            ["label": "Deep phase", "value": "sleep intervals at or below the \(Int(p.deepQuantile * 100))th percentile of the night's sleep ENMO"],
+            ["label": "Parameters key", "value": a.key],
+        ]
     }
 }

@@ -15,6 +15,8 @@ public struct NightReportInput: Sendable {
     public var postBedSurvey: [(question: String, answer: String)]
     public var analysis: NightAnalysis
     public var sourceResolutionSeconds: Int
+    /// Why the recording got its kind (and so this night its method), from `recordings.kind_reason`.
+    public var kindReason: String = ""
 
     public init(nightID: String, date: CivilDate, timeline: UTCOffsetTimeline, timeZoneName: String?, recordingPath: String,
                 recordingFormat: String, dataFacts: [(label: String, value: String)], warnings: [String],

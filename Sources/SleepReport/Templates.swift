@@ -29,14 +29,16 @@ enum Templates {
     <p><a href="../index.html">← all nights</a></p>
     <h1>Night of {{date}}</h1>
     <p class="sub">{{nightID}} · recording <code>{{recording}}</code> ({{format}}) · time zone {{timeZone}}</p>
-    {{^scored}}<p class="note">{{statusNote}}</p>{{/scored}}
+    <p class="method"><b>Method</b>: {{method}}.{{#hasKindReason}} <b>Why this method</b>: {{kindReason}}.{{/hasKindReason}}</p>
+    {{^scored}}<p class="note">{{statusNote}}{{#statusReason}} Reason: {{statusReason}}.{{/statusReason}}</p>{{/scored}}
+    {{#scoredNote}}<p class="note">{{statusReason}}.</p>{{/scoredNote}}
     {{#coarseSource}}<p class="note">The source holds totals per {{sourceResolution}} only; intervals shorter than that are spread evenly, not measured.</p>{{/coarseSource}}
     <img class="chart" src="{{chart}}" alt="Movement per {{interval}} interval over the night, with the sleep period shaded and movement phases below">
     {{#scored}}
     <h2>Night metrics ({{interval}} intervals)</h2>
     <table>
-    <tr><th>Metric</th><th>Value</th><th>Definition</th></tr>
-    {{#metrics}}<tr><td>{{label}}</td><td class="num">{{value}}</td><td class="def">{{def}}</td></tr>
+    <tr><th>Metric</th>{{#ggirNames}}<th>GGIR part 4</th>{{/ggirNames}}<th>Value</th><th>Definition</th></tr>
+    {{#metrics}}<tr><td>{{label}}</td>{{#ggirNames}}<td><code>{{ggir}}</code></td>{{/ggirNames}}<td class="num">{{value}}</td><td class="def">{{def}}</td></tr>
     {{/metrics}}
     </table>
     {{/scored}}
@@ -51,7 +53,8 @@ enum Templates {
     {{/hasSurvey}}
     <h2>Data and quality</h2>
     <table>
-    {{#facts}}<tr><td>{{label}}</td><td>{{value}}</td></tr>
+    {{#nightFacts}}<tr><td>{{label}}</td><td>{{value}}</td></tr>
+    {{/nightFacts}}{{#facts}}<tr><td>{{label}}</td><td>{{value}}</td></tr>
     {{/facts}}
     </table>
     {{#hasWarnings}}<ul>{{#warnings}}<li>{{.}}</li>{{/warnings}}</ul>{{/hasWarnings}}
@@ -63,7 +66,7 @@ enum Templates {
     <h2>Intervals</h2>
     <details><summary>Movement, state and phase per {{interval}} interval</summary>
     <table>
-    <tr><th>Start</th><th>Movement sum (g·s)</th><th>Per minute</th><th>Coverage (s)</th><th>State</th><th>Phase</th></tr>
+    <tr><th>Start</th><th>{{movementUnit}}</th><th>{{perMinuteUnit}}</th><th>Coverage (s)</th><th>State</th><th>Phase</th></tr>
     {{#intervals}}<tr><td>{{start}}</td><td class="num">{{sum}}</td><td class="num">{{perMinute}}</td><td class="num">{{coverage}}</td><td>{{state}}</td><td>{{phase}}</td></tr>
     {{/intervals}}
     </table>

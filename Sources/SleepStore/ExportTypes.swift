@@ -11,6 +11,7 @@ public struct NightCatalogEntry: Sendable, Equatable {
     public var recordingFormat: String
     public var coverageSeconds: Int
     public var sourceResolutionSeconds: Int
+    public var kind: RecordingKind = .phoneInBed
 }
 
 /// One stored analysis with its night and, when scored, its night metrics (the rows of the

@@ -126,6 +126,29 @@ enum Schema {
                 );
                 """)
         }
+        // Recording kinds (the night-analysis method is chosen per recording) and the wearable
+        // milestone: 5-s epochs of ENMO, angle-z, MAD and the non-wear flag per night, so that any
+        // analysis re-derives without the raw file. Older rows are phones (the only kind before).
+        m.registerMigration("v2-recording-kinds-wearable-epochs") { db in
+            try db.execute(sql: """
+                ALTER TABLE recordings ADD COLUMN kind TEXT NOT NULL DEFAULT 'phone-in-bed';
+                ALTER TABLE recordings ADD COLUMN kind_reason TEXT NOT NULL DEFAULT '';
+                ALTER TABLE analyses ADD COLUMN kind TEXT NOT NULL DEFAULT 'phone-in-bed';
+                ALTER TABLE analyses ADD COLUMN status_reason TEXT;
+                ALTER TABLE analyses ADD COLUMN details_json TEXT;
+                CREATE TABLE epoch_series (
+                    night_id TEXT PRIMARY KEY REFERENCES nights(id) ON DELETE CASCADE,
+                    start_utc INTEGER NOT NULL,
+                    epoch_seconds INTEGER NOT NULL,
+                    epochs INTEGER NOT NULL,
+                    enmo_f32le BLOB NOT NULL,
+                    anglez_f32le BLOB NOT NULL,
+                    mad_f32le BLOB NOT NULL,
+                    sample_counts_u16le BLOB NOT NULL,
+                    nonwear_u8 BLOB NOT NULL
+                );
+                """)
+        }
         return m
     }
 }

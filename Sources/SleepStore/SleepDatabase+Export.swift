@@ -8,7 +8,7 @@ extension SleepDatabase {
     public func nightCatalog() throws -> [NightCatalogEntry] {
         try pool.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT n.*, r.path, r.format FROM nights n JOIN recordings r ON r.id = n.recording_id
+                SELECT n.*, r.path, r.format, r.kind FROM nights n JOIN recordings r ON r.id = n.recording_id
                 ORDER BY n.night_date, n.id
                 """).map(Self.catalogEntry)
         }
@@ -22,7 +22,8 @@ extension SleepDatabase {
             window: NightWindow(date: date, startUTC: r["window_start_utc"], endUTC: r["window_end_utc"]),
             timeline: try JSONText.decode(UTCOffsetTimeline.self, r["offsets_json"]), timeZone: r["time_zone"],
             recordingPath: r["path"], recordingFormat: r["format"], coverageSeconds: r["coverage_seconds"],
-            sourceResolutionSeconds: r["source_resolution_seconds"])
+            sourceResolutionSeconds: r["source_resolution_seconds"],
+            kind: (r["kind"] as String?).flatMap(RecordingKind.init(rawValue:)) ?? .phoneInBed)
     }
 
     /// The parameters JSON of the latest run of any of `commands` (e.g. the `run` or `nightly` that

@@ -9,4 +9,11 @@ extension SleepDatabase {
             try Int64.fetchOne(db, sql: "SELECT size_bytes FROM recordings WHERE path = ?", arguments: [path])
         }
     }
+
+    /// The kind (``RecordingKind`` raw value) of the recording with this content, if stored.
+    public func recordingKind(contentSHA256 sha: String) throws -> String? {
+        try pool.read { db in
+            try String.fetchOne(db, sql: "SELECT kind FROM recordings WHERE content_sha256 = ?", arguments: [sha])
+        }
+    }
 }

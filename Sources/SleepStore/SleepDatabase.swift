@@ -81,12 +81,12 @@ public final class SleepDatabase: Sendable {
                            arguments: [recording.path, recording.contentSHA256])
             try db.execute(sql: """
                 INSERT INTO recordings (path, content_sha256, format, size_bytes, sample_count, effective_rate_hz,
-                    first_utc, end_utc, time_zone, time_zone_source, units, gravity, quality_json, warnings_json)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    first_utc, end_utc, time_zone, time_zone_source, units, gravity, quality_json, warnings_json, kind, kind_reason)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [recording.path, recording.contentSHA256, recording.format, recording.sizeBytes,
                                  recording.sampleCount, recording.effectiveSampleRateHz, recording.firstUTC, recording.endUTC,
                                  recording.timeZone, recording.timeZoneSource, recording.units, recording.gravity,
-                                 recording.qualityJSON, recording.warningsJSON])
+                                 recording.qualityJSON, recording.warningsJSON, recording.kind, recording.kindReason])
             let recordingID = db.lastInsertedRowID
             for night in nights {
                 try Self.insert(night, recordingID: recordingID, db: db)
@@ -114,6 +114,32 @@ public final class SleepDatabase: Sendable {
             VALUES (?, ?, ?, ?, ?, ?)
             """, arguments: [night.id, night.series.startSecond, night.series.count, BlobCodec.data(night.series.movement),
                              BlobCodec.data(night.series.legacyMovement), BlobCodec.data(night.series.sampleCounts)])
+        if let e = night.epochs {
+            try db.execute(sql: """
+                INSERT INTO epoch_series (night_id, start_utc, epoch_seconds, epochs, enmo_f32le, anglez_f32le, mad_f32le,
+                    sample_counts_u16le, nonwear_u8)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [night.id, e.startUTC, WearableEpochs.epochSeconds, e.count, BlobCodec.data(e.enmo),
+                                 BlobCodec.data(e.angleZ), BlobCodec.data(e.mad), BlobCodec.data(e.sampleCounts),
+                                 Data(e.nonWear.map { $0 ? 1 : 0 })])
+        }
+    }
+
+    /// Ids of nights without an analysis under the key of their recording's kind (`keys[kind]`).
+    public func nightIDsMissingAnalysis(keys: [RecordingKind: String]) throws -> [String] {
+        try pool.read { db in
+            let have = Set(try Row.fetchAll(db, sql: "SELECT night_id, parameters_key FROM analyses").map { r -> String in
+                let id: String = r["night_id"]; let key: String = r["parameters_key"]; return id + "\u{0}" + key
+            })
+            return try Row.fetchAll(db, sql: """
+                SELECT n.id, r.kind FROM nights n JOIN recordings r ON r.id = n.recording_id ORDER BY n.night_date, n.id
+                """).compactMap { r -> String? in
+                let id: String = r["id"]
+                let kind = RecordingKind(rawValue: r["kind"]) ?? .phoneInBed
+                guard let key = keys[kind] else { return nil }
+                return have.contains(id + "\u{0}" + key) ? nil : id
+            }
+        }
     }
 
     /// Ids of nights that have no analysis under `parametersKey`.
@@ -135,9 +161,18 @@ public final class SleepDatabase: Sendable {
     public func night(id: String) throws -> StoredNight? {
         try pool.read { db in
             guard let row = try Row.fetchOne(db, sql: """
-                SELECT n.*, b.start_utc AS b_start, b.movement_f32le, b.legacy_movement_f32le, b.sample_counts_u16le
-                FROM nights n JOIN base_series b ON b.night_id = n.id WHERE n.id = ?
+                SELECT n.*, b.start_utc AS b_start, b.movement_f32le, b.legacy_movement_f32le, b.sample_counts_u16le,
+                    r.kind AS recording_kind, e.start_utc AS e_start, e.enmo_f32le, e.anglez_f32le, e.mad_f32le,
+                    e.sample_counts_u16le AS e_counts, e.nonwear_u8
+                FROM nights n JOIN base_series b ON b.night_id = n.id JOIN recordings r ON r.id = n.recording_id
+                LEFT JOIN epoch_series e ON e.night_id = n.id WHERE n.id = ?
                 """, arguments: [id]) else { return nil }
+            var epochs: WearableEpochs? = nil
+            if let start = row["e_start"] as Int64? {
+                epochs = WearableEpochs(startUTC: start, enmo: BlobCodec.floats(row["enmo_f32le"]), angleZ: BlobCodec.floats(row["anglez_f32le"]),
+                                        mad: BlobCodec.floats(row["mad_f32le"]), sampleCounts: BlobCodec.uint16s(row["e_counts"]),
+                                        nonWear: (row["nonwear_u8"] as Data).map { $0 != 0 })
+            }
             let series = SecondSeries(startSecond: row["b_start"],
                                       movement: BlobCodec.floats(row["movement_f32le"]),
                                       legacyMovement: BlobCodec.floats(row["legacy_movement_f32le"]),
@@ -150,7 +185,8 @@ public final class SleepDatabase: Sendable {
                                timeZone: row["time_zone"], label: row["label"],
                                preBedSurvey: try JSONText.decode([SurveyItem].self, row["pre_bed_survey_json"]),
                                postBedSurvey: try JSONText.decode([SurveyItem].self, row["post_bed_survey_json"]),
-                               series: series)
+                               series: series, epochs: epochs,
+                               kind: RecordingKind(rawValue: row["recording_kind"]) ?? .phoneInBed)
         }
     }
 
@@ -164,7 +200,8 @@ public final class SleepDatabase: Sendable {
                                    sizeBytes: row["size_bytes"], sampleCount: row["sample_count"],
                                    effectiveSampleRateHz: row["effective_rate_hz"], firstUTC: row["first_utc"], endUTC: row["end_utc"],
                                    timeZone: row["time_zone"], timeZoneSource: row["time_zone_source"], units: row["units"],
-                                   gravity: row["gravity"], qualityJSON: row["quality_json"], warningsJSON: row["warnings_json"])
+                                   gravity: row["gravity"], qualityJSON: row["quality_json"], warningsJSON: row["warnings_json"],
+                                   kind: row["kind"], kindReason: row["kind_reason"])
         }
     }
 
@@ -176,13 +213,15 @@ public final class SleepDatabase: Sendable {
     }
 
     static func insert(_ a: NightAnalysis, nightID: String, runID: Int64?, db: Database) throws {
-        let key = a.parameters.key
+        let key = a.key
         try db.execute(sql: "DELETE FROM analyses WHERE night_id = ? AND parameters_key = ?", arguments: [nightID, key])
         try db.execute(sql: """
-            INSERT INTO analyses (night_id, parameters_key, parameters_json, interval_seconds, algorithm, status, wake_threshold, run_id)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO analyses (night_id, parameters_key, parameters_json, interval_seconds, algorithm, status, wake_threshold, run_id,
+                kind, status_reason, details_json)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [nightID, key, try JSONText.encode(a.parameters), a.parameters.interval.seconds,
-                             AnalysisParameters.algorithmName, a.status.rawValue, a.wakeThreshold.flatMap { $0.isFinite ? $0 : nil }, runID])
+                             a.method.algorithm, a.status.rawValue, a.wakeThreshold.flatMap { $0.isFinite ? $0 : nil }, runID,
+                             a.kind.rawValue, a.statusReason, try a.wearable.map { try JSONText.encode($0) }])
         let analysisID = db.lastInsertedRowID
         let intervalStatement = try db.cachedStatement(sql: """
             INSERT INTO intervals (analysis_id, night_id, start_utc, end_utc, interval_seconds, movement_sum, legacy_movement_sum,
@@ -198,7 +237,7 @@ public final class SleepDatabase: Sendable {
             INSERT INTO scores (analysis_id, start_utc, epoch_seconds, activity, state) VALUES (?, ?, ?, ?, ?)
             """)
         for e in a.epochs {
-            try scoreStatement.execute(arguments: [analysisID, e.startUTC, a.parameters.epochSeconds,
+            try scoreStatement.execute(arguments: [analysisID, e.startUTC, a.kind == .wearable24h ? WearableEpochs.epochSeconds : a.parameters.epochSeconds,
                                                    e.activity.isNaN ? nil : e.activity, e.state.map { String($0.letter) }])
         }
         if let m = a.metrics {
@@ -245,10 +284,29 @@ public final class SleepDatabase: Sendable {
                                 sleepFragmentationIndexPerHour: r["sfi_per_hour"])
         }
         return NightAnalysis(status: NightStatus(rawValue: a["status"]) ?? .insufficientData, parameters: parameters,
-                             intervals: intervals, epochs: epochs, wakeThreshold: a["wake_threshold"], metrics: metrics)
+                             intervals: intervals, epochs: epochs, wakeThreshold: a["wake_threshold"], metrics: metrics,
+                             kind: RecordingKind(rawValue: a["kind"]) ?? .phoneInBed, statusReason: a["status_reason"],
+                             wearable: try (a["details_json"] as String?).map { try JSONText.decode(WearableNightSummary.self, $0) })
     }
 
     static func sleepWake(_ letter: String) -> SleepWake? { letter == "S" ? .sleep : (letter == "W" ? .wake : nil) }
+
+    /// Every night with its analysis under the key of its recording's kind (nil if not analysed), by date.
+    public func overviews(keys: [RecordingKind: String]) throws -> [NightOverview] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT n.id, n.night_date, n.time_zone, r.path, r.format, r.kind FROM nights n JOIN recordings r ON r.id = n.recording_id
+                ORDER BY n.night_date, n.id
+                """).map { r in
+                let id: String = r["id"]
+                let date: String = r["night_date"]
+                let kind = RecordingKind(rawValue: r["kind"]) ?? .phoneInBed
+                return NightOverview(nightID: id, date: CivilDate(iso: date)!, recordingPath: r["path"], recordingFormat: r["format"],
+                                     timeZone: r["time_zone"],
+                                     analysis: try keys[kind].flatMap { try Self.fetchAnalysis(nightID: id, key: $0, db: db) }, kind: kind)
+            }
+        }
+    }
 
     /// Every night with its analysis under `parametersKey` (nil if not analysed), by date.
     public func overviews(parametersKey: String) throws -> [NightOverview] {
@@ -293,7 +351,7 @@ public final class SleepDatabase: Sendable {
     public func rowCounts() throws -> [String: Int] {
         try pool.read { db in
             var result: [String: Int] = [:]
-            for t in ["recordings", "nights", "base_series", "analyses", "intervals", "scores", "night_metrics", "runs"] {
+            for t in ["recordings", "nights", "base_series", "epoch_series", "analyses", "intervals", "scores", "night_metrics", "runs"] {
                 result[t] = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(t)") ?? 0
             }
             return result

@@ -20,10 +20,16 @@ public struct StoredRecording: Sendable, Equatable {
     public var qualityJSON: String
     /// JSON array of warning strings.
     public var warningsJSON: String
+    /// ``RecordingKind`` raw value: which night-analysis method its nights get.
+    public var kind: String = RecordingKind.phoneInBed.rawValue
+    /// Why that kind, in one sentence.
+    public var kindReason: String = ""
 
     public init(id: Int64? = nil, path: String, contentSHA256: String, format: String, sizeBytes: Int64, sampleCount: Int64,
                 effectiveSampleRateHz: Double, firstUTC: Int64?, endUTC: Int64?, timeZone: String?, timeZoneSource: String,
-                units: String, gravity: String, qualityJSON: String, warningsJSON: String) {
+                units: String, gravity: String, qualityJSON: String, warningsJSON: String,
+                kind: String = RecordingKind.phoneInBed.rawValue, kindReason: String = "") {
+        self.kind = kind; self.kindReason = kindReason
         self.id = id; self.path = path; self.contentSHA256 = contentSHA256; self.format = format; self.sizeBytes = sizeBytes
         self.sampleCount = sampleCount; self.effectiveSampleRateHz = effectiveSampleRateHz; self.firstUTC = firstUTC
         self.endUTC = endUTC; self.timeZone = timeZone; self.timeZoneSource = timeZoneSource; self.units = units
@@ -42,12 +48,21 @@ public struct StoredNight: Sendable, Equatable {
     public var preBedSurvey: [SurveyItem]
     public var postBedSurvey: [SurveyItem]
     public var series: SecondSeries
+    /// The wearable milestone (5-s epochs from the window's start to 6 h after its end), if any.
+    public var epochs: WearableEpochs?
+    /// The recording's kind (from `recordings`), which picks the night's method.
+    public var kind: RecordingKind = .phoneInBed
 
     public init(id: String, recordingID: Int64? = nil, window: NightWindow, timeline: UTCOffsetTimeline, timeZone: String?,
-                label: String?, preBedSurvey: [SurveyItem], postBedSurvey: [SurveyItem], series: SecondSeries) {
+                label: String?, preBedSurvey: [SurveyItem], postBedSurvey: [SurveyItem], series: SecondSeries,
+                epochs: WearableEpochs? = nil, kind: RecordingKind = .phoneInBed) {
         self.id = id; self.recordingID = recordingID; self.window = window; self.timeline = timeline; self.timeZone = timeZone
         self.label = label; self.preBedSurvey = preBedSurvey; self.postBedSurvey = postBedSurvey; self.series = series
+        self.epochs = epochs; self.kind = kind
     }
+
+    /// What a night-analysis method reads.
+    public var data: NightData { NightData(window: window, timeline: timeline, series: series, epochs: epochs) }
 }
 
 /// A survey question and its answer, verbatim from the source (escape before display).
@@ -65,6 +80,7 @@ public struct NightOverview: Sendable, Equatable {
     public var recordingFormat: String
     public var timeZone: String?
     public var analysis: NightAnalysis?
+    public var kind: RecordingKind = .phoneInBed
 }
 
 /// A run of the tool: the project's `config.csv` (GGIR's idea): what ran, with which parameters.

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import ArgumentParser
 import Foundation
+import SleepstaWorkloads
 
 /// `sleepsta-bench all`: the whole benchmark. Every stage runs in its own child process (so each
 /// has its own peak resident memory), sleepsta's outputs are checked against each other and the

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import SleepstaWorkloads
 
 /// Runs a program and reports its wall time, exit status, output and peak resident memory
 /// (`wait4`'s `ru_maxrss`: the child's own peak, not the bench's).

@@ -1,5 +1,6 @@
 import Foundation
 import SleepCore
+import SleepstaWorkloads
 import SleepIngest
 
 /// ActiGraph counts from raw samples, and sleep/wake scoring on counts: the stages the Python

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import SleepCore
+import SleepstaWorkloads
 import SleepIngest
 
 /// What every stage gets from the command line.

@@ -1,5 +1,6 @@
 import Foundation
 import SleepCore
+import SleepstaWorkloads
 import SleepIngest
 import SleepPipeline
 import SleepStore

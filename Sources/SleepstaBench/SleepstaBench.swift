@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SleepstaWorkloads
 
 /// `sleepsta-bench`: the performance benchmark behind `make bench` (see README, "Performance").
 @main

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import SleepstaWorkloads
 
 /// The benchmark's inputs, generated at run time with fixed seeds (nothing large is committed):
 /// - the wearable CSV: `days` × 24 h at 100 Hz with gravity (``WearableCSVGenerator``), its gzip

@@ -26,6 +26,9 @@ struct PipelineOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Wake threshold as a multiple of the night's median epoch movement.", valueName: "factor"))
     var wakeThreshold: Double = AnalysisParameters().wakeThresholdFactor
 
+    @Option(name: .long, help: ArgumentHelp("Recording kind, which picks the night method: auto (decide per file from the data), phone-in-bed (a phone on the mattress) or wearable-24h (a device with gravity worn day and night).", valueName: "kind"))
+    var kind: String = "auto"
+
     @Flag(name: .long, help: "Log every file and night (debug level) to stderr.")
     var verbose = false
 
@@ -40,6 +43,9 @@ struct PipelineOptions: ParsableArguments {
             throw ValidationError("--metric must be one of: \(MovementMetric.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         guard wakeThreshold > 0, wakeThreshold.isFinite else { throw ValidationError("--wake-threshold must be a positive number") }
+        guard kind == "auto" || RecordingKind(rawValue: kind) != nil else {
+            throw ValidationError("--kind must be auto, \(RecordingKind.allCases.map(\.rawValue).joined(separator: " or "))")
+        }
         guard !(verbose && quiet) else { throw ValidationError("--verbose and --quiet exclude each other") }
     }
 
@@ -52,8 +58,10 @@ struct PipelineOptions: ParsableArguments {
     }
 
     func configuration(command: String) -> PipelineConfiguration {
-        PipelineConfiguration(dataDirectory: data, databasePath: db, reportsDirectory: reports,
-                              parameters: parameters, timeZoneIdentifier: tz, command: command)
+        var c = PipelineConfiguration(dataDirectory: data, databasePath: db, reportsDirectory: reports,
+                                      parameters: parameters, timeZoneIdentifier: tz, command: command)
+        c.kindOverride = RecordingKind(rawValue: kind)
+        return c
     }
 
     /// `--verbose`: debug; `--quiet`: errors; otherwise notices, or errors when `quietByDefault`.

@@ -37,6 +37,9 @@ public enum NightStatus: String, Sendable, Codable {
     case insufficientData = "insufficient-data"
     /// Data, but no persistent sleep run was found.
     case noSleepFound = "no-sleep-found"
+    /// The method does not fit the recording (e.g. the wearable method on acceleration without
+    /// gravity): nothing is estimated, ``NightAnalysis/statusReason`` says why.
+    case unsuitable = "unsuitable"
 }
 
 /// Night metrics in the units sleep research reports them (minutes, percent).
@@ -106,10 +109,23 @@ public struct NightAnalysis: Sendable, Equatable, Codable {
     /// The wake threshold actually used (in movement units per weighted epoch).
     public var wakeThreshold: Double?
     public var metrics: NightSummaryMetrics?
+    /// The kind of recording, which decided the method (``NightAnalysisMethods``).
+    public var kind: RecordingKind = .phoneInBed
+    /// Why the night has its status (or how the method was adapted), in one sentence; nil when
+    /// there is nothing to say.
+    public var statusReason: String? = nil
+    /// The wearable method's facts (GGIR part-4 names, quality), nil for other methods.
+    public var wearable: WearableNightSummary? = nil
 
     public init(status: NightStatus, parameters: AnalysisParameters, intervals: [AnalyzedInterval], epochs: [ScoredEpoch],
-                wakeThreshold: Double?, metrics: NightSummaryMetrics?) {
+                wakeThreshold: Double?, metrics: NightSummaryMetrics?, kind: RecordingKind = .phoneInBed,
+                statusReason: String? = nil, wearable: WearableNightSummary? = nil) {
         self.status = status; self.parameters = parameters; self.intervals = intervals; self.epochs = epochs
-        self.wakeThreshold = wakeThreshold; self.metrics = metrics
+        self.wakeThreshold = wakeThreshold; self.metrics = metrics; self.kind = kind; self.statusReason = statusReason
+        self.wearable = wearable
     }
+
+    public var method: any NightAnalysisMethod { NightAnalysisMethods.method(for: kind) }
+    /// The store's key of this analysis (depends on the method).
+    public var key: String { method.parametersKey(parameters) }
 }

@@ -7,23 +7,35 @@ import SleepCore
 /// Axivity record), deterministic for a seed.
 ///
 /// The signal follows a daily script so that every stage downstream has real work: days
-/// (07:00–23:00 local) with frequent movement bursts of 0.05–0.6 g at 1–3 Hz and posture changes,
-/// nights with sleep cycles (light sleep with occasional small movements, deep sleep nearly still,
-/// brief awakenings), sensor noise of σ 4 mg per axis. Numbers are written with 4 decimals, as
+/// (07:00–23:00 local) with frequent movement bursts of 0.05–0.6 g at 1–3 Hz and a wrist that turns
+/// (a new orientation every 20 s on average, as an active wrist does; angle-based methods such as
+/// HDCZA and van Hees 2015 see only orientation), nights with sleep cycles (light sleep with
+/// occasional small movements, deep sleep nearly still, brief awakenings), sensor noise of σ 4 mg
+/// per axis, and on the second day an afternoon (14:00–17:00) with the watch lying on a table
+/// (flat, still: non-wear). ``DayNightScript/truth(days:startEpochSecond:)`` gives each night's
+/// scripted sleep onset, wake time and sleep minutes, against which the wearable method is tested. Numbers are written with 4 decimals, as
 /// device exports do; a row is about 37 bytes, so 7 days at 100 Hz are 60.48 M rows, about 2.3 GB.
-struct WearableCSVGenerator {
-    var days: Double = 7
-    var rateHz = 100
+public struct WearableCSVGenerator: Sendable {
+    public var days: Double = 7
+    public var rateHz = 100
     /// 2024-06-14 00:00 UTC.
-    var startEpochSecond: Int64 = 1_718_323_200
+    public var startEpochSecond: Int64 = 1_718_323_200
     /// Local clock offset used by the day/night script (Europe/Berlin in summer).
-    var scriptOffsetSeconds: Int64 = 7200
-    var seed: UInt64 = 20240614
+    public var scriptOffsetSeconds: Int64 = 7200
+    public var seed: UInt64 = 20240614
+
+    public init(days: Double = 7, rateHz: Int = 100) { self.days = days; self.rateHz = rateHz }
+
+    /// The script of every night that starts inside the recording (see ``DayNightScript/Night``).
+    public func truth() -> [DayNightScript.Night] {
+        var script = DayNightScript(rng: SplitMix64(seed: seed ^ 0x9E37_79B9_7F4A_7C15), offsetSeconds: scriptOffsetSeconds)
+        return script.nights(from: startEpochSecond, seconds: Int(days * 86_400))
+    }
 
     /// Writes the CSV to `path` and, when `gzipPath` is given, the same bytes gzip-compressed
     /// (level 1) to it. Returns the number of rows.
     @discardableResult
-    func write(to path: String, gzipPath: String? = nil) throws -> Int {
+    public func write(to path: String, gzipPath: String? = nil) throws -> Int {
         guard let out = fopen(path, "wb") else { throw BenchError.io("cannot create \(path)") }
         defer { fclose(out) }
         var gz: gzFile? = nil
@@ -60,7 +72,7 @@ struct WearableCSVGenerator {
 
     /// The signal, sample by sample in time order: UTC second, sample index within that second
     /// (0 ..< rateHz), acceleration in g. The CSV and the binary (.cwa) workloads both write it.
-    func forEachSample(_ body: (_ second: Int64, _ k: Int, _ x: Double, _ y: Double, _ z: Double) throws -> Void) rethrows {
+    public func forEachSample(_ body: (_ second: Int64, _ k: Int, _ x: Double, _ y: Double, _ z: Double) throws -> Void) rethrows {
         var rng = SplitMix64(seed: seed)
         let totalSeconds = Int(days * 86_400)
         var script = DayNightScript(rng: SplitMix64(seed: seed ^ 0x9E37_79B9_7F4A_7C15), offsetSeconds: scriptOffsetSeconds)
@@ -70,7 +82,8 @@ struct WearableCSVGenerator {
         for s in 0..<totalSeconds {
             let second = startEpochSecond + Int64(s)
             let level = script.level(at: second)
-            if rng.unit() < level.postureChangeProbability { gravity = Self.randomGravity(&rng) }
+            if level.offWrist { gravity = DayNightScript.tableGravity }
+            else if rng.unit() < level.postureChangeProbability { gravity = Self.randomGravity(&rng) }
             if burst.remaining == 0 && rng.unit() < level.burstProbability {
                 burst = Burst(amplitudeG: level.amplitudeG.lowerBound + rng.unit() * (level.amplitudeG.upperBound - level.amplitudeG.lowerBound),
                               frequencyHz: 1 + 2 * rng.unit(), remaining: 1 + Int(rng.unit() * 4), phase: rng.unit() * 6.283)
@@ -142,26 +155,67 @@ struct WearableCSVGenerator {
 }
 
 /// Movement level by local clock time: active days, nights of sleep cycles with brief awakenings.
-struct DayNightScript {
+public struct DayNightScript: Sendable {
     struct Level {
         var burstProbability: Double
         var amplitudeG: ClosedRange<Double>
         var postureChangeProbability: Double
+        var offWrist = false
+    }
+    /// One scripted night: local 23:00 to 07:00, asleep from `onsetUTC` to `wakeUTC` but for the
+    /// brief awakenings (`sleepMinutes` excludes them).
+    public struct Night: Sendable {
+        public var onsetUTC: Int64
+        public var wakeUTC: Int64
+        public var sleepMinutes: Int
     }
     var rng: SplitMix64
     let offsetSeconds: Int64
     private var nightStage: [Int64: [UInt8]] = [:]
+    private var firstLocalDay: Int64? = nil
 
     init(rng: SplitMix64, offsetSeconds: Int64) { self.rng = rng; self.offsetSeconds = offsetSeconds }
 
-    static let day = Level(burstProbability: 0.35, amplitudeG: 0.05...0.6, postureChangeProbability: 1.0 / 300)
-    static let wake = Level(burstProbability: 0.08, amplitudeG: 0.02...0.2, postureChangeProbability: 1.0 / 600)
+    static let day = Level(burstProbability: 0.35, amplitudeG: 0.05...0.6, postureChangeProbability: 1.0 / 20)
+    static let wake = Level(burstProbability: 0.08, amplitudeG: 0.02...0.2, postureChangeProbability: 1.0 / 60)
     static let light = Level(burstProbability: 0.006, amplitudeG: 0.01...0.08, postureChangeProbability: 1.0 / 3600)
     static let deep = Level(burstProbability: 0.0005, amplitudeG: 0.005...0.02, postureChangeProbability: 0)
+    static let table = Level(burstProbability: 0, amplitudeG: 0...0, postureChangeProbability: 0, offWrist: true)
+    /// A watch lying flat on a table, slightly tilted.
+    static let tableGravity = (0.02, -0.03, 0.9993)
+
+    /// The nights whose 23:00 start lies in `[start, start + seconds)`, in order; generates them as
+    /// ``level(at:)`` would (same random draws in the same order).
+    mutating func nights(from start: Int64, seconds: Int) -> [Night] {
+        var result: [Night] = []
+        _ = level(at: start)   // as the generator's first sample does
+        var s = start
+        while s < start + Int64(seconds) {
+            let local = s + offsetSeconds
+            let secondOfDay = ((local % 86_400) + 86_400) % 86_400
+            if secondOfDay == 23 * 3600 || (s == start && secondOfDay < 7 * 3600) {
+                let nightStart = secondOfDay >= 23 * 3600 ? local : local - secondOfDay - 3600
+                _ = level(at: s)
+                let stages = nightStage[nightStart]!
+                let firstSleep = stages.firstIndex { $0 != 0 }!, lastSleep = stages.lastIndex { $0 != 0 }!
+                if secondOfDay == 23 * 3600 {
+                    result.append(Night(onsetUTC: nightStart - offsetSeconds + Int64(firstSleep * 60),
+                                        wakeUTC: nightStart - offsetSeconds + Int64((lastSleep + 1) * 60),
+                                        sleepMinutes: stages.filter { $0 != 0 }.count))
+                }
+            }
+            s += 60
+        }
+        return result
+    }
 
     mutating func level(at utcSecond: Int64) -> Level {
         let local = utcSecond + offsetSeconds
         let secondOfDay = ((local % 86_400) + 86_400) % 86_400
+        let localDay = (local - secondOfDay) / 86_400
+        if firstLocalDay == nil { firstLocalDay = localDay }
+        // The second day, 14:00–17:00: the watch lies on a table.
+        if localDay == firstLocalDay! + 1 && secondOfDay >= 14 * 3600 && secondOfDay < 17 * 3600 { return Self.table }
         // The night that starts at 23:00 local of this evening (or of yesterday's, after midnight).
         let nightStart = secondOfDay >= 23 * 3600 ? local - secondOfDay + 23 * 3600
             : (secondOfDay < 7 * 3600 ? local - secondOfDay - 3600 : Int64.min)
@@ -193,11 +247,11 @@ struct DayNightScript {
 }
 
 /// SplitMix64 (Steele, Lea, Flood 2014): tiny, fast, and the same sequence on every machine.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
+public struct SplitMix64: Sendable {
+    public var state: UInt64
+    public init(seed: UInt64) { state = seed }
     @inline(__always)
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -206,18 +260,18 @@ struct SplitMix64 {
     }
     /// Uniform in [0, 1).
     @inline(__always)
-    mutating func unit() -> Double { Double(next() >> 11) * 0x1.0p-53 }
+    public mutating func unit() -> Double { Double(next() >> 11) * 0x1.0p-53 }
     /// Approximately standard normal (sum of four uniforms, scaled): enough for sensor noise, and fast.
     @inline(__always)
-    mutating func gaussian() -> Double {
+    public mutating func gaussian() -> Double {
         (unit() + unit() + unit() + unit() - 2) * 1.7320508075688772
     }
 }
 
-enum BenchError: Error, CustomStringConvertible {
+public enum BenchError: Error, CustomStringConvertible {
     case io(String)
     case failed(String)
-    var description: String {
+    public var description: String {
         switch self {
         case .io(let m), .failed(let m): return m
         }

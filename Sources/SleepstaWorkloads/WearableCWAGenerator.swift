@@ -12,8 +12,9 @@ import SleepCore
 /// that `AxivityCWAReader` reads and the test fixtures (`make_raw_fixtures.py`) follow. Times are
 /// the device's local clock (UTC + the script's offset), as a device set to Berlin summer time
 /// records them: read it with `--tz Europe/Berlin`.
-struct WearableCWAGenerator {
+public struct WearableCWAGenerator: Sendable {
     var signal: WearableCSVGenerator
+    public init(signal: WearableCSVGenerator) { self.signal = signal }
     static let samplesPerBlock = 120
     static let unitsPerG = 256.0
     /// Bits 6–7 range (01 = ±8 g), low nibble rate (3200 / 2^(15 − 10) = 100 Hz).
@@ -23,7 +24,7 @@ struct WearableCWAGenerator {
 
     /// Writes the file; returns the number of samples.
     @discardableResult
-    func write(to path: String) throws -> Int {
+    public func write(to path: String) throws -> Int {
         precondition(signal.rateHz == 100, "the .cwa rate code is for 100 Hz")
         guard let out = fopen(path, "wb") else { throw BenchError.io("cannot create \(path)") }
         defer { fclose(out) }

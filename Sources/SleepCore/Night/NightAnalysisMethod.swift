@@ -1,0 +1,78 @@
+/// Everything a night-analysis method may use of one stored night: its window, its clock, the
+/// per-second base series and, for recordings with raw acceleration, the 5-s wearable milestone.
+public struct NightData: Sendable {
+    public var window: NightWindow
+    public var timeline: UTCOffsetTimeline
+    public var series: SecondSeries
+    /// ENMO / angle-z / MAD / non-wear per 5-s epoch, covering the window and the 6 h after it
+    /// (GGIR's day-sleeper re-run looks at 18:00 to 18:00); nil when the source had no raw samples.
+    public var epochs: WearableEpochs?
+
+    public init(window: NightWindow, timeline: UTCOffsetTimeline, series: SecondSeries, epochs: WearableEpochs? = nil) {
+        self.window = window; self.timeline = timeline; self.series = series; self.epochs = epochs
+    }
+}
+
+/// One way of turning a night's stored data into sleep estimates, one per ``RecordingKind``
+/// (GGIR's guiders in `HASPT.R` are interchangeable in the same way: one input, one output shape).
+/// Pure: no I/O.
+public protocol NightAnalysisMethod: Sendable {
+    var kind: RecordingKind { get }
+    /// Stored as the analysis' `algorithm`.
+    var algorithm: String { get }
+    /// The night page's sentence on what ran.
+    var summary: String { get }
+    /// The store's key for an analysis with these parameters: every parameter the result depends on.
+    func parametersKey(_ parameters: AnalysisParameters) -> String
+    func analyze(_ night: NightData, parameters: AnalysisParameters) -> NightAnalysis
+}
+
+/// The pipeline's one place that maps a recording kind to its method.
+public enum NightAnalysisMethods {
+    public static func method(for kind: RecordingKind) -> any NightAnalysisMethod {
+        switch kind {
+        case .phoneInBed: return PhoneInBedMethod()
+        case .wearable24h: return WearableNightMethod()
+        }
+    }
+}
+
+/// The phone-on-the-mattress method: ``NightAnalyzer`` (Oakley weighting with a night-relative
+/// threshold) with time in bed = first to last second with data.
+///
+/// A phone log that covers most of the day (a sensor-logger app left running) has no such in-bed
+/// span: when the night holds at least ``allDayCoverageSeconds`` of data, time in bed is first
+/// narrowed to the main rest period, found on 1-min movement with ``MovementSPTWindow`` (sleepsta's
+/// HDCZA-style rolling-median detector), and the analysis runs inside it.
+public struct PhoneInBedMethod: NightAnalysisMethod {
+    public static let allDayCoverageSeconds = 16 * 3600
+    public init() {}
+    public var kind: RecordingKind { .phoneInBed }
+    public var algorithm: String { AnalysisParameters.algorithmName }
+    public var summary: String {
+        "phone-in-bed: movement from the phone's user acceleration, sleep/wake by Oakley's weighting with a threshold relative to the night's median, time in bed = first to last second with data"
+    }
+    public func parametersKey(_ parameters: AnalysisParameters) -> String { parameters.key }
+
+    public func analyze(_ night: NightData, parameters p: AnalysisParameters) -> NightAnalysis {
+        let inWindow = night.series.slice(from: night.window.startUTC, to: night.window.endUTC)
+        guard inWindow.coveredSeconds >= Self.allDayCoverageSeconds, let rest = Self.mainRestPeriod(inWindow) else {
+            return NightAnalyzer.analyze(series: night.series, window: night.window, parameters: p)
+        }
+        var analysis = NightAnalyzer.analyze(series: inWindow.slice(from: rest.start, to: rest.end), window: night.window, parameters: p)
+        analysis.statusReason = "the data covers \(LocalClock.hoursText(seconds: inWindow.coveredSeconds)) of this night's 24 h: time in bed is the main rest period found in the movement (\(LocalClock.hoursText(seconds: Int(rest.end - rest.start))))"
+        return analysis
+    }
+
+    /// The longest low-movement block of the night on 1-min movement, or nil.
+    static func mainRestPeriod(_ series: SecondSeries) -> (start: Int64, end: Int64)? {
+        let minute = IntervalLength(seconds: 60)!
+        let minutes = IntervalAggregator.aggregate(series, length: minute, gridOriginUTC: series.startSecond,
+                                                   fromUTC: series.startSecond, toUTC: series.endSecond)
+        let movement = minutes.map { $0.movementPerMinute ?? 0 }
+        let invalid = minutes.map { $0.coverageSeconds == 0 }
+        guard let spt = MovementSPTWindow.detect(movement: movement, invalid: invalid,
+                                                 parameters: MovementSPTWindow.Parameters(epochSeconds: 60)) else { return nil }
+        return (minutes[spt.span.startEpoch].startUTC, minutes[max(spt.span.startEpoch, spt.span.endEpoch - 1)].endUTC)
+    }
+}

@@ -1,0 +1,138 @@
+/// A linear per-axis calibration: calibrated = (raw + offset) · scale (GGIR's convention,
+/// `scale(data, center = -offset, scale = 1/scale)`).
+public struct LinearCalibration: Sendable, Hashable, Codable {
+    public var offset: [Double]
+    public var scale: [Double]
+    public init(offset: [Double], scale: [Double]) {
+        precondition(offset.count == 3 && scale.count == 3)
+        self.offset = offset; self.scale = scale
+    }
+    @inlinable
+    public func apply(_ x: Double, _ y: Double, _ z: Double) -> (Double, Double, Double) {
+        ((x + offset[0]) * scale[0], (y + offset[1]) * scale[1], (z + offset[2]) * scale[2])
+    }
+}
+
+/// Streams raw samples (g, with gravity) into the wearable milestone: ENMO, angle-z and MAD per
+/// 5-s epoch (``RawMetricsAccumulator``, GGIR's definitions) and the per-epoch axis statistics the
+/// non-wear rule needs (``EpochAxisStatistics``), optionally through a calibration first. Constant
+/// work per sample; memory grows with the number of epochs only.
+///
+/// The angle-z median window depends on the sample rate, which a CSV does not state: the first
+/// samples (up to 512, or 4 s) are held until the rate is known from their median spacing, then
+/// replayed. Devices' stated rates are integers or, for GENEActiv, close to one (85.7 Hz → 86 gives
+/// the same window as GGIR's 85.7).
+public struct WearableEpochSink: SampleSink, Sendable {
+    public let calibration: LinearCalibration?
+    private var held: [(Double, Double, Double, Double)] = []
+    private var metrics: RawMetricsAccumulator?
+    private var stats = EpochAxisStatistics(startUTC: 0)
+    private var failureText: String?
+    /// Samples whose timestamp or axis was not finite (skipped, as by the metrics).
+    public private(set) var nonFiniteSamples = 0
+    public private(set) var sampleRateHz: Double?
+    /// Samples earlier than the one before (the readers keep those within one second for the
+    /// per-second mean, whose value does not depend on order): skipped here, where order matters.
+    public private(set) var outOfOrderSamples = 0
+    private var lastTimestamp = -Double.infinity
+
+    // The open epoch of the axis statistics.
+    private var epoch: Int64 = .min
+    private var n = 0
+    private var ref = (0.0, 0.0, 0.0), s = (0.0, 0.0, 0.0), ss = (0.0, 0.0, 0.0)
+    private var lo = (0.0, 0.0, 0.0), hi = (0.0, 0.0, 0.0)
+
+    public init(calibration: LinearCalibration? = nil) {
+        self.calibration = calibration
+        held.reserveCapacity(512)
+    }
+
+    public mutating func add(timestamp t: Double, x rawX: Double, y rawY: Double, z rawZ: Double) {
+        guard failureText == nil else { return }
+        var x = rawX, y = rawY, z = rawZ
+        if let c = calibration { (x, y, z) = c.apply(rawX, rawY, rawZ) }
+        guard t.isFinite, x.isFinite, y.isFinite, z.isFinite else { nonFiniteSamples += 1; return }
+        guard t >= lastTimestamp else { outOfOrderSamples += 1; return }
+        lastTimestamp = t
+        if metrics == nil {
+            held.append((t, x, y, z))
+            if held.count >= 512 || t - held[0].0 >= 4 { start() }
+            return
+        }
+        consume(t, x, y, z)
+    }
+
+    /// Fixes the rate from the held samples and replays them.
+    private mutating func start() {
+        guard !held.isEmpty else { return }
+        var diffs: [Double] = []
+        for i in 1..<max(1, held.count) where held[i].0 > held[i - 1].0 { diffs.append(held[i].0 - held[i - 1].0) }
+        diffs.sort()
+        let rate = diffs.isEmpty ? 1 : Swift.max(1, (1 / diffs[diffs.count / 2]).rounded())
+        sampleRateHz = rate
+        do {
+            metrics = RawMetricsAccumulator(configuration: try RawMetrics.Configuration(sampleRateHz: rate, epochSeconds: WearableEpochs.epochSeconds))
+        } catch {
+            failureText = "\(error)"
+            return
+        }
+        let replay = held
+        held = []
+        for (t, x, y, z) in replay { consume(t, x, y, z) }
+    }
+
+    @inline(__always)
+    private mutating func consume(_ t: Double, _ x: Double, _ y: Double, _ z: Double) {
+        metrics!.add(timestamp: t, x: x, y: y, z: z)
+        let e = LocalClock.floorDiv(Int64(t.rounded(.down)), Int64(WearableEpochs.epochSeconds))
+        if e != epoch {
+            closeEpoch(upTo: e)
+            ref = (x, y, z); lo = (x, y, z); hi = (x, y, z)
+        }
+        n += 1
+        let dx = x - ref.0, dy = y - ref.1, dz = z - ref.2
+        s.0 += dx; s.1 += dy; s.2 += dz
+        ss.0 += dx * dx; ss.1 += dy * dy; ss.2 += dz * dz
+        lo.0 = Swift.min(lo.0, x); lo.1 = Swift.min(lo.1, y); lo.2 = Swift.min(lo.2, z)
+        hi.0 = Swift.max(hi.0, x); hi.1 = Swift.max(hi.1, y); hi.2 = Swift.max(hi.2, z)
+    }
+
+    /// Closes the open epoch and adds empty epochs up to (not including) `next`.
+    private mutating func closeEpoch(upTo next: Int64) {
+        if epoch == .min {
+            stats = EpochAxisStatistics(startUTC: next * Int64(WearableEpochs.epochSeconds))
+        } else {
+            let k = Double(n)
+            let mean = (ref.0 + s.0 / k, ref.1 + s.1 / k, ref.2 + s.2 / k)
+            let m2 = (ss.0 - s.0 * s.0 / k, ss.1 - s.1 * s.1 / k, ss.2 - s.2 * s.2 / k)
+            stats.append(count: n, mean: mean, m2: m2, minimum: lo, maximum: hi)
+            var gap = epoch + 1
+            let empty = (Double.nan, Double.nan, Double.nan)
+            while gap < next { stats.append(count: 0, mean: empty, m2: empty, minimum: empty, maximum: empty); gap += 1 }
+        }
+        epoch = next
+        n = 0; s = (0, 0, 0); ss = (0, 0, 0)
+    }
+
+    /// The milestone: metrics per epoch with the non-wear flag, the axis statistics, and how the
+    /// non-wear rule judged the 15-min blocks.
+    public func finish() throws(RawMetricsError) -> (epochs: WearableEpochs, statistics: EpochAxisStatistics) {
+        var copy = self
+        if copy.metrics == nil { copy.start() }
+        if let failure = copy.failureText { throw .invalidConfiguration(failure) }
+        guard let accumulator = copy.metrics, copy.epoch != .min else { return (.empty(startUTC: 0), EpochAxisStatistics(startUTC: 0)) }
+        copy.closeEpoch(upTo: copy.epoch + 1)
+        let raw = try accumulator.finish()
+        let stats = copy.stats
+        let nonWear = EpochStillnessNonWear.nonWear(stats).epochs
+        // Both follow the same 5-s grid through UTC 0 from the first sample's epoch.
+        precondition(raw.startUTC == stats.startUTC, "metrics and statistics must share the epoch grid")
+        let n = Swift.min(raw.enmo.count, stats.count)
+        let epochs = WearableEpochs(
+            startUTC: raw.startUTC,
+            enmo: raw.enmo.prefix(n).map(Float.init), angleZ: raw.angleZDegrees.prefix(n).map(Float.init),
+            mad: (raw.mad ?? raw.enmo.map { _ in .nan }).prefix(n).map(Float.init),
+            sampleCounts: raw.sampleCounts.prefix(n).map { UInt16(clamping: $0) }, nonWear: Array(nonWear.prefix(n)))
+        return (epochs, stats)
+    }
+}

@@ -1,0 +1,67 @@
+/// The wearable milestone: one row per 5-s epoch (GGIR's `ws3`) of ENMO, angle-z and MAD, the
+/// non-wear flag and the samples behind each epoch. Stored per night like the per-second base
+/// series, so that changing the interval, a threshold or the sleep algorithm re-derives every night
+/// from the database without reading the raw file again (GGIR keeps its part-1 milestone for this).
+///
+/// Epoch `i` covers UTC seconds `[startUTC + 5·i, startUTC + 5·(i+1))`; `startUTC` is a multiple of
+/// 5, so epochs are also local-clock boundaries. Epochs without samples have `sampleCounts == 0`
+/// and NaN metrics: gaps stay visible and are never sleep.
+public struct WearableEpochs: Sendable, Equatable {
+    public static let epochSeconds = 5
+
+    public var startUTC: Int64
+    /// ENMO in g (van Hees 2013; ``RawMetrics``).
+    public var enmo: [Float]
+    /// angle-z in degrees (van Hees 2015; ``RawMetrics``).
+    public var angleZ: [Float]
+    /// MAD in g (Vähä-Ypyä 2015; ``RawMetrics``).
+    public var mad: [Float]
+    /// Samples in the epoch (saturates at `UInt16.max`).
+    public var sampleCounts: [UInt16]
+    /// `true` where the device was not worn (``EpochStillnessNonWear``): a flag, nothing is deleted.
+    public var nonWear: [Bool]
+
+    public init(startUTC: Int64, enmo: [Float], angleZ: [Float], mad: [Float], sampleCounts: [UInt16], nonWear: [Bool]) {
+        precondition(enmo.count == angleZ.count && enmo.count == mad.count && enmo.count == sampleCounts.count
+                     && enmo.count == nonWear.count, "per-epoch arrays must have equal lengths")
+        self.startUTC = startUTC; self.enmo = enmo; self.angleZ = angleZ; self.mad = mad
+        self.sampleCounts = sampleCounts; self.nonWear = nonWear
+    }
+
+    public static func empty(startUTC: Int64) -> WearableEpochs {
+        WearableEpochs(startUTC: startUTC, enmo: [], angleZ: [], mad: [], sampleCounts: [], nonWear: [])
+    }
+
+    public var count: Int { enmo.count }
+    public var endUTC: Int64 { startUTC + Int64(count * Self.epochSeconds) }
+    public func epochStartUTC(_ i: Int) -> Int64 { startUTC + Int64(i * Self.epochSeconds) }
+    public func hasData(_ i: Int) -> Bool { sampleCounts[i] > 0 }
+    /// Worn and with data: the epochs an estimate may use.
+    public func isValid(_ i: Int) -> Bool { sampleCounts[i] > 0 && !nonWear[i] }
+
+    /// The epochs `[from, to)` (UTC seconds, rounded down to the 5-s grid) as a new series;
+    /// epochs outside the recording are gaps.
+    public func slice(from: Int64, to: Int64) -> WearableEpochs {
+        let e = Int64(Self.epochSeconds)
+        let lo = LocalClock.floorDiv(from, e) * e
+        let n = to > lo ? Int((to - lo + e - 1) / e) : 0
+        var result = WearableEpochs(startUTC: lo, enmo: .init(repeating: .nan, count: n), angleZ: .init(repeating: .nan, count: n),
+                                    mad: .init(repeating: .nan, count: n), sampleCounts: .init(repeating: 0, count: n),
+                                    nonWear: .init(repeating: false, count: n))
+        guard n > 0, count > 0 else { return result }
+        let offset = Int((lo - startUTC) / e)   // may be negative
+        let dstFrom = max(0, -offset), dstTo = min(n, count - offset)
+        guard dstTo > dstFrom else { return result }
+        let src = (dstFrom + offset)..<(dstTo + offset)
+        result.enmo.replaceSubrange(dstFrom..<dstTo, with: enmo[src])
+        result.angleZ.replaceSubrange(dstFrom..<dstTo, with: angleZ[src])
+        result.mad.replaceSubrange(dstFrom..<dstTo, with: mad[src])
+        result.sampleCounts.replaceSubrange(dstFrom..<dstTo, with: sampleCounts[src])
+        result.nonWear.replaceSubrange(dstFrom..<dstTo, with: nonWear[src])
+        return result
+    }
+
+    /// Seconds with data and worn, and seconds with data but not worn.
+    public var wornSeconds: Int { (0..<count).reduce(0) { $0 + (isValid($1) ? Self.epochSeconds : 0) } }
+    public var nonWearSeconds: Int { (0..<count).reduce(0) { $0 + (hasData($1) && nonWear[$1] ? Self.epochSeconds : 0) } }
+}

@@ -1,0 +1,235 @@
+/// The wearable method: one night (noon to noon, local clock) of a wrist accelerometer worn day
+/// and night, analysed with GGIR's default chain from the 5-s milestone (``WearableEpochs``).
+///
+/// Steps, in the order of the science (each cites its source where it is implemented):
+/// 1. **Valid data.** Epochs with samples and not flagged non-wear (``EpochStillnessNonWear``, GGIR's
+///    2013 rule). A night with less than 16 valid hours is `insufficient-data` (GGIR part 4's
+///    `includenightcrit = 16`), with the hours in the reason; nothing is estimated.
+/// 2. **Sleep period time window (the guider).** ``HDCZA`` on angle-z (van Hees et al. 2018, GGIR
+///    `HASPT.algo = "HDCZA"`), GGIR's defaults. Invalid epochs count as movement
+///    (`HASPT.ignore.invalid = TRUE`): GGIR's default judges them on values it imputes from other
+///    days, which sleepsta does not do, so a still table or a gap can never become a sleep window.
+///    **Day sleepers:** when the window ends in the last hour before noon (11:00–12:00), HDCZA runs
+///    again on 18:00 to 18:00, as GGIR does.
+/// 3. **Sleep/wake.** Sustained inactivity bouts of ``VanHees2015`` (5° / 5 min, van Hees et al.
+///    2015) on angle-z; invalid epochs are neither sleep nor wake.
+/// 4. **Sleep onset and wake-up** (GGIR part 4, `relyonguider = FALSE`): start of the first and end
+///    of the last sustained inactivity bout that overlaps the guider window.
+/// 5. **Metrics**, in GGIR's part-4 names (``WearableNightSummary``) and in the AASM/yasa names used
+///    for phones (``NightSummaryMetrics``, with the guider window as time in bed). Invalid minutes
+///    inside the sleep period are reported and counted in neither sleep nor WASO.
+/// 6. **Movement phases** (awake / light / deep): intervals inside the sleep period, deep where the
+///    interval's ENMO is at or below the night's quantile of sleep intervals. Movement-intensity
+///    levels, not EEG stages.
+public struct WearableNightMethod: NightAnalysisMethod {
+    /// GGIR `includenightcrit`.
+    public static let minimumValidHours = 16.0
+    public static let hdcza = HDCZA.Parameters(invalidEpochs: .treatAsMovement)
+    public static let angleThresholdDegrees = 5.0
+    public static let timeThresholdMinutes = 5.0
+
+    public init() {}
+    public var kind: RecordingKind { .wearable24h }
+    public var algorithm: String { "ggir-hdcza-vanhees2015" }
+    public var summary: String {
+        "wearable-24h: GGIR's chain on 5-s epochs — non-wear (van Hees 2013), sleep period window by HDCZA on angle-z (van Hees 2018), sleep by sustained inactivity (van Hees 2015, 5° / 5 min), phases on ENMO"
+    }
+
+    public func parametersKey(_ p: AnalysisParameters) -> String {
+        "method=\(kind.rawValue);interval=\(p.interval.seconds)s;metrics=enmo+anglez+mad@5s;nonwear=ggir2013;"
+            + "spt=hdcza-ggir+daysleeper;sleep=vanhees2015(\(Self.angleThresholdDegrees)deg,\(Self.timeThresholdMinutes)min);"
+            + "includenight=\(Self.minimumValidHours)h;deep=q\(p.deepQuantile)"
+    }
+
+    public func analyze(_ night: NightData, parameters p: AnalysisParameters) -> NightAnalysis {
+        let W = night.window
+        guard let all = night.epochs, all.count > 0 else {
+            return NightAnalysis(status: .unsuitable, parameters: p, intervals: [], epochs: [], wakeThreshold: nil, metrics: nil,
+                                 kind: kind, statusReason: "the wearable method needs raw acceleration with gravity (angle-z, ENMO); this recording has no 5-s epochs of it")
+        }
+        var range = all.slice(from: W.startUTC, to: W.endUTC)
+        var summary = WearableNightSummary(epochs: range)
+        func result(_ status: NightStatus, _ reason: String?, _ e: WearableEpochs, states: [SleepWake?]? = nil,
+                    metrics: NightSummaryMetrics? = nil, period: (Int64, Int64)? = nil) -> NightAnalysis {
+            var intervals = Self.intervals(e, base: night.series, length: p.interval, origin: W.startUTC, states: states)
+            if let period { NightAnalyzer.assignPhases(&intervals, onsetUTC: period.0, wakeUTC: period.1, deepQuantile: p.deepQuantile) }
+            var m = metrics
+            if var mm = m, let period {
+                // Phase minutes at interval resolution, clipped to the sleep period.
+                var light = 0.0, deep = 0.0
+                for iv in intervals {
+                    let overlap = Double(max(0, min(iv.movement.endUTC, period.1) - max(iv.movement.startUTC, period.0))) / 60
+                    if iv.phase == .light { light += overlap } else if iv.phase == .deep { deep += overlap }
+                }
+                mm.lightMinutes = light; mm.deepMinutes = deep
+                m = mm
+            }
+            let scored = (0..<e.count).map { i in
+                ScoredEpoch(startUTC: e.epochStartUTC(i), activity: e.hasData(i) ? Double(e.enmo[i]) : .nan, state: states?[i])
+            }
+            return NightAnalysis(status: status, parameters: p, intervals: intervals, epochs: scored, wakeThreshold: nil,
+                                 metrics: m, kind: kind, statusReason: reason, wearable: summary)
+        }
+
+        let dataSeconds = (0..<range.count).reduce(0) { $0 + (range.hasData($1) ? WearableEpochs.epochSeconds : 0) }
+        if dataSeconds > 0 && summary.validHours == 0 {
+            return result(.insufficientData, "not worn: all \(LocalClock.hoursText(seconds: dataSeconds)) of data in this night are non-wear (still for an hour or more)", range)
+        }
+        guard summary.validHours >= Self.minimumValidHours else {
+            return result(.insufficientData, "\(Self.hours(summary.validHours)) of valid (worn) data in this night's \(Self.hours(Double(W.durationSeconds) / 3600)); GGIR's includenightcrit needs \(Self.hours(Self.minimumValidHours))", range)
+        }
+
+        // 2. The guider window, with GGIR's day-sleeper re-run.
+        guard var spt = Self.guider(range) else {
+            return result(.noSleepFound, "HDCZA found no rest block longer than 30 minutes in the valid data", range)
+        }
+        let endLocal = night.timeline.localSecond(atUTC: range.epochStartUTC(spt.span.endEpoch))
+        let hourOfDay = LocalClock.floorDiv(endLocal, 3600) - LocalClock.floorDiv(endLocal, 86_400) * 24
+        if hourOfDay == 11 {
+            let startLocal = night.timeline.localSecond(atUTC: W.startUTC) + 6 * 3600
+            let from = night.timeline.utcSecond(atLocal: startLocal)
+            let to = night.timeline.utcSecond(atLocal: startLocal + 86_400)
+            let shifted = all.slice(from: from, to: to)
+            if let later = Self.guider(shifted) {
+                range = shifted; spt = later
+                summary = WearableNightSummary(epochs: range)
+                summary.daysleeper = true
+            }
+        }
+        summary.guider = "HDCZA"
+        summary.hdczaThresholdDegrees = spt.threshold
+        summary.guiderOnsetUTC = range.epochStartUTC(spt.span.startEpoch)
+        summary.guiderWakeupUTC = range.epochStartUTC(spt.span.endEpoch)
+
+        // 3. Sustained inactivity bouts; invalid epochs are neither sleep nor wake.
+        let angles = (0..<range.count).map { range.hasData($0) ? Double(range.angleZ[$0]) : .nan }
+        let sib = VanHees2015.score(angleZDegrees: angles, epochSeconds: Double(WearableEpochs.epochSeconds),
+                                    timeThresholdMinutes: Self.timeThresholdMinutes, angleThresholdDegrees: Self.angleThresholdDegrees)
+        let states: [SleepWake?] = (0..<range.count).map { range.isValid($0) ? sib[$0] : nil }
+
+        // 4. Onset and wake-up: the bouts that overlap the guider window.
+        var onset: Int? = nil, wake: Int? = nil
+        var i = 0
+        while i < states.count {
+            guard states[i] == .sleep else { i += 1; continue }
+            var j = i
+            while j < states.count && states[j] == .sleep { j += 1 }
+            if j > spt.span.startEpoch && i < spt.span.endEpoch {
+                if onset == nil { onset = i }
+                wake = j
+            }
+            i = j
+        }
+        guard let on = onset, let wk = wake else {
+            return result(.noSleepFound, "no sustained inactivity bout (van Hees 2015) inside the HDCZA window", range, states: states)
+        }
+
+        // 5. Metrics.
+        let E = Double(WearableEpochs.epochSeconds)
+        var sleepEpochs = 0, wakeEpochs = 0, invalidEpochs = 0, awakenings = 0
+        var previous: SleepWake? = nil
+        for k in on..<wk {
+            guard let s = states[k] else { invalidEpochs += 1; continue }
+            if s == .sleep { sleepEpochs += 1 } else { wakeEpochs += 1; if previous == .sleep { awakenings += 1 } }
+            previous = s
+        }
+        let onsetUTC = range.epochStartUTC(on), wakeUTC = range.epochStartUTC(wk)
+        let inBedStart = min(summary.guiderOnsetUTC!, onsetUTC), inBedEnd = max(summary.guiderWakeupUTC!, wakeUTC)
+        let tst = Double(sleepEpochs) * E / 60, waso = Double(wakeEpochs) * E / 60
+        let spMinutes = Double(wakeUTC - onsetUTC) / 60, tib = Double(inBedEnd - inBedStart) / 60
+        summary.sleepOnsetUTC = onsetUTC; summary.wakeupUTC = wakeUTC
+        summary.sptDurationMinutes = spMinutes
+        summary.sleepDurationInSptMinutes = tst
+        summary.wasoMinutes = waso
+        summary.numberOfAwakenings = awakenings
+        summary.invalidInSptMinutes = Double(invalidEpochs) * E / 60
+        let metrics = NightSummaryMetrics(
+            resolutionSeconds: WearableEpochs.epochSeconds, inBedStartUTC: inBedStart, inBedEndUTC: inBedEnd,
+            sleepOnsetUTC: onsetUTC, wakeTimeUTC: wakeUTC, timeInBedMinutes: tib, sleepPeriodMinutes: spMinutes,
+            totalSleepTimeMinutes: tst, sleepOnsetLatencyMinutes: Double(onsetUTC - inBedStart) / 60,
+            wakeAfterSleepOnsetMinutes: waso, sleepEfficiencyPercent: tib > 0 ? tst / tib * 100 : 0, awakenings: awakenings,
+            lightMinutes: 0, deepMinutes: 0, awakeMinutes: waso,
+            sleepMaintenanceEfficiencyPercent: spMinutes > 0 ? tst / spMinutes * 100 : nil,
+            sleepFragmentationIndexPerHour: tst > 0 ? Double(awakenings + 1) / (tst / 60) : nil)
+        let reason = summary.daysleeper ? "day sleeper: the HDCZA window ended between 11:00 and 12:00, so it was searched again from 18:00 to 18:00 (GGIR's rule)" : nil
+        return result(.scored, reason, range, states: states, metrics: metrics, period: (onsetUTC, wakeUTC))
+    }
+
+    static func guider(_ e: WearableEpochs) -> SleepPeriodTimeWindow? {
+        let angles = e.angleZ.map(Double.init)
+        let invalid = (0..<e.count).map { !e.isValid($0) }
+        return HDCZA.detect(angleZ: angles, invalid: invalid, parameters: hdcza)
+    }
+
+    /// Intervals of `length` on the local-clock grid through `origin` over the epochs' span:
+    /// movement = ENMO·s over valid epochs (so per minute it is ENMO in g·s/min; × 1000/60 for mg),
+    /// the legacy column the base series' legacy formula, coverage = valid seconds, state = majority
+    /// of the scored epochs (ties sleep, as for phones).
+    static func intervals(_ e: WearableEpochs, base: SecondSeries, length: IntervalLength, origin: Int64,
+                          states: [SleepWake?]?) -> [AnalyzedInterval] {
+        guard e.count > 0 else { return [] }
+        let legacy = IntervalAggregator.aggregate(base, length: length, gridOriginUTC: origin, fromUTC: e.startUTC, toUTC: e.endUTC)
+        let E = WearableEpochs.epochSeconds
+        var k = 0
+        return legacy.map { iv in
+            var sum = 0.0, covered = 0, sleep = 0, wake = 0
+            while k < e.count && e.epochStartUTC(k) < iv.endUTC {
+                if e.epochStartUTC(k) >= iv.startUTC && e.isValid(k) {
+                    sum += Double(e.enmo[k]) * Double(E); covered += E
+                    if let s = states?[k] { if s == .sleep { sleep += 1 } else { wake += 1 } }
+                }
+                k += 1
+            }
+            let movement = IntervalMovement(startUTC: iv.startUTC, endUTC: iv.endUTC, movementSum: sum,
+                                            legacyMovementSum: iv.legacyMovementSum, coverageSeconds: covered)
+            return AnalyzedInterval(movement: movement, state: sleep + wake > 0 ? (sleep >= wake ? .sleep : .wake) : nil, phase: nil)
+        }
+    }
+
+    static func hours(_ h: Double) -> String { LocalClock.hoursText(seconds: Int((h * 3600).rounded())) }
+}
+
+/// What the wearable method found in one night, in GGIR part 4's names (its `part4_nightsummary`
+/// columns), plus the night's data quality.
+public struct WearableNightSummary: Sendable, Equatable, Codable {
+    /// GGIR `guider`: what found the sleep period time window.
+    public var guider: String? = nil
+    /// GGIR `guider_onset` / `guider_wakeup` (UTC seconds).
+    public var guiderOnsetUTC: Int64? = nil
+    public var guiderWakeupUTC: Int64? = nil
+    /// GGIR `sleeponset` / `wakeup` (UTC seconds).
+    public var sleepOnsetUTC: Int64? = nil
+    public var wakeupUTC: Int64? = nil
+    /// GGIR `SptDuration` (minutes here; GGIR reports hours).
+    public var sptDurationMinutes: Double? = nil
+    /// GGIR `SleepDurationInSpt` (minutes).
+    public var sleepDurationInSptMinutes: Double? = nil
+    /// GGIR `WASO` (minutes).
+    public var wasoMinutes: Double? = nil
+    /// GGIR `number_of_awakenings`.
+    public var numberOfAwakenings: Int? = nil
+    /// GGIR `fraction_night_invalid`: share of the night's epochs without valid (worn) data.
+    public var fractionNightInvalid: Double
+    /// Invalid (non-wear or missing) minutes inside the sleep period: neither sleep nor wake.
+    public var invalidInSptMinutes: Double? = nil
+    /// Worn hours with data in the night window.
+    public var validHours: Double
+    public var nonWearMinutes: Double
+    public var noDataMinutes: Double
+    /// GGIR `daysleeper`: the window was searched from 18:00 to 18:00.
+    public var daysleeper = false
+    /// HDCZA's threshold on the change in angle-z (degrees).
+    public var hdczaThresholdDegrees: Double? = nil
+
+    init(epochs e: WearableEpochs) {
+        let E = Double(WearableEpochs.epochSeconds)
+        var valid = 0, nonWear = 0, noData = 0
+        for i in 0..<e.count {
+            if !e.hasData(i) { noData += 1 } else if e.nonWear[i] { nonWear += 1 } else { valid += 1 }
+        }
+        validHours = Double(valid) * E / 3600
+        nonWearMinutes = Double(nonWear) * E / 60
+        noDataMinutes = Double(noData) * E / 60
+        fractionNightInvalid = e.count > 0 ? Double(e.count - valid) / Double(e.count) : 1
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import Logging
+import Testing
+@testable import SleepCore
+@testable import SleepPipeline
+@testable import SleepStore
+import SleepstaWorkloads
+
+/// The wearable method end to end: the benchmark's wrist signal (100 Hz, gravity included, a
+/// scripted day/night, a table afternoon) as `.cwa` and CSV, through `sleepsta run`.
+@Suite("Wearable recordings through the pipeline", .serialized)
+struct WearablePipelineTests {
+    static func run(_ w: Workspace, kind: RecordingKind? = nil) throws -> RunSummary {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        var c = PipelineConfiguration(dataDirectory: w.data, databasePath: w.db, reportsDirectory: w.reports,
+                                      parameters: AnalysisParameters(), timeZoneIdentifier: "Europe/Berlin")
+        c.kindOverride = kind
+        return try Pipeline(configuration: c, logger: logger).run()
+    }
+
+    @Test("3-day wrist signal, .cwa and CSV: every full night's sleep onset and wake within 20 min of the script, TST within 30 min")
+    func scriptedNights() throws {
+        let generator = WearableCSVGenerator(days: 3)
+        let truth = generator.truth()
+        #expect(truth.count == 3)   // nights starting 06-14, 06-15, 06-16 23:00 (the last is cut at 02:00)
+        for format in ["cwa", "csv"] {
+            let w = Workspace()
+            let file = w.data + "/wrist-3d." + format
+            if format == "cwa" { try WearableCWAGenerator(signal: generator).write(to: file) } else { try generator.write(to: file) }
+            let summary = try Self.run(w)
+            try? FileManager.default.removeItem(atPath: file)
+            #expect(summary.failures.isEmpty, "\(summary.failures)")
+            let db = try SleepDatabase(path: w.db)
+            #expect(try db.query("SELECT kind FROM recordings").first?["kind"] == "wearable-24h")
+            let rows = try db.query("""
+                SELECT a.night_id, a.status, a.status_reason, m.sleep_onset_utc, m.wake_time_utc, m.total_sleep_time_min
+                FROM analyses a LEFT JOIN night_metrics m ON m.analysis_id = a.id ORDER BY a.night_id
+                """)
+            #expect(rows.count == 4)
+            var scored = 0
+            for row in rows where row["status"] == "scored" {
+                let onset = Int64(row["sleep_onset_utc"]!)!, wake = Int64(row["wake_time_utc"]!)!
+                let tst = Double(row["total_sleep_time_min"]!)!
+                let night = try #require(truth.first { abs($0.onsetUTC - onset) < 4 * 3600 }, "no scripted night near \(row["night_id"]!)")
+                let dOn = Double(onset - night.onsetUTC) / 60, dWake = Double(wake - night.wakeUTC) / 60
+                let dTST = tst - Double(night.sleepMinutes)
+                print("WEARABLE \(format) \(row["night_id"]!): onset \(Self.clock(onset)) (script \(Self.clock(night.onsetUTC)), \(Self.signed(dOn)) min), "
+                      + "wake \(Self.clock(wake)) (script \(Self.clock(night.wakeUTC)), \(Self.signed(dWake)) min), "
+                      + "TST \(Int(tst.rounded())) min (script \(night.sleepMinutes), \(Self.signed(dTST)) min)")
+                #expect(abs(dOn) <= 20 && abs(dWake) <= 20 && abs(dTST) <= 30, "\(row)")
+                scored += 1
+            }
+            // Nights 06-14 and 06-15 are whole; 06-13 (from 02:00) and 06-16 (to 02:00) are not.
+            #expect(scored == 2)
+            let short = rows.filter { $0["status"] == "insufficient-data" }
+            #expect(short.count == 2 && short.allSatisfy { $0["status_reason"]!.contains("GGIR's includenightcrit needs 16 h") })
+            // The table afternoon (06-15, 14:00–17:00) is non-wear, never sleep.
+            let details = try #require(try db.query("SELECT details_json FROM analyses WHERE night_id LIKE '%2024-06-15'").first?["details_json"])
+            let facts = try JSONDecoder().decode(WearableNightSummary.self, from: Data(details.utf8))
+            #expect(facts.nonWearMinutes >= 120 && facts.nonWearMinutes <= 180, "\(facts.nonWearMinutes)")
+            let tableSleep = try db.query("""
+                SELECT COUNT(*) AS n FROM scores s JOIN analyses a ON a.id = s.analysis_id
+                WHERE a.night_id LIKE '%2024-06-15' AND s.start_utc >= 1718454600 AND s.start_utc < 1718461800 AND s.state IS NOT NULL
+                """)
+            // 14:30–16:30 local: the blocks whose centred hour lies on the table (GGIR's rule leaves
+            // the first and last 30 min of a still stretch to the worn side) are neither sleep nor wake.
+            #expect(tableSleep.first?["n"] == "0")
+            let folder = format == "csv" ? "wrist-3d_2024-06-15" : "wrist-3d.cwa_2024-06-15"
+            let page = try String(contentsOfFile: w.reports + "/" + folder + "/index.html", encoding: .utf8)
+            #expect(page.contains("wearable-24h: GGIR&#39;s chain") || page.contains("wearable-24h: GGIR's chain"))
+            #expect(page.contains("SleepDurationInSpt") && page.contains("includenightcrit"))
+        }
+    }
+
+    @Test("a raw CSV with gravity over one night is a phone with a warning; --kind wearable-24h gives it the wearable method, too short")
+    func gravityNight() throws {
+        let w = Workspace()
+        var lines = ["timestamp,x,y,z"]
+        for s in 0..<(8 * 3600) { lines.append("\(1_718_402_400 + s),0.0100,-0.9990,0.0400") }
+        w.write("night.csv", lines.joined(separator: "\n") + "\n")
+        _ = try Self.run(w)
+        let db = try SleepDatabase(path: w.db)
+        let r = try #require(try db.query("SELECT kind, kind_reason, warnings_json FROM recordings").first)
+        #expect(r["kind"] == "phone-in-bed" && r["kind_reason"]!.contains("gravity over only 8 h"))
+        #expect(r["warnings_json"]!.contains("includes gravity"))
+        let forced = try Self.run(w, kind: .wearable24h)
+        #expect(forced.filesIngested == 1)   // another kind: read again
+        let a = try #require(try db.query("SELECT a.kind, a.status, a.status_reason FROM analyses a JOIN recordings r ON r.id = (SELECT recording_id FROM nights WHERE id = a.night_id) WHERE a.kind = 'wearable-24h'").first)
+        #expect(a["status"] == "insufficient-data")
+    }
+
+    @Test("a wearable file with gravity removed gets no fake sleep: its nights are unsuitable, with the reason")
+    func gravityRemoved() throws {
+        let w = Workspace()
+        w.write("phone.csv", Workspace.phoneNight(startUTC: 1_718_402_400))
+        _ = try Self.run(w, kind: .wearable24h)
+        let db = try SleepDatabase(path: w.db)
+        let a = try #require(try db.query("SELECT status, status_reason FROM analyses").first)
+        #expect(a["status"] == "unsuitable" && a["status_reason"]!.contains("needs raw acceleration with gravity"))
+        #expect(try db.query("SELECT warnings_json FROM recordings").first!["warnings_json"]!.contains("gravity was removed"))
+    }
+
+    /// Metrics of the bundled phone nights as `run` computed them before recording kinds existed
+    /// (the phone method is unchanged: ``NightAnalyzer``).
+    @Test("the phone nights in Data/ keep their metrics exactly")
+    func bundledPhoneNights() throws {
+        let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let w = Workspace()
+        for name in ["phone-1hz-alex.csv", "sleepsta-app-export.json"] {
+            try FileManager.default.copyItem(atPath: repo.path + "/Data/" + name, toPath: w.data + "/" + name)
+        }
+        _ = try Self.run(w)
+        let db = try SleepDatabase(path: w.db)
+        let rows = try db.query("""
+            SELECT a.night_id, r.kind, m.sleep_onset_utc, m.wake_time_utc, m.total_sleep_time_min, m.waso_min, m.awakenings,
+                   m.sleep_efficiency_pct, m.light_min, m.deep_min
+            FROM analyses a JOIN night_metrics m ON m.analysis_id = a.id JOIN nights n ON n.id = a.night_id
+            JOIN recordings r ON r.id = n.recording_id ORDER BY a.night_id
+            """)
+        let pinned = rows.map { r in ["night_id", "sleep_onset_utc", "wake_time_utc", "total_sleep_time_min", "waso_min", "awakenings", "sleep_efficiency_pct", "light_min", "deep_min"].map { r[$0]! }.joined(separator: "|") }
+        for line in pinned { print("PHONE \(line)") }
+        #expect(rows.allSatisfy { $0["kind"] == "phone-in-bed" })
+        #expect(pinned == Self.pinnedPhoneNights, "\(pinned)")
+    }
+
+    static let pinnedPhoneNights = [
+        "phone-1hz-alex_2024-06-14|1718400000|1718427000|440.0|10.0|1|93.02325581395348|330.0|110.0",
+        "sleepsta-app-export_2024-03-29|1711752000|1711776600|370.0|40.0|4|84.0909090909091|270.0|100.0",
+        "sleepsta-app-export_2024-03-30|1711840200|1711861200|350.0|0.0|0|89.74358974358974|260.0|90.0",
+        "sleepsta-app-export_2024-03-31|1711919400|1711945800|440.0|0.0|0|95.65217391304348|330.0|110.0",
+    ]
+
+    static func clock(_ utc: Int64) -> String {
+        let local = utc + 7200
+        return String(format: "%02d:%02d", (local % 86_400) / 3600, (local % 3600) / 60)
+    }
+    static func signed(_ v: Double) -> String { String(format: "%+.1f", v) }
+}
