@@ -8,6 +8,9 @@ struct IngestRead: Sendable {
     var recording: Recording
     /// The milestone's sink after the pass; nil for formats without raw samples (interval totals).
     var sink: WearableEpochSink?
+    /// For a second, calibrated pass over the same file.
+    var reader: (any RawSampleReader)? = nil
+    var options = IngestOptions()
 
     /// Raw wearable device formats: worn for days, acceleration with gravity.
     static let wearableDeviceFormats: Set<RecordingFormat> = [.axivityCWA, .geneActivBin, .actiGraphGT3X, .actiLifeRawCSV]
@@ -16,9 +19,20 @@ struct IngestRead: Sendable {
         guard let raw = reader as? any RawSampleReader else {
             return IngestRead(recording: try reader.read(path: path, options: options), sink: nil)
         }
-        var sink = WearableEpochSink()
-        let recording = try raw.read(path: path, options: options, samples: &sink)
-        return IngestRead(recording: recording, sink: sink)
+        // The milestone's arithmetic runs on the other core while the reader decodes (ThreadedSampleSink).
+        let (recording, sink) = try milestonePass(raw, path: path, options: options, sink: WearableEpochSink(collectCalibrationFeatures: true))
+        return IngestRead(recording: recording, sink: sink, reader: raw, options: options)
+    }
+
+    static func milestonePass(_ raw: any RawSampleReader, path: String, options: IngestOptions,
+                              sink inner: WearableEpochSink) throws(IngestError) -> (Recording, WearableEpochSink) {
+        var sink = ThreadedSampleSink(inner)
+        let recording: Recording
+        do { recording = try WearableSampleRead.read(raw, path: path, options: options, sink: &sink) } catch {
+            _ = sink.finish()
+            throw error
+        }
+        return (recording, sink.finish())
     }
 
     /// The wearable milestone of a recording analysed as `wearable-24h`, with its facts added to the
@@ -33,12 +47,31 @@ struct IngestRead: Sendable {
             recording.warnings.append("the wearable method needs acceleration with gravity (angle-z, ENMO), but this recording's gravity was removed (mean |a| ≈ 0): its nights are not scored; analyse it as --kind phone-in-bed")
             return nil
         }
+        // Auto-calibration (van Hees 2014, GGIR g.calibrate) from the first pass's features; when
+        // GGIR would use it, the file is read again through it (GGIR also reads twice).
+        var chosen = sink
+        var q = recording.quality
+        if let features = sink.calibrationFeatures {
+            let calibration = AutoCalibration.fit(features)
+            q.calibrationErrorBeforeMilliG = calibration.errorBeforeMilliG
+            q.calibrationErrorAfterMilliG = calibration.errorAfterMilliG
+            if let o = calibration.fittedOffset, let s = calibration.fittedScale {
+                q.calibrationOffsetG = [o.x, o.y, o.z]; q.calibrationScale = [s.x, s.y, s.z]
+            }
+            switch calibration.status {
+            case .calibrated:
+                q.calibration = "applied (\(calibration.stillWindows) still 10-s windows over \(Int(calibration.hoursUsed)) h; GGIR: \(calibration.ggirMessage))"
+                if let raw = file.reader {
+                    chosen = try milestonePass(raw, path: path, options: file.options, sink: WearableEpochSink(calibration: LinearCalibration(calibration))).1
+                }
+            case .skipped(let reason):
+                q.calibration = "skipped: \(reason)"
+            }
+        }
         let epochs: WearableEpochs
-        do { epochs = try sink.finish().epochs } catch {
+        do { epochs = try chosen.finish().epochs } catch {
             throw IngestError(file: path, byteOffset: 0, message: "wearable epochs: \(error)")
         }
-        var q = recording.quality
-        q.calibration = "skipped: not yet applied by this version"
         q.wearableEpochs = (0..<epochs.count).reduce(0) { $0 + (epochs.hasData($1) ? 1 : 0) }
         q.nonWearSeconds = epochs.nonWearSeconds
         var periods = 0

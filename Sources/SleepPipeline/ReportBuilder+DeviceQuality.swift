@@ -31,7 +31,7 @@ extension ReportBuilder {
                 if let after = q.calibrationErrorAfterMilliG { text += String(format: ", %.1f mg after", after) }
             }
             if let o = q.calibrationOffsetG, let sc = q.calibrationScale, o.count == 3, sc.count == 3 {
-                text += String(format: "; offset %+.4f, %+.4f, %+.4f g; scale %.4f, %.4f, %.4f", o[0], o[1], o[2], sc[0], sc[1], sc[2])
+                text += String(format: "; fit: offset %+.4f, %+.4f, %+.4f g, scale %.4f, %.4f, %.4f", o[0], o[1], o[2], sc[0], sc[1], sc[2])
             }
             facts.append(("Auto-calibration (van Hees 2014)", text))
         }

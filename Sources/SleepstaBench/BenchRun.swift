@@ -6,6 +6,7 @@ import Darwin
 import ArgumentParser
 import Foundation
 import SleepstaWorkloads
+import SleepStore
 
 /// `sleepsta-bench all`: the whole benchmark. Every stage runs in its own child process (so each
 /// has its own peak resident memory), sleepsta's outputs are checked against each other and the
@@ -115,8 +116,12 @@ final class BenchRunner {
         try stage("store", file: "", repeats: 2, db: yearDB)
         try reportAndCompare(database: yearDB)
 
-        // End to end: `sleepsta run` on the 7-day file, process start to exit.
-        try endToEnd(files: files)
+        // End to end: `sleepsta run` on the 7-day file, process start to exit: the wearable method
+        // (auto-calibration, non-wear, HDCZA, van Hees 2015), on the CSV and on the same signal as .cwa.
+        try endToEnd(file: files.wearable, name: "end-to-end",
+                     label: "sleepsta run on the 7-day CSV, wearable method: hash, read, calibrate, 5-s epochs, nights, analyse, store, render (process start to exit)")
+        try endToEnd(file: files.wearableCWA, name: "end-to-end-cwa",
+                     label: "sleepsta run on the 7-day .cwa (same signal), wearable method, process start to exit")
 
         // Peers, on the same inputs, checked against sleepsta's outputs.
         if let python {
@@ -222,12 +227,12 @@ final class BenchRunner {
     /// `sleepsta run --tz Europe/Berlin` on a folder holding only the 7-day file (a hard link),
     /// into a fresh database and reports folder each time: hash, read, split nights, analyse, store,
     /// render.
-    func endToEnd(files: Workloads.Files) throws {
+    func endToEnd(file: String, name: String, label: String) throws {
         let data = work + "/e2e-data"
         try? FileManager.default.removeItem(atPath: data)
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
-        let linked = data + "/" + (files.wearable as NSString).lastPathComponent
-        if link(files.wearable, linked) != 0 { try FileManager.default.copyItem(atPath: files.wearable, toPath: linked) }
+        let linked = data + "/" + (file as NSString).lastPathComponent
+        if link(file, linked) != 0 { try FileManager.default.copyItem(atPath: file, toPath: linked) }
         var times: [Double] = []
         var peak = 0
         for run in 0...repeats {
@@ -242,8 +247,32 @@ final class BenchRunner {
             peak = max(peak, o.peakResidentBytes)
         }
         report.stages.append(StageResult(
-            name: "end-to-end", label: "sleepsta run on the 7-day CSV: hash, read, nights, analyse, store, render (process start to exit)",
-            seconds: times, bytes: fileSize(files.wearable), items: Int(days * 86_400 * 100), peakResidentBytes: peak, threads: 2))
+            name: name, label: label,
+            seconds: times, bytes: fileSize(file), items: Int(days * 86_400 * 100), peakResidentBytes: peak, threads: 2))
+        report.checks.append(try scriptedNights(database: work + "/e2e.sqlite", file: (file as NSString).lastPathComponent))
+    }
+
+    /// The wearable method's nights against the signal's own script (sleep onset and wake within
+    /// 20 min, TST within 30 min), with the table of every full night.
+    func scriptedNights(database: String, file: String) throws -> Check {
+        let truth = WearableCSVGenerator(days: days).truth()
+        let sql = "SELECT a.night_id, a.status, m.sleep_onset_utc, m.wake_time_utc, m.total_sleep_time_min FROM analyses a "
+            + "LEFT JOIN night_metrics m ON m.analysis_id = a.id ORDER BY a.night_id"
+        let rows = try SleepDatabase(path: database).query(sql)
+        var lines: [String] = [], within = 0, scored = 0
+        for r in rows where r["status"] == "scored" {
+            let row = ["night_id", "status", "sleep_onset_utc", "wake_time_utc", "total_sleep_time_min"].map { r[$0] ?? "" }
+            guard let onset = Int64(row[2]), let wake = Int64(row[3]), let tst = Double(row[4]),
+                  let night = truth.first(where: { abs($0.onsetUTC - onset) < 4 * 3600 }) else { continue }
+            scored += 1
+            let dOn = Double(onset - night.onsetUTC) / 60, dWake = Double(wake - night.wakeUTC) / 60, dTST = tst - Double(night.sleepMinutes)
+            if abs(dOn) <= 20 && abs(dWake) <= 20 && abs(dTST) <= 30 { within += 1 }
+            lines.append(String(format: "%@: onset %+.1f min, wake %+.1f min, TST %.0f vs %d min (%+.1f)", row[0], dOn, dWake, tst, night.sleepMinutes, dTST))
+        }
+        let full = truth.filter { $0.wakeUTC < truth.last!.wakeUTC }.count
+        return Check(what: "wearable method on \(file): every full night within 20 min of the script (onset, wake) and 30 min (TST)",
+                     passed: scored >= full && within == scored && scored > 0,
+                     detail: "\(within) of \(scored) scored nights (\(full) full nights scripted): " + lines.joined(separator: "; "))
     }
 
     func peer(_ name: String, python: String, _ arguments: [String], against: String, repeats: Int, warmUp: Int) throws {

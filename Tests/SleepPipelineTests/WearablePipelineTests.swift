@@ -5,6 +5,7 @@ import Testing
 @testable import SleepPipeline
 @testable import SleepStore
 import SleepstaWorkloads
+@testable import SleepIngest
 
 /// The wearable method end to end: the benchmark's wrist signal (100 Hz, gravity included, a
 /// scripted day/night, a table afternoon) as `.cwa` and CSV, through `sleepsta run`.
@@ -99,6 +100,82 @@ struct WearablePipelineTests {
         let a = try #require(try db.query("SELECT status, status_reason FROM analyses").first)
         #expect(a["status"] == "unsuitable" && a["status_reason"]!.contains("needs raw acceleration with gravity"))
         #expect(try db.query("SELECT warnings_json FROM recordings").first!["warnings_json"]!.contains("gravity was removed"))
+    }
+
+    @Test("a miscalibrated wrist (offset and scale per axis) is auto-calibrated and read again through the fit")
+    func autoCalibration() throws {
+        // 26 h at 5 Hz: still for 60 s in each of 24 orientations spread over the sphere, moving in
+        // between; the device adds an offset and a scale error per axis.
+        let w = Workspace()
+        var rng = SleepstaWorkloads.SplitMix64(seed: 3)
+        var lines = ["timestamp,x,y,z"]
+        let t0 = 1_718_380_800
+        var g = (0.0, 0.0, 1.0)
+        for s in 0..<(26 * 3600) {
+            if s % 120 == 0 {
+                let k = Double((s / 120) % 24)
+                let theta = acos(1 - 2 * (k + 0.5) / 24), phi = k * 2.399963
+                g = (sin(theta) * cos(phi), sin(theta) * sin(phi), cos(theta))
+            }
+            let moving = s % 120 >= 60
+            for i in 0..<5 {
+                let wobble = moving ? 0.3 * sin(Double(s * 5 + i)) : 0
+                let (x, y, z) = (g.0 + wobble + 0.003 * rng.gaussian(), g.1 + 0.003 * rng.gaussian(), g.2 + 0.003 * rng.gaussian())
+                // The device's error: raw = true / scale − offset (so the fit should find offset, scale).
+                let raw = (x / 1.02 - 0.03, y / 0.98 + 0.02, z / 1.01 - 0.05)
+                lines.append("\(t0 + s).\(i * 2),\(String(format: "%.5f", raw.0)),\(String(format: "%.5f", raw.1)),\(String(format: "%.5f", raw.2))")
+            }
+        }
+        w.write("wrist.csv", lines.joined(separator: "\n") + "\n")
+        let summary = try Self.run(w)
+        #expect(summary.failures.isEmpty)
+        let db = try SleepDatabase(path: w.db)
+        let row = try #require(try db.query("SELECT kind, quality_json FROM recordings").first)
+        #expect(row["kind"] == "wearable-24h")
+        let q = try JSONDecoder().decode(QualityJSON.self, from: Data(row["quality_json"]!.utf8))
+        #expect(q.calibration?.hasPrefix("applied") == true, "\(q.calibration ?? "")")
+        let before = try #require(q.calibrationErrorBeforeMilliG), after = try #require(q.calibrationErrorAfterMilliG)
+        print("CALIBRATION error \(before) mg → \(after) mg, offset \(q.calibrationOffsetG ?? []), scale \(q.calibrationScale ?? [])")
+        #expect(before > 20 && after < 2)
+        let offset = try #require(q.calibrationOffsetG), scale = try #require(q.calibrationScale)
+        for (found, truth) in zip(offset + scale, [0.03, -0.02, 0.05, 1.02, 0.98, 1.01]) { #expect(abs(found - truth) < 0.002) }
+        // Calibrated still epochs have |a| ≈ 1 g, so ENMO of the still minutes is near 0.
+        let e = try #require(try db.night(id: try db.nightIDs()[0])?.epochs)
+        let still = (0..<e.count).filter { e.hasData($0) && (e.epochStartUTC($0) - 1_718_380_800) % 120 < 55 && (e.epochStartUTC($0) - 1_718_380_800) % 120 >= 5 }
+        let meanStillENMO = still.map { Double(e.enmo[$0]) }.reduce(0, +) / Double(still.count)
+        #expect(meanStillENMO < 0.003, "\(meanStillENMO)")
+    }
+
+    struct QualityJSON: Decodable {
+        var calibration: String?
+        var calibrationErrorBeforeMilliG: Double?
+        var calibrationErrorAfterMilliG: Double?
+        var calibrationOffsetG: [Double]?
+        var calibrationScale: [Double]?
+    }
+
+    @Test("the real wearable files of other projects' test suites run through run and get the wearable method (too short: insufficient-data)",
+          .enabled(if: ExternalData.available, Comment(rawValue: ExternalData.skipMessage)))
+    func peerDeviceFiles() throws {
+        let w = Workspace()
+        let files = ["peer_test_files/ggir/actigraph_testfile.gt3x", "peer_test_files/ggirread/GENEActiv_testfile.bin",
+                     "peer_test_files/ggirread/ax3_testfile.cwa", "peer_test_files/ggirread/ax3_testfile_corrupt_blocks_0_13_14_142_143_144.cwa",
+                     "peer_test_files/ggirread/ax6_testfile.cwa", "agcounts_link_100hz/example.gt3x"]
+        for f in files {
+            let source = try #require(ExternalData.url(f))
+            try FileManager.default.copyItem(atPath: source.path, toPath: w.data + "/" + source.lastPathComponent)
+        }
+        let summary = try Self.run(w)
+        #expect(summary.failures.isEmpty, "\(summary.failures)")
+        let db = try SleepDatabase(path: w.db)
+        let rows = try db.query("""
+            SELECT r.path, r.kind, a.status, a.status_reason FROM analyses a JOIN nights n ON n.id = a.night_id
+            JOIN recordings r ON r.id = n.recording_id ORDER BY r.path
+            """)
+        for r in rows { print("PEER \(r["path"]!): \(r["kind"]!), \(r["status"]!): \(r["status_reason"]!)") }
+        #expect(Set(rows.map { $0["path"]! }).count == files.count - summary.failures.count)
+        #expect(rows.allSatisfy { $0["kind"] == "wearable-24h" && $0["status"] == "insufficient-data"
+                                  && $0["status_reason"]!.contains("GGIR's includenightcrit needs 16 h") })
     }
 
     /// Metrics of the bundled phone nights as `run` computed them before recording kinds existed

@@ -61,6 +61,7 @@ public enum RecordingKindClassifier {
 extension LocalClock {
     /// `7.5 h` / `45 min`: a duration for sentences.
     public static func hoursText(seconds: Int) -> String {
+        if seconds < 60 { return "\(seconds) s" }
         if seconds < 3600 { return "\(seconds / 60) min" }
         let tenths = (Double(seconds) / 360).rounded() / 10
         return tenths == tenths.rounded() ? "\(Int(tenths)) h" : "\(tenths) h"

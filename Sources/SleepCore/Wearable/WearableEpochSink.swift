@@ -7,6 +7,10 @@ public struct LinearCalibration: Sendable, Hashable, Codable {
         precondition(offset.count == 3 && scale.count == 3)
         self.offset = offset; self.scale = scale
     }
+    /// The calibration an ``AutoCalibration`` result puts in effect.
+    public init(_ result: AutoCalibration.Result) {
+        self.init(offset: [result.offset.x, result.offset.y, result.offset.z], scale: [result.scale.x, result.scale.y, result.scale.z])
+    }
     @inlinable
     public func apply(_ x: Double, _ y: Double, _ z: Double) -> (Double, Double, Double) {
         ((x + offset[0]) * scale[0], (y + offset[1]) * scale[1], (z + offset[2]) * scale[2])
@@ -24,6 +28,9 @@ public struct LinearCalibration: Sendable, Hashable, Codable {
 /// the same window as GGIR's 85.7).
 public struct WearableEpochSink: SampleSink, Sendable {
     public let calibration: LinearCalibration?
+    /// Auto-calibration features (van Hees 2014) of the samples as read, before any calibration.
+    private var features = AutoCalibration.FeatureCollector()
+    private let collectsFeatures: Bool
     private var held: [(Double, Double, Double, Double)] = []
     private var metrics: RawMetricsAccumulator?
     private var stats = EpochAxisStatistics(startUTC: 0)
@@ -42,13 +49,21 @@ public struct WearableEpochSink: SampleSink, Sendable {
     private var ref = (0.0, 0.0, 0.0), s = (0.0, 0.0, 0.0), ss = (0.0, 0.0, 0.0)
     private var lo = (0.0, 0.0, 0.0), hi = (0.0, 0.0, 0.0)
 
-    public init(calibration: LinearCalibration? = nil) {
+    /// - Parameters:
+    ///   - calibration: applied to every sample first (the second pass, once a calibration is known).
+    ///   - collectCalibrationFeatures: also collect ``AutoCalibration`` features of the raw samples.
+    public init(calibration: LinearCalibration? = nil, collectCalibrationFeatures: Bool = false) {
         self.calibration = calibration
+        collectsFeatures = collectCalibrationFeatures
         held.reserveCapacity(512)
     }
 
+    /// The auto-calibration features of the samples as read, when collected.
+    public var calibrationFeatures: AutoCalibration.Features? { collectsFeatures ? features.finish() : nil }
+
     public mutating func add(timestamp t: Double, x rawX: Double, y rawY: Double, z rawZ: Double) {
         guard failureText == nil else { return }
+        if collectsFeatures { features.add(timestamp: t, x: rawX, y: rawY, z: rawZ) }
         var x = rawX, y = rawY, z = rawZ
         if let c = calibration { (x, y, z) = c.apply(rawX, rawY, rawZ) }
         guard t.isFinite, x.isFinite, y.isFinite, z.isFinite else { nonFiniteSamples += 1; return }

@@ -75,7 +75,10 @@ struct ParallelRawCSVReader {
         var consumer = IntakeConsumer(intake: SampleIntake(sink: samples))
         let dataBytes = size - head.dataStart
         let chunkCount = max(1, (dataBytes + chunkBytes - 1) / chunkBytes)
-        let threadCount = min(threads, chunkCount)
+        // A sink that keeps samples gets them from the accumulating thread in order, so parser
+        // threads could only sum seconds it cannot use: parse on one core, and leave the other to
+        // the sink (ThreadedSampleSink runs the wearable milestone there).
+        let threadCount = Sink.self == DiscardingSampleSink.self ? min(threads, chunkCount) : 1
         var stats = Statistics(chunks: chunkCount, threadsUsed: threadCount, peakBlockBytes: 0)
         let ok: Bool
         if threadCount == 1 {

@@ -1,0 +1,104 @@
+import Dispatch
+import Foundation
+import SleepCore
+
+/// Runs a costly ``SampleSink`` (the wearable milestone: rolling medians, ENMO, axis statistics) on
+/// a thread of its own, so that it overlaps the reader's decoding and per-second accumulation on
+/// the other core instead of following them.
+///
+/// The reader's side only copies each sample into a batch (four stores); full batches of
+/// ``batchSamples`` go through a bounded queue (``batches`` in flight at most: about 8 MB), and
+/// the worker feeds them to the inner sink in order. The inner sink therefore sees exactly the
+/// samples, in exactly the order, that it would see called directly: the result is the same, bit
+/// for bit (tested).
+public struct ThreadedSampleSink<Inner: SampleSink & Sendable>: SampleSink {
+    public static var batchSamples: Int { 1 << 16 }
+    static var batches: Int { 4 }
+
+    final class Batch: @unchecked Sendable {
+        let t = UnsafeMutablePointer<Double>.allocate(capacity: ThreadedSampleSink.batchSamples)
+        let x = UnsafeMutablePointer<Double>.allocate(capacity: ThreadedSampleSink.batchSamples)
+        let y = UnsafeMutablePointer<Double>.allocate(capacity: ThreadedSampleSink.batchSamples)
+        let z = UnsafeMutablePointer<Double>.allocate(capacity: ThreadedSampleSink.batchSamples)
+        var count = 0
+        deinit { t.deallocate(); x.deallocate(); y.deallocate(); z.deallocate() }
+    }
+
+    /// What producer and worker share: the inner sink (the worker's alone until it has finished),
+    /// the free batches and the filled ones, each list behind its semaphore.
+    final class Shared: @unchecked Sendable {
+        var inner: Inner
+        private var free: [Batch]
+        private var filled: [Batch?] = []
+        private let lock = DispatchSemaphore(value: 1)
+        private let freeCount: DispatchSemaphore
+        private let filledCount = DispatchSemaphore(value: 0)
+        private let done = DispatchSemaphore(value: 0)
+
+        init(inner: Inner) {
+            self.inner = inner
+            free = (0..<ThreadedSampleSink.batches).map { _ in Batch() }
+            freeCount = DispatchSemaphore(value: ThreadedSampleSink.batches)
+            let worker = Thread { [unowned self] in self.work() }
+            worker.stackSize = 1 << 20
+            worker.start()
+        }
+
+        func takeFree() -> Batch {
+            freeCount.wait()
+            lock.wait(); let b = free.removeLast(); lock.signal()
+            b.count = 0
+            return b
+        }
+
+        /// Hands a batch (or nil: the end) to the worker.
+        func submit(_ b: Batch?) {
+            lock.wait(); filled.append(b); lock.signal()
+            filledCount.signal()
+        }
+
+        private func work() {
+            while true {
+                filledCount.wait()
+                lock.wait(); let next = filled.removeFirst(); lock.signal()
+                guard let b = next else { done.signal(); return }
+                for i in 0..<b.count { inner.add(timestamp: b.t[i], x: b.x[i], y: b.y[i], z: b.z[i]) }
+                lock.wait(); free.append(b); lock.signal()
+                freeCount.signal()
+            }
+        }
+
+        func waitUntilDone() { done.wait() }
+    }
+
+    let shared: Shared
+    private var batch: Batch
+    private var finished = false
+
+    public init(_ inner: Inner) {
+        shared = Shared(inner: inner)
+        batch = shared.takeFree()
+    }
+
+    @inline(__always)
+    public mutating func add(timestamp: Double, x: Double, y: Double, z: Double) {
+        let i = batch.count
+        batch.t[i] = timestamp; batch.x[i] = x; batch.y[i] = y; batch.z[i] = z
+        batch.count = i + 1
+        if i + 1 == Self.batchSamples {
+            shared.submit(batch)
+            batch = shared.takeFree()
+        }
+    }
+
+    /// Hands on the last samples, waits for the worker and returns the inner sink. Call once, after
+    /// the reader has returned; the worker thread ends here.
+    public mutating func finish() -> Inner {
+        precondition(!finished, "finish() once")
+        finished = true
+        shared.submit(batch)
+        shared.submit(nil)
+        shared.waitUntilDone()
+        return shared.inner
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+@testable import SleepCore
+@testable import SleepIngest
+
+@Suite("ThreadedSampleSink")
+struct ThreadedSampleSinkTests {
+    @Test("the inner sink sees every sample in order: the wearable milestone equals a direct run, bit for bit")
+    func equalsDirect() throws {
+        var direct = WearableEpochSink()
+        var threaded = ThreadedSampleSink(WearableEpochSink())
+        var buffer = RawSampleBuffer()
+        var threadedBuffer = ThreadedSampleSink(RawSampleBuffer())
+        // 3.5 batches of samples at 50 Hz, with a gap, so batch edges fall inside epochs.
+        let n = ThreadedSampleSink<WearableEpochSink>.batchSamples * 7 / 2
+        for i in 0..<n {
+            let t = 1_718_380_800 + Double(i) / 50 + (i > n / 2 ? 120 : 0)
+            let x = sin(Double(i) * 0.01), y = cos(Double(i) * 0.013), z = 0.3 * sin(Double(i) * 0.002)
+            direct.add(timestamp: t, x: x, y: y, z: z)
+            threaded.add(timestamp: t, x: x, y: y, z: z)
+            buffer.add(timestamp: t, x: x, y: y, z: z)
+            threadedBuffer.add(timestamp: t, x: x, y: y, z: z)
+        }
+        let a = try direct.finish(), b = try threaded.finish().finish()
+        // Bit patterns: the gap's epochs are NaN, which == never equals.
+        func bits(_ v: [Float]) -> [UInt32] { v.map(\.bitPattern) }
+        func bits(_ v: [[Double]]) -> [[UInt64]] { v.map { $0.map(\.bitPattern) } }
+        #expect(a.epochs.count > 0 && a.epochs.sampleCounts.contains(0))
+        #expect(a.epochs.startUTC == b.epochs.startUTC && a.epochs.sampleCounts == b.epochs.sampleCounts && a.epochs.nonWear == b.epochs.nonWear)
+        #expect(bits(a.epochs.enmo) == bits(b.epochs.enmo) && bits(a.epochs.angleZ) == bits(b.epochs.angleZ) && bits(a.epochs.mad) == bits(b.epochs.mad))
+        #expect(a.statistics.counts == b.statistics.counts && bits(a.statistics.mean) == bits(b.statistics.mean)
+                && bits(a.statistics.m2) == bits(b.statistics.m2) && bits(a.statistics.minimum) == bits(b.statistics.minimum))
+        let copy = threadedBuffer.finish()
+        #expect(copy.timestamps == buffer.timestamps && copy.x == buffer.x && copy.z == buffer.z && copy.count == n)
+    }
+
+    @Test("nothing added: finish returns the untouched inner sink")
+    func empty() {
+        var s = ThreadedSampleSink(RawSampleBuffer())
+        #expect(s.finish().count == 0)
+    }
+}
