@@ -198,6 +198,61 @@ struct PeerTestFileTests {
         #expect(inspection.device == "Actiwatch Spectrum Plus #P66732, firmware 01.00.0012")
     }
 
+    // MARK: Formats new to sleepsta, against the peers' numbers
+
+    static func sum(_ r: EpochRecording, _ column: String) throws -> Double {
+        try #require(r.column(named: column)).values.filter { !$0.isNaN }.reduce(0, +)
+    }
+
+    @Test("Actiwatch .AWD: GGIRread's Actiwatch.AWD and pyActigraphy's test_sample.AWD",
+          .enabled(if: ExternalData.available, external))
+    func actiwatchAWD() throws {
+        let g = try FormatDetector.readEpochs(path: try Self.path("ggirread/Actiwatch.AWD"), options: IngestOptions())
+        #expect(g.format == .actiwatchAWD)
+        // GGIRread: 329 rows, counts sum 108864, 2 markers, start 2009-10-01 17:00 (60-s epochs).
+        #expect(g.count == 329 && g.epochSeconds == 60)
+        #expect(LocalClock.isoLocal(localSecond: g.firstEpochLocalSecond) == "2009-10-01T17:00:00")
+        #expect(try Self.sum(g, "activity") == 108_864)
+        #expect(try Self.sum(g, "marker") == 2)
+        #expect(g.column(named: "light") != nil, "the Actiwatch-7 lines carry light (\"498 , 0,00 M\")")
+        // pyActigraphy 1.2.2 read_raw_awd: 11718 epochs of 60 s from 2018-01-01 08:30, sum 1741455.
+        let p = try FormatDetector.readEpochs(path: try Self.path("pyactigraphy/test_sample.AWD"), options: IngestOptions())
+        #expect(p.count == 11_718 && p.epochSeconds == 60)
+        #expect(LocalClock.isoLocal(localSecond: p.firstEpochLocalSecond) == "2018-01-01T08:30:00")
+        #expect(try Self.sum(p, "activity") == 1_741_455)
+        #expect(p.column(named: "light") == nil)
+    }
+
+    @Test("MotionWatch .mtn: pyActigraphy's test_sample.mtn", .enabled(if: ExternalData.available, external))
+    func motionWatchMTN() throws {
+        // pyActigraphy 1.2.2 read_raw_mtn: 5978 epochs of 5 s from 2018-05-23 17:30, sum 109065; light (log10(1 + lux)) sum 4037.942.
+        let r = try FormatDetector.readEpochs(path: try Self.path("pyactigraphy/test_sample.mtn"), options: IngestOptions())
+        #expect(r.format == .motionWatchMTN)
+        #expect(r.count == 5978 && r.epochSeconds == 5 && r.absentEpochs == 0)
+        #expect(LocalClock.isoLocal(localSecond: r.firstEpochLocalSecond) == "2018-05-23T17:30:00")
+        #expect(try Self.sum(r, "activity") == 109_065)
+        // pyActigraphy's light recording holds log10(1 + lux): its sum 4037.942; the lux sum is 921185.428.
+        let light = try #require(r.column(named: "light")).values
+        #expect(abs(light.reduce(0, +) - 921_185.428007) < 1e-5)
+        #expect(abs(light.reduce(0) { $0 + log10(1 + $1) } - 4037.9424798407936) < 1e-6)
+        #expect(r.metadata["device"] == "CamNtech MotionWatch MW8 #007565, firmware 20")
+    }
+
+    @Test("Condor ActTrust: pyActigraphy's test_sample_atr.txt", .enabled(if: ExternalData.available, external))
+    func actTrust() throws {
+        // pyActigraphy 1.2.2 read_raw_atr: 5760 epochs of 60 s from 1918-01-01 09:00; sums PIM 14166918,
+        // TAT 852449, ZCM 336623 (mode=PIM/TAT/ZCM).
+        let r = try FormatDetector.readEpochs(path: try Self.path("pyactigraphy/test_sample_atr.txt"), options: IngestOptions())
+        #expect(r.format == .actTrust)
+        #expect(r.count == 5760 && r.epochSeconds == 60 && r.absentEpochs == 0)
+        #expect(LocalClock.isoLocal(localSecond: r.firstEpochLocalSecond) == "1918-01-01T09:00:00")
+        #expect(try Self.sum(r, "pim") == 14_166_918)
+        #expect(try Self.sum(r, "tat") == 852_449)
+        #expect(try Self.sum(r, "zcm") == 336_623)
+        #expect(r.metadata["device"] == "Condor ActTrust1 #myUUID, firmware 3.8")
+        #expect(r.metadata["subject_name"] == nil, "subject lines are not kept")
+    }
+
     static func offsets(of text: String, in bytes: [UInt8]) -> [Int] {
         let needle = Array(text.utf8)
         var result: [Int] = []
