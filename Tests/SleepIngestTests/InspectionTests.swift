@@ -24,6 +24,30 @@ struct InspectionTests {
         #expect(decoded == i)
     }
 
+    @Test("inspect --json: samples and epochs as integers, the quality facts as numbers, the device from the device fields")
+    func jsonNumbers() throws {
+        let raw = try RecordingInspector.inspect(path: Fixture.path("spec_activity12.gt3x"), options: IngestOptions())
+        let rawJSON = try #require(try JSONSerialization.jsonObject(with: Data(RecordingInspector.json(raw).utf8)) as? [String: Any])
+        #expect(rawJSON["samples"] as? Int == 7200)
+        #expect(rawJSON["epochs"] == nil)
+        let rawNumbers = try #require(rawJSON["qualityNumbers"] as? [String: Any])
+        #expect(rawNumbers["clippedSamples"] as? Double == 15)
+        #expect(rawNumbers["idleSleepSecondsFilled"] as? Double == 30)
+        #expect(rawNumbers["nominalSampleRateHz"] as? Double == 30)
+        #expect(rawNumbers["coveredSeconds"] as? Double == Double(raw.qualityNumbers["spanSeconds"] ?? -1))
+
+        let folder = TemporaryFolder()
+        let path = folder.write("actilife.csv", bytes: EpochMutationSeeds.actiLifeCommas()[0])
+        let epochs = try RecordingInspector.inspect(path: path, options: IngestOptions())
+        #expect(epochs.device == "wGT3XBT #MOS0000000000")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(RecordingInspector.json(epochs).utf8)) as? [String: Any])
+        #expect(json["epochs"] as? Int == 100 && json["epochSeconds"] as? Int == 5)
+        #expect(json["samples"] == nil)
+        #expect((json["qualityNumbers"] as? [String: Any])?["absentEpochs"] as? Double == 0)
+        let decoded = try JSONDecoder().decode(RecordingInspection.self, from: Data(RecordingInspector.json(epochs).utf8))
+        #expect(decoded == epochs)
+    }
+
     @Test("inspect describes interval-total formats without a sample rate")
     func appExport() throws {
         let i = try RecordingInspector.inspect(path: Fixture.path("spec_sleep-export.csv"), options: IngestOptions())
