@@ -18,6 +18,8 @@ public enum EpochFileFormat: String, Sendable, Codable, CaseIterable {
     case actiwatchAWD = "actiwatch-awd"
     /// CamNtech MotionWatch `.mtn` (an XML change log with `motion` and `Light` channels).
     case motionWatchMTN = "motionwatch-mtn"
+    /// UK Biobank 5-s epoch CSV (`acceleration (mg) - START - END - sampleRate = 5 seconds,imputed`).
+    case ukBiobankEpochCSV = "ukbiobank-epoch-csv"
     /// Condor Instruments ActTrust export (`+--- Condor Instruments Report ---+`, `;`-separated PIM/TAT/ZCM).
     case actTrust = "condor-acttrust"
     /// Epochs computed by sleepsta from raw samples (ActiGraph counts, angle-z).

@@ -137,6 +137,7 @@ enum EpochColumnCatalog {
         case "orientation", "state": return ("code", .mean)
         case "temperature", "ext_temperature": return ("°C", .mean)
         case "acc_mg": return ("mg", .mean)
+        case "imputed": return ("epochs", .sum)
         default: return ("", .sum)
         }
     }
