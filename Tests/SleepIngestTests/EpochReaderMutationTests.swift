@@ -20,6 +20,7 @@ struct EpochReaderMutationTests {
         Target(name: "ActiwatchAWDReader", reader: ActiwatchAWDReader(), fileName: "m.AWD", seeds: EpochMutationSeeds.awd),
         Target(name: "ActTrustReader", reader: ActTrustReader(), fileName: "m.txt", seeds: EpochMutationSeeds.actTrust),
         Target(name: "MotionWatchMTNReader", reader: MotionWatchMTNReader(), fileName: "m.mtn", seeds: EpochMutationSeeds.mtn),
+        Target(name: "UKBiobankEpochCSVReader", reader: UKBiobankEpochCSVReader(), fileName: "m.csv", seeds: EpochMutationSeeds.ukBiobank),
         Target(name: "ActiwareCSVReader (Dutch)", reader: ActiwareCSVReader(), fileName: "m.csv", seeds: EpochMutationSeeds.actiwareDutch),
         Target(name: "ActiLifeCSVReader (trailing commas)", reader: ActiLifeCSVReader(), fileName: "m.csv", seeds: EpochMutationSeeds.actiLifeCommas),
     ]
@@ -98,6 +99,12 @@ enum EpochMutationSeeds {
         t += (0..<80).map { String($0 * 7 % 120) }.joined(separator: ",") + ",</data></channel></change>\n"
         t += "  <change user=\"u\" time=\"2021-03-15 10:00:00\">\n    <channel><name>Light</name><units>lux</units><epoch>30</epoch><offset>0</offset><data encoding=\"text\">"
         t += (0..<80).map { String(Double($0) * 1.25) }.joined(separator: ",") + ",</data></channel></change></log2></motionfile>\n"
+        return [Array(t.utf8)]
+    }
+
+    @Sendable static func ukBiobank() -> [[UInt8]] {
+        var t = "acceleration (mg) - 2014-12-08 10:00:00 - 2014-12-08 10:09:55 - sampleRate = 5 seconds,imputed\n"
+        for i in 0..<120 { t += "\(Double(i * 37 % 400) / 10),\(i > 100 ? 1 : 0)\n" }
         return [Array(t.utf8)]
     }
 

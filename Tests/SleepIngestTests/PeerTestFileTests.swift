@@ -253,6 +253,18 @@ struct PeerTestFileTests {
         #expect(r.metadata["subject_name"] == nil, "subject lines are not kept")
     }
 
+    @Test("UK Biobank 5-s epoch CSV: GGIR's ukbiobank.csv (502 epochs of a 7-day title)", .enabled(if: ExternalData.available, external))
+    func ukBiobank() throws {
+        // No peer asserts numbers for this file; these are its rows as Python's csv module sums them.
+        let r = try FormatDetector.readEpochs(path: try Self.path("ggir/ukbiobank.csv"), options: IngestOptions())
+        #expect(r.format == .ukBiobankEpochCSV)
+        #expect(r.count == 502 && r.epochSeconds == 5)
+        #expect(LocalClock.isoLocal(localSecond: r.firstEpochLocalSecond) == "2014-12-08T10:00:00")
+        #expect(abs(try Self.sum(r, "acc_mg") - 851.9) < 1e-9)
+        #expect(try Self.sum(r, "imputed") == 0)
+        #expect(r.warnings.contains { $0.contains("the title states 120960 epochs") && $0.contains("the first 502") })
+    }
+
     static func offsets(of text: String, in bytes: [UInt8]) -> [Int] {
         let needle = Array(text.utf8)
         var result: [Int] = []
