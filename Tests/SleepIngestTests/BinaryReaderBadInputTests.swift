@@ -62,8 +62,14 @@ struct BinaryReaderBadInputTests {
         var wrong = good; wrong[0] = 0x58
         let header = failure(AxivityCWAReader(), "wrong.cwa", wrong)
         #expect(header?.byteOffset == 0 && header?.message.contains("'MD'") == true)
-        let cut = failure(AxivityCWAReader(), "cut.cwa", Array(good.prefix(1024 + 512 * 3 + 100)))
-        #expect(cut?.byteOffset == 1024 + 512 * 3 && cut?.message.contains("truncated") == true, "\(String(describing: cut))")
+        // Cut inside the fourth data block: the three before it are read, with a warning.
+        let folder = TemporaryFolder()
+        let cut = try AxivityCWAReader().read(path: folder.write("cut.cwa", bytes: Array(good.prefix(1024 + 512 * 3 + 100))), options: IngestOptions())
+        #expect(cut.quality.sampleCount == 3 * 120)
+        #expect(cut.warnings.contains { $0.hasPrefix("file ends inside data block 3 at byte \(1024 + 512 * 3 + 100)") }, "\(cut.warnings)")
+        // Cut inside the first data block: nothing complete, refused.
+        let early = failure(AxivityCWAReader(), "early.cwa", Array(good.prefix(1024 + 100)))
+        #expect(early?.byteOffset == 1024 && early?.message.contains("truncated") == true, "\(String(describing: early))")
         var garbage = Array(good.prefix(1024))
         var state: UInt32 = 5
         for _ in 0..<(512 * 4) { state = state &* 1_664_525 &+ 1_013_904_223; garbage.append(UInt8(state >> 24)) }
@@ -94,9 +100,15 @@ struct BinaryReaderBadInputTests {
         badHex[68] = String(badHex[68].prefix(30)) + "G" + String(badHex[68].dropFirst(31))
         let hex = failure(GENEActivBinReader(), "badhex.bin", Array(badHex.joined(separator: "\r\n").utf8))
         #expect(hex?.line == 69 && hex?.message.contains("character 31") == true, "\(String(describing: hex))")
-        lines = Array(lines.prefix(59 + 10 * 3 + 5))
-        let cut = failure(GENEActivBinReader(), "cut.bin", Array(lines.joined(separator: "\r\n").utf8))
-        #expect(cut?.message.contains("truncated") == true, "\(String(describing: cut))")
+        // Cut inside the fourth page's header: the three complete pages are read, with a warning.
+        let folder = TemporaryFolder()
+        let cutPath = folder.write("cut.bin", bytes: Array(Array(lines.prefix(59 + 10 * 3 + 5)).joined(separator: "\r\n").utf8))
+        let cut = try GENEActivBinReader().read(path: cutPath, options: IngestOptions())
+        #expect(cut.quality.sampleCount == 3 * 300)
+        #expect(cut.warnings.contains { $0.hasPrefix("file ends inside page 4") }, "\(cut.warnings)")
+        // Cut inside the first page: nothing complete, refused.
+        let first = failure(GENEActivBinReader(), "first.bin", Array(Array(lines.prefix(59 + 5)).joined(separator: "\r\n").utf8))
+        #expect(first?.message.contains("truncated") == true, "\(String(describing: first))")
     }
 
     @Test("ActiLife raw CSV: epoch export, m/s² values, cut last row")

@@ -339,7 +339,7 @@ struct EpochReaderTests {
         #expect(e?.line == 4 && e?.message.contains("expected 0 (sleep), 1 (wake) or NaN") == true)
         e = error("act.csv", top + titles + "\"1\",\"04/07/2015\",\"09:45:00\",\"lots\",\"0\",\n")
         #expect(e?.line == 4 && e?.message.contains("Activity = 'lots'") == true)
-        e = error("epoch.csv", "\"Actiware Export File\"\n\"Epoch Length:\",\"thirty\"\n" + titles)
+        e = error("epoch.csv", "\"Actiware Export File\"\n\"Epoch Length:\",\"thirty\"\n" + titles + "\"1\",\"04/07/2015\",\"09:45:00\",\"0\",\"0\",\n")
         #expect(e?.line == 2 && e?.message.contains("epoch length") == true)
         e = error("grid.csv", top + titles + "\"1\",\"04/07/2015\",\"09:45:00\",\"0\",\"0\",\n\"2\",\"04/07/2015\",\"09:45:10\",\"0\",\"0\",\n")
         #expect(e?.line == 5 && e?.message.contains("whole 30-s epochs") == true)

@@ -26,11 +26,32 @@ import SleepCore
 ///    (`Z`, `+02:00`) is taken as the file's statement of the offset.
 ///
 /// Columns whose values are all `S`/`W` (or `Sleep`/`Wake`) are kept as the file's sleep/wake labels.
+///
+/// Variants seen in the field (GGIRread's test files): header lines that end in a run of commas
+/// (`Start Time 21:35:00,,,,,,,,`, a spreadsheet re-saving the export as a table), and ActiGraph
+/// Link's `------------ Data Table File Created By Actigraph Link …` banner with a `TimeStamp`
+/// column. The header's dates of the Link export do not always follow its stated date format
+/// (`date format dd/MM/yyyy` above `Start Date 09-12-2017` for 12 September); when the rows carry
+/// their own timestamps, those place the epochs.
 public struct ActiLifeCSVReader: EpochFileReader {
     public static let format = EpochFileFormat.actiLifeCSV
     public init() {}
 
     static let bannerPrefix = "------------ Data File Created By ActiGraph"
+    /// The banners ActiLife and ActiGraph Link write (compared lowercased: Link spells `Actigraph`).
+    static let bannerPrefixes = ["------------ data file created by actigraph", "------------ data table file created by actigraph"]
+
+    static func isBanner(_ line: String) -> Bool {
+        let l = line.trimmingSpaces.lowercased()
+        return bannerPrefixes.contains { l.hasPrefix($0) }
+    }
+
+    /// A header line without the empty fields a spreadsheet appends (`Start Time 09:00:00,,,`).
+    static func headerText(_ line: DelimitedText.Line) -> String {
+        var fields = line.fields[...]
+        while fields.count > 1, fields.last!.isEmpty { fields = fields.dropLast() }
+        return fields.joined(separator: ",").trimmingSpaces
+    }
     /// ActiLife's column order for exports without column titles.
     static let headerlessColumns = ["axis1", "axis2", "axis3", "steps", "lux", "inclineoff", "inclinestanding",
                                     "inclinesitting", "inclinelying"]
@@ -38,9 +59,13 @@ public struct ActiLifeCSVReader: EpochFileReader {
 
     public static func accepts(fileName: String, head: [UInt8]) -> Bool {
         let text = String(decoding: head, as: UTF8.self)
-        let lines = text.split(whereSeparator: \.isNewline).map { String($0).trimmingSpaces }
+        let lines = text.split(whereSeparator: \.isNewline).map { line -> String in
+            var l = Substring(line)
+            while l.last == "," { l = l.dropLast() }   // the commas a spreadsheet appends
+            return String(l).trimmingSpaces
+        }
         guard let first = lines.first else { return false }
-        if first.hasPrefix(bannerPrefix) {
+        if isBanner(first) {
             // An epoch period of 00:00:00 marks a raw (sub-second) export, left to the raw readers;
             // without the line the block cannot tell, and epochs are not assumed.
             guard let period = lines.first(where: { $0.hasPrefix("Epoch Period") }) else { return false }
@@ -63,7 +88,7 @@ public struct ActiLifeCSVReader: EpochFileReader {
         guard let firstLine = text.lines.first(where: { !$0.isBlank }) else {
             throw IngestError(file: path, line: 1, message: "empty file: expected an ActiLife epoch export")
         }
-        if firstLine[0].hasPrefix(Self.bannerPrefix) || text.lines.first?.fields.joined(separator: ",").hasPrefix(Self.bannerPrefix) == true {
+        if Self.isBanner(firstLine[0]) || text.lines.first.map({ Self.isBanner($0.fields.joined(separator: ",")) }) == true {
             return try readWithHeaderBlock(text, options: options)
         }
         return try readTitled(text, lines: text.lines[...], header: nil, options: options)
@@ -83,7 +108,7 @@ public struct ActiLifeCSVReader: EpochFileReader {
     func parseHeaderBlock(_ text: DelimitedText) throws(IngestError) -> HeaderBlock {
         let path = text.path
         var metadata: [String: String] = [:]
-        let banner = text.lines[0].fields.joined(separator: ",")
+        let banner = Self.headerText(text.lines[0])
         var order = LocalClockText.DateOrder.monthFirst
         if let range = banner.range(of: "date format ") {
             let format = banner[range.upperBound...].prefix(while: { $0 != " " })
@@ -115,7 +140,7 @@ public struct ActiLifeCSVReader: EpochFileReader {
         var index = 1
         while index < text.lines.count {
             let line = text.lines[index]
-            let joined = line.fields.joined(separator: ",").trimmingSpaces
+            let joined = Self.headerText(line)
             index += 1
             if joined.hasPrefix("-----") { break }
             if let v = joined.value(after: "Serial Number:") { metadata["deviceserial"] = v }
@@ -125,7 +150,7 @@ public struct ActiLifeCSVReader: EpochFileReader {
                 }
                 startTime = s
             } else if let v = joined.value(after: "Start Date") {
-                guard let d = LocalClockText.date(v, order: order) else {
+                guard let d = LocalClockText.date(v, order: order) ?? LocalClockText.date(v, order: order == .dayFirst ? .monthFirst : .dayFirst) else {
                     throw IngestError(file: path, line: line.number, message: "start date '\(v)': expected a date in the header's format \(order.rawValue)")
                 }
                 startDate = d

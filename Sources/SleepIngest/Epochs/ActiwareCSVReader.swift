@@ -1,6 +1,6 @@
 import SleepCore
 
-/// Reads Philips Respironics Actiware 5 export files (`.csv`), in English, French, German or Italian.
+/// Reads Philips Respironics Actiware 5 export files (`.csv`), in English, French, German, Italian or Dutch.
 ///
 /// The export is a series of sections separated by dashed titles: subject properties, Actiwatch
 /// data properties (`Epoch Length:`, `Time Zone Offset:` …), analysis inputs, statistics, a marker
@@ -8,7 +8,13 @@ import SleepCore
 /// Sleep/Wake, Interval Status`; the French export adds `Secondes` and `Mobilité`). Every field is
 /// quoted, lines end in CRLF, missing values are `NaN`/`NAN` (German `kZ`); decimal commas (and
 /// `;` as the delimiter) are accepted. Column titles per language follow pyActigraphy 1.2.2
-/// (`io/rpx/multilang.py`).
+/// (`io/rpx/multilang.py`); Dutch after GGIRread's test export (`Actiwatch.csv`, Actiware 5).
+///
+/// The epoch table is found by its structure, not by words of one language: the last title row
+/// followed by rows that hold a line number, a date and a time (the marker list before it has
+/// the same shape, so the last one wins). The date and time columns are those whose first row
+/// holds a date and a time; the dictionary below only names the value columns, and columns it
+/// does not know are kept under their own titles when every value is a number.
 ///
 /// Dates: day/month order from the data (a number above 12 or the day-to-day steps decide),
 /// otherwise day first, except English exports, which are month first (US) when the dates cannot
@@ -24,23 +30,40 @@ public struct ActiwareCSVReader: EpochFileReader {
     /// Column titles of the languages Actiware exports (canonical spelling) → sleepsta's names.
     static let columnAliases: [String: String] = [
         "date": "date", "datum": "date", "data": "date",
-        "time": "time", "heure": "time", "zeit": "time", "ora": "time",
-        "activity": "activity", "activite": "activity", "aktivitat": "activity", "attivita": "activity",
-        "white_light": "white_light", "lumiere_blanche": "white_light", "weises_licht": "white_light", "luce_bianca": "white_light",
-        "red_light": "red_light", "lumiere_rouge": "red_light", "rotes_licht": "red_light", "luce_rossa": "red_light",
-        "green_light": "green_light", "lumiere_verte": "green_light", "grunes_licht": "green_light", "luce_verde": "green_light",
-        "blue_light": "blue_light", "lumiere_bleue": "blue_light", "lumiere_bleu": "blue_light", "blaues_licht": "blue_light", "luce_blu": "blue_light",
-        "sleep_wake": "sleep_wake", "sommeil_eveil": "sleep_wake", "schlaf_wach": "sleep_wake", "sonno_veglia": "sleep_wake",
-        "mobility": "mobility", "mobilite": "mobility",
-        "marker": "marker", "marqueur": "marker", "markierung": "marker", "indicatore": "marker",
-        "off_wrist_status": "off_wrist", "status_nicht_am_handgelenk": "off_wrist", "stato_fuori_polso": "off_wrist",
+        "time": "time", "heure": "time", "zeit": "time", "ora": "time", "tijd": "time",
+        "activity": "activity", "activite": "activity", "aktivitat": "activity", "attivita": "activity", "activiteit": "activity",
+        "white_light": "white_light", "lumiere_blanche": "white_light", "weises_licht": "white_light", "luce_bianca": "white_light", "wit_licht": "white_light",
+        "red_light": "red_light", "lumiere_rouge": "red_light", "rotes_licht": "red_light", "luce_rossa": "red_light", "rood_licht": "red_light",
+        "green_light": "green_light", "lumiere_verte": "green_light", "grunes_licht": "green_light", "luce_verde": "green_light", "groen_licht": "green_light",
+        "blue_light": "blue_light", "lumiere_bleue": "blue_light", "lumiere_bleu": "blue_light", "blaues_licht": "blue_light", "luce_blu": "blue_light", "blauw_licht": "blue_light",
+        "sleep_wake": "sleep_wake", "sommeil_eveil": "sleep_wake", "schlaf_wach": "sleep_wake", "sonno_veglia": "sleep_wake", "slapen_waken": "sleep_wake",
+        "mobility": "mobility", "mobilite": "mobility", "mobiliteit": "mobility",
+        "marker": "marker", "marqueur": "marker", "markierung": "marker", "indicatore": "marker", "markering": "marker",
+        "off_wrist_status": "off_wrist", "status_nicht_am_handgelenk": "off_wrist", "stato_fuori_polso": "off_wrist", "status_niet_om_pols": "off_wrist",
     ]
-    /// Titles of the line-number column, which opens the epoch table's title row.
-    static let lineTitles: Set<String> = ["line", "ligne", "zeile", "linea"]
     /// Header keys for the epoch length and the UTC offset, per language.
-    static let epochLengthKeys: Set<String> = ["epoch_length", "longueur_de_la_periode", "epochenlange", "lunghezza_periodo"]
+    static let epochLengthKeys: Set<String> = ["epoch_length", "longueur_de_la_periode", "epochenlange", "lunghezza_periodo", "periodelengte"]
     static let offsetKeys: Set<String> = ["time_zone_offset", "decalage_du_fuseau_horaire", "zeitzonenverschiebung",
-                                          "zeitzonenversatz", "differenza_fuso_orario", "scostamento_fuso_orario"]
+                                          "zeitzonenversatz", "differenza_fuso_orario", "scostamento_fuso_orario", "tijdzone_offset"]
+    /// Words of the device keys of the data-properties section (`Actiwatch Type:`, `Type d'Actiwatch :`,
+    /// `Serienummer Actiwatch:`, `Actiwatch-firmwareversie:` …), per language.
+    static let deviceTypeWords: Set<String> = ["type", "typ", "tipo"]
+    static let deviceSerialWords: Set<String> = ["serial", "serie", "serienummer", "seriennummer", "seriale"]
+    static let deviceFirmwareWords: Set<String> = ["firmware", "micrologiciel", "firmwareversie", "firmwareversion"]
+
+    /// Whether a row opens the epoch table: the next non-blank row holds a line number, a date and a time.
+    static func tableStart(_ lines: [DelimitedText.Line], titleIndex i: Int) -> (date: Int, time: Int)? {
+        // A title row: not itself a row of values.
+        guard i + 1 < lines.count, !lines[i].isBlank, Int(lines[i][0]) == nil, !lines[i][0].hasPrefix("---") else { return nil }
+        var j = i + 1
+        while j < lines.count && lines[j].isBlank { j += 1 }
+        guard j < lines.count, let n = Int(lines[j][0]), n >= 0 else { return nil }
+        let row = lines[j]
+        guard let date = row.fields.indices.first(where: { $0 > 0 && LocalClockText.dateParts(row[$0]) != nil }),
+              let time = row.fields.indices.first(where: { $0 > 0 && $0 != date && LocalClockText.secondOfDay(row[$0]) != nil && row[$0].contains(":") })
+        else { return nil }
+        return (date, time)
+    }
 
     public static func accepts(fileName: String, head: [UInt8]) -> Bool {
         let text = String(decoding: head.prefix(512), as: UTF8.self)
@@ -59,19 +82,24 @@ public struct ActiwareCSVReader: EpochFileReader {
         }
         let english = banner[0].lowercased().contains("export file")
 
-        // The epoch table's title row: the last row that starts with the line-number title and
-        // names a date, a time and an activity column (the marker list also starts with "Line").
+        // The epoch table's title row, by structure (see the type's comment).
         var titleIndex: Int? = nil
         var titles: [String] = []
-        for (i, line) in lines.enumerated().reversed() where Self.lineTitles.contains(EpochColumnNaming.canonical(line[0])) {
-            let mapped = line.fields.map { Self.columnAliases[EpochColumnNaming.canonical($0)] ?? EpochColumnNaming.canonical($0) }
-            if mapped.contains("date") && mapped.contains("time") && mapped.contains("activity") {
-                titleIndex = i; titles = mapped; break
-            }
+        var dateColumn = 0, timeColumn = 0
+        for i in lines.indices.reversed() {
+            guard let (d, t) = Self.tableStart(lines, titleIndex: i) else { continue }
+            titleIndex = i; dateColumn = d; timeColumn = t
+            titles = lines[i].fields.map { Self.columnAliases[EpochColumnNaming.canonical($0)] ?? EpochColumnNaming.canonical($0) }
+            break
         }
         guard let titleIndex else {
-            throw IngestError(file: path, line: lines.count, message: "no epoch-by-epoch table: expected a row of column titles with Line, Date, Time and Activity")
+            throw IngestError(file: path, line: lines.count, message: "no epoch-by-epoch table: expected a row of column titles followed by rows of a line number, a date and a time")
         }
+        guard dateColumn < titles.count, timeColumn < titles.count else {
+            throw IngestError(file: path, line: titleIndex + 1, message: "the epoch table's date and time columns have no titles")
+        }
+        // Date and time are the structure's columns; "date"/"time" titles elsewhere are not data.
+        titles[dateColumn] = "date"; titles[timeColumn] = "time"
 
         // Header key/value pairs of the data-properties and analysis-inputs sections (the first
         // section, subject properties, is personal and not kept).
@@ -79,6 +107,7 @@ public struct ActiwareCSVReader: EpochFileReader {
         var epochSeconds: Int? = nil
         var offset: Int32? = nil
         var section = 0
+        var device: (type: String?, serial: String?, firmware: String?) = (nil, nil, nil)
         for line in lines[..<titleIndex] {
             let first = line[0]
             if first.hasPrefix("---") { section += 1; continue }
@@ -86,6 +115,12 @@ public struct ActiwareCSVReader: EpochFileReader {
             let keyText = String(first.dropLast()).trimmingSpaces
             let key = EpochColumnNaming.canonical(keyText)
             let value = line[1]
+            let words = Set(key.split(separator: "_").map(String.init))
+            if section == 2 && (words.contains("actiwatch") || key.hasPrefix("actiwatch")) && !value.isEmpty {
+                if device.type == nil && !words.isDisjoint(with: Self.deviceTypeWords) { device.type = value }
+                else if device.serial == nil && (!words.isDisjoint(with: Self.deviceSerialWords) || key.contains("serie")) { device.serial = value }
+                else if device.firmware == nil && (!words.isDisjoint(with: Self.deviceFirmwareWords) || key.contains("firmware")) { device.firmware = value }
+            }
             if Self.epochLengthKeys.contains(key) {
                 guard let seconds = Int(value), seconds > 0 else {
                     throw IngestError(file: path, line: line.number, message: "epoch length '\(value)': expected a positive whole number of seconds")
@@ -101,14 +136,13 @@ public struct ActiwareCSVReader: EpochFileReader {
             if section >= 2 && section <= 3 { metadata[keyText] = value }
         }
 
-        let dateColumn = titles.firstIndex(of: "date")!, timeColumn = titles.firstIndex(of: "time")!
-        let skipped: Set<String> = ["line", "ligne", "zeile", "linea", "date", "time", "seconds", "secondes", "sekunden", "secondi"]
+        let skipped: Set<String> = ["line", "ligne", "zeile", "linea", "lijn", "date", "time", "seconds", "secondes", "sekunden", "secondi", "seconden"]
         let labelIndex = titles.firstIndex(of: "sleep_wake")
         let rows = lines[(titleIndex + 1)...].filter { !$0.isBlank }
         // Numeric columns: known ones always; other columns only if every value is a number or
         // missing (text columns such as the interval status are not data).
         var numeric: [Int] = []
-        for (c, title) in titles.enumerated() where !skipped.contains(title) && c != labelIndex && !title.isEmpty {
+        for (c, title) in titles.enumerated() where c > 0 && !skipped.contains(title) && c != labelIndex && !title.isEmpty {
             let known = Self.columnAliases.values.contains(title)
             if known || rows.allSatisfy({ if case .invalid = EpochNumber.parse($0[c]) { return false } else { return true } }) {
                 numeric.append(c)
@@ -148,6 +182,12 @@ public struct ActiwareCSVReader: EpochFileReader {
                          values: values, labels: labelIndex == nil ? [] : [label])
         }
         metadata["dateformat"] = order.rawValue
+        if device.type != nil || device.serial != nil {
+            var name = device.type.map { $0.lowercased().hasPrefix("actiwatch") ? $0 : "Actiwatch \($0)" } ?? "Actiwatch"
+            if let serial = device.serial { name += " #\(serial)" }
+            if let firmware = device.firmware { name += ", firmware \(firmware)" }
+            metadata["device"] = name
+        }
         return try table.build(format: .actiwareCSV, epochSeconds: epochSeconds, options: options,
                                statedOffsetSeconds: offset, metadata: metadata)
     }

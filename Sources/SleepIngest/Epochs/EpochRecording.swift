@@ -14,6 +14,14 @@ public enum EpochFileFormat: String, Sendable, Codable, CaseIterable {
     case qutEpochCSV = "qut-epoch-csv"
     /// MMASH `Actigraph.csv`: 1-s ActiGraph counts with a day number and a clock time.
     case mmashActigraphCSV = "mmash-actigraph-csv"
+    /// CamNtech / Philips Actiwatch `.AWD`: 7 header lines, then one activity count per epoch.
+    case actiwatchAWD = "actiwatch-awd"
+    /// CamNtech MotionWatch `.mtn` (an XML change log with `motion` and `Light` channels).
+    case motionWatchMTN = "motionwatch-mtn"
+    /// UK Biobank 5-s epoch CSV (`acceleration (mg) - START - END - sampleRate = 5 seconds,imputed`).
+    case ukBiobankEpochCSV = "ukbiobank-epoch-csv"
+    /// Condor Instruments ActTrust export (`+--- Condor Instruments Report ---+`, `;`-separated PIM/TAT/ZCM).
+    case actTrust = "condor-acttrust"
     /// Epochs computed by sleepsta from raw samples (ActiGraph counts, angle-z).
     case derivedFromRawSamples = "raw-samples"
 }

@@ -130,6 +130,14 @@ enum EpochColumnCatalog {
         case "anglez": return ("degrees", .mean)
         case "hr": return ("bpm", .mean)
         case "marker", "mobility", "off_wrist": return ("epochs", .sum)
+        case "light": return ("lux", .mean)
+        case "pim", "tat", "zcm": return ("counts", .sum)
+        case "pimn", "tatn", "zcmn": return ("counts/s", .mean)
+        case "event": return ("events", .sum)
+        case "orientation", "state": return ("code", .mean)
+        case "temperature", "ext_temperature": return ("°C", .mean)
+        case "acc_mg": return ("mg", .mean)
+        case "imputed": return ("epochs", .sum)
         default: return ("", .sum)
         }
     }

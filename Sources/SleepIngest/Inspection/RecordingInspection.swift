@@ -28,6 +28,14 @@ public struct RecordingInspection: Sendable, Codable, Equatable {
     /// Quality facts as label → value, in display order.
     public var quality: [Fact]
     public var warnings: [String]
+    /// Raw-sample formats: the number of samples (nil for epoch files and interval totals).
+    public var samples: Int? = nil
+    /// Epoch files: the number of epochs and their length in seconds.
+    public var epochs: Int? = nil
+    public var epochSeconds: Int? = nil
+    /// The quality facts as numbers for scripts (`--json`), named like ``QualitySummary``'s fields:
+    /// seconds, counts, Hz and % as the names say; facts a format does not measure are absent.
+    public var qualityNumbers: [String: Double] = [:]
 
     public struct Fact: Sendable, Codable, Equatable {
         public var label: String
@@ -85,7 +93,26 @@ public enum RecordingInspector {
             let counts = Dictionary(grouping: events, by: \.label).map { ($0.key, $0.value.count) }.sorted { $0.0 < $1.0 }
             facts.append(.init("events", counts.map { "\($0.0) ×\($0.1)" }.joined(separator: ", ")))
         }
-        return RecordingInspection(
+        var numbers: [String: Double] = [
+            "coveredSeconds": Double(q.coveredSeconds), "spanSeconds": Double(q.spanSeconds), "gapCount": Double(q.gapCount),
+            "gapTotalSeconds": Double(q.gapTotalSeconds), "longestGapSeconds": Double(q.longestGapSeconds),
+        ]
+        if isSamples {
+            numbers["sampleCount"] = Double(q.sampleCount)
+            numbers["effectiveSampleRateHz"] = q.effectiveSampleRateHz
+            numbers["duplicateTimestamps"] = Double(q.duplicateTimestamps)
+            let optional: [(String, Double?)] = [
+                ("nominalSampleRateHz", q.nominalSampleRateHz), ("sampleRateDriftPercent", q.sampleRateDriftPercent),
+                ("hourlyRateMinHz", q.hourlyRateMinHz), ("hourlyRateMaxHz", q.hourlyRateMaxHz),
+                ("backwardTimestampsKept", q.backwardTimestampsKept.map(Double.init)), ("backwardSamplesDropped", q.backwardSamplesDropped.map(Double.init)),
+                ("deviceRangeG", q.deviceRangeG), ("clippedSamples", q.clippedSamples.map(Double.init)),
+                ("idleSleepSecondsFilled", q.idleSleepSecondsFilled.map(Double.init)), ("skippedBlocks", q.skippedBlocks.map(Double.init)),
+                ("stillPeriods", q.stillPeriods.map(Double.init)), ("stillSeconds", q.stillSeconds.map(Double.init)),
+                ("longestStillSeconds", q.longestStillSeconds.map(Double.init)),
+            ]
+            for (key, value) in optional { if let value, value.isFinite { numbers[key] = value } }
+        }
+        var inspection = RecordingInspection(
             path: path, format: r.format.rawValue, content: isSamples ? "raw-samples" : "interval-totals", device: r.device,
             compression: r.compression, valueCount: q.sampleCount,
             resolution: isSamples ? (q.nominalSampleRateHz.map { "\(format($0)) Hz" } ?? "samples") : "\(resolutionSeconds)-s totals",
@@ -94,6 +121,9 @@ public enum RecordingInspector {
             endLocal: end.map { LocalClock.iso8601(utcSecond: $0, timeline: r.timeline) },
             timeZone: zoneText(name: r.timeZoneName, timeline: r.timeline, at: first), timeZoneSource: r.timeZoneSource.rawValue,
             units: r.units, gravity: r.gravity.rawValue, segments: r.segments.count, quality: facts, warnings: r.warnings)
+        if isSamples { inspection.samples = q.sampleCount }
+        inspection.qualityNumbers = numbers
+        return inspection
     }
 
     /// Describes an epoch file.
@@ -111,16 +141,26 @@ public enum RecordingInspector {
         for l in e.labelColumns {
             facts.append(.init("labels \(l.name)", "\(l.sourceName), \(l.labels.compactMap { $0 }.count) labelled"))
         }
-        let device = ["device", "devicename", "Device", "serial", "deviceserial"].compactMap { e.metadata[$0] }.first
-        let units = Array(Set(e.columns.map(\.unit))).sorted().joined(separator: ", ")
-        return RecordingInspection(
-            path: path, format: e.format.rawValue, content: "epochs", device: device ?? e.metadata.sorted { $0.key < $1.key }.first.map { "\($0.key): \($0.value)" },
+        // The device as the reader named it, else the device fields; never an unrelated header line.
+        var device = e.metadata["device"] ?? e.metadata["devicename"] ?? e.metadata["Device"]
+        if let serial = e.metadata["deviceserial"] ?? e.metadata["serial"] {
+            if let d = device { if !d.contains(serial) { device = "\(d) #\(serial)" } } else { device = serial }
+        }
+        let units = Array(Set(e.columns.map(\.unit).filter { !$0.isEmpty })).sorted().joined(separator: ", ")
+        var inspection = RecordingInspection(
+            path: path, format: e.format.rawValue, content: "epochs", device: device,
             compression: nil, valueCount: e.count, resolution: "\(e.epochSeconds)-s epochs", effectiveSampleRateHz: nil,
             firstUTC: first, endUTC: end,
             firstLocal: first.map { LocalClock.iso8601(utcSecond: $0, timeline: e.timeline) },
             endLocal: end.map { LocalClock.iso8601(utcSecond: $0, timeline: e.timeline) },
             timeZone: zoneText(name: e.timeZoneName, timeline: e.timeline, at: first), timeZoneSource: e.timeZoneSource.rawValue,
             units: units.isEmpty ? "none" : units, gravity: nil, segments: 1, quality: facts, warnings: e.warnings)
+        inspection.epochs = e.count
+        inspection.epochSeconds = e.epochSeconds
+        var numbers: [String: Double] = ["epochs": Double(e.count), "epochSeconds": Double(e.epochSeconds), "absentEpochs": Double(e.absentEpochs)]
+        for c in e.columns { numbers["missing.\(c.name)"] = Double(c.values.filter(\.isNaN).count) }
+        inspection.qualityNumbers = numbers
+        return inspection
     }
 
     /// The report as aligned text lines.

@@ -13,9 +13,17 @@ import SleepCore
 ///   first… accelerometer from channel 3) or one 32-bit word per sample with three 10-bit values and
 ///   a 2-bit exponent (AX3 packed mode); a 16-bit word sum of zero is the checksum.
 ///
-/// Sample times are interpolated linearly between consecutive block timestamps, as Open Movement's
-/// readers do (before the first timestamp of a run they are extrapolated with the first block
-/// pair's rate; after the last, with the last pair's). A run ends where the session or sequence
+/// Block timestamps: the packed RTC second plus the 15-bit fraction (`deviceFractional`, top bit
+/// set) hold at sample `timestampOffset` of the block, once the firmware's backwards-compatible
+/// shift of that offset is undone (offset + ⌊fraction × rate⌋; cwa.h, Open Movement's `omdata.c`
+/// `OmDataTimestampForSector`). Sample times are interpolated linearly between consecutive block
+/// timestamps, as Open Movement's readers do. Samples before the first timestamp of a run are
+/// placed at the configured rate back from it: the block's "estimated first sample time"
+/// (timestamp − timestampOffset / rate) of Open Movement's `cwa_load.py`, the block start of
+/// GGIRread's `readAxivity` and actfast, so the first sample of GGIRread's `ax3_testfile.cwa` is
+/// at 10:55:06.000 as those readers and GGIR's CSV export put it. (Extrapolating with the rate
+/// of the first block pair instead, as `cwa_load.py`'s interpolation does, places it 14 ms
+/// earlier.) After the last timestamp of a run, samples follow the last pair's rate. A run ends where the session or sequence
 /// breaks, a block is damaged, or the timestamps jump (a stop and restart); damaged blocks are
 /// skipped and counted. Streams block by block (gzip too: `.cwa.gz`); pending samples never exceed
 /// two blocks.
@@ -42,8 +50,14 @@ public struct AxivityCWAReader: RawSampleReader {
         while true {
             guard let block = try bytes.peek(512) else {
                 if bytes.available == 0 { break }
-                throw IngestError(file: path, byteOffset: bytes.offset,
-                                  message: "file ends inside a data block (\(bytes.available) of 512 bytes at offset \(bytes.offset)): truncated")
+                // A recording cut short: the blocks before the partial one are the recording,
+                // nothing of the partial block is used.
+                guard decoder.validBlocks > 0 else {
+                    throw IngestError(file: path, byteOffset: bytes.offset,
+                                      message: "file ends inside a data block (\(bytes.available) of 512 bytes at offset \(bytes.offset)): truncated")
+                }
+                decoder.cutShort = "file ends inside data block \((bytes.offset - header.size) / 512) at byte \(bytes.offset + bytes.available): its \(bytes.available) of 512 bytes were dropped (up to \(header.maxSamplesPerBlock) samples, \(String(format: "%.2f", Double(header.maxSamplesPerBlock) / header.rateHz)) s); the blocks before it are read"
+                break
             }
             try decoder.block(block, offset: bytes.offset)
             bytes.advance(512)
@@ -58,7 +72,11 @@ public struct AxivityCWAReader: RawSampleReader {
         var deviceID: UInt32
         var sessionID: UInt32
         var rateCode: UInt8
+        /// Bytes of the header block(s) before the first data block.
+        var size = 1024
         var rateHz: Double { Self.rate(code: rateCode) }
+        /// Samples a full data block holds (AX3 packed: 120; AX6 16-bit with gyroscope: 40), for warnings.
+        var maxSamplesPerBlock: Int { hardwareType == 0x64 ? 40 : 120 }
         var rangeG: Int { 16 >> Int(rateCode >> 6) }
         var device: String {
             let model = (hardwareType == 0x00 || hardwareType == 0xFF || hardwareType == 0x17) ? "AX3" : hardwareType == 0x64 ? "AX6" : "hardware 0x\(String(hardwareType, radix: 16))"
@@ -87,6 +105,7 @@ public struct AxivityCWAReader: RawSampleReader {
             deviceID = UInt32(UInt16(h[5]) | UInt16(h[6]) << 8) | (upper == 0xFFFF ? 0 : UInt32(upper) << 16)
             sessionID = UInt32(h[7]) | UInt32(h[8]) << 8 | UInt32(h[9]) << 16 | UInt32(h[10]) << 24
             rateCode = h[36]
+            self.size = size
             bytes.advance(size)
         }
     }
@@ -109,6 +128,8 @@ public struct AxivityCWAReader: RawSampleReader {
         var validBlocks = 0
         var skippedBlocks = 0
         var breakNext = false
+        /// Set when the file ends inside a data block: the warning saying what was dropped.
+        var cutShort: String? = nil
 
         struct PendingSample { var index: Int; var x: Double; var y: Double; var z: Double; var fileOffset: Int }
 
@@ -196,7 +217,10 @@ public struct AxivityCWAReader: RawSampleReader {
             slope = perSample
             var emitted = 0
             while emitted < pending.count && Double(pending[emitted].index) <= index {
-                try emit(pending[emitted], time: previous.time + (Double(pending[emitted].index) - previous.index) * perSample)
+                let i = Double(pending[emitted].index)
+                // Before the run's first timestamp: the configured rate (see the type's comment).
+                let step = i < previous.index ? 1 / rate : perSample
+                try emit(pending[emitted], time: previous.time + (i - previous.index) * step)
                 emitted += 1
             }
             pending.removeFirst(emitted)
@@ -247,6 +271,7 @@ public struct AxivityCWAReader: RawSampleReader {
             quality.skippedBlocks = skippedBlocks
             var warnings = clock.warnings + intake.warnings(quality)
             if skippedBlocks > 0 { warnings.append("\(skippedBlocks) damaged or non-data blocks were skipped") }
+            if let cutShort { warnings.append(cutShort) }
             var recording = Recording(format: AxivityCWAReader.format, segments: [RecordingSegment(series: series)], timeline: clock.timeline,
                                       timeZoneName: clock.zoneName, timeZoneSource: clock.source, units: "g",
                                       gravity: intake.gravity == .removed ? .removed : .included, quality: quality, warnings: warnings)

@@ -14,6 +14,11 @@ import SleepCore
 ///
 /// Sample i of a page is at the page time + i / the page's measurement frequency. Streams line by
 /// line (gzip too).
+///
+/// A recording cut short (a copy interrupted, a download stopped: the file ends inside a page) is
+/// read up to its last complete page, as GGIRread and actfast read it; the page the file ends in is
+/// dropped whole and a warning on the recording says where the file ends and what was dropped. A
+/// damaged page anywhere before the end still refuses the file.
 public struct GENEActivBinReader: RawSampleReader {
     public static let format = RecordingFormat.geneActivBin
     public init() {}
@@ -34,7 +39,7 @@ public struct GENEActivBinReader: RawSampleReader {
         var parser = Parser<Sink>(path: path, options: options, sink: samples)
         defer { samples = parser.intake?.sink ?? parser.initialSink }
         let lines = try LineScanner.scan(stream, path: path, formatName: "a GENEActiv .bin file", into: &parser)
-        var recording = try parser.finish(lines: lines)
+        var recording = try parser.finish(lines: lines, endByte: stream.position)
         recording.compression = stream.compression
         return recording
     }
@@ -61,12 +66,19 @@ public struct GENEActivBinReader: RawSampleReader {
         var pageFields: [String: String] = [:]
         var pages = 0
         var sawFirstLine = false
+        /// Hexadecimal digits of a complete page's sample line (the first page's).
+        var fullPageDigits: Int? = nil
+        /// A page line that cannot be read (a sample line too short for a page, a page header line
+        /// cut in two): harmless if it is the file's last line (the file was cut inside that page),
+        /// the file's error if another line follows. `samples` and `pageLocal` when known.
+        var cutPage: (line: Int, error: IngestError, samples: Int?, rateHz: Double?, pageLocal: Double?)? = nil
 
         init(path: String, options: IngestOptions, sink: Sink) {
             self.path = path; self.options = options; self.initialSink = sink
         }
 
         mutating func line(_ p: UnsafeMutablePointer<UInt8>, _ startIn: Int, _ end: Int, number: Int) throws(IngestError) {
+            if let cutPage { throw cutPage.error }
             var start = startIn
             if !sawFirstLine {
                 sawFirstLine = true
@@ -101,7 +113,9 @@ public struct GENEActivBinReader: RawSampleReader {
                 pageFields[text(p, start, colon).trimmedASCII()] = text(p, colon + 1, end).trimmedASCII()
                 return
             }
-            try samples(p, start, end, line: number)
+            do { try samples(p, start, end, line: number) }
+            catch { cutPage = (number, error, nil, nil, nil) }
+            if cutPage != nil { return }   // kept open: the file must end here
             pageLine = 0
             pages += 1
         }
@@ -163,8 +177,18 @@ public struct GENEActivBinReader: RawSampleReader {
             guard rate > 0, rate <= 10_000 else {
                 throw IngestError(file: path, line: line, message: "page starting on line \(pageLine) has no valid 'Measurement Frequency' (found '\(pageFields["Measurement Frequency"] ?? "")')")
             }
-            guard (end - start) % 12 == 0, end > start else {
-                throw IngestError(file: path, line: line, message: "sample line has \(end - start) hexadecimal digits; expected a multiple of 12 (3 × 12-bit axes + light + button per sample)")
+            let digits = end - start
+            if digits % 12 != 0 || digits == 0 || (fullPageDigits.map { digits < $0 } ?? false) {
+                // Refused unless it turns out to be the last line of the file (see `finish`).
+                let expected = fullPageDigits.map { "\($0) (\($0 / 12) samples, as the first page)" } ?? "a multiple of 12 (3 × 12-bit axes + light + button per sample)"
+                cutPage = (line, IngestError(file: path, line: line, message: "sample line has \(digits) hexadecimal digits; expected \(expected)"),
+                           digits / 12, rate, pageLocal)
+                return
+            }
+            if fullPageDigits == nil { fullPageDigits = digits }
+            // Every digit is checked before any sample of the page is used.
+            for k in start..<end where Self.hexValue(p[k]) == nil {
+                throw IngestError(file: path, line: line, message: "character \(k - start + 1) of the sample line is '\(Character(Unicode.Scalar(p[k])))': expected a hexadecimal digit")
             }
             if offset == nil { offset = clock!.offset(atFirstLocalSecond: Int64(pageLocal.rounded(.down))) }
             let base = pageLocal - Double(offset!)
@@ -190,6 +214,13 @@ public struct GENEActivBinReader: RawSampleReader {
             }
         }
 
+        /// Local seconds as `2013-05-30 10:13:50.4` (device clock), for warnings.
+        static func localText(_ local: Double) -> String {
+            let whole = Int64(local.rounded(.down))
+            let tenths = Int(((local - Double(whole)) * 10).rounded(.down))
+            return LocalClock.isoLocal(localSecond: whole).replacingOccurrences(of: "T", with: " ") + ".\(tenths)"
+        }
+
         /// `2024-01-11 15:35:31:000` → local seconds since 1970 (milliseconds after the last colon).
         static func pageTime(_ t: String) -> Double? {
             let bytes = Array(t.utf8)
@@ -206,19 +237,36 @@ public struct GENEActivBinReader: RawSampleReader {
             }
         }
 
-        mutating func finish(lines: Int) throws(IngestError) -> Recording {
+        /// `endByte`: the length of the (decompressed) file, for the warning on a file cut short.
+        mutating func finish(lines: Int, endByte: Int) throws(IngestError) -> Recording {
             guard sawFirstLine else { throw IngestError(file: path, line: 1, message: "empty file: expected a GENEActiv .bin file") }
             if inHeader { throw IngestError(file: path, line: lines, message: "the header never ends: no 'Recorded Data' page") }
-            if pageLine != 0 {
-                throw IngestError(file: path, line: lines, message: "file ends inside the page that starts on line \(pageLine): truncated (no sample line)")
+            // The file ends inside a page (its sample line cut, or missing): the page is dropped
+            // whole, the complete pages before it are the recording.
+            var cutWarning: String? = nil
+            if let cutPage {
+                guard pages > 0 else { throw cutPage.error }
+                if let samples = cutPage.samples, let rate = cutPage.rateHz {
+                    var dropped = "its \(samples) complete sample\(samples == 1 ? "" : "s") (\(String(format: "%.1f", Double(samples) / rate)) s"
+                    if let t = cutPage.pageLocal { dropped += " from \(Self.localText(t))" }
+                    cutWarning = "file ends inside page \(pages + 1) (sample line \(cutPage.line)) at byte \(endByte): \(dropped)) were dropped; the \(pages) complete pages before it are read"
+                } else {
+                    cutWarning = "file ends inside page \(pages + 1) (line \(cutPage.line): \(cutPage.error.message)) at byte \(endByte): nothing of that page was read; the \(pages) complete pages before it are read"
+                }
+            } else if pageLine != 0 {
+                guard pages > 0 else {
+                    throw IngestError(file: path, line: lines, message: "file ends inside the page that starts on line \(pageLine): truncated (no sample line)")
+                }
+                cutWarning = "file ends inside page \(pages + 1) (starting on line \(pageLine)) at byte \(endByte), before its sample line: nothing of that page was read; the \(pages) complete pages before it are read"
             }
             guard let intake, intake.accumulator.sampleCount > 0, let clock else {
                 throw IngestError(file: path, line: lines, message: "no samples: expected pages of hexadecimal samples")
             }
             let (series, quality) = intake.finish(nominalSampleRateHz: headerRateHz, deviceRangeG: rangeG)
             var warnings = clock.warnings + intake.warnings(quality)
+            if let cutWarning { warnings.append(cutWarning) }
             if let stated = header["Number of Pages"].flatMap(Int.init), stated != pages {
-                warnings.append("the header says \(stated) pages; the file holds \(pages)")
+                warnings.append("the header says \(stated) pages; the file holds \(pages) complete")
             }
             var recording = Recording(format: GENEActivBinReader.format, segments: [RecordingSegment(series: series)], timeline: clock.timeline,
                                       timeZoneName: clock.zoneName, timeZoneSource: clock.source, units: "g",

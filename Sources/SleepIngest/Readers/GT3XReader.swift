@@ -134,6 +134,8 @@ public struct GT3XReader: RawSampleReader {
         var badChecksums = 0
         var skippedZeroBytes = 0
         var activityRecords = 0
+        /// Set when log.bin ends inside a record after samples were read: the warning saying what was dropped.
+        var cutShort: String? = nil
 
         init(path: String, info: Info, clock: DeviceClock, intake: SampleIntake<Sink>) {
             self.path = path; self.info = info; self.clock = clock; self.intake = intake
@@ -146,6 +148,10 @@ public struct GT3XReader: RawSampleReader {
                     if bytes.available == 0 { return }
                     // A few trailing zero bytes are padding; anything else is a cut record.
                     if let rest = try bytes.peek(bytes.available), (0..<bytes.available).allSatisfy({ rest[$0] == 0 }) { return }
+                    if activityRecords > 0 {
+                        cutShort = "log.bin ends inside a record header at byte \(bytes.offset + bytes.available) of the log: its \(bytes.available) bytes were dropped; the records before it are read"
+                        return
+                    }
                     throw IngestError(file: path, byteOffset: bytes.offset, path: "log.bin", message: "log ends inside a record header: truncated")
                 }
                 if header[0] == 0 { skippedZeroBytes += 1; bytes.advance(1); continue }
@@ -156,6 +162,13 @@ public struct GT3XReader: RawSampleReader {
                 let second = Int64(UInt32(header[2]) | UInt32(header[3]) << 8 | UInt32(header[4]) << 16 | UInt32(header[5]) << 24)
                 let size = Int(UInt16(header[6]) | UInt16(header[7]) << 8)
                 guard let record = try bytes.peek(9 + size) else {
+                    // A log cut short: the complete records before the cut one are the recording;
+                    // nothing of the cut record is used.
+                    if activityRecords > 0 {
+                        let kind = [0x00, 0x1A, 0x1B].contains(type) ? "an activity record (up to 1 s of samples)" : "a record of type 0x\(String(type, radix: 16))"
+                        cutShort = "log.bin ends inside \(kind) at byte \(bytes.offset + bytes.available) of the log (\(bytes.available) of its \(9 + size) bytes): it was dropped; the records before it are read"
+                        return
+                    }
                     throw IngestError(file: path, byteOffset: bytes.offset, path: "log.bin", message: "record of type 0x\(String(type, radix: 16)) needs \(size) payload bytes but the log ends: truncated")
                 }
                 var sum: UInt8 = 0
@@ -281,6 +294,7 @@ public struct GT3XReader: RawSampleReader {
             var warnings = clock.warnings + intake.warnings(quality)
             if idleSecondsFilled > 0 { warnings.append("\(idleSecondsFilled) s of idle-sleep mode filled with the last sample (as ActiLife does)") }
             if badChecksums > 0 { warnings.append("\(badChecksums) log records with a bad checksum were skipped") }
+            if let cutShort { warnings.append(cutShort) }
             if intake.gravity != .included {
                 warnings.append("mean |a| is \(String(format1: intake.meanNorm)) g, not about 1 g: check the acceleration scale (\(scale) LSB/g)")
             }
