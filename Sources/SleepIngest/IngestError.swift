@@ -23,4 +23,11 @@ public struct IngestError: Error, CustomStringConvertible, Sendable, Equatable {
         if let path { where_ += " (\(path))" }
         return "\(where_): \(message)"
     }
+
+    /// The file changed (shrank, or was rewritten) while it was read: what was read is a mix of
+    /// versions or cut short, so it is refused; nothing of it is stored and the next run reads it again.
+    public static func changedWhileRead(path: String, detail: String) -> IngestError {
+        IngestError(file: path, message: "the file changed while it was read (\(detail)); nothing of it was stored, "
+            + "and the next run reads it again (is it still being written or copied?)")
+    }
 }

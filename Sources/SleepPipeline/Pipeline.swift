@@ -212,6 +212,7 @@ public struct Pipeline {
     /// first 4 KiB) come before the content hash, which reads every byte.
     func ingest(path: String, relativePath: String, db: SleepDatabase, runID: Int64?) throws -> IngestOutcome {
         try InputPreflight.check(path: path)
+        let before = try FileStability.snapshot(path: path)   // must still hold after reading (issue 15)
         let reader = try FormatDetector.reader(forPath: path)
         let options = IngestOptions(timeZoneIdentifier: configuration.timeZoneIdentifier)
         // A new file, or one whose size changed, is read anyway: read it while hashing (SpeculativeRead).
@@ -262,6 +263,7 @@ public struct Pipeline {
             endUTC: span.map(\.end).max(), timeZone: recording.timeZoneName, timeZoneSource: recording.timeZoneSource.rawValue,
             units: recording.units, gravity: recording.gravity.rawValue, qualityJSON: try Self.json(recording.quality),
             warningsJSON: try Self.json(recording.warnings))
+        try before.requireUnchanged(path: path)
         try storing { try db.replaceRecording(stored, nights: nights, analyses: analyses, runID: runID) }
         logger.info("\(relativePath): \(recording.format.rawValue), \(recording.quality.sampleCount) samples, \(nights.count) night(s)")
         for w in recording.warnings { logger.notice("\(relativePath): \(w)") }
