@@ -43,6 +43,7 @@ public struct Pipeline {
         let db: SleepDatabase
         do { db = try SleepDatabase(path: c.databasePath) } catch { throw PipelineError.environment("\(error)") }
         defer { progress?.finish() }
+        try storing { try markInterruptedRuns(db) }
 
         let started = Date()
         var run = RunRecord(startedUTC: Self.timestamp(started), toolVersion: c.toolVersion, command: c.command,
