@@ -60,7 +60,7 @@ public struct Pipeline {
             run.filesUnchanged = summary.filesUnchanged
             run.filesFailed = summary.filesFailed
             run.status = summary.failures.isEmpty ? "ok" : "some-files-failed"
-            try storing { try db.finishRun(run, failures: summary.failures) }
+            try storing { try db.finishRun(run, failures: summary.failures.map { ($0.path, PrintableText.escaped($0.error)) }) }
             summary.runID = run.id
             summary.startedUTC = run.startedUTC
             summary.finishedUTC = run.finishedUTC ?? ""
