@@ -178,6 +178,10 @@ struct SampleIntake<Sink: SampleSink> {
     func warnings(_ q: QualitySummary) -> [String] {
         var w: [String] = []
         if q.duplicateTimestamps > 0 { w.append("\(q.duplicateTimestamps) samples repeat the previous timestamp (kept)") }
+        let capped = accumulator.secondsOverSampleCountCap
+        if capped > 0 {
+            w.append("\(capped) second(s) hold more than \(SecondAccumulator.maximumStoredSampleCount) samples: their stored sample count is capped at \(SecondAccumulator.maximumStoredSampleCount) (their movement uses every sample)")
+        }
         if backwardKept > 0 { w.append("\(backwardKept) samples are earlier than the sample before them within the same second (kept)") }
         if backwardDropped > 0 { w.append("\(backwardDropped) samples go back in time by up to \(Int(Self.backwardToleranceSeconds)) s into an earlier second (dropped)") }
         if let c = q.clippedSamples, c > 0, let r = q.deviceRangeG {
