@@ -136,6 +136,10 @@ struct ChangingInputPipelineTests {
         #expect(stored.first?["error"]?.contains("\n") == false, "\(stored)")
         #expect(stored.first?["error"]?.hasPrefix(w.data + "/bad\\n2024") == true, "\(stored)")
 
+        // The stderr line of an environment error (exit 2 or 3) names paths too.
+        #expect(ExitStatus.errorLine(PipelineError.environment("data folder /srv/x\nsleepsta: all fine does not exist"))
+                == "sleepsta: data folder /srv/x\\nsleepsta: all fine does not exist\n")
+
         let index = try String(contentsOfFile: w.reports + "/index.html", encoding: .utf8)
         #expect(index.contains("night\\nsecond line.csv"), "the page shows the name escaped")
         #expect(!index.contains("night\nsecond line.csv"))
