@@ -30,6 +30,13 @@ struct FileStability: Equatable {
                              statusChangedNanoseconds: Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec))
     }
 
+    /// A reader's error for a file that changed meanwhile is a symptom (a row cut where the file was
+    /// truncated): the file's change is the error to report, so that it reads as "retry", not "broken".
+    func explaining(_ readerError: IngestError, path: String) -> IngestError {
+        do { try requireUnchanged(path: path) } catch { return error }
+        return readerError
+    }
+
     /// Throws "changed while it was read" unless the file at `path` is still as it was.
     func requireUnchanged(path: String) throws(IngestError) {
         let now: FileStability

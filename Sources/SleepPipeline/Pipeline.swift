@@ -97,6 +97,7 @@ public struct Pipeline {
             state.item = file.relativePath
             progress?.update(state)
             let path = (c.dataDirectory as NSString).appendingPathComponent(file.relativePath)
+            let seen = try? FileStability.snapshot(path: path)   // a reader's error may come from a file changing
             do {
                 switch try ingest(path: path, relativePath: file.relativePath, db: db, runID: run.id) {
                 case .unchanged:
@@ -113,7 +114,8 @@ public struct Pipeline {
                 }
             } catch let error as PipelineError {
                 throw error   // the store or the folder failed, not this file: stop the run
-            } catch let error as IngestError {
+            } catch let ingestError as IngestError {
+                let error = seen?.explaining(ingestError, path: path) ?? ingestError
                 logger.error("\(error.description)")
                 summary.failures.append((file.relativePath, error.description))
             } catch {

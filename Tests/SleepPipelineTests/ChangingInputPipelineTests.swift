@@ -85,6 +85,20 @@ struct ChangingInputPipelineTests {
         #expect(try SleepDatabase(path: w.db).query("SELECT content_sha256 FROM recordings").first?["content_sha256"] == sha)
     }
 
+    @Test("a reader's error for a file that changed meanwhile (a row cut by truncation) is reported as the change")
+    func readerErrorOfAChangedFile() throws {
+        let w = Workspace()
+        w.write("cut.csv", Workspace.phoneNight(startUTC: Self.evening))
+        let path = w.data + "/cut.csv"
+        let seen = try FileStability.snapshot(path: path)
+        let parseError = IngestError(file: path, line: 27_779, message: "expected 4 comma-separated fields (timestamp,x,y,z), found 1")
+        #expect(seen.explaining(parseError, path: path) == parseError)   // unchanged: the reader's error stands
+        _ = truncate(path, 1000)
+        let explained = seen.explaining(parseError, path: path)
+        #expect(explained.line == nil && explained.message.contains("changed while it was read"), "\(explained)")
+        #expect(explained.message.contains("size \(seen.sizeBytes) -> 1000 bytes"), "\(explained)")
+    }
+
     @Test("the run lock is the database file's own: a symlinked --db or a deleted FILE.lock meets the same lock (exit 3)")
     func lockUnderOtherSpellings() throws {
         let w = Workspace()
