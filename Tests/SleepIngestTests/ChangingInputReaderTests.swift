@@ -135,6 +135,14 @@ struct ChangingInputReaderTests {
         let bounded = try GT3XReader().read(path: folder.write("beyond.gt3x", bytes: beyond), options: options)
         #expect(ContinuousClock.now - clock2 < .seconds(5))
         #expect(bounded.quality.idleSleepSecondsFilled == 600)
+
+        // Two real records 20 days apart and no stated span: nothing to bound the fill, so no fill.
+        let unstated = Self.gt3x(rate: 30, log: Self.activitySecond(t0, rate: 30) + Self.record(0x03, t0 + 1, [0x08])
+                                 + Self.record(0x03, t0 + 20 * 86_400, [0x09]) + Self.activitySecond(t0 + 20 * 86_400, rate: 30))
+        let gaps = try GT3XReader().read(path: folder.write("unstated.gt3x", bytes: unstated), options: options)
+        #expect(gaps.quality.idleSleepSecondsFilled == 0)
+        #expect(gaps.quality.sampleCount == 60)
+        #expect(gaps.warnings.contains { $0.hasPrefix("\(20 * 86_400 - 1) s of idle-sleep mode not filled") }, "\(gaps.warnings)")
     }
 
     @Test("UTF-16 text is refused by name, with no NUL byte in the error")

@@ -19,7 +19,8 @@ import SleepCore
 ///   sample at the device's rate, as ActiLife and ActiGraph's `pygt3x` do, and counted in the QC —
 ///   but only between two real activity records (the fill happens when samples resume, and never
 ///   after the last record) and only inside the span `info.txt` states (`Start Date` to `Last
-///   Sample Time`), so the file's own content bounds the work: events alone invent no nights.
+///   Sample Time`, without which nothing is filled and a warning says so), so the file's own
+///   content bounds the work: events alone invent no nights.
 ///
 /// The file is read as a stream (log.bin inflated chunk by chunk); each sample goes straight to the
 /// per-second accumulator and the optional ``SampleSink``.
@@ -149,6 +150,8 @@ public struct GT3XReader: RawSampleReader {
         var idleResumed: Int64? = nil       // local second of the resume event, until samples follow
         var lastRecordSecond: Int64 = 0
         var idleSecondsFilled = 0
+        /// Idle-sleep seconds left unfilled because info.txt states no span to fill within.
+        var idleSecondsUnfilled = 0
         var badChecksums = 0
         var skippedZeroBytes = 0
         var activityRecords = 0
@@ -255,8 +258,13 @@ public struct GT3XReader: RawSampleReader {
         /// Repeats the last sample at the device rate over the seconds the device slept, from the
         /// last real sample to `endSecond` (a real record's), within the span info.txt states.
         mutating func fillIdle(until requestedEnd: Int64, at recordOffset: Int) throws(IngestError) {
-            let endSecond = info.statedEndSecond.map { min(requestedEnd, $0 + 1) } ?? requestedEnd
-            guard let lastSecond = lastSampleSecond, let v = last, let offset, endSecond > lastSecond + 1 else { return }
+            guard let lastSecond = lastSampleSecond, let v = last, let offset, requestedEnd > lastSecond + 1 else { return }
+            guard let statedEnd = info.statedEndSecond else {
+                idleSecondsUnfilled += Int(requestedEnd - lastSecond - 1)   // no span of its own to fill within
+                return
+            }
+            let endSecond = min(requestedEnd, statedEnd + 1)
+            guard endSecond > lastSecond + 1 else { return }
             if let start = info.statedStartSecond, lastSecond < start { return }   // samples before the stated start
             do { try intake.addRepeated(x: v.0, y: v.1, z: v.2, seconds: (lastSecond + 1 - offset)..<(endSecond - offset), rateHz: info.sampleRateHz) }
             catch { throw IngestError(file: path, byteOffset: recordOffset, path: "log.bin", message: "idle-sleep fill: " + IngestError.message(for: error)) }
@@ -298,6 +306,9 @@ public struct GT3XReader: RawSampleReader {
             quality.skippedBlocks = badChecksums
             var warnings = clock.warnings + intake.warnings(quality)
             if idleSecondsFilled > 0 { warnings.append("\(idleSecondsFilled) s of idle-sleep mode filled with the last sample (as ActiLife does)") }
+            if idleSecondsUnfilled > 0 {
+                warnings.append("\(idleSecondsUnfilled) s of idle-sleep mode not filled: info.txt states no 'Last Sample Time' or 'Stop Date' to bound the fill, so they stay gaps")
+            }
             if badChecksums > 0 { warnings.append("\(badChecksums) log records with a bad checksum were skipped") }
             if intake.gravity != .included {
                 warnings.append("mean |a| is \(String(format1: intake.meanNorm)) g, not about 1 g: check the acceleration scale (\(scale) LSB/g)")
