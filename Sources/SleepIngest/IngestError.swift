@@ -1,3 +1,5 @@
+import SleepCore
+
 /// A file that cannot be ingested, with where and what was expected.
 ///
 /// Printed as `file:line: message` (text formats) or `file@offset: message` (binary/structured),
@@ -16,11 +18,20 @@ public struct IngestError: Error, CustomStringConvertible, Sendable, Equatable {
         self.file = file; self.line = line; self.byteOffset = byteOffset; self.path = path; self.message = message
     }
 
+    /// One line of printable text: control characters from the file name or quoted from the file
+    /// (a newline, a NUL of UTF-16 text) are escaped, see ``PrintableText``.
     public var description: String {
-        var where_ = file
+        var where_ = PrintableText.escaped(file)
         if let line { where_ += ":\(line)" }
         else if let byteOffset { where_ += "@\(byteOffset)" }
-        if let path { where_ += " (\(path))" }
-        return "\(where_): \(message)"
+        if let path { where_ += " (\(PrintableText.escaped(path)))" }
+        return "\(where_): \(PrintableText.escaped(message))"
+    }
+
+    /// The file changed (shrank, or was rewritten) while it was read: what was read is a mix of
+    /// versions or cut short, so it is refused; nothing of it is stored and the next run reads it again.
+    public static func changedWhileRead(path: String, detail: String) -> IngestError {
+        IngestError(file: path, message: "the file changed while it was read (\(detail)); nothing of it was stored, "
+            + "and the next run reads it again (is it still being written or copied?)")
     }
 }

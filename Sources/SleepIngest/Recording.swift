@@ -46,7 +46,16 @@ public struct SurveyAnswer: Sendable, Equatable, Codable {
 
 /// A continuous piece of a recording: one base series plus what the source said about it.
 public struct RecordingSegment: Sendable {
-    public var series: SecondSeries
+    /// The segment's per-second series. A segment of interval totals (the app export's nights)
+    /// keeps only the totals and spreads them over their seconds each time this is read, so that a
+    /// reader of thousands of nights does not hold every night's seconds at once (6 bytes a second
+    /// against 16 bytes an interval).
+    public var series: SecondSeries {
+        get { totals?.series ?? storedSeries }
+        set { storedSeries = newValue; totals = nil }
+    }
+    private var storedSeries: SecondSeries
+    private var totals: IntervalTotals?
     /// An identifier the source gave this segment (the app export's night id), if any.
     public var label: String?
     public var preBedSurvey: [SurveyAnswer]
@@ -56,8 +65,40 @@ public struct RecordingSegment: Sendable {
 
     public init(series: SecondSeries, label: String? = nil, preBedSurvey: [SurveyAnswer] = [],
                 postBedSurvey: [SurveyAnswer] = []) {
-        self.series = series; self.label = label
+        self.storedSeries = series; self.label = label
         self.preBedSurvey = preBedSurvey; self.postBedSurvey = postBedSurvey
+    }
+
+    init(totals: IntervalTotals, label: String?, preBedSurvey: [SurveyAnswer], postBedSurvey: [SurveyAnswer]) {
+        self.storedSeries = .empty(); self.totals = totals; self.label = label
+        self.preBedSurvey = preBedSurvey; self.postBedSurvey = postBedSurvey
+    }
+}
+
+/// Interval totals already turned into per-second values (checked when read), and the interval
+/// ends: the compact form of a series whose source resolution is the interval.
+struct IntervalTotals: Sendable {
+    /// End of each interval (UTC second), increasing.
+    var ends: [Int64]
+    /// Each interval's total divided by its seconds.
+    var perSecond: [Float]
+    var intervalSeconds: Int
+
+    /// Each value over its interval's seconds; an interval starts no earlier than the one before
+    /// it ends. Both movement channels are one array (the app's totals are legacy-formula values).
+    var series: SecondSeries {
+        let first = ends[0] - Int64(intervalSeconds)
+        let span = Int(ends[ends.count - 1] - first)
+        var movement = [Float](repeating: .nan, count: span)
+        var counts = [UInt16](repeating: 0, count: span)
+        var previousEnd = first
+        for (k, end) in ends.enumerated() {
+            let start = max(end - Int64(intervalSeconds), previousEnd)
+            for s in Int(start - first)..<Int(end - first) { movement[s] = perSecond[k]; counts[s] = 1 }
+            previousEnd = end
+        }
+        return SecondSeries(startSecond: first, movement: movement, legacyMovement: movement,
+                            sampleCounts: counts, sourceResolutionSeconds: intervalSeconds)
     }
 }
 
@@ -117,7 +158,8 @@ public struct QualitySummary: Sendable, Equatable, Codable {
     public init() {}
 
     /// Measures a base series.
-    public init(series: [SecondSeries], sampleCount: Int, duplicateTimestamps: Int) {
+    /// `series` is walked once, one series at a time (a lazy sequence need not hold them all).
+    public init<Series: Sequence<SecondSeries>>(series: Series, sampleCount: Int, duplicateTimestamps: Int) {
         self.sampleCount = sampleCount
         self.duplicateTimestamps = duplicateTimestamps
         for s in series {

@@ -4,10 +4,21 @@ import Foundation
 /// quoting, `.` as decimal mark, real numbers in Swift's shortest round-trip form (`0.125`,
 /// `473.0`, `1e-05`: a float column stays float), integers as integers, missing values as empty
 /// fields, `\n` line ends, UTF-8 without BOM.
+///
+/// Text cells that a spreadsheet would run as a formula — starting with `=`, `+`, `-`, `@`, a tab
+/// or a carriage return (CSV injection: a recording named `=HYPERLINK(…).csv`) — get a leading `'`
+/// and are quoted; numbers (`-0.25`, `+3`) are left as they are, so the columns stay numeric.
 enum CSVFormat {
     static func field(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        let cell = neutralised(text)
+        guard cell != text || cell.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return cell }
+        return "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// `text`, prefixed with `'` when a spreadsheet would take it for a formula.
+    static func neutralised(_ text: String) -> String {
+        guard let first = text.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first), Double(text) == nil else { return text }
+        return "'" + text
     }
 
     static func number(_ v: Double?) -> String {

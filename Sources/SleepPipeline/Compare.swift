@@ -33,6 +33,7 @@ public struct IntervalComparisonRun {
 
         var run = RunRecord(startedUTC: Pipeline.timestamp(), toolVersion: c.toolVersion, command: "compare",
                             parametersJSON: Self.parametersJSON(c, lengths: lengths, nights: nights))
+        try db.markRunsInterrupted()   // the lock is held: no run still `running` is alive
         run.id = try db.beginRun(run)
 
         var computed = 0, reused = 0

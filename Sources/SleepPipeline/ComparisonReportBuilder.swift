@@ -18,7 +18,7 @@ struct ComparisonReportBuilder {
             names.insert(name)
             if case .written = try ReportWriter.write(bytes, to: folder + "/" + name) { written += 1 } else { unchanged += 1 }
         }
-        let infos = nights.map { ComparisonReportInput.NightInfo(date: $0.date, timeline: $0.timeline, recordingPath: $0.recordingPath) }
+        let infos = nights.map { ComparisonReportInput.NightInfo(date: $0.date, timeline: $0.timeline, recordingPath: PrintableText.escaped($0.recordingPath)) }
         let movement = ChartRenderer()
         for k in comparison.nights.indices {
             let chart = ComparisonPages.movementChart(comparison, index: k, info: infos[k])

@@ -1,3 +1,5 @@
+import SleepCore
+
 /// The process exit codes, the contract with cron and scripts (README, "Nightly operation").
 public enum ExitStatus {
     /// Every file was fine.
@@ -8,6 +10,14 @@ public enum ExitStatus {
     public static let environment: Int32 = 2
     /// Another run holds the database lock; this one did nothing.
     public static let locked: Int32 = 3
+}
+
+extension ExitStatus {
+    /// The line `run` and `nightly` write to stderr before exiting 2 or 3: `sleepsta: …`, one line
+    /// (a path in the message may hold control characters, see ``PrintableText``).
+    public static func errorLine(_ error: any Error) -> String {
+        "sleepsta: " + PrintableText.escaped("\(error)") + "\n"
+    }
 }
 
 extension RunSummary {

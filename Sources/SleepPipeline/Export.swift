@@ -33,6 +33,7 @@ public struct Exporter {
         }
         let db: SleepDatabase
         do { db = try SleepDatabase(path: c.databasePath) } catch { throw PipelineError.environment("\(error)") }
+        if c.table == .runs { return try Self.writeRuns(db: db, databasePath: c.databasePath, to: try CSVOutput(path: c.outputPath)) }
         let analyses = try db.exportAnalyses(intervalSeconds: c.interval?.seconds)
         let out = try CSVOutput(path: c.outputPath)
         do {
@@ -50,10 +51,35 @@ public struct Exporter {
                     for (epoch, seconds) in try db.epochs(analysisID: a.analysisID) {
                         try out.write(CSVFormat.line(Self.epochFields(epoch, seconds: seconds, a))); rows += 1
                     }
+                case .runs:
+                    break
                 }
             }
             try out.finish()
             return rows
+        } catch {
+            out.abandon()
+            throw error
+        }
+    }
+
+    /// The `runs` table. A row still `running` whose run no live process holds (the run lock on
+    /// the database is free) was killed: it is shown as `interrupted`, as the next run stores it.
+    static func writeRuns(db: SleepDatabase, databasePath: String, to out: CSVOutput) throws -> Int {
+        do {
+            let runs = try db.allRuns()
+            // A live run is the newest `running` row (it marked the older ones when it started).
+            let newestRunning = runs.last { $0.status == "running" }?.id
+            let liveID = newestRunning != nil && RunLock.isHeld(databasePath: databasePath) ? newestRunning : nil
+            try out.write(CSVFormat.line(ExportTable.runs.columns))
+            for r in runs {
+                let status = r.status == "running" && r.id != liveID ? "interrupted" : r.status
+                try out.write(CSVFormat.line([CSVFormat.number(r.id), r.startedUTC, r.finishedUTC ?? "", r.toolVersion, r.command, status,
+                                              String(r.filesSeen), String(r.filesIngested), String(r.filesUnchanged),
+                                              String(r.filesFailed), r.parametersJSON]))
+            }
+            try out.finish()
+            return runs.count
         } catch {
             out.abandon()
             throw error

@@ -6,6 +6,10 @@ public enum ExportTable: String, Sendable, CaseIterable {
     case nights
     /// One row per scored epoch of every stored analysis.
     case epochs
+    /// One row per run of `run`, `nightly` and `compare` (the `runs` table): `status` is `ok`,
+    /// `some-files-failed`, `failed`, `running` (a live run holds the lock) or `interrupted`
+    /// (killed: no live process holds the lock, whether or not a later run marked it yet).
+    case runs
 
     /// The header. These names are a public contract (scripts depend on them): add columns at
     /// the end, never rename or remove one.
@@ -24,6 +28,9 @@ public enum ExportTable: String, Sendable, CaseIterable {
         case .epochs:
             return ["night", "start", "end", "epoch_seconds", "activity", "state", "interval_seconds", "metric", "algorithm",
                     "parameters_key"]
+        case .runs:
+            return ["run", "started_utc", "finished_utc", "tool_version", "command", "status", "files_seen", "files_ingested",
+                    "files_unchanged", "files_failed", "parameters_json"]
         }
     }
 }

@@ -43,6 +43,7 @@ public struct Pipeline {
         let db: SleepDatabase
         do { db = try SleepDatabase(path: c.databasePath) } catch { throw PipelineError.environment("\(error)") }
         defer { progress?.finish() }
+        try storing { try markInterruptedRuns(db) }
 
         let started = Date()
         var run = RunRecord(startedUTC: Self.timestamp(started), toolVersion: c.toolVersion, command: c.command,
@@ -59,7 +60,7 @@ public struct Pipeline {
             run.filesUnchanged = summary.filesUnchanged
             run.filesFailed = summary.filesFailed
             run.status = summary.failures.isEmpty ? "ok" : "some-files-failed"
-            try storing { try db.finishRun(run, failures: summary.failures) }
+            try storing { try db.finishRun(run, failures: summary.failures.map { ($0.path, PrintableText.escaped($0.error)) }) }
             summary.runID = run.id
             summary.startedUTC = run.startedUTC
             summary.finishedUTC = run.finishedUTC ?? ""
@@ -96,6 +97,7 @@ public struct Pipeline {
             state.item = file.relativePath
             progress?.update(state)
             let path = (c.dataDirectory as NSString).appendingPathComponent(file.relativePath)
+            let seen = try? FileStability.snapshot(path: path)   // a reader's error may come from a file changing
             do {
                 switch try ingest(path: path, relativePath: file.relativePath, db: db, runID: run.id) {
                 case .unchanged:
@@ -112,7 +114,8 @@ public struct Pipeline {
                 }
             } catch let error as PipelineError {
                 throw error   // the store or the folder failed, not this file: stop the run
-            } catch let error as IngestError {
+            } catch let ingestError as IngestError {
+                let error = seen?.explaining(ingestError, path: path) ?? ingestError
                 logger.error("\(error.description)")
                 summary.failures.append((file.relativePath, error.description))
             } catch {
@@ -212,6 +215,7 @@ public struct Pipeline {
     /// first 4 KiB) come before the content hash, which reads every byte.
     func ingest(path: String, relativePath: String, db: SleepDatabase, runID: Int64?) throws -> IngestOutcome {
         try InputPreflight.check(path: path)
+        let before = try FileStability.snapshot(path: path)   // must still hold after reading (issue 15)
         let reader = try FormatDetector.reader(forPath: path)
         let options = IngestOptions(timeZoneIdentifier: configuration.timeZoneIdentifier)
         // A new file, or one whose size changed, is read anyway: read it while hashing (SpeculativeRead).
@@ -277,6 +281,7 @@ public struct Pipeline {
             endUTC: span.map(\.end).max(), timeZone: recording.timeZoneName, timeZoneSource: recording.timeZoneSource.rawValue,
             units: recording.units, gravity: recording.gravity.rawValue, qualityJSON: try Self.json(recording.quality),
             warningsJSON: try Self.json(recording.warnings), kind: decision.kind.rawValue, kindReason: decision.reason)
+        try before.requireUnchanged(path: path)
         try storing { try db.replaceRecording(stored, nights: nights, analyses: analyses, runID: runID) }
         logger.info("\(relativePath): \(recording.format.rawValue), \(decision.kind.rawValue) (\(decision.reason)), \(recording.quality.sampleCount) samples, \(nights.count) night(s)")
         for w in recording.warnings { logger.notice("\(relativePath): \(w)") }

@@ -1,4 +1,5 @@
 import Logging
+import SleepCore
 
 /// swift-log's stderr handler (ISO 8601 timestamp, level, label, message), made to clear the
 /// progress bar before each line so a log line never lands in the middle of the bar.
@@ -12,8 +13,14 @@ public struct ProgressAwareLogHandler: LogHandler {
         self.bar = bar
     }
 
+    /// A log line is one line: control characters in the message (a newline in a file name would
+    /// forge a line) are escaped, see ``PrintableText``.
     public func log(event: LogEvent) {
         bar?.clear()
+        var event = event
+        let text = event.message.description
+        let printable = PrintableText.escaped(text)
+        if printable != text { event.message = Logger.Message(stringLiteral: printable) }
         inner.log(event: event)
     }
 

@@ -25,7 +25,7 @@ extension ReportBuilder {
         var rows: [IndexRow] = []
         for overview in try db.overviews(keys: keys) {
             guard let night = catalog[overview.nightID], let analysis = overview.analysis else { continue }
-            rows.append(IndexRow(nightID: overview.nightID, date: night.window.date, recordingPath: overview.recordingPath,
+            rows.append(IndexRow(nightID: overview.nightID, date: night.window.date, recordingPath: PrintableText.escaped(overview.recordingPath),
                                  timeline: night.timeline, analysis: analysis))
         }
         let indexPath = (reportsDirectory as NSString).appendingPathComponent("index.html")

@@ -49,7 +49,7 @@ struct ReportBuilder {
                 outcomes.append(try ReportWriter.write(renderer.png(chart), to: folder + "/movement.png"))
                 var input = NightReportInput(
                     nightID: overview.nightID, date: night.window.date, timeline: night.timeline, timeZoneName: night.timeZone,
-                    recordingPath: overview.recordingPath, recordingFormat: overview.recordingFormat,
+                    recordingPath: PrintableText.escaped(overview.recordingPath), recordingFormat: overview.recordingFormat,
                     dataFacts: Self.facts(night: night, recording: recording), warnings: Self.warnings(recording),
                     preBedSurvey: night.preBedSurvey.map { ($0.question, $0.answer) },
                     postBedSurvey: night.postBedSurvey.map { ($0.question, $0.answer) },
@@ -58,7 +58,7 @@ struct ReportBuilder {
                 outcomes.append(try ReportWriter.write(HTMLPages.nightPage(input, chartFile: "movement.png"), to: folder + "/index.html"))
             }
             steps.step(overview.nightID)
-            return (outcomes, IndexRow(nightID: overview.nightID, date: night.window.date, recordingPath: overview.recordingPath,
+            return (outcomes, IndexRow(nightID: overview.nightID, date: night.window.date, recordingPath: PrintableText.escaped(overview.recordingPath),
                                        timeline: night.timeline, analysis: analysis))
         }
         for night in nights {
@@ -89,7 +89,7 @@ struct ReportBuilder {
         facts.append(("Night window", "\(LocalClock.iso8601(utcSecond: night.window.startUTC, timeline: tl)) to \(LocalClock.iso8601(utcSecond: night.window.endUTC, timeline: tl)) (\(night.window.durationSeconds / 3600) h)"))
         facts.append(("Source resolution", night.series.sourceResolutionSeconds == 1 ? "raw samples (1-s base series)" : "\(night.series.sourceResolutionSeconds) s totals"))
         if let r = recording {
-            facts.append(("Recording", "\(r.path) (\(r.format), \(r.sizeBytes) bytes, sha256 \(r.contentSHA256.prefix(16))…)"))
+            facts.append(("Recording", "\(PrintableText.escaped(r.path)) (\(r.format), \(r.sizeBytes) bytes, sha256 \(r.contentSHA256.prefix(16))…)"))
             facts.append(("Samples", "\(r.sampleCount), effective rate \(String(format: "%.2f", r.effectiveSampleRateHz)) Hz"))
             facts.append(("Time zone", "\(r.timeZone ?? "UTC offsets from the data") (\(r.timeZoneSource))"))
             facts.append(("Gravity", r.gravity))

@@ -1,4 +1,5 @@
 import Foundation
+import SleepCore
 
 /// The one-screen summary `run` and `nightly` print on stdout: what was seen, stored, analysed
 /// and rendered, where the outputs are, and every failed file with its error (the first
@@ -23,12 +24,13 @@ public enum RunSummaryText {
         }
         if !s.failures.isEmpty {
             lines.append("failed:")
-            lines += s.failures.prefix(maximumListedFailures).map { "  \($0.error)" }
+            lines += s.failures.prefix(maximumListedFailures).map { "  \(PrintableText.escaped($0.error))" }
             if s.failures.count > maximumListedFailures {
                 let rest = s.failures.count - maximumListedFailures
                 lines.append("  … and \(rest) more: sqlite3 \(c.databasePath) \"SELECT path, error FROM run_failures WHERE run_id = \(s.runID.map(String.init) ?? "?")\"")
             }
         }
-        return lines.joined(separator: "\n")
+        // Folder and database names come from the command line and may hold control characters too.
+        return lines.map(PrintableText.escaped).joined(separator: "\n")
     }
 }

@@ -23,6 +23,30 @@ extension SleepDatabase {
         }
     }
 
+    /// Marks every run still `running` as `interrupted`: called by a run that holds the run lock,
+    /// so no live process is behind any of them (a run killed, or a machine that lost power, never
+    /// finished its row). `finished_utc` stays empty: such a run did not finish. Returns their ids.
+    @discardableResult
+    public func markRunsInterrupted() throws -> [Int64] {
+        try pool.write { db in
+            let ids = try Int64.fetchAll(db, sql: "SELECT id FROM runs WHERE status = 'running' ORDER BY id")
+            try db.execute(sql: "UPDATE runs SET status = 'interrupted' WHERE status = 'running'")
+            return ids
+        }
+    }
+
+    /// Every run, oldest first.
+    public func allRuns() throws -> [RunRecord] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM runs ORDER BY id").map { r in
+                RunRecord(id: r["id"], startedUTC: r["started_utc"], finishedUTC: r["finished_utc"], toolVersion: r["tool_version"],
+                          command: r["command"], parametersJSON: r["parameters_json"], filesSeen: r["files_seen"],
+                          filesIngested: r["files_ingested"], filesUnchanged: r["files_unchanged"], filesFailed: r["files_failed"],
+                          status: r["status"])
+            }
+        }
+    }
+
     /// Ids of the nights of the recording with this content (by date).
     public func nightIDs(contentSHA256 sha: String) throws -> [String] {
         try pool.read { db in

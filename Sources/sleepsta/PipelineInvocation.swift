@@ -16,10 +16,10 @@ enum PipelineInvocation {
         do {
             summary = try Pipeline(configuration: configuration, logger: logger, progress: bar).run()
         } catch let error as PipelineError {
-            FileHandle.standardError.write(Data("sleepsta: \(error)\n".utf8))
+            FileHandle.standardError.write(Data(ExitStatus.errorLine(error).utf8))
             throw ExitCode(error.exitCode)
         } catch {
-            FileHandle.standardError.write(Data("sleepsta: \(error)\n".utf8))
+            FileHandle.standardError.write(Data(ExitStatus.errorLine(error).utf8))
             throw ExitCode(ExitStatus.environment)
         }
         print(RunSummaryText.render(summary, configuration: configuration))

@@ -27,6 +27,14 @@ public struct SecondAccumulator: Sendable {
     @usableFromInline var duplicates = 0
     public var sampleCount: Int { samples }
     public var duplicateTimestampCount: Int { duplicates }
+    /// Seconds holding more than ``maximumStoredSampleCount`` samples: their count is stored as
+    /// that maximum (the per-second means still use every sample).
+    @usableFromInline var cappedSecondCount = 0
+    public var secondsOverSampleCountCap: Int {
+        cappedSecondCount + (samplesInSecond > Self.maximumStoredSampleCount ? 1 : 0)   // the open second too
+    }
+    /// The largest per-second sample count the series stores (`sampleCounts` is 16-bit).
+    public static let maximumStoredSampleCount = Int(UInt16.max)
     @usableFromInline var lastTimestampBits: UInt64 = 0
 
     public init(reservingSeconds: Int = 0) {
@@ -134,6 +142,7 @@ public struct SecondAccumulator: Sendable {
         let n = Double(samplesInSecond)
         series.movement.append(Float(sumMovement / n))
         series.legacyMovement.append(Float(sumLegacy / n))
+        if samplesInSecond > Self.maximumStoredSampleCount { cappedSecondCount += 1 }
         series.sampleCounts.append(UInt16(clamping: samplesInSecond))
         sumMovement = 0; sumLegacy = 0; samplesInSecond = 0
     }

@@ -42,21 +42,34 @@ public struct SecondSeries: Sendable, Equatable {
     }
 
     /// The seconds `[from, to)` (UTC) as a new series; seconds outside the recording are gaps.
+    ///
+    /// Memory: the whole series is returned as it is (sharing its storage), and a series whose two
+    /// movement channels share one array (the app export's, where both are the app's totals) gives
+    /// a slice that shares one array too, so slicing a recording into nights does not copy every
+    /// second twice over.
     public func slice(from: Int64, to: Int64) -> SecondSeries {
         guard to > from else { return .empty(startSecond: from) }
+        if from == startSecond && to == endSecond { return self }
         let n = Int(to - from)
+        let shared = channelsShareStorage
         var m = [Float](repeating: .nan, count: n)
-        var l = [Float](repeating: .nan, count: n)
+        var l = shared ? [] : [Float](repeating: .nan, count: n)
         var c = [UInt16](repeating: 0, count: n)
         let lo = max(from, startSecond), hi = min(to, endSecond)
         if hi > lo {
             let src = Int(lo - startSecond), dst = Int(lo - from), len = Int(hi - lo)
             m.replaceSubrange(dst..<dst + len, with: movement[src..<src + len])
-            l.replaceSubrange(dst..<dst + len, with: legacyMovement[src..<src + len])
+            if !shared { l.replaceSubrange(dst..<dst + len, with: legacyMovement[src..<src + len]) }
             c.replaceSubrange(dst..<dst + len, with: sampleCounts[src..<src + len])
         }
-        return SecondSeries(startSecond: from, movement: m, legacyMovement: l, sampleCounts: c,
+        return SecondSeries(startSecond: from, movement: m, legacyMovement: shared ? m : l, sampleCounts: c,
                             sourceResolutionSeconds: sourceResolutionSeconds)
+    }
+
+    /// Whether `movement` and `legacyMovement` are one array (the same storage), not just equal.
+    var channelsShareStorage: Bool {
+        movement.withUnsafeBufferPointer { m in legacyMovement.withUnsafeBufferPointer { l in m.baseAddress == l.baseAddress } }
+            && !movement.isEmpty
     }
 
     /// UTC seconds of the first and one past the last covered second, or nil without data.

@@ -155,6 +155,8 @@ final class ChunkBoard<Sink: SampleSink>: @unchecked Sendable {
     private var allBlocks: [SampleBlock] = []
     private(set) var stopped = false
     private(set) var peakBlockBytes = 0
+    /// Most bytes reserved for parsed samples at once (block capacity, used or not).
+    private(set) var peakReservedBytes = 0
     /// Seconds the parser threads summed whole (appended without going through their samples).
     private(set) var secondsSummedWhileParsing = 0
     /// Touched only by the thread that holds `accumulating` (hand-over through `mutex`).
@@ -201,6 +203,7 @@ final class ChunkBoard<Sink: SampleSink>: @unchecked Sendable {
                 if ok { ready[index % window] = block } else { stopped = true }
                 let stored = allBlocks.reduce(0) { $0 + $1.highWater }
                 peakBlockBytes = max(peakBlockBytes, stored * MemoryLayout<ParsedSample>.stride)
+                peakReservedBytes = max(peakReservedBytes, allBlocks.reduce(0) { $0 + $1.capacity } * MemoryLayout<ParsedSample>.stride)
                 pthread_cond_broadcast(condition)
                 continue
             }
@@ -211,7 +214,7 @@ final class ChunkBoard<Sink: SampleSink>: @unchecked Sendable {
     }
 
     private func parse(_ index: Int, into block: SampleBlock) -> Bool {
-        let range = file.chunkRange(index, count: chunkCount, dataStart: head.dataStart, chunkBytes: chunkBytes)
+        guard let range = file.chunkRange(index, count: chunkCount, dataStart: head.dataStart, chunkBytes: chunkBytes) else { return false }
         block.prepare(forBytes: range.count)
         file.prefetch(range)
         var writer = AggregatingBlockWriter(base: block.base, reusing: block.takeSeconds(), expectedSeconds: range.count / 512 + 4)

@@ -50,16 +50,34 @@ struct ParallelRawCSVReader {
         var threadsUsed = 0
         /// Most parsed-sample bytes held at once (block capacity in use), a bound on the reader's own memory.
         var peakBlockBytes = 0
+        /// Most bytes reserved for parsed samples at once (bounded by the chunk and line limits).
+        var peakReservedBytes = 0
         /// Seconds summed whole by the parser threads (the rest went sample by sample, in order).
         var secondsSummedWhileParsing = 0
     }
 
     /// The recording, or nil when the file is not one this path takes (then use the serial reader,
-    /// which also reports any error). `samples` is left as it was when nil is returned.
+    /// which also reports any error). `samples` is left as it was when nil is returned. Throws only
+    /// when the file shrank while it was read (see ``MappedFile/changedWhileRead``).
     func read<Sink: SampleSink>(path: String, options: IngestOptions, samples: inout Sink,
-                                statistics: UnsafeMutablePointer<Statistics>? = nil) -> Recording? {
+                                statistics: UnsafeMutablePointer<Statistics>? = nil) throws(IngestError) -> Recording? {
         guard let file = MappedFile(path: path) else { return nil }
         defer { file.close() }
+        let original = samples
+        Self.afterMappingForTesting?(path)
+        let recording = readMapped(file, options: options, samples: &samples, statistics: statistics)
+        if file.changedWhileRead {
+            samples = original
+            throw IngestError.changedWhileRead(path: path, detail: "it shrank from \(file.size) bytes")
+        }
+        return recording
+    }
+
+    /// Test seam: runs after the file is mapped and before it is parsed (to truncate it there).
+    nonisolated(unsafe) static var afterMappingForTesting: ((String) -> Void)?
+
+    private func readMapped<Sink: SampleSink>(_ file: MappedFile, options: IngestOptions, samples: inout Sink,
+                                              statistics: UnsafeMutablePointer<Statistics>?) -> Recording? {
         let p = file.bytes
         let size = file.size
         if size >= 2 && p[0] == 0x1F && p[1] == 0x8B { return nil }   // gzip: the serial stream inflates it
@@ -89,6 +107,7 @@ struct ParallelRawCSVReader {
             DispatchQueue.concurrentPerform(iterations: threadCount) { _ in board.work() }
             ok = !board.stopped
             stats.peakBlockBytes = board.peakBlockBytes
+            stats.peakReservedBytes = board.peakReservedBytes
             stats.secondsSummedWhileParsing = board.secondsSummedWhileParsing
             consumer = board.consumer
             board.release()
@@ -108,7 +127,7 @@ struct ParallelRawCSVReader {
     static func fusedSerial<Sink: SampleSink>(_ file: MappedFile, head: RawCSVHead, chunkCount: Int, chunkBytes: Int,
                                               consumer: inout IntakeConsumer<Sink>) -> Bool {
         for index in 0..<chunkCount {
-            let range = file.chunkRange(index, count: chunkCount, dataStart: head.dataStart, chunkBytes: chunkBytes)
+            guard let range = file.chunkRange(index, count: chunkCount, dataStart: head.dataStart, chunkBytes: chunkBytes) else { return false }
             file.prefetch(range)
             guard case .finished = RawCSVFastLines.parse(file.bytes, from: range.lowerBound, to: range.upperBound,
                                                          secondsPerUnit: head.secondsPerUnit, into: &consumer),
@@ -172,8 +191,10 @@ struct RawCSVHead {
         var lineStart = 0
         var sawFirst = false
         while lineStart < size {
-            let lineEnd = memchr(p + lineStart, Int32(UInt8(ascii: "\n")), size - lineStart)
-                .map { p.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? size
+            let limit = LineScanner.maximumLineBytes
+            guard let lineEnd = memchr(p + lineStart, Int32(UInt8(ascii: "\n")), min(size - lineStart, limit))
+                .map({ p.distance(to: $0.assumingMemoryBound(to: UInt8.self)) }) ?? (size - lineStart < limit ? size : nil)
+            else { return nil }   // a line too long: the serial reader refuses it with its number
             var end = lineEnd
             if end > lineStart && p[end - 1] == UInt8(ascii: "\r") { end -= 1 }
             if end == lineStart { lineStart = lineEnd + 1; continue }   // blank
@@ -228,10 +249,15 @@ struct RawCSVHead {
 
 /// A read-only memory map of a whole file. Pages are released after use so that resident memory
 /// stays at a few chunks whatever the file's length.
+///
+/// The mapping is registered with ``MappedReadGuard``: if the file shrinks while it is read, the
+/// pages past its new end read as zeros instead of killing the process with SIGBUS, and
+/// ``changedWhileRead`` says so (whatever was parsed must then be thrown away).
 final class MappedFile: @unchecked Sendable {
     let bytes: UnsafePointer<UInt8>
     let size: Int
     private let fd: Int32
+    private let guardSlot: Int?
     private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
     init?(path: String) {
@@ -245,26 +271,41 @@ final class MappedFile: @unchecked Sendable {
         self.fd = fd
         self.size = size
         self.bytes = UnsafePointer(base.assumingMemoryBound(to: UInt8.self))
+        self.guardSlot = MappedReadGuard.register(start: base, length: size)
+    }
+
+    /// The file shrank while it was mapped: a read past its new end found zeros, not the file.
+    var changedWhileRead: Bool {
+        if let guardSlot, MappedReadGuard.hasFaulted(guardSlot) { return true }
+        var st = stat()
+        return fstat(fd, &st) != 0 || Int(st.st_size) < size
     }
 
     func close() {
+        if let guardSlot { MappedReadGuard.unregister(guardSlot) }
         munmap(UnsafeMutableRawPointer(mutating: bytes), size)
         Glibc.close(fd)
     }
 
     /// Chunk `index` of `count` over `[dataStart, size)`: nominal boundaries every `chunkBytes`, each
-    /// moved forward to the next line start, so neighbouring chunks meet exactly.
-    func chunkRange(_ index: Int, count: Int, dataStart: Int, chunkBytes: Int) -> Range<Int> {
-        func boundary(_ k: Int) -> Int {
+    /// moved forward to the next line start, so neighbouring chunks meet exactly. Nil when a line
+    /// crossing a boundary is ``LineScanner/maximumLineBytes`` or longer: the serial reader then
+    /// refuses it with its line number, as it does in a gzip file (a chunk once reserved room for
+    /// 4 bytes of parsed samples per byte of such a line: 8 GB for a 2 GiB line).
+    func chunkRange(_ index: Int, count: Int, dataStart: Int, chunkBytes: Int) -> Range<Int>? {
+        let limit = LineScanner.maximumLineBytes
+        func boundary(_ k: Int) -> Int? {
             if k == 0 { return dataStart }
             if k >= count { return size }
             let nominal = dataStart + k * chunkBytes
             if nominal >= size { return size }
             if bytes[nominal - 1] == UInt8(ascii: "\n") { return nominal }
-            guard let nl = memchr(bytes + nominal, Int32(UInt8(ascii: "\n")), size - nominal) else { return size }
+            guard let nl = memchr(bytes + nominal, Int32(UInt8(ascii: "\n")), min(size - nominal, limit)) else {
+                return size - nominal < limit ? size : nil
+            }
             return bytes.distance(to: nl.assumingMemoryBound(to: UInt8.self)) + 1
         }
-        let lo = boundary(index), hi = boundary(index + 1)
+        guard let lo = boundary(index), let hi = boundary(index + 1) else { return nil }
         return lo..<max(lo, hi)
     }
 

@@ -30,7 +30,7 @@ public enum RawCSVIngest {
         let reader = ParallelRawCSVReader(chunkBytes: chunkBytes, threads: threads)
         var discard = DiscardingSampleSink()
         var stats = ParallelRawCSVReader.Statistics()
-        if let recording = reader.read(path: path, options: options, samples: &discard, statistics: &stats) {
+        if let recording = try reader.read(path: path, options: options, samples: &discard, statistics: &stats) {
             return Run(recording: recording, usedParallelPath: true, chunks: stats.chunks, threads: stats.threadsUsed,
                        peakBlockBytes: stats.peakBlockBytes, secondsSummedWhileParsing: stats.secondsSummedWhileParsing)
         }
@@ -56,7 +56,9 @@ public enum RawCSVIngest {
         let next = ChunkCounter()
         DispatchQueue.concurrentPerform(iterations: max(1, min(threads, count))) { _ in
             while let index = next.take(below: count) {
-                let range = file.chunkRange(index, count: count, dataStart: head.dataStart, chunkBytes: chunkBytes)
+                guard let range = file.chunkRange(index, count: count, dataStart: head.dataStart, chunkBytes: chunkBytes) else {
+                    results.set(index, nil); continue
+                }
                 file.prefetch(range)
                 var sum = ChecksumConsumer()
                 let outcome = RawCSVFastLines.parse(file.bytes, from: range.lowerBound, to: range.upperBound,
@@ -65,7 +67,7 @@ public enum RawCSVIngest {
                 results.set(index, outcome == .needsSerialReader ? nil : (sum.rows, sum.sum))
             }
         }
-        return results.total()
+        return file.changedWhileRead ? nil : results.total()
     }
 
     /// Accumulate stage alone: samples already in memory (structure of arrays) through the same

@@ -113,6 +113,36 @@ struct SampleIntake<Sink: SampleSink> {
         last = a.lastTimestamp
     }
 
+    /// One sample repeated at `rateHz` over the whole UTC seconds `seconds` (ActiGraph's idle-sleep
+    /// fill), with the same result as adding each repetition with ``add(timestamp:x:y:z:)`` at
+    /// `second + k / rateHz`: one second's sums are computed once and appended per second, so the
+    /// work grows with the seconds, not the samples (a file stating weeks of idle sleep at 10 kHz
+    /// once meant billions of calls). A sink that wants every sample gets them one by one.
+    mutating func addRepeated(x: Double, y: Double, z: Double, seconds: Range<Int64>, rateHz: Int) throws(Rejection) {
+        guard !seconds.isEmpty, rateHz > 0 else { return }
+        let step = 1.0 / Double(rateHz)
+        guard Sink.self == DiscardingSampleSink.self else {
+            for s in seconds {
+                for k in 0..<rateHz { try add(timestamp: Double(s) + Double(k) * step, x: x, y: y, z: z) }
+            }
+            return
+        }
+        var stats = SecondStats()
+        var movement = 0.0, legacy = 0.0
+        let c = SecondAccumulator.contribution(x: x, y: y, z: z)
+        for _ in 0..<rateHz { movement += c.movement; legacy += c.legacy; stats.add(x: x, y: y, z: z) }
+        let clips = clipThresholdG.map { abs(x) >= $0 || abs(y) >= $0 || abs(z) >= $0 } ?? false
+        for s in seconds {
+            let lastTimestamp = Double(s) + Double(rateHz - 1) * step
+            guard Double(s) >= 0, lastTimestamp < Self.latestPlausibleSecond else { throw .implausibleTime(lastTimestamp) }
+            try appendSecond(SecondAggregate(
+                complete: .init(second: s, movementSum: movement, legacySum: legacy, count: rateHz, duplicates: 0,
+                                lastTimestampBits: lastTimestamp.bitPattern),
+                stats: stats, lastTimestamp: lastTimestamp))
+            if clips { clipped += rateHz }
+        }
+    }
+
     /// Mean |a| over all samples, in the reader's output unit (g).
     var meanNorm: Double {
         let n = normCount + open.count
@@ -148,6 +178,10 @@ struct SampleIntake<Sink: SampleSink> {
     func warnings(_ q: QualitySummary) -> [String] {
         var w: [String] = []
         if q.duplicateTimestamps > 0 { w.append("\(q.duplicateTimestamps) samples repeat the previous timestamp (kept)") }
+        let capped = accumulator.secondsOverSampleCountCap
+        if capped > 0 {
+            w.append("\(capped) second(s) hold more than \(SecondAccumulator.maximumStoredSampleCount) samples: their stored sample count is capped at \(SecondAccumulator.maximumStoredSampleCount) (their movement uses every sample)")
+        }
         if backwardKept > 0 { w.append("\(backwardKept) samples are earlier than the sample before them within the same second (kept)") }
         if backwardDropped > 0 { w.append("\(backwardDropped) samples go back in time by up to \(Int(Self.backwardToleranceSeconds)) s into an earlier second (dropped)") }
         if let c = q.clippedSamples, c > 0, let r = q.deviceRangeG {

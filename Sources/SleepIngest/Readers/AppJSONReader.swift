@@ -102,37 +102,54 @@ public struct AppJSONReader: RecordingReader {
             guard span <= SecondAccumulator.maximumSpanSeconds else {
                 throw IngestError(file: path, path: "\(where_).motionData", message: "the night spans \(span / 86_400) days; expected one night")
             }
-            var movement = [Float](repeating: .nan, count: Int(span))
-            var counts = [UInt16](repeating: 0, count: Int(span))
-            var previousEnd = first
-            for (k, end) in stamps.enumerated() {
-                let start = max(end - Int64(interval), previousEnd)
-                let seconds = Int(end - start)
-                // Found by mutation fuzzing: 1e300 passed as finite, became an infinite Float and
-                // crashed the chart. The per-second value is a movement in g, as a raw sample's is.
-                let perSecondG = night.motionData[k].motion / Double(seconds)
-                guard perSecondG <= RawCSVReader.implausibleG else {
-                    throw IngestError(file: path, path: "\(where_).motionData[\(k)].motion",
-                                      message: "\(night.motionData[k].motion) over \(seconds) s is \(perSecondG) g per second; expected at most \(Int(RawCSVReader.implausibleG)) g (the app's total of per-second movement in g)")
-                }
-                let perSecond = Float(perSecondG)
-                for s in Int(start - first)..<Int(end - first) { movement[s] = perSecond; counts[s] = 1 }
-                previousEnd = end
+            // One segment per run of intervals without a gap of more than a night window (25 h)
+            // between them: parts that far apart cannot share a night, and a "night" whose values
+            // lie weeks apart no longer becomes one per-second series across the weeks between.
+            var runStart = 0
+            for k in 1...stamps.count where k == stamps.count || stamps[k] - Int64(interval) - stamps[k - 1] > Self.segmentGapSeconds {
+                let totals = try Self.totals(night, stamps: stamps, entries: runStart..<k, interval: interval, path: path, where_: where_)
+                runStart = k
+                segments.append(RecordingSegment(totals: totals, label: night.id,
+                                                 preBedSurvey: night.preBedSurvey?.answers ?? [],
+                                                 postBedSurvey: night.postBedSurvey?.answers ?? []))
             }
             sampleCount += stamps.count
-            // The app's values are legacy-formula totals; sleepsta's own metric cannot be recovered
-            // from them, so both channels carry the same numbers (documented in the README).
-            let series = SecondSeries(startSecond: first, movement: movement, legacyMovement: movement,
-                                      sampleCounts: counts, sourceResolutionSeconds: interval)
-            segments.append(RecordingSegment(series: series, label: night.id,
-                                             preBedSurvey: night.preBedSurvey?.answers ?? [],
-                                             postBedSurvey: night.postBedSurvey?.answers ?? []))
         }
-        var quality = QualitySummary(series: segments.map(\.series), sampleCount: sampleCount, duplicateTimestamps: 0)
+        var quality = QualitySummary(series: segments.lazy.map(\.series), sampleCount: sampleCount, duplicateTimestamps: 0)
         quality.effectiveSampleRateHz = 1.0 // the app sampled once a second
         warnings.append("app export: interval totals (legacy formula) spread evenly over their seconds; intervals finer than the export's are not real resolution")
         return Recording(format: .appJSON, segments: segments, timeline: timeline, timeZoneName: zoneName,
                          timeZoneSource: source, gravity: .removed, quality: quality, warnings: warnings)
+    }
+
+    /// Uncovered seconds between two intervals of a night beyond which they become separate
+    /// segments: longer than any night window (25 h on the day clocks go back).
+    static let segmentGapSeconds: Int64 = 25 * 3600
+
+    /// The intervals `entries` (ends `stamps`, in order) as per-second values, each total divided
+    /// by its interval's seconds (an interval starts no earlier than the one before ends); spread
+    /// over the seconds only when the segment's series is read (see ``IntervalTotals``).
+    static func totals(_ night: AppNight, stamps: [Int64], entries: Range<Int>, interval: Int, path: String,
+                       where_: String) throws(IngestError) -> IntervalTotals {
+        var previousEnd = stamps[entries.lowerBound] - Int64(interval)
+        var perSecond: [Float] = []
+        perSecond.reserveCapacity(entries.count)
+        for k in entries {
+            let end = stamps[k]
+            let seconds = Int(end - max(end - Int64(interval), previousEnd))
+            // Found by mutation fuzzing: 1e300 passed as finite, became an infinite Float and
+            // crashed the chart. The per-second value is a movement in g, as a raw sample's is.
+            let perSecondG = night.motionData[k].motion / Double(seconds)
+            guard perSecondG <= RawCSVReader.implausibleG else {
+                throw IngestError(file: path, path: "\(where_).motionData[\(k)].motion",
+                                  message: "\(night.motionData[k].motion) over \(seconds) s is \(perSecondG) g per second; expected at most \(Int(RawCSVReader.implausibleG)) g (the app's total of per-second movement in g)")
+            }
+            // The app's values are legacy-formula totals; sleepsta's own metric cannot be recovered
+            // from them, so both channels carry the same numbers (documented in the README).
+            perSecond.append(Float(perSecondG))
+            previousEnd = end
+        }
+        return IntervalTotals(ends: Array(stamps[entries]), perSecond: perSecond, intervalSeconds: interval)
     }
 
     /// The median spacing of the timestamps, rounded to whole minutes (the app's timer drifts by a

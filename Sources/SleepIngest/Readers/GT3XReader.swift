@@ -16,7 +16,11 @@ import SleepCore
 ///   they are not rounded (ActiLife's CSV export rounds to 3 decimals).
 /// * Idle-sleep mode: an `EVENT` record (0x03) with payload `08` when the device stops sampling
 ///   because it lies still, `09` when it resumes. The seconds in between are filled with the last
-///   sample at the device's rate, as ActiLife and ActiGraph's `pygt3x` do, and counted in the QC.
+///   sample at the device's rate, as ActiLife and ActiGraph's `pygt3x` do, and counted in the QC —
+///   but only between two real activity records (the fill happens when samples resume, and never
+///   after the last record) and only inside the span `info.txt` states (`Start Date` to `Last
+///   Sample Time`, without which nothing is filled and a warning says so), so the file's own
+///   content bounds the work: events alone invent no nights.
 ///
 /// The file is read as a stream (log.bin inflated chunk by chunk); each sample goes straight to the
 /// per-second accumulator and the optional ``SampleSink``.
@@ -67,6 +71,10 @@ public struct GT3XReader: RawSampleReader {
         var scaleLSBPerG: Double?
         var timeZoneOffsetSeconds: Int32?
         var rangeG: Double?
+        /// The recording's span on the device clock (local seconds since 1970), from `Start Date`
+        /// and `Last Sample Time` (or `Stop Date`) in .NET ticks; nil where not stated.
+        var statedStartSecond: Int64?
+        var statedEndSecond: Int64?
         var serial: String { values["Serial Number"] ?? "" }
 
         init(bytes: [UInt8], path: String) throws(IngestError) {
@@ -82,6 +90,8 @@ public struct GT3XReader: RawSampleReader {
             sampleRateHz = rate
             scaleLSBPerG = values["Acceleration Scale"].flatMap { Double($0.replacingOccurrences(of: ",", with: ".")) }.flatMap { $0 > 0 ? $0 : nil }
             if let tz = values["TimeZone"] { timeZoneOffsetSeconds = Self.offset(tz) }
+            statedStartSecond = Self.localSecond(ticks: values["Start Date"])
+            statedEndSecond = Self.localSecond(ticks: values["Last Sample Time"]) ?? Self.localSecond(ticks: values["Stop Date"])
             if let maxText = values["Acceleration Max"], let m = Double(maxText.replacingOccurrences(of: ",", with: ".")), m > 0 { rangeG = m }
             if rangeG == nil {
                 // ActiGraph's documented ranges: ±6 g at 341 LSB/g (NEO, CLE), ±8 g at 256 LSB/g (MOS, TAS).
@@ -89,6 +99,14 @@ public struct GT3XReader: RawSampleReader {
                 if s.hasPrefix("NEO") || s.hasPrefix("CLE") || s.hasPrefix("MRA") { rangeG = 6 }
                 else if s.hasPrefix("MOS") || s.hasPrefix("TAS") { rangeG = 8 }
             }
+        }
+
+        /// .NET ticks (100 ns since 0001-01-01, on the device clock) → seconds since 1970 on that
+        /// clock; nil for a missing, zero or implausible value.
+        static func localSecond(ticks text: String?) -> Int64? {
+            guard let text, let ticks = Int64(text), ticks > 0 else { return nil }
+            let second = ticks / 10_000_000 - 62_135_596_800
+            return second > 0 && second < 253_402_300_800 ? second : nil
         }
 
         /// `-05:00:00` or `02:00:00` → seconds east of UTC.
@@ -129,8 +147,11 @@ public struct GT3XReader: RawSampleReader {
         var lastSampleSecond: Int64? = nil  // local second of the last activity record
         var last: (Double, Double, Double)? = nil
         var idleSince: Int64? = nil         // local second of the idle-sleep start event
+        var idleResumed: Int64? = nil       // local second of the resume event, until samples follow
         var lastRecordSecond: Int64 = 0
         var idleSecondsFilled = 0
+        /// Idle-sleep seconds left unfilled because info.txt states no span to fill within.
+        var idleSecondsUnfilled = 0
         var badChecksums = 0
         var skippedZeroBytes = 0
         var activityRecords = 0
@@ -190,7 +211,8 @@ public struct GT3XReader: RawSampleReader {
                 case 0x03:
                     if size == 1 && payload[0] == 0x08 { idleSince = second }
                     else if size == 1 && payload[0] == 0x09 {
-                        if idleSince != nil { try fillIdle(until: second, at: recordOffset) }
+                        // Filled when the next activity record shows the device really sampled again.
+                        if idleSince != nil { idleResumed = second }
                         idleSince = nil
                     }
                 case 0x15:
@@ -203,6 +225,8 @@ public struct GT3XReader: RawSampleReader {
 
         mutating func activity(type: UInt8, second: Int64, payload: UnsafeMutablePointer<UInt8>, size: Int, at recordOffset: Int) throws(IngestError) {
             activityRecords += 1
+            if let resumed = idleResumed { try fillIdle(until: min(resumed, second), at: recordOffset) }
+            idleResumed = nil
             idleSince = nil  // samples again: a missed "resume" event must not fill later gaps
             if offset == nil { offset = clock.offset(atFirstLocalSecond: second) }
             let base = Double(second - offset!)
@@ -244,18 +268,20 @@ public struct GT3XReader: RawSampleReader {
             lastSampleSecond = second
         }
 
-        /// Repeats the last sample at the device rate over the seconds the device slept.
-        mutating func fillIdle(until endSecond: Int64, at recordOffset: Int) throws(IngestError) {
-            guard let lastSecond = lastSampleSecond, let v = last, let offset, endSecond > lastSecond + 1 else { return }
-            let step = 1.0 / Double(info.sampleRateHz)
-            for s in (lastSecond + 1)..<endSecond {
-                let base = Double(s - offset)
-                for k in 0..<info.sampleRateHz {
-                    do { try intake.add(timestamp: base + Double(k) * step, x: v.0, y: v.1, z: v.2) }
-                    catch { throw IngestError(file: path, byteOffset: recordOffset, path: "log.bin", message: "idle-sleep fill: " + IngestError.message(for: error)) }
-                }
-                idleSecondsFilled += 1
+        /// Repeats the last sample at the device rate over the seconds the device slept, from the
+        /// last real sample to `endSecond` (a real record's), within the span info.txt states.
+        mutating func fillIdle(until requestedEnd: Int64, at recordOffset: Int) throws(IngestError) {
+            guard let lastSecond = lastSampleSecond, let v = last, let offset, requestedEnd > lastSecond + 1 else { return }
+            guard let statedEnd = info.statedEndSecond else {
+                idleSecondsUnfilled += Int(requestedEnd - lastSecond - 1)   // no span of its own to fill within
+                return
             }
+            let endSecond = min(requestedEnd, statedEnd + 1)
+            guard endSecond > lastSecond + 1 else { return }
+            if let start = info.statedStartSecond, lastSecond < start { return }   // samples before the stated start
+            do { try intake.addRepeated(x: v.0, y: v.1, z: v.2, seconds: (lastSecond + 1 - offset)..<(endSecond - offset), rateHz: info.sampleRateHz) }
+            catch { throw IngestError(file: path, byteOffset: recordOffset, path: "log.bin", message: "idle-sleep fill: " + IngestError.message(for: error)) }
+            idleSecondsFilled += Int(endSecond - lastSecond - 1)
             lastSampleSecond = endSecond - 1
         }
 
@@ -282,7 +308,7 @@ public struct GT3XReader: RawSampleReader {
         }
 
         mutating func finish(format: RecordingFormat, compression: String?) throws(IngestError) -> Recording {
-            if idleSince != nil { try fillIdle(until: lastRecordSecond, at: 0) }
+            // An idle period still open at the end is not filled: no real sample follows it.
             guard intake.accumulator.sampleCount > 0 else {
                 throw IngestError(file: path, path: "log.bin", message: activityRecords == 0
                     ? "no activity records in log.bin: expected raw samples (ACTIVITY, ACTIVITY2 or ACTIVITY3 records)"
@@ -293,6 +319,9 @@ public struct GT3XReader: RawSampleReader {
             quality.skippedBlocks = badChecksums
             var warnings = clock.warnings + intake.warnings(quality)
             if idleSecondsFilled > 0 { warnings.append("\(idleSecondsFilled) s of idle-sleep mode filled with the last sample (as ActiLife does)") }
+            if idleSecondsUnfilled > 0 {
+                warnings.append("\(idleSecondsUnfilled) s of idle-sleep mode not filled: info.txt states no 'Last Sample Time' or 'Stop Date' to bound the fill, so they stay gaps")
+            }
             if badChecksums > 0 { warnings.append("\(badChecksums) log records with a bad checksum were skipped") }
             if let cutShort { warnings.append(cutShort) }
             if intake.gravity != .included {

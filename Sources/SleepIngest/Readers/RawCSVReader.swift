@@ -44,11 +44,11 @@ public struct RawCSVReader: RecordingReader {
     /// Reads the file and also hands every raw sample to `samples` (e.g. a ``RawSampleBuffer``
     /// for ActiGraph counts). The per-second base series is built either way.
     public func read<Sink: SampleSink>(path: String, options: IngestOptions, samples: inout Sink) throws(IngestError) -> Recording {
-        if parallel, let recording = ParallelRawCSVReader().read(path: path, options: options, samples: &samples) { return recording }
+        if parallel, let recording = try ParallelRawCSVReader().read(path: path, options: options, samples: &samples) { return recording }
         let stream = try ByteStreams.open(path: path)
         var state = try ParseState(path: path, options: options, sink: samples)
         defer { samples = state.intake.sink }
-        let capacity = FileBytes.chunkSize
+        let capacity = LineScanner.maximumLineBytes
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + 1)
         defer { buffer.deallocate() }
         var carried = 0          // bytes of an incomplete line kept at the buffer's start

@@ -19,6 +19,10 @@ public enum FormatDetector {
     public static func reader(forPath path: String) throws(IngestError) -> any RecordingReader {
         let head = try FileBytes.head(path: path, count: 4096)
         let name = Self.nameWithoutGzipSuffix(path.split(separator: "/").last.map(String.init) ?? path)
+        if let encoding = TextEncodingCheck.utf16(fileName: name, head: head) {
+            throw IngestError(file: path, byteOffset: 0, message: "the text is \(encoding), not UTF-8: save it as UTF-8 "
+                + "(e.g. iconv -f UTF-16 -t UTF-8 FILE > FILE.utf8) and run again")
+        }
         // Epoch files (ActiLife, Actiware …) hold no raw samples: say so rather than let the
         // 4-column CSV reader misread `timestamp,axis1,axis2,axis3` (see EpochFileReader).
         if let epoch = epochReaders.first(where: { $0.accepts(fileName: name, head: head) }) {

@@ -49,7 +49,9 @@ final class ZipArchive {
         let entryCount = Int(Self.u16(tail, eocd + 10))
         let directorySize = Int(Self.u32(tail, eocd + 12))
         let directoryOffset = Int(Self.u32(tail, eocd + 16))
-        if entryCount == 0xFFFF || directoryOffset == 0xFFFF_FFFF {
+        // zip64: the record's fields say "see the zip64 record" (0xFFFF…), or a zip64 locator precedes it.
+        let zip64Locator = eocd >= 20 && Self.u32(tail, eocd - 20) == 0x0706_4B50
+        if entryCount == 0xFFFF || directoryOffset == 0xFFFF_FFFF || directorySize == 0xFFFF_FFFF || zip64Locator {
             throw IngestError(file: path, byteOffset: size - tailLength + eocd, message: "zip64 archive: not supported for .gt3x")
         }
         guard directoryOffset + directorySize <= size else {
@@ -75,6 +77,11 @@ final class ZipArchive {
                               method: Self.u16(directory, p + 10), crc32: Self.u32(directory, p + 16),
                               compressedSize: Int(Self.u32(directory, p + 20)), uncompressedSize: Int(Self.u32(directory, p + 24)),
                               localHeaderOffset: Int(Self.u32(directory, p + 42)))
+            if entry.compressedSize == 0xFFFF_FFFF || entry.uncompressedSize == 0xFFFF_FFFF || entry.localHeaderOffset == 0xFFFF_FFFF {
+                // Its real sizes are in a zip64 extra field: read as they stand, they claimed 4 GiB and "truncated".
+                throw IngestError(file: path, byteOffset: directoryOffset + p,
+                                  message: "zip64 archive (entry '\(entry.name)' keeps its sizes in a zip64 field): not supported for .gt3x")
+            }
             if flags & 1 != 0 {
                 throw IngestError(file: path, byteOffset: directoryOffset + p, message: "zip entry '\(entry.name)' is encrypted")
             }

@@ -1,0 +1,31 @@
+/// Text from input (file names, file content quoted in errors) made safe to print on one line.
+///
+/// A file name may hold any byte but `/` and NUL: a newline in one would start a forged line in
+/// the log or the cron mail (`2024-06-16T04:15:02Z error : everything fine`), a carriage return or
+/// an ANSI escape would overwrite what a terminal shows, and a NUL cut the stored error short.
+/// Every control character (C0, DEL, C1) and the Unicode line and paragraph separators are
+/// written as an escape instead: `\n`, `\r`, `\t`, `\0`, else `\u{1B}`-style. Other text,
+/// non-ASCII letters included, is kept as it is.
+public enum PrintableText {
+    public static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        var out = ""
+        out.reserveCapacity(text.utf8.count + 8)
+        for s in text.unicodeScalars {
+            guard needsEscape(s) else { out.unicodeScalars.append(s); continue }
+            switch s {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\0": out += "\\0"
+            default: out += "\\u{" + String(s.value, radix: 16, uppercase: true) + "}"
+            }
+        }
+        return out
+    }
+
+    @inline(__always)
+    static func needsEscape(_ s: Unicode.Scalar) -> Bool {
+        s.value < 0x20 || (s.value >= 0x7F && s.value <= 0x9F) || s.value == 0x2028 || s.value == 0x2029
+    }
+}
