@@ -251,28 +251,6 @@ public struct Pipeline {
         let method = NightAnalysisMethods.method(for: decision.kind)
         let stem = NightNaming.recordingStem(relativePath)
         let taken = try storing { try db.nightIDs(excludingPath: relativePath) }
-        var nights: [StoredNight] = []
-        var analyses: [String: NightAnalysis] = [:]
-        var perDate: [CivilDate: Int] = [:]
-        for segment in recording.segments {
-            for window in NightSplitter.nights(in: segment.series, timeline: recording.timeline) {
-                let ordinal = perDate[window.date, default: 0]
-                perDate[window.date] = ordinal + 1
-                var id = NightNaming.nightID(stem: stem, date: window.date, ordinal: ordinal)
-                var bump = ordinal
-                while taken.contains(id) { bump += 1; id = NightNaming.nightID(stem: stem, date: window.date, ordinal: bump) }
-                let slice = segment.series.slice(from: window.startUTC, to: window.endUTC).trimmedToData()
-                // The wearable milestone covers the window and the 6 h after it (GGIR's day-sleeper re-run).
-                let epochs = wearable.map { $0.slice(from: window.startUTC, to: window.endUTC + 6 * 3600) }
-                let night = StoredNight(id: id, window: window, timeline: recording.timeline, timeZone: recording.timeZoneName,
-                                        label: segment.label,
-                                        preBedSurvey: segment.preBedSurvey.map { SurveyItem(question: $0.question, answer: $0.answer) },
-                                        postBedSurvey: segment.postBedSurvey.map { SurveyItem(question: $0.question, answer: $0.answer) },
-                                        series: slice, epochs: epochs, kind: decision.kind)
-                nights.append(night)
-                analyses[id] = method.analyze(night.data, parameters: configuration.parameters)
-            }
-        }
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         let stored = StoredRecording(
             path: relativePath, contentSHA256: sha, format: recording.format.rawValue,
@@ -282,10 +260,35 @@ public struct Pipeline {
             units: recording.units, gravity: recording.gravity.rawValue, qualityJSON: try Self.json(recording.quality),
             warningsJSON: try Self.json(recording.warnings), kind: decision.kind.rawValue, kindReason: decision.reason)
         try before.requireUnchanged(path: path)
-        try storing { try db.replaceRecording(stored, nights: nights, analyses: analyses, runID: runID) }
-        logger.info("\(relativePath): \(recording.format.rawValue), \(decision.kind.rawValue) (\(decision.reason)), \(recording.quality.sampleCount) samples, \(nights.count) night(s)")
+        // Nights are made, analysed and stored one at a time inside the file's one transaction, so
+        // memory holds one night's series, not the whole recording's (an app export of 30 years).
+        var nightIDs: [String] = []
+        try storing { try db.replaceRecording(stored, runID: runID) { store in
+        var perDate: [CivilDate: Int] = [:]
+        for segment in recording.segments {
+            let series = segment.series   // computed for interval totals: once per segment
+            for window in NightSplitter.nights(in: series, timeline: recording.timeline) {
+                let ordinal = perDate[window.date, default: 0]
+                perDate[window.date] = ordinal + 1
+                var id = NightNaming.nightID(stem: stem, date: window.date, ordinal: ordinal)
+                var bump = ordinal
+                while taken.contains(id) { bump += 1; id = NightNaming.nightID(stem: stem, date: window.date, ordinal: bump) }
+                let slice = series.slice(from: window.startUTC, to: window.endUTC).trimmedToData()
+                // The wearable milestone covers the window and the 6 h after it (GGIR's day-sleeper re-run).
+                let epochs = wearable.map { $0.slice(from: window.startUTC, to: window.endUTC + 6 * 3600) }
+                let night = StoredNight(id: id, window: window, timeline: recording.timeline, timeZone: recording.timeZoneName,
+                                        label: segment.label,
+                                        preBedSurvey: segment.preBedSurvey.map { SurveyItem(question: $0.question, answer: $0.answer) },
+                                        postBedSurvey: segment.postBedSurvey.map { SurveyItem(question: $0.question, answer: $0.answer) },
+                                        series: slice, epochs: epochs, kind: decision.kind)
+                try store(night, method.analyze(night.data, parameters: configuration.parameters))
+                nightIDs.append(id)
+            }
+        }
+        } }
+        logger.info("\(relativePath): \(recording.format.rawValue), \(decision.kind.rawValue) (\(decision.reason)), \(recording.quality.sampleCount) samples, \(nightIDs.count) night(s)")
         for w in recording.warnings { logger.notice("\(relativePath): \(w)") }
-        return .ingested(nightIDs: nights.map(\.id), warnings: recording.warnings)
+        return .ingested(nightIDs: nightIDs, warnings: recording.warnings)
     }
 
     static func timestamp(_ date: Date = Date()) -> String {

@@ -76,23 +76,36 @@ public final class SleepDatabase: Sendable {
     @discardableResult
     public func replaceRecording(_ recording: StoredRecording, nights: [StoredNight], analyses: [String: NightAnalysis],
                                  runID: Int64?) throws -> Int64 {
+        try replaceRecording(recording, runID: runID) { store in
+            for night in nights { try store(night, analyses[night.id]) }
+        }
+    }
+
+    static func insert(_ recording: StoredRecording, db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO recordings (path, content_sha256, format, size_bytes, sample_count, effective_rate_hz,
+                first_utc, end_utc, time_zone, time_zone_source, units, gravity, quality_json, warnings_json, kind, kind_reason)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [recording.path, recording.contentSHA256, recording.format, recording.sizeBytes,
+                             recording.sampleCount, recording.effectiveSampleRateHz, recording.firstUTC, recording.endUTC,
+                             recording.timeZone, recording.timeZoneSource, recording.units, recording.gravity,
+                             recording.qualityJSON, recording.warningsJSON, recording.kind, recording.kindReason])
+    }
+
+    /// Stores a recording and the nights `produce` hands to its `store` closure, one at a time, in one
+    /// transaction (replacing any earlier recording at the same path or with the same content):
+    /// memory holds one night, however many the recording has. A throw leaves nothing of it stored.
+    @discardableResult
+    public func replaceRecording(_ recording: StoredRecording, runID: Int64?,
+                                 nights produce: (_ store: (StoredNight, NightAnalysis?) throws -> Void) throws -> Void) throws -> Int64 {
         try pool.write { db in
             try db.execute(sql: "DELETE FROM recordings WHERE path = ? OR content_sha256 = ?",
                            arguments: [recording.path, recording.contentSHA256])
-            try db.execute(sql: """
-                INSERT INTO recordings (path, content_sha256, format, size_bytes, sample_count, effective_rate_hz,
-                    first_utc, end_utc, time_zone, time_zone_source, units, gravity, quality_json, warnings_json, kind, kind_reason)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [recording.path, recording.contentSHA256, recording.format, recording.sizeBytes,
-                                 recording.sampleCount, recording.effectiveSampleRateHz, recording.firstUTC, recording.endUTC,
-                                 recording.timeZone, recording.timeZoneSource, recording.units, recording.gravity,
-                                 recording.qualityJSON, recording.warningsJSON, recording.kind, recording.kindReason])
+            try Self.insert(recording, db: db)
             let recordingID = db.lastInsertedRowID
-            for night in nights {
+            try produce { night, analysis in
                 try Self.insert(night, recordingID: recordingID, db: db)
-                if let analysis = analyses[night.id] {
-                    try Self.insert(analysis, nightID: night.id, runID: runID, db: db)
-                }
+                if let analysis { try Self.insert(analysis, nightID: night.id, runID: runID, db: db) }
             }
             return recordingID
         }
