@@ -239,6 +239,7 @@ public struct Pipeline {
         }
         let file = try early?.wait().get() ?? IngestRead.read(reader: reader, path: path, options: options)
         var recording = file.recording
+        AccelerationUnits.resolve(&recording, option: configuration.units)
         let span = recording.segments.compactMap(\.series.dataSpan)
         let decision = RecordingKindClassifier.decide(
             gravity: recording.gravity.rawValue, isWearableDeviceFormat: IngestRead.wearableDeviceFormats.contains(recording.format),
@@ -308,11 +309,11 @@ public struct Pipeline {
     static func parametersJSON(_ c: PipelineConfiguration) -> String {
         struct P: Encodable {
             var analysis: AnalysisParameters; var key: String; var timeZone: String?
-            var dataDirectory: String; var reportsDirectory: String; var kind: String?
+            var dataDirectory: String; var reportsDirectory: String; var kind: String?; var units: String
         }
         return (try? json(P(analysis: c.parameters, key: c.parameters.key, timeZone: c.timeZoneIdentifier,
                             dataDirectory: c.dataDirectory, reportsDirectory: c.reportsDirectory,
-                            kind: c.kindOverride?.rawValue))) ?? "{}"
+                            kind: c.kindOverride?.rawValue, units: c.units.rawValue))) ?? "{}"
     }
 }
 

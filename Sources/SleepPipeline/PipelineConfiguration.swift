@@ -1,4 +1,5 @@
 import SleepCore
+import SleepIngest
 
 /// What a batch run works on and with.
 public struct PipelineConfiguration: Sendable {
@@ -17,6 +18,8 @@ public struct PipelineConfiguration: Sendable {
     public var createsReportsDirectory = true
     /// `--kind`: the recording kind for every file, nil to decide per file from the data (`auto`).
     public var kindOverride: RecordingKind? = nil
+    /// `--units`: the acceleration unit of raw CSVs, which state none (``AccelerationUnits``).
+    public var units: AccelerationUnits = .auto
 
     /// The analysis key of each kind's method under these parameters.
     public var analysisKeys: [RecordingKind: String] {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Logging
 import SleepCore
 import SleepPipeline
+import SleepIngest
 
 /// The options `run` and `nightly` share: folders, analysis parameters, log level.
 struct PipelineOptions: ParsableArguments {
@@ -29,6 +30,9 @@ struct PipelineOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Recording kind, which picks the night method: auto (decide per file from the data), phone-in-bed (a phone on the mattress) or wearable-24h (a device with gravity worn day and night).", valueName: "kind"))
     var kind: String = "auto"
 
+    @Option(name: .long, help: ArgumentHelp("Acceleration unit of raw timestamp,x,y,z CSVs, which state none: auto (from the data: gravity, else the noise floor), g or m/s2.", valueName: "unit"))
+    var units: String = AccelerationUnits.auto.rawValue
+
     @Flag(name: .long, help: "Log every file and night (debug level) to stderr.")
     var verbose = false
 
@@ -43,6 +47,9 @@ struct PipelineOptions: ParsableArguments {
             throw ValidationError("--metric must be one of: \(MovementMetric.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         guard wakeThreshold > 0, wakeThreshold.isFinite else { throw ValidationError("--wake-threshold must be a positive number") }
+        guard AccelerationUnits(rawValue: units) != nil else {
+            throw ValidationError("--units must be auto, g or m/s2")
+        }
         guard kind == "auto" || RecordingKind(rawValue: kind) != nil else {
             throw ValidationError("--kind must be auto, \(RecordingKind.allCases.map(\.rawValue).joined(separator: " or "))")
         }
@@ -61,6 +68,7 @@ struct PipelineOptions: ParsableArguments {
         var c = PipelineConfiguration(dataDirectory: data, databasePath: db, reportsDirectory: reports,
                                       parameters: parameters, timeZoneIdentifier: tz, command: command)
         c.kindOverride = RecordingKind(rawValue: kind)
+        c.units = AccelerationUnits(rawValue: units) ?? .auto
         return c
     }
 

@@ -1,0 +1,55 @@
+import Foundation
+import Logging
+import Testing
+@testable import SleepCore
+@testable import SleepIngest
+@testable import SleepPipeline
+@testable import SleepStore
+
+/// Issue: a gravity-free raw CSV in m/s² was taken as g (movement 9.81× too large, units stored as g).
+@Suite("Acceleration units of raw CSVs")
+struct UnitsTests {
+    static func run(_ w: Workspace, units: AccelerationUnits) throws {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        var c = PipelineConfiguration(dataDirectory: w.data, databasePath: w.db, reportsDirectory: w.reports,
+                                      parameters: AnalysisParameters(), timeZoneIdentifier: "Europe/Berlin")
+        c.units = units
+        _ = try Pipeline(configuration: c, logger: logger).run()
+    }
+
+    /// The phone night of ``Workspace/phoneNight(startUTC:hours:)`` with every axis × 9.80665 (m/s²).
+    static func inMetresPerSecondSquared() -> String {
+        let g = Workspace.phoneNight(startUTC: 1_718_402_400)
+        return g.split(separator: "\n").enumerated().map { i, line -> String in
+            guard i > 0 else { return String(line) }
+            let f = line.split(separator: ",")
+            return "\(f[0]),\(f[1...3].map { String(format: "%.5f", Double($0)! * 9.80665) }.joined(separator: ","))"
+        }.joined(separator: "\n") + "\n"
+    }
+
+    static func facts(_ w: Workspace) throws -> (units: String, warnings: String, movement: Double, tst: Double) {
+        let db = try SleepDatabase(path: w.db)
+        let r = try #require(try db.query("SELECT units, warnings_json FROM recordings").first)
+        let m = try #require(try db.query("SELECT SUM(movement_sum) AS s FROM intervals").first)
+        let t = try #require(try db.query("SELECT total_sleep_time_min AS t FROM night_metrics").first)
+        return (r["units"]!, r["warnings_json"]!, Double(m["s"]!)!, Double(t["t"]!)!)
+    }
+
+    @Test("auto: user acceleration in m/s² is recognised by its noise floor, converted to g, and said so; the same night in g is left alone")
+    func autoDetects() throws {
+        let inG = Workspace(), inMS2 = Workspace(), forced = Workspace()
+        inG.write("night.csv", Workspace.phoneNight(startUTC: 1_718_402_400))
+        inMS2.write("night.csv", Self.inMetresPerSecondSquared())
+        forced.write("night.csv", Self.inMetresPerSecondSquared())
+        try Self.run(inG, units: .auto)
+        try Self.run(inMS2, units: .auto)
+        try Self.run(forced, units: .g)
+        let a = try Self.facts(inG), b = try Self.facts(inMS2), c = try Self.facts(forced)
+        #expect(a.units == "g" && !a.warnings.contains("m/s²"))
+        #expect(b.units == "m/s² (converted to g)" && b.warnings.contains("divided by 9.80665"))
+        #expect(abs(b.movement / a.movement - 1) < 1e-3, "\(a.movement) vs \(b.movement)")   // 5-decimal rounding of the m/s² text
+        #expect(a.tst == b.tst)
+        #expect(c.units == "g" && abs(c.movement / a.movement - 9.80665) < 0.01)   // --units g: as written
+    }
+}
