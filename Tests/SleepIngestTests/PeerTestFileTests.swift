@@ -265,6 +265,24 @@ struct PeerTestFileTests {
         #expect(r.warnings.contains { $0.contains("the title states 120960 epochs") && $0.contains("the first 502") })
     }
 
+    @Test("raw CSV with formatted times and gyroscope columns: GGIR's export of ax6_testfile.cwa equals the .cwa",
+          .enabled(if: ExternalData.available, external))
+    func wideRawCSV() throws {
+        let (r, csv) = try Self.samples(WideRawCSVReader(), "ggir/ax6_testfile_formatted_timestamps.csv", tz: "UTC")
+        #expect(r.format == .wideRawCSV)
+        #expect(csv.timestamps.count == 210)
+        #expect(abs(csv.timestamps[0] - 1_577_135_046.690) < 1e-6)
+        #expect(csv.x[0] == 0.007324 && csv.y[0] == 0.071289 && csv.z[0] == 0.008789, "x, y, z are columns 2-4; the gyroscope is left out")
+        // The same samples in the .cwa (GGIR prints 6 decimals, rounding k/4096 g halves up).
+        let (_, cwa) = try Self.samples(AxivityCWAReader(), "ggirread/ax6_testfile.cwa")
+        var matched = 0
+        for k in 0..<csv.timestamps.count where abs(csv.x[k] - cwa.x[k]) <= 5.01e-7 && abs(csv.y[k] - cwa.y[k]) <= 5.01e-7 && abs(csv.z[k] - cwa.z[k]) <= 5.01e-7 { matched += 1 }
+        ReferenceReport.record("GGIR's AX6 CSV export vs sleepsta's read of ax6_testfile.cwa (values, sample by sample)", matched: matched, total: csv.timestamps.count)
+        #expect(matched == csv.timestamps.count)
+        #expect(abs(csv.timestamps[0] - cwa.timestamps[0]) < 0.011)
+        #expect(try FormatDetector.reader(forPath: try Self.path("ggir/ax6_testfile_formatted_timestamps.csv")) is WideRawCSVReader)
+    }
+
     static func offsets(of text: String, in bytes: [UInt8]) -> [Int] {
         let needle = Array(text.utf8)
         var result: [Int] = []
