@@ -65,7 +65,7 @@ struct InspectionTests {
     static let unreadFormats: Set<String> = [
         "peer_test_files/ggirread/Actical.csv", "peer_test_files/ggirread/ax3test.wav",
         "peer_test_files/ggirread/genea_testfile.bin", "peer_test_files/ggirread/mtx_25Hz_acc_HR.BIN",
-        "peer_test_files/pyactigraphy/sample-timeSeries.csv.gz", "peer_test_files/pyactigraphy/test_sample_dqt.csv", "peer_test_files/pyactigraphy/test_sample_tal.txt",
+        "peer_test_files/pyactigraphy/test_sample_dqt.csv", "peer_test_files/pyactigraphy/test_sample_tal.txt",
     ]
 
     static let referenceTables: Set<String> = [

@@ -23,13 +23,15 @@ struct DeviceFormatsPipelineTests {
         FileManager.default.createFile(atPath: w.data + "/" + name, contents: data)
     }
 
-    @Test(".gt3x, .cwa.gz and GENEActiv .bin are ingested with their QC; a truncated .cwa is refused whole")
+    @Test(".gt3x, .cwa.gz and GENEActiv .bin are ingested with their QC; a .cwa cut before its first complete block is refused whole")
     func deviceFiles() throws {
         let w = Workspace()
         try copy("spec_activity12.gt3x", to: "gt3x-night.gt3x", in: w)
         try copy("spec_ax3_packed.cwa.gz", to: "wrist.cwa.gz", in: w)
         try copy("spec_geneactiv.bin", to: "genea.bin", in: w)
-        try copy("spec_ax3_packed.cwa", to: "cut.cwa", in: w, keep: 1024 + 512 * 20 + 7)
+        // Cut inside its first data block: nothing complete to salvage (a file cut later is read up
+        // to its last complete block, see PeerTestFileTests), so it is refused whole.
+        try copy("spec_ax3_packed.cwa", to: "cut.cwa", in: w, keep: 1024 + 100)
         let s = try w.run(tz: nil)
         #expect(s.filesSeen == 4)
         #expect(s.filesIngested == 3)
