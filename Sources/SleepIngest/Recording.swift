@@ -12,6 +12,8 @@ public enum RecordingFormat: String, Sendable, Codable, CaseIterable {
     case sensorLoggerCSV = "sensor-logger-csv"
     /// Sleep as Android `sleep-export.csv`: per-record header, actigraphy per time bin, events.
     case sleepAsAndroidCSV = "sleep-as-android-csv"
+    /// Raw CSV of a formatted local time, x, y, z in g and further columns (GGIR's raw CSV, AX6 exports).
+    case wideRawCSV = "raw-csv-extra-columns"
     /// ActiGraph `.gt3x` (zip with `info.txt` and `log.bin`).
     case actiGraphGT3X = "actigraph-gt3x"
     /// ActiLife raw CSV export (`------------ Data File Created By ActiGraph …`, epoch period 00:00:00).

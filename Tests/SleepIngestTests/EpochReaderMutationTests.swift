@@ -21,6 +21,7 @@ struct EpochReaderMutationTests {
         Target(name: "ActTrustReader", reader: ActTrustReader(), fileName: "m.txt", seeds: EpochMutationSeeds.actTrust),
         Target(name: "MotionWatchMTNReader", reader: MotionWatchMTNReader(), fileName: "m.mtn", seeds: EpochMutationSeeds.mtn),
         Target(name: "UKBiobankEpochCSVReader", reader: UKBiobankEpochCSVReader(), fileName: "m.csv", seeds: EpochMutationSeeds.ukBiobank),
+        Target(name: "BBATimeSeriesReader", reader: BBATimeSeriesReader(), fileName: "m.csv", seeds: EpochMutationSeeds.bba),
         Target(name: "ActiwareCSVReader (Dutch)", reader: ActiwareCSVReader(), fileName: "m.csv", seeds: EpochMutationSeeds.actiwareDutch),
         Target(name: "ActiLifeCSVReader (trailing commas)", reader: ActiLifeCSVReader(), fileName: "m.csv", seeds: EpochMutationSeeds.actiLifeCommas),
     ]
@@ -105,6 +106,15 @@ enum EpochMutationSeeds {
     @Sendable static func ukBiobank() -> [[UInt8]] {
         var t = "acceleration (mg) - 2014-12-08 10:00:00 - 2014-12-08 10:09:55 - sampleRate = 5 seconds,imputed\n"
         for i in 0..<120 { t += "\(Double(i * 37 % 400) / 10),\(i > 100 ? 1 : 0)\n" }
+        return [Array(t.utf8)]
+    }
+
+    @Sendable static func bba() -> [[UInt8]] {
+        var t = "time,acc,light,moderate-vigorous,sedentary,sleep,MET\n"
+        for i in 0..<100 {
+            let s = 13 * 3600 + 29 * 60 + 50 + i * 30
+            t += "2014-05-07 \(pad(s / 3600)):\(pad(s / 60 % 60)):\(pad(s % 60)).439000+0100 [Europe/London],\(i == 40 ? "" : String(Double(i * 37 % 90) / 3)),0.0,0.0,\(i % 2),\(1 - i % 2),1.5\n"
+        }
         return [Array(t.utf8)]
     }
 

@@ -63,10 +63,9 @@ struct InspectionTests {
     /// Recordings of the peer projects' test files in formats sleepsta does not read (yet): they
     /// must be refused with an error that names the file, like a reference table.
     static let unreadFormats: Set<String> = [
-        "peer_test_files/ggir/ax6_testfile_formatted_timestamps.csv",
         "peer_test_files/ggirread/Actical.csv", "peer_test_files/ggirread/ax3test.wav",
         "peer_test_files/ggirread/genea_testfile.bin", "peer_test_files/ggirread/mtx_25Hz_acc_HR.BIN",
-        "peer_test_files/pyactigraphy/sample-timeSeries.csv.gz", "peer_test_files/pyactigraphy/test_sample_dqt.csv", "peer_test_files/pyactigraphy/test_sample_tal.txt",
+        "peer_test_files/pyactigraphy/test_sample_dqt.csv", "peer_test_files/pyactigraphy/test_sample_tal.txt",
     ]
 
     static let referenceTables: Set<String> = [

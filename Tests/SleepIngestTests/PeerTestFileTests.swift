@@ -63,6 +63,13 @@ struct PeerTestFileTests {
         do { _ = try GENEActivBinReader().read(path: path, options: IngestOptions()) } catch {
             #expect(error.line == 109 && error.message.contains("3599 hexadecimal digits"), "\(error)")
         }
+        // A last page whose samples the intake refuses (time going back an hour) is an error, not a
+        // cut: none of its samples may be kept, so the file is refused.
+        var back = bytes
+        let lastTime = Self.offsets(of: "Page Time:", in: bytes)[15]   // page 16, the last complete one
+        back.replaceSubrange((lastTime + 10)..<(lastTime + 29), with: Array("2013-05-30 09:13:00".utf8))
+        let cutBack = folder.write("cutback.bin", bytes: back)
+        #expect(throws: IngestError.self) { _ = try GENEActivBinReader().read(path: cutBack, options: IngestOptions(timeZoneIdentifier: "UTC")) }
         // Cut inside the first page: nothing usable, refused.
         let first = folder.write("first.bin", bytes: Array(bytes.prefix(Self.offsets(of: "Recorded Data", in: bytes)[0] + 500)))
         #expect(throws: IngestError.self) { _ = try GENEActivBinReader().read(path: first, options: IngestOptions()) }
@@ -263,6 +270,41 @@ struct PeerTestFileTests {
         #expect(abs(try Self.sum(r, "acc_mg") - 851.9) < 1e-9)
         #expect(try Self.sum(r, "imputed") == 0)
         #expect(r.warnings.contains { $0.contains("the title states 120960 epochs") && $0.contains("the first 502") })
+    }
+
+    @Test("raw CSV with formatted times and gyroscope columns: GGIR's export of ax6_testfile.cwa equals the .cwa",
+          .enabled(if: ExternalData.available, external))
+    func wideRawCSV() throws {
+        let (r, csv) = try Self.samples(WideRawCSVReader(), "ggir/ax6_testfile_formatted_timestamps.csv", tz: "UTC")
+        #expect(r.format == .wideRawCSV)
+        #expect(csv.timestamps.count == 210)
+        #expect(abs(csv.timestamps[0] - 1_577_135_046.690) < 1e-6)
+        #expect(csv.x[0] == 0.007324 && csv.y[0] == 0.071289 && csv.z[0] == 0.008789, "x, y, z are columns 2-4; the gyroscope is left out")
+        // The same samples in the .cwa (GGIR prints 6 decimals, rounding k/4096 g halves up).
+        let (_, cwa) = try Self.samples(AxivityCWAReader(), "ggirread/ax6_testfile.cwa")
+        var matched = 0
+        for k in 0..<csv.timestamps.count where abs(csv.x[k] - cwa.x[k]) <= 5.01e-7 && abs(csv.y[k] - cwa.y[k]) <= 5.01e-7 && abs(csv.z[k] - cwa.z[k]) <= 5.01e-7 { matched += 1 }
+        ReferenceReport.record("GGIR's AX6 CSV export vs sleepsta's read of ax6_testfile.cwa (values, sample by sample)", matched: matched, total: csv.timestamps.count)
+        #expect(matched == csv.timestamps.count)
+        #expect(abs(csv.timestamps[0] - cwa.timestamps[0]) < 0.011)
+        #expect(try FormatDetector.reader(forPath: try Self.path("ggir/ax6_testfile_formatted_timestamps.csv")) is WideRawCSVReader)
+    }
+
+    @Test("biobankAccelerometerAnalysis time series: pyActigraphy's sample-timeSeries.csv.gz", .enabled(if: ExternalData.available, external))
+    func bbaTimeSeries() throws {
+        // pyActigraphy 1.2.2 read_raw_bba (use_metadata_json=False): 16841 epochs of 30 s from
+        // 2014-05-07 13:29:50.439+01:00, acc sum 552196.098 mg, 125 missing.
+        let r = try FormatDetector.readEpochs(path: try Self.path("pyactigraphy/sample-timeSeries.csv.gz"), options: IngestOptions())
+        #expect(r.format == .bbaTimeSeries)
+        #expect(r.count == 16_841 && r.epochSeconds == 30 && r.absentEpochs == 0)
+        #expect(LocalClock.isoLocal(localSecond: r.firstEpochLocalSecond) == "2014-05-07T13:29:50")
+        #expect(abs(r.startFractionSeconds - 0.439) < 1e-9)
+        #expect(r.timeZoneSource == .data && r.timeline.offset(atUTC: r.firstEpochStartUTC) == 3600)
+        let acc = try #require(r.column(named: "acc_mg")).values
+        #expect(acc.filter(\.isNaN).count == 125)
+        #expect(abs(acc.filter { !$0.isNaN }.reduce(0, +) - 552_196.098) < 1e-6)
+        #expect(try Self.sum(r, "state_sleep") == 6180)
+        #expect(r.metadata["timezone"] == "Europe/London")
     }
 
     static func offsets(of text: String, in bytes: [UInt8]) -> [Int] {

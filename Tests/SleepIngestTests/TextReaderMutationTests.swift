@@ -26,6 +26,7 @@ struct TextReaderMutationTests {
     static let targets: [Target] = [
         Target(name: "RawCSVReader", reader: RawCSVReader(), fileName: "m.csv", seeds: MutationSeeds.rawCSV),
         Target(name: "AppJSONReader", reader: AppJSONReader(), fileName: "m.json", seeds: MutationSeeds.appJSON, positionRequired: false),
+        Target(name: "WideRawCSVReader", reader: WideRawCSVReader(), fileName: "m.csv", seeds: MutationSeeds.wideRawCSV),
     ]
 
     static let defaultIterations = 5000
@@ -183,6 +184,18 @@ enum MutationSeeds {
         var millis50Hz = ""
         for i in 0..<400 { millis50Hz += "\(1_718_398_800_000 + i * 20),\(i % 3 == 0 ? "0.01" : "-0.002"),0.0004,0.0012\r\n" }
         return [epochSeconds, isoAcrossDST, millis50Hz].map { Array($0.utf8) }
+    }
+
+    /// GGIR's raw CSV layout: local time, x, y, z in g, then gyroscope columns (with and without titles).
+    @Sendable static func wideRawCSV() -> [[UInt8]] {
+        var plain = ""
+        for i in 0..<300 {
+            let ms = i * 10
+            plain += "2019-12-23 21:04:\(pad(6 + ms / 1000)).\(String(format: "%03d", ms % 1000)),\(Double(i % 9) / 100),-0.98\(i % 10),0.0\(i % 7),0.27,-0.50,15.7\(i % 10)\n"
+        }
+        var titled = "time,x,y,z,gx,gy,gz\r\n"
+        for i in 0..<200 { titled += "2024-03-31T01:59:\(pad(50 + i / 25)).\(String(format: "%03d", i % 25 * 40)),0.01,0.02,1.0\(i % 10),1,2,3\r\n" }
+        return [plain, titled].map { Array($0.utf8) }
     }
 
     @Sendable static func appJSON() -> [[UInt8]] {

@@ -37,7 +37,6 @@ public struct ActiLifeCSVReader: EpochFileReader {
     public static let format = EpochFileFormat.actiLifeCSV
     public init() {}
 
-    static let bannerPrefix = "------------ Data File Created By ActiGraph"
     /// The banners ActiLife and ActiGraph Link write (compared lowercased: Link spells `Actigraph`).
     static let bannerPrefixes = ["------------ data file created by actigraph", "------------ data table file created by actigraph"]
 

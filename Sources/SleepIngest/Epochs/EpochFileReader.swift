@@ -16,7 +16,7 @@ extension FormatDetector {
     /// ``epochReader(forPath:)``; none of them accepts a raw-sample file (ActiLife raw exports,
     /// whose header says `Epoch Period (hh:mm:ss) 00:00:00`, are left to the raw readers).
     public static let epochReaders: [any EpochFileReader.Type] = [
-        AGDReader.self, ActiwatchAWDReader.self, ActTrustReader.self, MotionWatchMTNReader.self, UKBiobankEpochCSVReader.self, ActiwareCSVReader.self, QUTEpochCSVReader.self, MMASHActigraphReader.self, ActiLifeCSVReader.self,
+        AGDReader.self, ActiwatchAWDReader.self, ActTrustReader.self, MotionWatchMTNReader.self, UKBiobankEpochCSVReader.self, BBATimeSeriesReader.self, ActiwareCSVReader.self, QUTEpochCSVReader.self, MMASHActigraphReader.self, ActiLifeCSVReader.self,
     ]
 
     /// The epoch reader for `path`, or nil when the file is not an epoch file.
@@ -29,7 +29,7 @@ extension FormatDetector {
     /// Reads any epoch file (format told by name and content).
     public static func readEpochs(path: String, options: IngestOptions) throws(IngestError) -> EpochRecording {
         guard let reader = try epochReader(forPath: path) else {
-            throw IngestError(file: path, byteOffset: 0, message: "not an epoch file: expected an ActiGraph .agd, an ActiLife epoch CSV, an Actiware export, an Actiwatch .AWD, a Condor ActTrust export, a MotionWatch .mtn, a UK Biobank epoch CSV, a QUT epoch CSV or an MMASH Actigraph.csv")
+            throw IngestError(file: path, byteOffset: 0, message: "not an epoch file: expected an ActiGraph .agd, an ActiLife epoch CSV, an Actiware export, an Actiwatch .AWD, a Condor ActTrust export, a MotionWatch .mtn, a UK Biobank epoch CSV, a biobankAccelerometerAnalysis time series, a QUT epoch CSV or an MMASH Actigraph.csv")
         }
         return try reader.read(path: path, options: options)
     }

@@ -20,6 +20,8 @@ public enum EpochFileFormat: String, Sendable, Codable, CaseIterable {
     case motionWatchMTN = "motionwatch-mtn"
     /// UK Biobank 5-s epoch CSV (`acceleration (mg) - START - END - sampleRate = 5 seconds,imputed`).
     case ukBiobankEpochCSV = "ukbiobank-epoch-csv"
+    /// biobankAccelerometerAnalysis time series (`time,acc,…` with `+0100 [Europe/London]` times, `-timeSeries.csv.gz`).
+    case bbaTimeSeries = "bba-timeseries-csv"
     /// Condor Instruments ActTrust export (`+--- Condor Instruments Report ---+`, `;`-separated PIM/TAT/ZCM).
     case actTrust = "condor-acttrust"
     /// Epochs computed by sleepsta from raw samples (ActiGraph counts, angle-z).

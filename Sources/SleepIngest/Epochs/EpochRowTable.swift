@@ -138,6 +138,8 @@ enum EpochColumnCatalog {
         case "temperature", "ext_temperature": return ("°C", .mean)
         case "acc_mg": return ("mg", .mean)
         case "imputed": return ("epochs", .sum)
+        case "met": return ("MET", .mean)
+        case let n where n.hasPrefix("state_"): return ("epochs", .sum)
         default: return ("", .sum)
         }
     }

@@ -3,7 +3,7 @@ extension FormatDetector {
     /// generic `timestamp,x,y,z` reader, which takes any 4-column CSV.
     static let rawSampleReaders: [any RecordingReader.Type] = [
         GT3XReader.self, AxivityCWAReader.self, GENEActivBinReader.self, ActiLifeRawCSVReader.self,
-        SleepAsAndroidReader.self, SensorLogCSVReader.self, SensorLoggerCSVReader.self,
+        SleepAsAndroidReader.self, SensorLogCSVReader.self, SensorLoggerCSVReader.self, WideRawCSVReader.self,
     ]
 
     /// File names of raw-sample formats beyond `.csv`/`.json`: device files, and gzip-compressed
@@ -16,7 +16,7 @@ extension FormatDetector {
     }
 
     /// The device and app formats, for error messages.
-    static let rawSampleFormatList = "an ActiGraph .gt3x, an Axivity .cwa, a GENEActiv .bin, an ActiLife raw CSV, a Sleep as Android export, a SensorLog or Sensor Logger CSV (also gzip-compressed)"
+    static let rawSampleFormatList = "an ActiGraph .gt3x, an Axivity .cwa, a GENEActiv .bin, an ActiLife raw CSV, a Sleep as Android export, a SensorLog or Sensor Logger CSV, a raw CSV of local time, x, y, z and further columns (also gzip-compressed)"
 
     /// `night.csv.gz` → `night.csv`: readers judge a compressed file by its inner name.
     static func nameWithoutGzipSuffix(_ name: String) -> String {

@@ -72,6 +72,8 @@ public struct GENEActivBinReader: RawSampleReader {
         /// cut in two): harmless if it is the file's last line (the file was cut inside that page),
         /// the file's error if another line follows. `samples` and `pageLocal` when known.
         var cutPage: (line: Int, error: IngestError, samples: Int?, rateHz: Double?, pageLocal: Double?)? = nil
+        /// Whether the current page's samples are being handed to the intake (past every check).
+        var addingSamples = false
 
         init(path: String, options: IngestOptions, sink: Sink) {
             self.path = path; self.options = options; self.initialSink = sink
@@ -114,7 +116,11 @@ public struct GENEActivBinReader: RawSampleReader {
                 return
             }
             do { try samples(p, start, end, line: number) }
-            catch { cutPage = (number, error, nil, nil, nil) }
+            catch {
+                // Samples of the page already reached the intake: the error stands (nothing partial is kept).
+                if addingSamples { throw error }
+                cutPage = (number, error, nil, nil, nil)
+            }
             if cutPage != nil { return }   // kept open: the file must end here
             pageLine = 0
             pages += 1
@@ -190,6 +196,7 @@ public struct GENEActivBinReader: RawSampleReader {
             for k in start..<end where Self.hexValue(p[k]) == nil {
                 throw IngestError(file: path, line: line, message: "character \(k - start + 1) of the sample line is '\(Character(Unicode.Scalar(p[k])))': expected a hexadecimal digit")
             }
+            addingSamples = true   // reset when the whole page is in; a throw leaves it set for `line`
             if offset == nil { offset = clock!.offset(atFirstLocalSecond: Int64(pageLocal.rounded(.down))) }
             let base = pageLocal - Double(offset!)
             let step = 1 / rate
@@ -197,12 +204,7 @@ public struct GENEActivBinReader: RawSampleReader {
             var i = 0
             while k < end {
                 var word: UInt64 = 0
-                for c in 0..<12 {
-                    guard let v = Self.hexValue(p[k + c]) else {
-                        throw IngestError(file: path, line: line, message: "character \(k + c - start + 1) of the sample line is '\(Character(Unicode.Scalar(p[k + c])))': expected a hexadecimal digit")
-                    }
-                    word = word << 4 | v
-                }
+                for c in 0..<12 { word = word << 4 | Self.hexValue(p[k + c])! }   // checked above
                 @inline(__always) func axis(_ shift: UInt64, _ a: Int) -> Double {
                     let raw = Int64(bitPattern: ((word >> shift) & 0xFFF) << 52) >> 52   // sign-extend 12 bits
                     return (Double(raw) * 100 - calibration.offset[a]) / calibration.gain[a]
@@ -212,6 +214,7 @@ public struct GENEActivBinReader: RawSampleReader {
                 k += 12
                 i += 1
             }
+            addingSamples = false
         }
 
         /// Local seconds as `2013-05-30 10:13:50.4` (device clock), for warnings.
