@@ -145,7 +145,8 @@ struct ParallelRawCSVReader {
         let (series, quality) = consumer.intake.finish()
         let meanNorm = consumer.normSum / Double(max(consumer.normCount, 1))
         if meanNorm > 6 && meanNorm < 14 { return nil }
-        let gravity: GravityContent = (meanNorm > 0.7 && meanNorm < 1.3) ? .included : (meanNorm < 0.3 ? .removed : .unknown)
+        let gravity = consumer.intake.refinedGravity((meanNorm > 0.7 && meanNorm < 1.3) ? .included : (meanNorm < 0.3 ? .removed : .unknown),
+                                                     meanNorm: meanNorm)
         var warnings: [String] = []
         let timeline: UTCOffsetTimeline
         let source: TimeZoneSource

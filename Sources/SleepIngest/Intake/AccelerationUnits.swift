@@ -5,10 +5,10 @@ import SleepCore
 /// With gravity the unit shows itself: |a| at rest is 1 in g and 9.81 in m/s² (the reader refuses
 /// the latter with the factor to divide by). Without gravity (user acceleration) it does not, and a
 /// file in m/s² read as g makes every movement 9.81× too large. `auto` therefore looks at the
-/// quietest seconds, which measure the sensor's noise floor: phones' user acceleration at rest is
-/// about 0.001–0.004 g per axis (mean |axis| per second), i.e. 0.01–0.04 m/s². When the 10th
-/// percentile of the per-second movement lies above ``quietFloorThreshold`` (0.008, between the
-/// two ranges) the file is taken to be in m/s² and converted, with a warning; `--units g` or
+/// typical second of a night, which is still: a phone's user acceleration at rest is sensor noise
+/// of about 0.001–0.003 g mean |axis| per second (the bundled nights: 0.0012 g), i.e. 0.01–0.03
+/// m/s². When the median per-second movement lies above ``quietFloorThreshold`` (0.005, between
+/// the two ranges) the file is taken to be in m/s² and converted, with a warning; `--units g` or
 /// `--units m/s2` decides instead. The phone method's sleep/wake does not depend on the unit (its
 /// threshold is relative to the night); charts, exports and movement sums do.
 public enum AccelerationUnits: String, Sendable, CaseIterable {
@@ -17,9 +17,9 @@ public enum AccelerationUnits: String, Sendable, CaseIterable {
     case metresPerSecondSquared = "m/s2"
 
     public static let standardGravity = 9.80665
-    public static let quietFloorThreshold = 0.008
+    public static let quietFloorThreshold = 0.005
 
-    /// The 10th percentile of the per-second movement over the seconds with data.
+    /// The median per-second movement over the seconds with data.
     public static func quietFloor(_ recording: Recording) -> Double? {
         var values: [Float] = []
         for segment in recording.segments {
@@ -28,7 +28,7 @@ public enum AccelerationUnits: String, Sendable, CaseIterable {
         }
         guard values.count >= 60 else { return nil }
         values.sort()
-        return Double(values[values.count / 10])
+        return Double(values[values.count / 2])
     }
 
     /// Converts a gravity-free raw CSV from m/s² to g when `option` says so, or when `auto` finds its
@@ -52,7 +52,7 @@ public enum AccelerationUnits: String, Sendable, CaseIterable {
         }
         recording.units = "m/s² (converted to g)"
         let why = option == .auto
-            ? String(format: "the quietest seconds move %.4f (10th percentile of the per-second mean |axis|), the noise floor of user acceleration in m/s², not g (0.001–0.004 g); use --units g if the file is in g", floor ?? 0)
+            ? String(format: "the median second moves %.4f (per-second mean |axis|): the noise floor of user acceleration in m/s², not g (0.001–0.003 g); use --units g if the file is in g", floor ?? 0)
             : "--units m/s2"
         recording.warnings.append("acceleration read as m/s² and divided by \(standardGravity) (\(why))")
     }

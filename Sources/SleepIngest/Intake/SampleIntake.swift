@@ -90,6 +90,10 @@ struct SampleIntake<Sink: SampleSink> {
         guard open.count > 0 else { return }
         normSum += open.normSum
         normCount += open.count
+        let minute = LocalClock.floorDiv(openSecond, 60)
+        if minute != vector.minute { vector.flush(); vector.minute = minute }
+        vector.sum.0 += open.sum.0; vector.sum.1 += open.sum.1; vector.sum.2 += open.sum.2
+        vector.count += open.count
         if tracksStillness { stillness.addSecond(openSecond, open) }
         open = SecondStats()
     }
@@ -149,10 +153,49 @@ struct SampleIntake<Sink: SampleSink> {
         return n > 0 ? (normSum + open.normSum) / Double(n) : 0
     }
 
-    /// Gravity as told by the mean |a|: ≈ 1 g with gravity, ≈ 0 without.
+    /// Gravity as told by the mean |a|: ≈ 1 g with gravity, ≈ 0 without; see ``refinedGravity(_:)``.
     var gravity: GravityContent {
         let m = meanNorm
-        return (m > 0.7 && m < 1.3) ? .included : (m < 0.3 ? .removed : .unknown)
+        return refinedGravity((m > 0.7 && m < 1.3) ? .included : (m < 0.3 ? .removed : .unknown))
+    }
+
+    /// Per-minute mean acceleration vectors: with gravity each minute's mean points along gravity
+    /// (length ≈ 1 g, whatever the movement); without it the movement averages out (length ≈ 0).
+    struct MinuteVectors {
+        var minute: Int64 = .min
+        var sum = (0.0, 0.0, 0.0)
+        var count = 0
+        var lengthSum = 0.0
+        var minutes = 0
+        mutating func flush() {
+            if count >= 10 {
+                let n = Double(count)
+                lengthSum += ((sum.0 / n) * (sum.0 / n) + (sum.1 / n) * (sum.1 / n) + (sum.2 / n) * (sum.2 / n)).squareRoot()
+                minutes += 1
+            }
+            sum = (0, 0, 0); count = 0
+        }
+    }
+    private var vector = MinuteVectors()
+
+    /// The mean length of the per-minute mean vectors (in the input's unit), with at least 5 minutes.
+    var meanMinuteVectorLength: Double? {
+        var v = vector
+        if open.count > 0 {
+            if LocalClock.floorDiv(openSecond, 60) != v.minute { v.flush() }
+            v.sum.0 += open.sum.0; v.sum.1 += open.sum.1; v.sum.2 += open.sum.2; v.count += open.count
+        }
+        v.flush()
+        return v.minutes >= 5 ? v.lengthSum / Double(v.minutes) : nil
+    }
+
+    /// A mean |a| near 1 (or near 9.81) from movement alone is not gravity: user acceleration of a
+    /// restless start can average |a| ≈ 1 in m/s². Without a gravity vector in the per-minute means
+    /// (their length below 0.3 of the mean |a|), the acceleration is taken as gravity-free.
+    func refinedGravity(_ byNorm: GravityContent, meanNorm: Double? = nil) -> GravityContent {
+        guard byNorm != .removed, let length = meanMinuteVectorLength else { return byNorm }
+        let m = meanNorm ?? self.meanNorm
+        return length < 0.3 * m ? .removed : byNorm
     }
 
     /// The per-second series and the quality facts of everything added so far.

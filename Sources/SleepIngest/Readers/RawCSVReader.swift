@@ -249,7 +249,8 @@ private struct ParseState<Sink: SampleSink> {
         if meanNorm > 6 && meanNorm < 14 {
             throw IngestError(file: path, line: 1, message: "mean |a| of the first samples is \(String(format1: meanNorm)), which is gravity in m/s²; expected acceleration in g (divide by 9.80665)")
         }
-        let gravity: GravityContent = (meanNorm > 0.7 && meanNorm < 1.3) ? .included : (meanNorm < 0.3 ? .removed : .unknown)
+        let gravity = intake.refinedGravity((meanNorm > 0.7 && meanNorm < 1.3) ? .included : (meanNorm < 0.3 ? .removed : .unknown),
+                                            meanNorm: meanNorm)
         var warnings: [String] = []
         let timeline: UTCOffsetTimeline
         let source: TimeZoneSource
