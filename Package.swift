@@ -66,7 +66,7 @@ let package = Package(
         // bench times it, the tests check the wearable method against its script.
         .target(name: "SleepstaWorkloads", dependencies: ["SleepCore", "CZlib"]),
 
-        .testTarget(name: "SleepCoreTests", dependencies: ["SleepCore"], exclude: ["Fixtures"]),
+        .testTarget(name: "SleepCoreTests", dependencies: ["SleepCore", "SleepstaWorkloads"], exclude: ["Fixtures"]),
         .testTarget(name: "SleepIngestTests", dependencies: ["SleepIngest", "SleepCore", .product(name: "GRDB", package: "GRDB.swift")], exclude: ["Fixtures"]),
         .testTarget(name: "SleepStoreTests", dependencies: ["SleepStore", "SleepCore"]),
         .testTarget(name: "SleepReportTests", dependencies: ["SleepReport", "SleepCore", "CGD"]),

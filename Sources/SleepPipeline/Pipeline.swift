@@ -128,6 +128,8 @@ public struct Pipeline {
             progress?.update(state)
         }
 
+        try handleGoneRecordings(scan: scan, db: db, summary: &summary)
+
         // Nights stored earlier but not yet analysed with these parameters: re-derive from the
         // stored base series, without reading raw files again.
         let missing = try storing { try db.nightIDsMissingAnalysis(keys: c.analysisKeys) }
@@ -163,6 +165,34 @@ public struct Pipeline {
         summary.nightsReported = rendered.nightsRendered
         summary.nightsInStore = rendered.nights
         return summary
+    }
+
+    /// Recordings in the store whose file is no longer in the data folder (deleted, or the folder
+    /// holds another data set): kept and reported, or with `--prune` removed with their nights and
+    /// report folders. A file that could not be read this run is not gone.
+    func handleGoneRecordings(scan: DataFolderScan, db: SleepDatabase, summary: inout RunSummary) throws {
+        let present = Set(scan.files.map(\.relativePath))
+        // A folder that could not be listed hides its files; they are not gone.
+        let unreadable = scan.problems.map(\.relativePath)
+        let gone = try storing { try db.recordingPaths() }.filter { path in
+            !present.contains(path) && !unreadable.contains { path == $0 || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+        }
+        guard !gone.isEmpty else { return }
+        summary.goneRecordings = gone
+        // An empty data folder is more likely an unmounted disk than a deleted study: never prune all.
+        guard configuration.prune, !scan.files.isEmpty else {
+            if configuration.prune { logger.error("--prune ignored: \(configuration.dataDirectory) holds no recording at all (an unmounted disk?); nothing was removed") }
+            logger.notice("\(gone.count) stored recording(s) whose file is no longer in \(configuration.dataDirectory) keep their nights and pages; --prune removes them")
+            return
+        }
+        for path in gone {
+            let nights = try storing { try db.deleteRecording(path: path) }
+            for id in nights {
+                try? FileManager.default.removeItem(atPath: (configuration.reportsDirectory as NSString).appendingPathComponent(id))
+            }
+            summary.prunedRecordings += 1
+            logger.notice("\(path): file gone, recording and its \(nights.count) night(s) removed (--prune)")
+        }
     }
 
     /// The reports folder must be a writable folder before anything is ingested, so that a run

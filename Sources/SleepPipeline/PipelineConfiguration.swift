@@ -20,6 +20,9 @@ public struct PipelineConfiguration: Sendable {
     public var kindOverride: RecordingKind? = nil
     /// `--units`: the acceleration unit of raw CSVs, which state none (``AccelerationUnits``).
     public var units: AccelerationUnits = .auto
+    /// `--prune`: remove stored recordings whose file is no longer in the data folder, with their
+    /// nights and report folders. Without it they are kept, and the summary says so.
+    public var prune = false
 
     /// The analysis key of each kind's method under these parameters.
     public var analysisKeys: [RecordingKind: String] {
@@ -55,6 +58,9 @@ public struct RunSummary: Sendable {
     public var nightsInStore = 0
     /// Why every night was rendered (first run, changed parameters, an interrupted run ...), or nil.
     public var renderedAllBecause: String?
+    /// Stored recordings whose file is gone from the data folder: kept (without `--prune`) or removed.
+    public var goneRecordings: [String] = []
+    public var prunedRecordings = 0
     public var startedUTC = ""
     public var finishedUTC = ""
     public var durationSeconds = 0.0

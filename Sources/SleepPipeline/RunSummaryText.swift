@@ -22,6 +22,12 @@ public enum RunSummaryText {
         if !s.startedUTC.isEmpty {
             lines.append("run \(s.runID.map(String.init) ?? "?"): \(s.startedUTC) to \(s.finishedUTC) (\(String(format: "%.1f", s.durationSeconds)) s)")
         }
+        if !s.goneRecordings.isEmpty {
+            let names = s.goneRecordings.prefix(5).joined(separator: ", ") + (s.goneRecordings.count > 5 ? ", …" : "")
+            lines.append(c.prune && s.prunedRecordings > 0
+                ? "pruned: \(s.prunedRecordings) recording(s) whose file is gone, with their nights and pages (\(names))"
+                : "gone: \(s.goneRecordings.count) stored recording(s) whose file is no longer in \(c.dataDirectory) keep their nights and pages (\(names)); run with --prune to remove them")
+        }
         if !s.failures.isEmpty {
             lines.append("failed:")
             lines += s.failures.prefix(maximumListedFailures).map { "  \(PrintableText.escaped($0.error))" }

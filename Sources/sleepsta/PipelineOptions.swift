@@ -33,6 +33,9 @@ struct PipelineOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Acceleration unit of raw timestamp,x,y,z CSVs, which state none: auto (from the data: gravity, else the noise floor), g or m/s2.", valueName: "unit"))
     var units: String = AccelerationUnits.auto.rawValue
 
+    @Flag(name: .long, help: "Remove stored recordings whose file is no longer in the data folder, with their nights and report pages (without it they are kept, and the summary lists them).")
+    var prune = false
+
     @Flag(name: .long, help: "Log every file and night (debug level) to stderr.")
     var verbose = false
 
@@ -69,6 +72,7 @@ struct PipelineOptions: ParsableArguments {
                                       parameters: parameters, timeZoneIdentifier: tz, command: command)
         c.kindOverride = RecordingKind(rawValue: kind)
         c.units = AccelerationUnits(rawValue: units) ?? .auto
+        c.prune = prune
         return c
     }
 

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 @testable import SleepCore
+import SleepstaWorkloads
 
 /// A wrist signal for unit tests: 10 Hz, gravity included; worn stretches move and turn, a table
 /// stretch is flat and still but for 3 mg of noise.
 struct TestWrist {
-    var rng = SplitMixTest(seed: 7)
+    var rng = SplitMix64(seed: 7)
     var timestamps: [Double] = [], x: [Double] = [], y: [Double] = [], z: [Double] = []
 
     mutating func worn(seconds: Int, from t0: Double, turnEverySeconds: Double = 30) {
@@ -29,20 +30,11 @@ struct TestWrist {
     }
 }
 
-struct SplitMixTest {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func unit() -> Double { Double(next() >> 11) * 0x1.0p-53 }
-    mutating func noise() -> Double { (unit() + unit() + unit() + unit() - 2) * 1.7320508075688772 }
+extension SplitMix64 {
+    mutating func noise() -> Double { gaussian() }
+    /// A uniformly random direction (unit vector).
     mutating func direction() -> (Double, Double, Double) {
-        let a = noise(), b = noise(), c = noise()
+        let a = gaussian(), b = gaussian(), c = gaussian()
         let n = max((a * a + b * b + c * c).squareRoot(), 1e-9)
         return (a / n, b / n, c / n)
     }

@@ -53,3 +53,45 @@ struct UnitsTests {
         #expect(c.units == "g" && abs(c.movement / a.movement - 9.80665) < 0.01)   // --units g: as written
     }
 }
+
+/// Issue: a deleted recording kept its nights and pages silently.
+@Suite("Recordings whose file is gone")
+struct GoneRecordingTests {
+    static func run(_ w: Workspace, prune: Bool) throws -> RunSummary {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        var c = PipelineConfiguration(dataDirectory: w.data, databasePath: w.db, reportsDirectory: w.reports,
+                                      parameters: AnalysisParameters(), timeZoneIdentifier: "Europe/Berlin")
+        c.prune = prune
+        return try Pipeline(configuration: c, logger: logger).run()
+    }
+
+    @Test("kept and listed without --prune; removed with their nights and report folders with it; an empty folder prunes nothing")
+    func goneFiles() throws {
+        let w = Workspace()
+        w.write("a.csv", Workspace.phoneNight(startUTC: 1_718_402_400))
+        w.write("b.csv", Workspace.phoneNight(startUTC: 1_718_488_800))
+        _ = try Self.run(w, prune: false)
+        try FileManager.default.removeItem(atPath: w.data + "/b.csv")
+        let kept = try Self.run(w, prune: false)
+        #expect(kept.goneRecordings == ["b.csv"] && kept.prunedRecordings == 0)
+        let text = RunSummaryText.render(kept, configuration: PipelineConfiguration(dataDirectory: w.data, databasePath: w.db, reportsDirectory: w.reports))
+        #expect(text.contains("gone: 1 stored recording(s)") && text.contains("--prune"))
+        let db = try SleepDatabase(path: w.db)
+        #expect(try db.recordingPaths() == ["a.csv", "b.csv"])
+        let bNight = try #require(try db.nightIDs().first { $0.hasPrefix("b_") })
+        #expect(FileManager.default.fileExists(atPath: w.reports + "/" + bNight + "/index.html"))
+        let pruned = try Self.run(w, prune: true)
+        #expect(pruned.prunedRecordings == 1)
+        let paths = try db.recordingPaths(), ids = try db.nightIDs()
+        #expect(paths == ["a.csv"] && !ids.contains(bNight))
+        #expect(!FileManager.default.fileExists(atPath: w.reports + "/" + bNight))
+        let index = try String(contentsOfFile: w.reports + "/index.html", encoding: .utf8)
+        #expect(!index.contains(bNight))
+        // An empty data folder (an unmounted disk?) prunes nothing.
+        try FileManager.default.removeItem(atPath: w.data + "/a.csv")
+        let empty = try Self.run(w, prune: true)
+        let after = try db.recordingPaths()
+        #expect(empty.prunedRecordings == 0 && after == ["a.csv"])
+    }
+}
