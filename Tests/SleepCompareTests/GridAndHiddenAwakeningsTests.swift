@@ -101,3 +101,15 @@ struct EitherLengthAwakeningsTests {
         #expect(g.sleepWake[reference: 1, test: 1] == 10 && g.sleepWake[reference: 0, test: 1] == 3 && g.sleepWake[reference: 0, test: 0] == 17)
     }
 }
+
+@Suite("Hypnogram awakenings skip intervals without data")
+struct HypnogramGapTests {
+    /// L W - L L - L: the wake interval is one awakening (ending where it ends, not at the gap's
+    /// end); the second gap, between sleep intervals, is none, as in the night metrics.
+    @Test func gapsAreNeitherSleepNorWake() {
+        let s = SleepWake.sleep, w = SleepWake.wake
+        let h = IntervalHypnogram(startUTC: 0, intervalSeconds: 600, stages: [.light, .wake, .wake, .light, .light, .wake, .light],
+                                  states: [s, w, nil, s, s, nil, s])
+        #expect(h.awakenings == [IntervalHypnogram.Bout(startUTC: 600, endUTC: 1200)])
+    }
+}

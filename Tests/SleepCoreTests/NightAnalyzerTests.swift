@@ -150,3 +150,34 @@ struct SourcePhaseGridTests {
         #expect(a.metrics?.awakenings == 0)   // the split this grid makes of the source's awakening
     }
 }
+
+@Suite("Gaps inside the sleep period")
+struct SleepPeriodGapTests {
+    let window = NightSplitter.window(for: CivilDate(year: 2024, month: 6, day: 14), timeline: berlin2024)
+
+    /// The known night with 45 minutes of no data while asleep (minutes 100–145): the gap is
+    /// neither sleep nor wake, so WASO and awakenings are those of the real awakening alone.
+    @Test("a 45-minute gap while asleep is reported as no data, not counted as wake", arguments: [600, 900])
+    func gapIsNotWake(intervalSeconds: Int) throws {
+        var s = SyntheticNight.series()
+        for i in (100 * 60)..<(145 * 60) { s.sampleCounts[i] = 0; s.movement[i] = .nan }
+        s.legacyMovement = s.movement
+        var p = AnalysisParameters()
+        p.interval = IntervalLength(seconds: intervalSeconds)!
+        let a = NightAnalyzer.analyze(series: s, window: window, parameters: p)
+        let m = try #require(a.metrics)
+        let resolution = Double(intervalSeconds) / 60
+        #expect(m.awakenings == 1, "\(a.intervals.map { $0.state?.letter ?? "-" })")
+        #expect(abs(m.wakeAfterSleepOnsetMinutes - Double(SyntheticNight.awakeningMinutes)) <= resolution + 4)
+        let noData = try #require(m.noDataInSleepPeriodMinutes)
+        #expect(noData > 45 - 2 * resolution && noData <= 45, "\(noData)")
+        #expect(abs(m.sleepEfficiencyPercent - 100 * m.totalSleepTimeMinutes / (m.timeInBedMinutes - noData)) < 1e-9)
+    }
+
+    @Test("a night without gaps reports no minutes without data and keeps SE = TST / TIB")
+    func noGap() throws {
+        let m = try #require(NightAnalyzer.analyze(series: SyntheticNight.series(), window: window, parameters: AnalysisParameters()).metrics)
+        #expect(m.noDataInSleepPeriodMinutes == 0)
+        #expect(abs(m.sleepEfficiencyPercent - 100 * m.totalSleepTimeMinutes / m.timeInBedMinutes) < 1e-9)
+    }
+}

@@ -131,7 +131,9 @@ public enum NightAnalyzer {
 
     /// Night metrics from the interval hypnogram with ``NightMetrics`` (yasa/AASM definitions):
     /// intervals outside the sleep period count as wake (before onset: latency; after: final wake),
-    /// intervals without data as wake, and lights off/on are the in-bed span.
+    /// and lights off/on are the in-bed span. Intervals without data (no scored epoch) inside the
+    /// sleep period are neither sleep nor wake: they are reported as minutes without data and kept
+    /// out of WASO, awakenings and the time SE and SME divide by (a gap is not an awakening).
     static func computeMetrics(_ intervals: [AnalyzedInterval], inBed: (first: Int64, end: Int64), onsetUTC: Int64,
                                wakeUTC: Int64, resolution: Int) -> NightSummaryMetrics {
         let origin = intervals[0].movement.startUTC
@@ -141,16 +143,43 @@ public enum NightAnalyzer {
         }
         let m = NightMetrics.compute(stages: stages, epochSeconds: Double(resolution),
                                      lightsOffSeconds: Double(inBed.first - origin), lightsOnSeconds: Double(inBed.end - origin))
+        let period = sleepPeriodWake(intervals, onsetUTC: onsetUTC, wakeUTC: wakeUTC)
+        let noData = period.noDataMinutes
+        let waso = max(0, (m.wakeAfterSleepOnsetMinutes ?? 0) - noData)
+        let tst = m.totalSleepMinutes
+        let withData = m.timeInBedMinutes - noData, sptWithData = m.sleepPeriodMinutes - noData
+        let transitions = period.awakenings + (m.sleepToWakeTransitions - m.awakenings)
+        let hasSleep = m.wakeAfterSleepOnsetMinutes != nil
         return NightSummaryMetrics(
             resolutionSeconds: resolution, inBedStartUTC: inBed.first, inBedEndUTC: inBed.end,
             sleepOnsetUTC: onsetUTC, wakeTimeUTC: wakeUTC, timeInBedMinutes: m.timeInBedMinutes,
-            sleepPeriodMinutes: m.sleepPeriodMinutes, totalSleepTimeMinutes: m.totalSleepMinutes,
+            sleepPeriodMinutes: m.sleepPeriodMinutes, totalSleepTimeMinutes: tst,
             sleepOnsetLatencyMinutes: m.sleepOnsetLatencyMinutes,
-            wakeAfterSleepOnsetMinutes: m.wakeAfterSleepOnsetMinutes ?? 0,
-            sleepEfficiencyPercent: m.sleepEfficiencyPercent ?? 0, awakenings: m.awakenings,
+            wakeAfterSleepOnsetMinutes: waso,
+            sleepEfficiencyPercent: withData > 0 ? 100 * tst / withData : 0, awakenings: hasSleep ? period.awakenings : 0,
             lightMinutes: m.stages?.lightMinutes ?? 0, deepMinutes: m.stages?.deepMinutes ?? 0,
-            awakeMinutes: m.wakeAfterSleepOnsetMinutes ?? 0,
-            sleepMaintenanceEfficiencyPercent: m.sleepMaintenanceEfficiencyPercent,
-            sleepFragmentationIndexPerHour: m.sleepFragmentationIndexPerHour)
+            awakeMinutes: waso,
+            sleepMaintenanceEfficiencyPercent: hasSleep && sptWithData > 0 ? 100 * tst / sptWithData : nil,
+            sleepFragmentationIndexPerHour: hasSleep && tst > 0 ? Double(transitions) / (tst / 60) : nil,
+            noDataInSleepPeriodMinutes: noData)
+    }
+
+    /// Inside the sleep period: minutes of intervals without data, and awakenings (wake runs that
+    /// sleep follows) counted with those intervals skipped, so a gap neither makes nor splits one.
+    static func sleepPeriodWake(_ intervals: [AnalyzedInterval], onsetUTC: Int64, wakeUTC: Int64) -> (noDataMinutes: Double, awakenings: Int) {
+        var noDataSeconds: Int64 = 0, awakenings = 0
+        var inWake = false, seenSleep = false
+        for iv in intervals where iv.movement.endUTC > onsetUTC && iv.movement.startUTC < wakeUTC {
+            switch iv.state {
+            case nil:
+                noDataSeconds += min(iv.movement.endUTC, wakeUTC) - max(iv.movement.startUTC, onsetUTC)
+            case .wake?:
+                if seenSleep { inWake = true }
+            case .sleep?:
+                if inWake { awakenings += 1 }
+                inWake = false; seenSleep = true
+            }
+        }
+        return (Double(noDataSeconds) / 60, awakenings)
     }
 }
