@@ -40,7 +40,8 @@ enum ComparisonCSV {
     static func nightAgreement(_ c: IntervalLengthComparison) -> String {
         var text = CSVFormat.line(["night", "reference_interval", "test_interval", "grid_seconds", "sleep_wake_cells", "sleep_wake_accuracy",
                                    "sleep_wake_kappa", "phase_cells", "phase_accuracy", "phase_kappa", "reference_awakenings",
-                                   "test_awakenings", "hidden_awakenings", "hidden_awakening_min"])
+                                   "test_awakenings", "hidden_awakenings", "hidden_awakening_min", "appeared_awakenings",
+                                   "appeared_awakening_min", "either_awakenings"])
         for pair in c.pairs {
             for n in pair.nights {
                 let g = n.grid
@@ -49,7 +50,9 @@ enum ComparisonCSV {
                                         String(g.phases.total), CSVFormat.number(g.phases.accuracy), CSVFormat.number(g.phases.cohenKappa),
                                         CSVFormat.number(n.referenceValue(.awakenings).map { Int($0) }),
                                         CSVFormat.number(n.testValue(.awakenings).map { Int($0) }),
-                                        String(n.hiddenAwakenings.hiddenCount), CSVFormat.number(n.hiddenAwakenings.hiddenMinutes)])
+                                        String(n.hiddenAwakenings.hiddenCount), CSVFormat.number(n.hiddenAwakenings.hiddenMinutes),
+                                        String(n.hiddenAwakenings.appearedCount), CSVFormat.number(n.hiddenAwakenings.appearedMinutes),
+                                        String(n.hiddenAwakenings.eitherCount)])
             }
         }
         return text

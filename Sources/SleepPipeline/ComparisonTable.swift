@@ -25,7 +25,8 @@ public enum ComparisonTable {
                          + "κ \(fixed(g.phases.cohenKappa, 3)) (\(g.phases.total) cells).")
             let share = pair.referenceAwakenings > 0 ? " (\(percent(Double(pair.hiddenAwakenings) / Double(pair.referenceAwakenings))))" : ""
             lines.append("Awakenings hidden by \(t) intervals: \(pair.hiddenAwakenings) of \(pair.referenceAwakenings)\(share), "
-                         + "\(fixed(pair.hiddenAwakeningMinutes, 0)) min of wake.")
+                         + "\(fixed(pair.hiddenAwakeningMinutes, 0)) min of wake; found only by \(t) intervals: \(pair.appearedAwakenings), "
+                         + "\(fixed(pair.appearedAwakeningMinutes, 0)) min of wake; found by either length: \(pair.eitherAwakenings).")
             lines.append("")
         }
         for n in c.incompleteNights {

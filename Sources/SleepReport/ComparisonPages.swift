@@ -61,7 +61,8 @@ public enum ComparisonPages {
         let perNight: [[String: String]] = pair.nights.map { n in [
             "id": n.nightID,
             "refAwakenings": Fmt.fixed(n.referenceValue(.awakenings), 0), "testAwakenings": Fmt.fixed(n.testValue(.awakenings), 0),
-            "hidden": String(n.hiddenAwakenings.hiddenCount),
+            "hidden": String(n.hiddenAwakenings.hiddenCount), "appeared": String(n.hiddenAwakenings.appearedCount),
+            "either": String(n.hiddenAwakenings.eitherCount),
             "swAccuracy": percent(n.grid.sleepWake.accuracy), "swKappa": Fmt.fixed(n.grid.sleepWake.cohenKappa, 3),
             "phaseAccuracy": percent(n.grid.phases.accuracy), "phaseKappa": Fmt.fixed(n.grid.phases.cohenKappa, 3),
         ] }
@@ -75,6 +76,8 @@ public enum ComparisonPages {
             "hidden": String(pair.hiddenAwakenings), "referenceAwakenings": String(referenceAwakenings),
             "hiddenPercent": referenceAwakenings > 0 ? percent(Double(pair.hiddenAwakenings) / Double(referenceAwakenings)) : "–",
             "hiddenMinutes": Fmt.minutes(pair.hiddenAwakeningMinutes),
+            "appeared": String(pair.appearedAwakenings), "appearedMinutes": Fmt.minutes(pair.appearedAwakeningMinutes),
+            "either": String(pair.eitherAwakenings),
             "perNight": perNight,
         ]
     }

@@ -29,11 +29,11 @@ enum ComparisonTemplates {
     {{#phaseMatrix}}<tr><th>{{label}}</th>{{#cells}}<td class="num">{{.}}</td>{{/cells}}</tr>
     {{/phaseMatrix}}
     </table>
-    <h3>Awakenings hidden by {{test}} intervals</h3>
-    <p>{{hidden}} of {{referenceAwakenings}} awakenings seen at {{reference}} ({{hiddenPercent}}) are scored as sleep throughout at {{test}}; together {{hiddenMinutes}} of wake.</p>
+    <h3>Awakenings found by either length: {{reference}} and {{test}}</h3>
+    <p>{{either}} awakenings found by either length. Hidden by {{test}}: {{hidden}} of {{referenceAwakenings}} awakenings seen at {{reference}} ({{hiddenPercent}}) are scored as sleep throughout at {{test}}; together {{hiddenMinutes}} of wake. Found only by {{test}}: {{appeared}} awakenings during which {{reference}} scores sleep throughout; together {{appearedMinutes}} of wake.</p>
     <table>
-    <tr><th>Night</th><th>Awakenings {{reference}}</th><th>Awakenings {{test}}</th><th>Hidden</th><th>Sleep/wake accuracy</th><th>κ</th><th>Phase accuracy</th><th>κ</th></tr>
-    {{#perNight}}<tr><td><a href="#{{id}}">{{id}}</a></td><td class="num">{{refAwakenings}}</td><td class="num">{{testAwakenings}}</td><td class="num">{{hidden}}</td><td class="num">{{swAccuracy}}</td><td class="num">{{swKappa}}</td><td class="num">{{phaseAccuracy}}</td><td class="num">{{phaseKappa}}</td></tr>
+    <tr><th>Night</th><th>Awakenings {{reference}}</th><th>Awakenings {{test}}</th><th>Either length</th><th>Hidden by {{test}}</th><th>Only at {{test}}</th><th>Sleep/wake accuracy</th><th>κ</th><th>Phase accuracy</th><th>κ</th></tr>
+    {{#perNight}}<tr><td><a href="#{{id}}">{{id}}</a></td><td class="num">{{refAwakenings}}</td><td class="num">{{testAwakenings}}</td><td class="num">{{either}}</td><td class="num">{{hidden}}</td><td class="num">{{appeared}}</td><td class="num">{{swAccuracy}}</td><td class="num">{{swKappa}}</td><td class="num">{{phaseAccuracy}}</td><td class="num">{{phaseKappa}}</td></tr>
     {{/perNight}}
     </table>
     {{/pairs}}
@@ -62,7 +62,7 @@ enum ComparisonTemplates {
     <li><b>Difference</b>: longer-interval value − {{reference}} value of the same night. <b>Mean difference</b> = Bland–Altman <b>bias</b>; <b>95 % limits of agreement</b> = bias ± 1.96 × SD of the differences (SD with n − 1; Bland &amp; Altman 1986), with parametric 95 % CIs of the bias (t, n − 1 df).</li>
     <li><b>ICC(2,1)</b>: two-way random effects, absolute agreement, single measures (Shrout &amp; Fleiss 1979; ICC(A,1) in McGraw &amp; Wong 1996; pingouin ICC2).</li>
     <li><b>Common grid</b>: cells of the greatest common divisor of the two lengths, on the grid through the night's local noon, so each cell lies in exactly one interval of each length and takes its label; cells overlapping the in-bed span. Sleep/wake uses the intervals' scored states (cells without a state at either length left out); phases use the hypnogram of the night metrics (wake, including outside the sleep period; light; deep). Accuracy = share of cells with the same label; Cohen's κ (1960) over all classes.</li>
-    <li><b>Hidden awakening</b>: a wake run inside the {{reference}} sleep period that sleep follows, during which every overlapping longer interval counts as sleep in the longer hypnogram.</li>
+    <li><b>Hidden awakening</b>: a wake run inside the {{reference}} sleep period that sleep follows, during which every overlapping longer interval counts as sleep in the longer hypnogram. <b>Found only by the longer length</b>: the same the other way round, an awakening of the longer hypnogram during which every overlapping {{reference}} interval counts as sleep. <b>Either length</b> = the {{reference}} awakenings plus those.</li>
     <li><b>Sleep onset / wake time</b> enter the statistics as minutes after the night's local noon; tables of nights show them as clock times.</li>
     </ul>
     <footer>sleepsta · {{lengthsLabel}} · definitions in the README</footer>

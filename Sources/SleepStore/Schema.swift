@@ -149,6 +149,11 @@ enum Schema {
                 );
                 """)
         }
+        // Minutes of the sleep period without data: neither sleep nor wake (issue 14). NULL for
+        // analyses stored before it was measured, and for methods that report it elsewhere.
+        m.registerMigration("v3-no-data-in-sleep-period") { db in
+            try db.execute(sql: "ALTER TABLE night_metrics ADD COLUMN no_data_in_sleep_period_min REAL")
+        }
         return m
     }
 }

@@ -258,13 +258,13 @@ public final class SleepDatabase: Sendable {
                 INSERT INTO night_metrics (analysis_id, night_id, interval_seconds, resolution_seconds, in_bed_start_utc, in_bed_end_utc,
                     sleep_onset_utc, wake_time_utc, time_in_bed_min, sleep_period_min, total_sleep_time_min, sleep_onset_latency_min,
                     waso_min, sleep_efficiency_pct, awakenings, light_min, deep_min, awake_min,
-                    sleep_maintenance_efficiency_pct, sfi_per_hour)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    sleep_maintenance_efficiency_pct, sfi_per_hour, no_data_in_sleep_period_min)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [analysisID, nightID, a.parameters.interval.seconds, m.resolutionSeconds, m.inBedStartUTC, m.inBedEndUTC,
                                  m.sleepOnsetUTC, m.wakeTimeUTC, m.timeInBedMinutes, m.sleepPeriodMinutes, m.totalSleepTimeMinutes,
                                  m.sleepOnsetLatencyMinutes, m.wakeAfterSleepOnsetMinutes, m.sleepEfficiencyPercent, m.awakenings,
                                  m.lightMinutes, m.deepMinutes, m.awakeMinutes, m.sleepMaintenanceEfficiencyPercent,
-                                 m.sleepFragmentationIndexPerHour])
+                                 m.sleepFragmentationIndexPerHour, m.noDataInSleepPeriodMinutes])
         }
     }
 
@@ -294,7 +294,8 @@ public final class SleepDatabase: Sendable {
                                 sleepEfficiencyPercent: r["sleep_efficiency_pct"], awakenings: r["awakenings"], lightMinutes: r["light_min"],
                                 deepMinutes: r["deep_min"], awakeMinutes: r["awake_min"],
                                 sleepMaintenanceEfficiencyPercent: r["sleep_maintenance_efficiency_pct"],
-                                sleepFragmentationIndexPerHour: r["sfi_per_hour"])
+                                sleepFragmentationIndexPerHour: r["sfi_per_hour"],
+                                noDataInSleepPeriodMinutes: r["no_data_in_sleep_period_min"])
         }
         return NightAnalysis(status: NightStatus(rawValue: a["status"]) ?? .insufficientData, parameters: parameters,
                              intervals: intervals, epochs: epochs, wakeThreshold: a["wake_threshold"], metrics: metrics,

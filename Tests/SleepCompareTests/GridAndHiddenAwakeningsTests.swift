@@ -68,3 +68,48 @@ struct GridAndHiddenAwakeningsTests {
         #expect(edges.awakenings == [IntervalHypnogram.Bout(startUTC: 1200, endUTC: 2400)])
     }
 }
+
+/// Awakenings the longer length finds and the shorter does not, and grids with their own phase.
+@Suite("Awakenings found by either length")
+struct EitherLengthAwakeningsTests {
+    /// Reference 10 min on the app's grid (00:05 …): L L L L L L (no awakening). Test 15 min on the
+    /// clock: L W L L (a 15-min awakening at 00:15–00:30). The reference sleeps throughout it, so
+    /// it appears only at 15 min; either length finds 1.
+    @Test func awakeningOnlyTheLongerLengthFinds() {
+        let s = SleepWake.sleep, w = SleepWake.wake
+        let reference = IntervalHypnogram(startUTC: 300, intervalSeconds: 600, stages: Array(repeating: .light, count: 6),
+                                          states: Array(repeating: s, count: 6))
+        let test = IntervalHypnogram(startUTC: 0, intervalSeconds: 900, stages: [.light, .wake, .light, .light], states: [s, w, s, s])
+        let h = HiddenAwakenings.compute(reference: reference, test: test)
+        #expect(h.referenceAwakenings == 0 && h.hiddenCount == 0)
+        #expect(h.appeared == [IntervalHypnogram.Bout(startUTC: 900, endUTC: 1800)] && h.appearedMinutes == 15)
+        #expect(h.eitherCount == 1)
+        // Swapped, the same awakening is hidden: one direction's "appeared" is the other's "hidden".
+        let back = HiddenAwakenings.compute(reference: test, test: reference)
+        #expect(back.hiddenCount == 1 && back.appearedCount == 0 && back.eitherCount == 1)
+    }
+
+    /// A 10-min grid that starts 2 min after the origin against a 15-min grid through it: the
+    /// common cell must divide the phase too (1 min), or cells would straddle intervals.
+    @Test func commonGridDividesTheGridsPhases() {
+        let s = SleepWake.sleep, w = SleepWake.wake
+        let reference = IntervalHypnogram(startUTC: 120, intervalSeconds: 600, stages: [.wake, .light, .light], states: [w, s, s])
+        let test = IntervalHypnogram(startUTC: 0, intervalSeconds: 900, stages: [.wake, .light, .light], states: [w, s, s])
+        let g = CommonGridAgreement.compute(reference: reference, test: test, inBed: (120, 1920), gridOriginUTC: 0)
+        #expect(g.cellSeconds == 60)
+        // 02:00–12:00 reference wake, 00:00–15:00 test wake: minutes 2..12 agree wake, 12..15 differ, 15..32 agree sleep.
+        #expect(g.sleepWake[reference: 1, test: 1] == 10 && g.sleepWake[reference: 0, test: 1] == 3 && g.sleepWake[reference: 0, test: 0] == 17)
+    }
+}
+
+@Suite("Hypnogram awakenings skip intervals without data")
+struct HypnogramGapTests {
+    /// L W - L L - L: the wake interval is one awakening (ending where it ends, not at the gap's
+    /// end); the second gap, between sleep intervals, is none, as in the night metrics.
+    @Test func gapsAreNeitherSleepNorWake() {
+        let s = SleepWake.sleep, w = SleepWake.wake
+        let h = IntervalHypnogram(startUTC: 0, intervalSeconds: 600, stages: [.light, .wake, .wake, .light, .light, .wake, .light],
+                                  states: [s, w, nil, s, s, nil, s])
+        #expect(h.awakenings == [IntervalHypnogram.Bout(startUTC: 600, endUTC: 1200)])
+    }
+}

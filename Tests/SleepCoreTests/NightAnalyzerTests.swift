@@ -99,3 +99,85 @@ struct NightAnalyzerTests {
         #expect(NightAnalyzer.persistentSleepPeriod(states, minimumRun: 5) == nil)
     }
 }
+
+/// A night as the app exports it: 10-min totals that close at :05, :15 … (the app started at
+/// 22:55), asleep throughout except one 10-min awakening, 04:15–04:25 local.
+struct AppTotalsNight {
+    static let start: Int64 = SyntheticNight.start + 35 * 60   // 22:55 local (+02:00)
+    static let intervals = 48
+    static let awakeInterval = 32                                   // 22:55 + 320 min = 04:15
+    /// Per-second movement: sleep 1 mg; the awakening 8 mg, enough for its own epochs to be wake
+    /// and too little for Oakley's weights to spill wake into the neighbouring epochs.
+    static func series() -> SecondSeries {
+        var m = [Float]()
+        for k in 0..<intervals { m += Array(repeating: k == awakeInterval ? 0.008 : 0.001, count: 600) }
+        return SecondSeries(startSecond: start, movement: m, legacyMovement: m, sampleCounts: .init(repeating: 1, count: m.count),
+                            sourceResolutionSeconds: 600)
+    }
+}
+
+@Suite("Interval grid of interval-total sources")
+struct SourcePhaseGridTests {
+    let window = NightSplitter.window(for: CivilDate(year: 2024, month: 6, day: 14), timeline: berlin2024)
+
+    @Test("10-minute intervals follow the app's :05 totals, so a 10-minute awakening is not split into two sleep intervals")
+    func tenMinutesFollowTheSource() throws {
+        let a = NightAnalyzer.analyze(series: AppTotalsNight.series(), window: window, parameters: AnalysisParameters())
+        let m = try #require(a.metrics)
+        #expect(a.intervals.first?.movement.startUTC == AppTotalsNight.start)
+        #expect(a.intervals.allSatisfy { ($0.movement.startUTC - AppTotalsNight.start) % 600 == 0 })
+        #expect(m.awakenings == 1 && m.wakeAfterSleepOnsetMinutes == 10, "\(a.intervals.map { $0.state?.letter ?? "-" })")
+        #expect(a.statusReason == nil)
+    }
+
+    @Test("15-minute intervals cannot follow 10-minute totals: they stay on the clock and the night says why")
+    func fifteenMinutesSayWhy() throws {
+        var p = AnalysisParameters()
+        p.interval = IntervalLength(seconds: 900)!
+        let a = NightAnalyzer.analyze(series: AppTotalsNight.series(), window: window, parameters: p)
+        #expect(a.intervals.allSatisfy { ($0.movement.startUTC - window.startUTC) % 900 == 0 })
+        let reason = try #require(a.statusReason)
+        #expect(reason.contains("cannot follow") && reason.contains("15m") && reason.contains("10m"), "\(reason)")
+        #expect(try #require(a.metrics).awakenings == 1)
+    }
+
+    @Test("raw samples keep the clock grid through local noon")
+    func rawSamplesKeepTheClock() {
+        var s = AppTotalsNight.series()
+        s.sourceResolutionSeconds = 1
+        let a = NightAnalyzer.analyze(series: s, window: window, parameters: AnalysisParameters())
+        #expect(a.intervals.allSatisfy { ($0.movement.startUTC - window.startUTC) % 600 == 0 })
+        #expect(a.metrics?.awakenings == 0)   // the split this grid makes of the source's awakening
+    }
+}
+
+@Suite("Gaps inside the sleep period")
+struct SleepPeriodGapTests {
+    let window = NightSplitter.window(for: CivilDate(year: 2024, month: 6, day: 14), timeline: berlin2024)
+
+    /// The known night with 45 minutes of no data while asleep (minutes 100–145): the gap is
+    /// neither sleep nor wake, so WASO and awakenings are those of the real awakening alone.
+    @Test("a 45-minute gap while asleep is reported as no data, not counted as wake", arguments: [600, 900])
+    func gapIsNotWake(intervalSeconds: Int) throws {
+        var s = SyntheticNight.series()
+        for i in (100 * 60)..<(145 * 60) { s.sampleCounts[i] = 0; s.movement[i] = .nan }
+        s.legacyMovement = s.movement
+        var p = AnalysisParameters()
+        p.interval = IntervalLength(seconds: intervalSeconds)!
+        let a = NightAnalyzer.analyze(series: s, window: window, parameters: p)
+        let m = try #require(a.metrics)
+        let resolution = Double(intervalSeconds) / 60
+        #expect(m.awakenings == 1, "\(a.intervals.map { $0.state?.letter ?? "-" })")
+        #expect(abs(m.wakeAfterSleepOnsetMinutes - Double(SyntheticNight.awakeningMinutes)) <= resolution + 4)
+        let noData = try #require(m.noDataInSleepPeriodMinutes)
+        #expect(noData > 45 - 2 * resolution && noData <= 45, "\(noData)")
+        #expect(abs(m.sleepEfficiencyPercent - 100 * m.totalSleepTimeMinutes / (m.timeInBedMinutes - noData)) < 1e-9)
+    }
+
+    @Test("a night without gaps reports no minutes without data and keeps SE = TST / TIB")
+    func noGap() throws {
+        let m = try #require(NightAnalyzer.analyze(series: SyntheticNight.series(), window: window, parameters: AnalysisParameters()).metrics)
+        #expect(m.noDataInSleepPeriodMinutes == 0)
+        #expect(abs(m.sleepEfficiencyPercent - 100 * m.totalSleepTimeMinutes / m.timeInBedMinutes) < 1e-9)
+    }
+}

@@ -204,8 +204,10 @@ struct WearablePipelineTests {
     static let pinnedPhoneNights = [
         "phone-1hz-alex_2024-06-14|1718400000|1718427000|440.0|10.0|1|93.02325581395348|330.0|110.0",
         "sleepsta-app-export_2024-03-29|1711752000|1711776600|370.0|40.0|4|84.0909090909091|270.0|100.0",
-        "sleepsta-app-export_2024-03-30|1711840200|1711861200|350.0|0.0|0|89.74358974358974|260.0|90.0",
-        "sleepsta-app-export_2024-03-31|1711919400|1711945800|440.0|0.0|0|95.65217391304348|330.0|110.0",
+        // The app's nights of 03-30 and 03-31 close their totals at :05, :15 …; 10-min intervals
+        // follow them (issue 14), so wake totals are no longer split 5/5 into two sleep intervals.
+        "sleepsta-app-export_2024-03-30|1711840500|1711861500|320.0|30.0|3|82.05128205128206|240.0|80.0",
+        "sleepsta-app-export_2024-03-31|1711919700|1711945500|420.0|10.0|1|91.30434782608695|310.0|110.0",
     ]
 
     static func clock(_ utc: Int64) -> String {

@@ -2,9 +2,10 @@
 /// lengths, after mapping both to a common time grid.
 ///
 /// The common grid's cell is the greatest common divisor of the two lengths (5 min for 10 and
-/// 15 min, 10 min for 10 and 30 min). Both interval grids run through the night's local noon,
-/// so every cell lies inside exactly one interval of each length and takes that interval's
-/// label: no cell is split, and every cell weighs the same time. Cells count when they overlap
+/// 15 min, 10 min for 10 and 30 min) and of each grid's offset from the night's local noon (an
+/// app export's grid follows the app's own intervals, e.g. 22:55, 23:05 …), so every cell lies
+/// inside exactly one interval of each length and takes that interval's label: no cell is split,
+/// and every cell weighs the same time. Cells count when they overlap
 /// the in-bed span (first to last second with data, the same for both lengths) and both
 /// hypnograms have an interval there.
 ///
@@ -41,18 +42,28 @@ public struct CommonGridAgreement: Sendable, Equatable {
         return x
     }
 
+    /// Offset of a hypnogram's interval grid from `gridOriginUTC`, in `[0, intervalSeconds)`.
+    public static func phaseSeconds(_ h: IntervalHypnogram, gridOriginUTC: Int64) -> Int {
+        let L = Int64(h.intervalSeconds)
+        return Int(h.startUTC - gridOriginUTC - LocalClock.floorDiv(h.startUTC - gridOriginUTC, L) * L)
+    }
+
     /// - Parameters:
     ///   - inBed: `[first, end)` UTC seconds with data (``NightSummaryMetrics/inBedStartUTC`` …).
-    ///   - gridOriginUTC: the night window's start, through which both interval grids run.
+    ///   - gridOriginUTC: the night window's start, through which the cells run.
+    ///   - cellSeconds: a common divisor of both lengths and both grids' phases; nil: the greatest.
     public static func compute(reference: IntervalHypnogram, test: IntervalHypnogram,
-                               inBed: (startUTC: Int64, endUTC: Int64), gridOriginUTC: Int64) -> CommonGridAgreement {
-        let cell = cellSeconds(reference.intervalSeconds, test.intervalSeconds)
+                               inBed: (startUTC: Int64, endUTC: Int64), gridOriginUTC: Int64,
+                               cellSeconds given: Int? = nil) -> CommonGridAgreement {
+        let cell = given ?? cellSeconds(cellSeconds(reference.intervalSeconds, test.intervalSeconds),
+                                        cellSeconds(phaseSeconds(reference, gridOriginUTC: gridOriginUTC),
+                                                    phaseSeconds(test, gridOriginUTC: gridOriginUTC)))
         var result = empty(cellSeconds: cell)
         let C = Int64(cell)
         let from = max(reference.startUTC, test.startUTC, inBed.startUTC)
         let to = min(reference.endUTC, test.endUTC, inBed.endUTC)
         guard to > from else { return result }
-        // First cell overlapping `from`, on the grid through the night's noon.
+        // First cell overlapping `from`, on the grid through the night's noon (and both grids).
         var c = gridOriginUTC + LocalClock.floorDiv(from - gridOriginUTC, C) * C
         while c < to {
             if let i = reference.index(atUTC: c), let j = test.index(atUTC: c) {

@@ -2,7 +2,8 @@
 /// interval counts as sleep only when its state is sleep and it lies inside the sleep period
 /// (light or deep by its movement phase), and as wake otherwise (before sleep onset, after the
 /// wake time, wake intervals, intervals without data). This is exactly the labelling
-/// ``NightAnalyzer`` hands to ``NightMetrics``, so counts taken here agree with the metrics.
+/// ``NightAnalyzer`` hands to ``NightMetrics``; awakenings skip intervals without data as the
+/// analyzer does, so counts taken here agree with the metrics.
 public struct IntervalHypnogram: Sendable, Equatable {
     /// UTC second of the first interval's start.
     public var startUTC: Int64
@@ -45,16 +46,19 @@ public struct IntervalHypnogram: Sendable, Equatable {
         return Int((second - startUTC) / Int64(intervalSeconds))
     }
 
-    /// The awakenings: maximal wake runs between the first and the last sleep interval.
+    /// The awakenings: maximal wake runs between the first and the last sleep interval. Intervals
+    /// without data (no state) are neither sleep nor wake, as in the night metrics: they neither
+    /// make an awakening nor split one, and a bout ends with its last wake interval.
     public var awakenings: [Bout] {
         guard let first = stages.firstIndex(where: \.isSleep), let last = stages.lastIndex(where: \.isSleep) else { return [] }
         var bouts: [Bout] = []
-        var runStart: Int? = nil
-        for i in first...last {
+        var runStart: Int? = nil, runEnd = 0
+        for i in first...last where states[i] != nil || stages[i].isSleep {
             if stages[i] == .wake {
                 if runStart == nil { runStart = i }
+                runEnd = i + 1
             } else if let s = runStart {
-                bouts.append(Bout(startUTC: startUTC + Int64(s * intervalSeconds), endUTC: startUTC + Int64(i * intervalSeconds)))
+                bouts.append(Bout(startUTC: startUTC + Int64(s * intervalSeconds), endUTC: startUTC + Int64(runEnd * intervalSeconds)))
                 runStart = nil
             }
         }

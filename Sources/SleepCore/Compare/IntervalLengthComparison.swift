@@ -48,6 +48,11 @@ public struct IntervalLengthComparison: Sendable, Equatable {
         public var referenceAwakenings: Int { nights.reduce(0) { $0 + $1.hiddenAwakenings.referenceAwakenings } }
         public var hiddenAwakenings: Int { nights.reduce(0) { $0 + $1.hiddenAwakenings.hiddenCount } }
         public var hiddenAwakeningMinutes: Double { nights.reduce(0) { $0 + $1.hiddenAwakenings.hiddenMinutes } }
+        /// Awakenings of the test length during which the reference scores sleep throughout.
+        public var appearedAwakenings: Int { nights.reduce(0) { $0 + $1.hiddenAwakenings.appearedCount } }
+        public var appearedAwakeningMinutes: Double { nights.reduce(0) { $0 + $1.hiddenAwakenings.appearedMinutes } }
+        /// Awakenings found by either length.
+        public var eitherAwakenings: Int { nights.reduce(0) { $0 + $1.hiddenAwakenings.eitherCount } }
 
         public func agreement(_ metric: ComparedMetric) -> MetricAgreement { metrics[ComparedMetric.allCases.firstIndex(of: metric)!] }
     }
@@ -75,14 +80,20 @@ public struct IntervalLengthComparison: Sendable, Equatable {
     }
 
     static func pair(reference r: Int, test t: Int, lengths: [IntervalLength], nights: [Night]) -> Pair {
-        let cell = CommonGridAgreement.cellSeconds(lengths[r].seconds, lengths[t].seconds)
+        // One cell for every night of the pair, so pooled cells all weigh the same time.
+        var cell = CommonGridAgreement.cellSeconds(lengths[r].seconds, lengths[t].seconds)
+        for night in nights {
+            for h in [night.analyses[r], night.analyses[t]].compactMap(IntervalHypnogram.init) {
+                cell = CommonGridAgreement.cellSeconds(cell, CommonGridAgreement.phaseSeconds(h, gridOriginUTC: night.windowStartUTC))
+            }
+        }
         var pooled = CommonGridAgreement.empty(cellSeconds: cell)
         var rows: [PairNight] = []
         for night in nights {
             let a = night.analyses[r], b = night.analyses[t]
             guard let ma = a.metrics, let mb = b.metrics, let ha = IntervalHypnogram(a), let hb = IntervalHypnogram(b) else { continue }
             let grid = CommonGridAgreement.compute(reference: ha, test: hb, inBed: (ma.inBedStartUTC, ma.inBedEndUTC),
-                                                   gridOriginUTC: night.windowStartUTC)
+                                                   gridOriginUTC: night.windowStartUTC, cellSeconds: cell)
             pooled.add(grid)
             rows.append(PairNight(
                 nightID: night.nightID,

@@ -83,12 +83,16 @@ public struct NightSummaryMetrics: Sendable, Equatable, Codable {
     public var sleepMaintenanceEfficiencyPercent: Double?
     /// SFI: sleep→wake transitions (final awakening included) per hour of TST.
     public var sleepFragmentationIndexPerHour: Double?
+    /// Minutes of the sleep period without data (intervals with no scored epoch): neither sleep
+    /// nor wake, so in neither TST nor WASO. Nil where the method does not report it.
+    public var noDataInSleepPeriodMinutes: Double? = nil
 
     public init(resolutionSeconds: Int, inBedStartUTC: Int64, inBedEndUTC: Int64, sleepOnsetUTC: Int64?, wakeTimeUTC: Int64?,
                 timeInBedMinutes: Double, sleepPeriodMinutes: Double, totalSleepTimeMinutes: Double,
                 sleepOnsetLatencyMinutes: Double?, wakeAfterSleepOnsetMinutes: Double, sleepEfficiencyPercent: Double,
                 awakenings: Int, lightMinutes: Double, deepMinutes: Double, awakeMinutes: Double,
-                sleepMaintenanceEfficiencyPercent: Double? = nil, sleepFragmentationIndexPerHour: Double? = nil) {
+                sleepMaintenanceEfficiencyPercent: Double? = nil, sleepFragmentationIndexPerHour: Double? = nil,
+                noDataInSleepPeriodMinutes: Double? = nil) {
         self.resolutionSeconds = resolutionSeconds; self.inBedStartUTC = inBedStartUTC; self.inBedEndUTC = inBedEndUTC
         self.sleepOnsetUTC = sleepOnsetUTC; self.wakeTimeUTC = wakeTimeUTC; self.timeInBedMinutes = timeInBedMinutes
         self.sleepPeriodMinutes = sleepPeriodMinutes; self.totalSleepTimeMinutes = totalSleepTimeMinutes
@@ -97,6 +101,7 @@ public struct NightSummaryMetrics: Sendable, Equatable, Codable {
         self.deepMinutes = deepMinutes; self.awakeMinutes = awakeMinutes
         self.sleepMaintenanceEfficiencyPercent = sleepMaintenanceEfficiencyPercent
         self.sleepFragmentationIndexPerHour = sleepFragmentationIndexPerHour
+        self.noDataInSleepPeriodMinutes = noDataInSleepPeriodMinutes
     }
 }
 

@@ -60,7 +60,9 @@ public struct PhoneInBedMethod: NightAnalysisMethod {
             return NightAnalyzer.analyze(series: night.series, window: night.window, parameters: p)
         }
         var analysis = NightAnalyzer.analyze(series: inWindow.slice(from: rest.start, to: rest.end), window: night.window, parameters: p)
+        let gridNote = analysis.statusReason
         analysis.statusReason = "the data covers \(LocalClock.hoursText(seconds: inWindow.coveredSeconds)) of this night's 24 h: time in bed is the main rest period found in the movement (\(LocalClock.hoursText(seconds: Int(rest.end - rest.start))))"
+            + (gridNote.map { "; " + $0 } ?? "")
         return analysis
     }
 

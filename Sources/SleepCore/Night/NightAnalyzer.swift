@@ -1,10 +1,31 @@
 /// Analyses one night from its per-second base series: epochs → sleep/wake → sleep period →
 /// interval states and phases → night metrics.
 public enum NightAnalyzer {
+    /// The origin of the interval grid and, when the source's own intervals cannot be followed, why.
+    ///
+    /// Raw samples: the night's local noon, so boundaries fall on the clock. A source that only
+    /// holds interval totals (the app's export: 10-min totals that may close at :05, :15 …) has its
+    /// own phase; an interval grid through noon would cut each source interval in two, spreading one
+    /// awakening over two intervals where majority votes (ties: sleep) can erase it. So when the
+    /// length is a multiple or a divisor of the source resolution, the grid follows the source: its
+    /// origin is shifted to the first source interval's start (the first second with data). Other
+    /// lengths (15 min over 10-min totals) cannot align with it: they keep the clock grid and a note says so.
+    public static func intervalGrid(sourceResolutionSeconds source: Int, firstDataUTC: Int64?, window: NightWindow,
+                                    length: IntervalLength) -> (originUTC: Int64, note: String?) {
+        guard source > 1, let first = firstDataUTC else { return (window.startUTC, nil) }
+        let L = length.seconds
+        guard L % source == 0 || source % L == 0 else {
+            let sourceText = IntervalLength(seconds: source)?.description ?? "\(source) s"
+            return (window.startUTC, "\(length) intervals cannot follow the source's own \(sourceText) totals (\(length) is neither a multiple nor a divisor of \(sourceText)): intervals lie on the local clock and some of them mix two source totals")
+        }
+        return (first, nil)
+    }
+
     /// - Parameters:
     ///   - series: the night's base series (any span; only `window` is used).
     ///   - window: the night (noon to noon local); also the origin of the interval grid, which puts
-    ///     interval boundaries on the local clock (00:00, 00:10, ... for 10-minute intervals).
+    ///     interval boundaries on the local clock (00:00, 00:10, ... for 10-minute intervals), unless
+    ///     the source holds interval totals of its own (see ``intervalGrid(sourceResolutionSeconds:firstDataUTC:window:length:)``).
     public static func analyze(series: SecondSeries, window: NightWindow, parameters p: AnalysisParameters) -> NightAnalysis {
         let night = series.slice(from: window.startUTC, to: window.endUTC)
         let values = night.values(for: p.metric)
@@ -13,16 +34,28 @@ public enum NightAnalyzer {
         guard let span = channel.dataSpan else {
             return NightAnalysis(status: .insufficientData, parameters: p, intervals: [], epochs: [], wakeThreshold: nil, metrics: nil)
         }
-        let movement = IntervalAggregator.aggregate(channel, length: p.interval, gridOriginUTC: window.startUTC,
+        let grid = intervalGrid(sourceResolutionSeconds: channel.sourceResolutionSeconds, firstDataUTC: span.first,
+                                window: window, length: p.interval)
+        // Epochs follow the source's phase at every length, so each length scores the same epochs.
+        let epochOriginUTC = channel.sourceResolutionSeconds > 1 ? span.first : window.startUTC
+        var analysis = analyzeIntervals(channel, span: span, gridOriginUTC: grid.originUTC, epochOriginUTC: epochOriginUTC, parameters: p)
+        if let note = grid.note { analysis.statusReason = note }
+        return analysis
+    }
+
+    /// Everything after the grids are chosen: intervals through `gridOriginUTC`, epochs through `epochOriginUTC`.
+    static func analyzeIntervals(_ channel: SecondSeries, span: (first: Int64, end: Int64), gridOriginUTC: Int64,
+                                 epochOriginUTC: Int64, parameters p: AnalysisParameters) -> NightAnalysis {
+        let movement = IntervalAggregator.aggregate(channel, length: p.interval, gridOriginUTC: gridOriginUTC,
                                                     fromUTC: span.first, toUTC: span.end)
         var intervals = movement.map { AnalyzedInterval(movement: $0, state: nil, phase: nil) }
         guard channel.coveredSeconds >= p.minimumCoverageSeconds else {
             return NightAnalysis(status: .insufficientData, parameters: p, intervals: intervals, epochs: [], wakeThreshold: nil, metrics: nil)
         }
 
-        // Epochs on the same grid; an epoch needs half its seconds covered to be scored.
+        // Epochs; an epoch needs half its seconds covered to be scored.
         let epochLength = IntervalLength(seconds: p.epochSeconds) ?? IntervalLength(seconds: 60)!
-        let epochMovement = IntervalAggregator.aggregate(channel, length: epochLength, gridOriginUTC: window.startUTC,
+        let epochMovement = IntervalAggregator.aggregate(channel, length: epochLength, gridOriginUTC: epochOriginUTC,
                                                          fromUTC: span.first, toUTC: span.end)
         let activity = epochMovement.map { e -> Double in
             e.coverageSeconds * 2 >= e.durationSeconds ? e.movementSum * Double(e.durationSeconds) / Double(e.coverageSeconds) : .nan
@@ -98,7 +131,9 @@ public enum NightAnalyzer {
 
     /// Night metrics from the interval hypnogram with ``NightMetrics`` (yasa/AASM definitions):
     /// intervals outside the sleep period count as wake (before onset: latency; after: final wake),
-    /// intervals without data as wake, and lights off/on are the in-bed span.
+    /// and lights off/on are the in-bed span. Intervals without data (no scored epoch) inside the
+    /// sleep period are neither sleep nor wake: they are reported as minutes without data and kept
+    /// out of WASO, awakenings and the time SE and SME divide by (a gap is not an awakening).
     static func computeMetrics(_ intervals: [AnalyzedInterval], inBed: (first: Int64, end: Int64), onsetUTC: Int64,
                                wakeUTC: Int64, resolution: Int) -> NightSummaryMetrics {
         let origin = intervals[0].movement.startUTC
@@ -108,16 +143,43 @@ public enum NightAnalyzer {
         }
         let m = NightMetrics.compute(stages: stages, epochSeconds: Double(resolution),
                                      lightsOffSeconds: Double(inBed.first - origin), lightsOnSeconds: Double(inBed.end - origin))
+        let period = sleepPeriodWake(intervals, onsetUTC: onsetUTC, wakeUTC: wakeUTC)
+        let noData = period.noDataMinutes
+        let waso = max(0, (m.wakeAfterSleepOnsetMinutes ?? 0) - noData)
+        let tst = m.totalSleepMinutes
+        let withData = m.timeInBedMinutes - noData, sptWithData = m.sleepPeriodMinutes - noData
+        let transitions = period.awakenings + (m.sleepToWakeTransitions - m.awakenings)
+        let hasSleep = m.wakeAfterSleepOnsetMinutes != nil
         return NightSummaryMetrics(
             resolutionSeconds: resolution, inBedStartUTC: inBed.first, inBedEndUTC: inBed.end,
             sleepOnsetUTC: onsetUTC, wakeTimeUTC: wakeUTC, timeInBedMinutes: m.timeInBedMinutes,
-            sleepPeriodMinutes: m.sleepPeriodMinutes, totalSleepTimeMinutes: m.totalSleepMinutes,
+            sleepPeriodMinutes: m.sleepPeriodMinutes, totalSleepTimeMinutes: tst,
             sleepOnsetLatencyMinutes: m.sleepOnsetLatencyMinutes,
-            wakeAfterSleepOnsetMinutes: m.wakeAfterSleepOnsetMinutes ?? 0,
-            sleepEfficiencyPercent: m.sleepEfficiencyPercent ?? 0, awakenings: m.awakenings,
+            wakeAfterSleepOnsetMinutes: waso,
+            sleepEfficiencyPercent: withData > 0 ? 100 * tst / withData : 0, awakenings: hasSleep ? period.awakenings : 0,
             lightMinutes: m.stages?.lightMinutes ?? 0, deepMinutes: m.stages?.deepMinutes ?? 0,
-            awakeMinutes: m.wakeAfterSleepOnsetMinutes ?? 0,
-            sleepMaintenanceEfficiencyPercent: m.sleepMaintenanceEfficiencyPercent,
-            sleepFragmentationIndexPerHour: m.sleepFragmentationIndexPerHour)
+            awakeMinutes: waso,
+            sleepMaintenanceEfficiencyPercent: hasSleep && sptWithData > 0 ? 100 * tst / sptWithData : nil,
+            sleepFragmentationIndexPerHour: hasSleep && tst > 0 ? Double(transitions) / (tst / 60) : nil,
+            noDataInSleepPeriodMinutes: noData)
+    }
+
+    /// Inside the sleep period: minutes of intervals without data, and awakenings (wake runs that
+    /// sleep follows) counted with those intervals skipped, so a gap neither makes nor splits one.
+    static func sleepPeriodWake(_ intervals: [AnalyzedInterval], onsetUTC: Int64, wakeUTC: Int64) -> (noDataMinutes: Double, awakenings: Int) {
+        var noDataSeconds: Int64 = 0, awakenings = 0
+        var inWake = false, seenSleep = false
+        for iv in intervals where iv.movement.endUTC > onsetUTC && iv.movement.startUTC < wakeUTC {
+            switch iv.state {
+            case nil:
+                noDataSeconds += min(iv.movement.endUTC, wakeUTC) - max(iv.movement.startUTC, onsetUTC)
+            case .wake?:
+                if seenSleep { inWake = true }
+            case .sleep?:
+                if inWake { awakenings += 1 }
+                inWake = false; seenSleep = true
+            }
+        }
+        return (Double(noDataSeconds) / 60, awakenings)
     }
 }
