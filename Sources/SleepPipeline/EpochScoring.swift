@@ -150,7 +150,13 @@ public enum EpochScoring {
     /// Scores an already loaded input (``SleepPeriodsCommand`` reuses this).
     public static func score(_ input: EpochInput, _ request: ScoreRequest) throws -> ScoreResult {
         let algorithm = request.algorithm
-        if let required = algorithm.requiredEpochSeconds, let asked = request.epochSeconds, asked != required {
+        // Cole et al. 1992's maximum variants are defined on the largest 10-s (or 30-s) epoch of each
+        // minute: scored per minute, from finer epochs reduced by their maximum (see perMinuteMaximum).
+        let maximumEpoch = algorithm == .coleKripke
+            ? (try? ScoringVariantName.match(request.variant, ColeKripke.Variant.self, algorithm: algorithm, default: .actilife))
+            : nil
+        if let required = algorithm.requiredEpochSeconds, let asked = request.epochSeconds, asked != required,
+           !(maximumEpoch?.maximumEpochSeconds != nil && asked == maximumEpoch?.maximumEpochSeconds) {
             throw EpochCommandError.usage("\(algorithm.rawValue) scores \(required)-s epochs: use --epoch \(required)s (finer epochs are collapsed to it)")
         }
         if request.threshold != nil && algorithm != .oakley {
@@ -163,7 +169,7 @@ public enum EpochScoring {
         var recording: EpochRecording
         switch input {
         case .epochs(let file):
-            let target = request.epochSeconds ?? algorithm.requiredEpochSeconds ?? file.epochSeconds
+            let target = (maximumEpoch?.maximumEpochSeconds != nil ? 60 : nil) ?? request.epochSeconds ?? algorithm.requiredEpochSeconds ?? file.epochSeconds
             recording = try file.collapsed(toEpochSeconds: target)
         case .raw(let raw):
             if algorithm == .vanHees2015 {
@@ -179,7 +185,11 @@ public enum EpochScoring {
         notes += recording.warnings
 
         let column = try pickColumn(recording, request: request)
-        let counts = column.values
+        var counts = column.values
+        if let variant = maximumEpoch, let reduced = variant.maximumEpochSeconds, case .epochs(let file) = input, file.epochSeconds < 60 {
+            counts = try perMinuteMaximum(file, column: try pickColumn(file, request: request), reduced: reduced,
+                                          overlapping: variant == .maxOverlapping10s1992, minutes: recording, notes: &notes)
+        }
         let epochSeconds = recording.epochSeconds
         var labels: [SleepWake?]
         var scores: [Double]
@@ -240,6 +250,37 @@ public enum EpochScoring {
         }
         return ScoreResult(recording: recording, algorithm: algorithm, columnName: column.name, variantName: variantName,
                            epochs: epochs, fileStateColumn: fileLabels?.name, notes: notes)
+    }
+
+    /// The per-minute activity Cole et al. 1992 define their maximum variants on: the file's epochs
+    /// summed to `reduced`-second epochs (10 or 30 s), then the largest of them in each minute, on
+    /// the same minutes as `minutes` (the file collapsed to 60 s). The paper's overlapping 10-s
+    /// epochs slide by the Actillume's 2-s samples, which an epoch file does not hold: the
+    /// overlapping variant's weights are applied to the non-overlapping maximum, and a note says so.
+    static func perMinuteMaximum(_ file: EpochRecording, column: EpochColumn, reduced: Int, overlapping: Bool, minutes: EpochRecording,
+                                 notes: inout [String]) throws(EpochCommandError) -> [Double] {
+        let e = file.epochSeconds
+        guard reduced % e == 0 else {
+            throw .usage("this variant takes the maximum \(reduced)-s epoch of each minute; the file's \(e)-s epochs do not divide \(reduced) s")
+        }
+        let per = reduced / e
+        var windows: [Double] = []
+        var starts: Int64 = file.firstEpochLocalSecond
+        if per == 1 {
+            windows = column.values
+        } else if let sums = EpochCollapse.collapse(column.values, reduction: .sum, inputEpochSeconds: e, outputEpochSeconds: reduced,
+                                                    firstEpochStartSeconds: file.firstEpochLocalSecond) {
+            windows = sums
+            starts = file.firstEpochLocalSecond - ((file.firstEpochLocalSecond % Int64(reduced)) + Int64(reduced)) % Int64(reduced)
+        }
+        guard let maxima = EpochCollapse.collapse(windows, reduction: .maximum, inputEpochSeconds: reduced, outputEpochSeconds: 60,
+                                                  firstEpochStartSeconds: starts),
+              maxima.count == minutes.count else {
+            throw .input("cannot reduce \(e)-s epochs to the maximum \(reduced)-s epoch per minute")
+        }
+        notes.append("\(e)-s epochs reduced as Cole et al. 1992 define this variant: the largest \(reduced)-s epoch of each minute"
+                     + (overlapping ? " (the paper's overlapping epochs slide by 2-s samples, which this file does not hold: non-overlapping ones are used)" : ""))
+        return maxima
     }
 
     static func pickColumn(_ recording: EpochRecording, request: ScoreRequest) throws(EpochCommandError) -> EpochColumn {

@@ -44,6 +44,7 @@ public struct ColeKripke: SleepWakeScorer {
         case pyActigraphyMean
     }
 
+
     public var variant: Variant
     /// Apply Webster's rescoring rules after scoring (``WebsterRescoring``).
     public var rescoring: WebsterRescoring.Variant?
@@ -118,6 +119,17 @@ public struct ColeKripke: SleepWakeScorer {
         case .pyActigraphyMean:
             // 0.001 · Σ W·(c/30) < 1  ⇔  Σ W·c < 30 000; window −4…+4 with zero weights at +3, +4.
             return Parameters(weights: mean + [0, 0], sumLimit: 30_000, edges: .completeWindow)
+        }
+    }
+}
+
+extension ColeKripke.Variant {
+    /// The epoch whose per-minute maximum the 1992 variant scores (10 or 30 s), nil for the others.
+    public var maximumEpochSeconds: Int? {
+        switch self {
+        case .maxOverlapping10s1992, .maxNonOverlapping10s1992: return 10
+        case .maxNonOverlapping30s1992: return 30
+        default: return nil
         }
     }
 }

@@ -19,6 +19,8 @@ public enum EpochCollapse {
         case sum
         /// Mean of the present values, rounded down (ActiLife's lux).
         case floorMean
+        /// Largest present value (Cole et al. 1992's "maximum epoch per minute" reductions).
+        case maximum
     }
 
     /// The collapsed series.
@@ -69,11 +71,13 @@ public enum EpochCollapse {
         resultColumns.reserveCapacity(columns.count)
         for (c, column) in columns.enumerated() {
             var sums = [Double](repeating: 0, count: outputCount)
+            var maxima = [Double](repeating: -.infinity, count: outputCount)
             var counts = [Int](repeating: 0, count: outputCount)
             column.withUnsafeBufferPointer { x in
                 for i in 0..<n where !x[i].isNaN {
                     let o = (offset + i * inputEpochSeconds) / outputEpochSeconds
                     sums[o] += x[i]
+                    maxima[o] = Swift.max(maxima[o], x[i])
                     counts[o] += 1
                 }
             }
@@ -84,6 +88,7 @@ public enum EpochCollapse {
                 switch reductions[c] {
                 case .sum: values[o] = sums[o]
                 case .floorMean: values[o] = (sums[o] / Double(counts[o])).rounded(.down)
+                case .maximum: values[o] = maxima[o]
                 }
             }
             resultColumns.append(values)
