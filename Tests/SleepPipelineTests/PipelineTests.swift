@@ -35,12 +35,17 @@ final class Workspace {
     }
 
     func run(interval: IntervalLength = .tenMinutes, tz: String? = "Europe/Berlin") throws -> RunSummary {
-        var p = AnalysisParameters()
-        p.interval = interval
+        try run(tz: tz) { $0.parameters.interval = interval }
+    }
+
+    /// A run with the options `configure` sets (`--kind`, `--units`, `--prune` …).
+    func run(tz: String? = "Europe/Berlin", configure: (inout PipelineConfiguration) -> Void) throws -> RunSummary {
         var logger = Logger(label: "test")
         logger.logLevel = .critical
-        return try Pipeline(configuration: PipelineConfiguration(dataDirectory: data, databasePath: db, reportsDirectory: reports,
-                                                                 parameters: p, timeZoneIdentifier: tz), logger: logger).run()
+        var c = PipelineConfiguration(dataDirectory: data, databasePath: db, reportsDirectory: reports,
+                                      parameters: AnalysisParameters(), timeZoneIdentifier: tz)
+        configure(&c)
+        return try Pipeline(configuration: c, logger: logger).run()
     }
 
     /// Every report file with its bytes and modification time.

@@ -10,12 +10,7 @@ import Testing
 @Suite("Acceleration units of raw CSVs")
 struct UnitsTests {
     static func run(_ w: Workspace, units: AccelerationUnits) throws {
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        var c = PipelineConfiguration(dataDirectory: w.data, databasePath: w.db, reportsDirectory: w.reports,
-                                      parameters: AnalysisParameters(), timeZoneIdentifier: "Europe/Berlin")
-        c.units = units
-        _ = try Pipeline(configuration: c, logger: logger).run()
+        _ = try w.run { $0.units = units }
     }
 
     /// The phone night of ``Workspace/phoneNight(startUTC:hours:)`` with every axis × 9.80665 (m/s²).
@@ -58,12 +53,7 @@ struct UnitsTests {
 @Suite("Recordings whose file is gone")
 struct GoneRecordingTests {
     static func run(_ w: Workspace, prune: Bool) throws -> RunSummary {
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        var c = PipelineConfiguration(dataDirectory: w.data, databasePath: w.db, reportsDirectory: w.reports,
-                                      parameters: AnalysisParameters(), timeZoneIdentifier: "Europe/Berlin")
-        c.prune = prune
-        return try Pipeline(configuration: c, logger: logger).run()
+        try w.run { $0.prune = prune }
     }
 
     @Test("kept and listed without --prune; removed with their nights and report folders with it; an empty folder prunes nothing")

@@ -12,12 +12,7 @@ import SleepstaWorkloads
 @Suite("Wearable recordings through the pipeline", .serialized)
 struct WearablePipelineTests {
     static func run(_ w: Workspace, kind: RecordingKind? = nil) throws -> RunSummary {
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        var c = PipelineConfiguration(dataDirectory: w.data, databasePath: w.db, reportsDirectory: w.reports,
-                                      parameters: AnalysisParameters(), timeZoneIdentifier: "Europe/Berlin")
-        c.kindOverride = kind
-        return try Pipeline(configuration: c, logger: logger).run()
+        try w.run { $0.kindOverride = kind }
     }
 
     @Test("3-day wrist signal, .cwa and CSV: every full night's sleep onset and wake within 20 min of the script, TST within 30 min")
