@@ -26,7 +26,7 @@ public struct PipelineConfiguration: Sendable {
 
     /// The analysis key of each kind's method under these parameters.
     public var analysisKeys: [RecordingKind: String] {
-        Dictionary(uniqueKeysWithValues: RecordingKind.allCases.map { ($0, NightAnalysisMethods.method(for: $0).parametersKey(parameters)) })
+        NightAnalysisMethods.keys(parameters)
     }
 
     public init(dataDirectory: String, databasePath: String, reportsDirectory: String,

@@ -12,7 +12,7 @@ struct ReportBuilder {
 
     /// The analysis key of each kind's method under these parameters.
     var keys: [RecordingKind: String] {
-        Dictionary(uniqueKeysWithValues: RecordingKind.allCases.map { ($0, NightAnalysisMethods.method(for: $0).parametersKey(parameters)) })
+        NightAnalysisMethods.keys(parameters)
     }
 
     func renderAll() throws -> (written: Int, unchanged: Int) {

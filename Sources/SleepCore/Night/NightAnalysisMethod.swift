@@ -35,6 +35,11 @@ public enum NightAnalysisMethods {
         case .wearable24h: return WearableNightMethod()
         }
     }
+
+    /// The store's analysis key of every kind's method under `parameters`.
+    public static func keys(_ parameters: AnalysisParameters) -> [RecordingKind: String] {
+        Dictionary(uniqueKeysWithValues: RecordingKind.allCases.map { ($0, method(for: $0).parametersKey(parameters)) })
+    }
 }
 
 /// The phone-on-the-mattress method: ``NightAnalyzer`` (Oakley weighting with a night-relative
