@@ -34,6 +34,7 @@ public struct Exporter {
         let db: SleepDatabase
         do { db = try SleepDatabase(path: c.databasePath) } catch { throw PipelineError.environment("\(error)") }
         if c.table == .runs { return try Self.writeRuns(db: db, databasePath: c.databasePath, to: try CSVOutput(path: c.outputPath)) }
+        if c.table == .recordings { return try Self.writeRecordings(db: db, intervalSeconds: c.interval?.seconds, to: try CSVOutput(path: c.outputPath)) }
         let analyses = try db.exportAnalyses(intervalSeconds: c.interval?.seconds)
         let out = try CSVOutput(path: c.outputPath)
         do {
@@ -51,7 +52,7 @@ public struct Exporter {
                     for (epoch, seconds) in try db.epochs(analysisID: a.analysisID) {
                         try out.write(CSVFormat.line(Self.epochFields(epoch, seconds: seconds, a))); rows += 1
                     }
-                case .runs:
+                case .runs, .recordings:
                     break
                 }
             }

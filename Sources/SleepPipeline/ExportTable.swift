@@ -10,6 +10,11 @@ public enum ExportTable: String, Sendable, CaseIterable {
     /// `some-files-failed`, `failed`, `running` (a live run holds the lock) or `interrupted`
     /// (killed: no live process holds the lock, whether or not a later run marked it yet).
     case runs
+    /// One row per recording and measure (tidy): its rest-activity rhythm across days (IS, IV,
+    /// RA, L5, M10 with their onsets, SRI; scope `recording`) and the mean and SD of each night
+    /// metric over its scored nights, all (`AD`), weekday (`WD`) and weekend nights (`WE`), per
+    /// stored parameter set.
+    case recordings
 
     /// The header. These names are a public contract (scripts depend on them): add columns at
     /// the end, never rename or remove one.
@@ -28,6 +33,8 @@ public enum ExportTable: String, Sendable, CaseIterable {
         case .epochs:
             return ["night", "start", "end", "epoch_seconds", "activity", "state", "interval_seconds", "metric", "algorithm",
                     "parameters_key"]
+        case .recordings:
+            return ["recording", "format", "kind", "days", "measure", "scope", "value", "sd", "n", "unit", "source", "parameters_key"]
         case .runs:
             return ["run", "started_utc", "finished_utc", "tool_version", "command", "status", "files_seen", "files_ingested",
                     "files_unchanged", "files_failed", "parameters_json"]

@@ -129,6 +129,7 @@ public struct Pipeline {
         }
 
         try handleGoneRecordings(scan: scan, db: db, summary: &summary)
+        if let diary = c.diary { try reportDiaryProblems(diary, db: db, summary: &summary) }
 
         // Nights stored earlier but not yet analysed with these parameters: re-derive from the
         // stored base series, without reading raw files again.
@@ -137,7 +138,10 @@ public struct Pipeline {
         for nightID in missing {
             state.item = nightID
             progress?.update(state)
-            guard let night = try storing({ try db.night(id: nightID) }) else { continue }
+            guard var night = try storing({ try db.night(id: nightID) }) else { continue }
+            if let diary = c.diary, let path = try storing({ try db.recording(forNight: nightID)?.path }) {
+                night.guide = diary.guide(recordingPath: path, night: night.window, timeline: night.timeline)
+            }
             let analysis = NightAnalysisMethods.method(for: night.kind).analyze(night.data, parameters: c.parameters)
             try storing { try db.saveAnalysis(analysis, nightID: nightID, runID: run.id) }
             summary.nightsAnalysed += 1
@@ -246,16 +250,21 @@ public struct Pipeline {
     func ingest(path: String, relativePath: String, db: SleepDatabase, runID: Int64?) throws -> IngestOutcome {
         try InputPreflight.check(path: path)
         let before = try FileStability.snapshot(path: path)   // must still hold after reading (issue 15)
-        let reader = try FormatDetector.reader(forPath: path)
+        // Epoch files (Actiware, ActiLife, .agd …) take the epoch-file path (EpochFileIngest).
+        let epochReader = try FormatDetector.epochReader(forPath: path)
+        let reader: (any RecordingReader)? = epochReader == nil ? try FormatDetector.reader(forPath: path) : nil
         let options = IngestOptions(timeZoneIdentifier: configuration.timeZoneIdentifier)
         // A new file, or one whose size changed, is read anyway: read it while hashing (SpeculativeRead).
-        let early = SpeculativeRead.worthIt(path: path, storedSizeBytes: try storing { try db.storedSizeBytes(ofRecordingAt: relativePath) })
-            ? SpeculativeRead(reader: reader, path: path, options: options) : nil
+        let storedSize = try storing { try db.storedSizeBytes(ofRecordingAt: relativePath) }
+        let early = reader.flatMap { r in
+            SpeculativeRead.worthIt(path: path, storedSizeBytes: storedSize) ? SpeculativeRead(reader: r, path: path, options: options) : nil
+        }
         defer { early?.wait() }
         let sha = try FileHashing.sha256(path: path)
         // `--kind` other than the stored kind: the file is read again, as a changed file would be.
         let storedKind = try storing { try db.recordingKind(contentSHA256: sha) }
-        let kindChanged = configuration.kindOverride.map { storedKind != nil && $0.rawValue != storedKind } ?? false
+        // (An epoch file is always analysed as one: `--kind` does not apply to it.)
+        let kindChanged = reader != nil && (configuration.kindOverride.map { storedKind != nil && $0.rawValue != storedKind } ?? false)
         if !kindChanged, let storedPath = try storing({ try db.recordingPath(contentSHA256: sha) }) {
             // Same content: unchanged, or moved (its old path is gone), or a copy (both exist).
             let oldFile = (configuration.dataDirectory as NSString).appendingPathComponent(storedPath)
@@ -266,6 +275,9 @@ public struct Pipeline {
             }
             logger.debug("\(relativePath): unchanged (sha256 \(sha.prefix(12)))")
             return .unchanged
+        }
+        guard let reader else {
+            return try ingestEpochFile(reader: epochReader!, path: path, relativePath: relativePath, sha: sha, before: before, db: db, runID: runID)
         }
         let file = try early?.wait().get() ?? IngestRead.read(reader: reader, path: path, options: options)
         var recording = file.recording
@@ -294,7 +306,9 @@ public struct Pipeline {
         // Nights are made, analysed and stored one at a time inside the file's one transaction, so
         // memory holds one night's series, not the whole recording's (an app export of 30 years).
         var nightIDs: [String] = []
-        try storing { try db.replaceRecording(stored, runID: runID) { store in
+        // The rhythm across days (IS, IV, RA, L5, M10, SRI) of a wearable; phones record nights only.
+        let rhythm = wearable.map { RecordingRhythm.wearable($0, timeline: recording.timeline) }
+        try storing { try db.replaceRecording(stored, runID: runID, rhythm: rhythm) { store in
         var perDate: [CivilDate: Int] = [:]
         for segment in recording.segments {
             let series = segment.series   // computed for interval totals: once per segment

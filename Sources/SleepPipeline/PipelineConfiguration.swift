@@ -23,6 +23,11 @@ public struct PipelineConfiguration: Sendable {
     /// `--prune`: remove stored recordings whose file is no longer in the data folder, with their
     /// nights and report folders. Without it they are kept, and the summary says so.
     public var prune = false
+    /// `--diary FILE`: a sleep diary whose rows guide time in bed of their nights (``SleepDiary``).
+    /// Setting it puts its digest into the parameters, so a new or changed diary re-analyses.
+    public var diary: SleepDiary? = nil {
+        didSet { parameters.diaryDigest = diary?.digest }
+    }
 
     /// The analysis key of each kind's method under these parameters.
     public var analysisKeys: [RecordingKind: String] {

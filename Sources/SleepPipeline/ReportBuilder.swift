@@ -41,7 +41,9 @@ struct ReportBuilder {
             let folder = (reportsDirectory as NSString).appendingPathComponent(overview.nightID)
             if (only?.contains(overview.nightID) ?? true) || !Self.nightFilesExist(in: folder) {
                 let recording = try db.recording(forNight: overview.nightID)
-                let chart = analysis.kind == .wearable24h
+                let chart = analysis.kind == .epochFile
+                    ? Self.epochFileChart(analysis, night: night, interval: parameters.interval)
+                    : analysis.kind == .wearable24h
                     ? MovementChart.wearableNight(analysis, epochs: night.epochs, timeline: night.timeline,
                                                   title: "Night of \(night.window.date) · ENMO per \(parameters.interval) interval, angle-z per minute")
                     : MovementChart.night(analysis, timeline: night.timeline,
@@ -55,6 +57,7 @@ struct ReportBuilder {
                     postBedSurvey: night.postBedSurvey.map { ($0.question, $0.answer) },
                     analysis: analysis, sourceResolutionSeconds: night.series.sourceResolutionSeconds)
                 input.kindReason = recording?.kindReason ?? ""
+                input.recordingPage = "../" + Self.recordingFolder(overview.recordingPath) + "/index.html"
                 outcomes.append(try ReportWriter.write(HTMLPages.nightPage(input, chartFile: "movement.png"), to: folder + "/index.html"))
             }
             steps.step(overview.nightID)
@@ -67,8 +70,10 @@ struct ReportBuilder {
             if !night.outcomes.isEmpty { nightsRendered += 1 }
             rows.append(night.row)
         }
+        let recordings = try renderRecordings(overviews)
+        recordings.outcomes.forEach(count)
         let indexPath = (reportsDirectory as NSString).appendingPathComponent("index.html")
-        count(try ReportWriter.write(HTMLPages.indexPage(rows, parameters: parameters, extraLinks: Self.comparisonLinks(in: reportsDirectory)),
+        count(try ReportWriter.write(HTMLPages.indexPage(rows, parameters: parameters, extraLinks: Self.comparisonLinks(in: reportsDirectory) + recordings.links),
                                      to: indexPath))
         return (written, unchanged, nightsRendered, overviews.count)
     }

@@ -181,14 +181,14 @@ public struct ChartRenderer: Sendable {
         return encode(out)
     }
 
-    private func encode(_ im: gdImagePtr) -> [UInt8] {
+    func encode(_ im: gdImagePtr) -> [UInt8] {
         var size: Int32 = 0
         guard let ptr = gdImagePngPtr(im, &size) else { return [] }
         defer { gdFree(ptr) }
         return Array(UnsafeRawBufferPointer(start: ptr, count: Int(size)))
     }
 
-    private func text(_ im: gdImagePtr, _ string: String, x: Int32, y: Int32, size: Double, colour: Int32, angle: Double = 0) {
+    func text(_ im: gdImagePtr, _ string: String, x: Int32, y: Int32, size: Double, colour: Int32, angle: Double = 0) {
         if let fontPath {
             var brect = [Int32](repeating: 0, count: 8)
             let failure = fontPath.withCString { font in

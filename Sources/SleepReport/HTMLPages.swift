@@ -23,7 +23,8 @@ public enum HTMLPages {
         let tl = input.timeline
         let m = a.metrics
         let wearable = a.kind == .wearable24h
-        let metricRows: [[String: String]] = wearable ? wearableMetricRows(a, tl) : m.map { m in [
+        let epochFile = a.kind == .epochFile
+        let metricRows: [[String: String]] = epochFile ? epochFileMetricRows(a, tl) : wearable ? wearableMetricRows(a, tl) : m.map { m in [
             ["label": "In bed", "value": "\(Fmt.clock(m.inBedStartUTC, tl))–\(Fmt.clock(m.inBedEndUTC, tl))", "def": "first to last second with data"],
             ["label": "Sleep onset", "value": Fmt.clock(m.sleepOnsetUTC, tl), "def": "first sleep interval of the sleep period (persistent sleep, at interval resolution)"],
             ["label": "Wake time", "value": Fmt.clock(m.wakeTimeUTC, tl), "def": "end of the last sleep interval of the sleep period"],
@@ -51,7 +52,7 @@ public enum HTMLPages {
             ]
         }
         let p = a.parameters
-        let parameters: [[String: String]] = wearable ? wearableParameterRows(a) : [
+        let parameters: [[String: String]] = epochFile ? epochFileParameterRows(a) : wearable ? wearableParameterRows(a) : [
             ["label": "Interval length", "value": "\(p.interval) (\(p.interval.seconds) s)"],
             ["label": "Movement metric", "value": "\(p.metric.rawValue): \(p.metric.summary)"],
             ["label": "Scoring", "value": "\(AnalysisParameters.algorithmName) on \(p.epochSeconds)-s epochs; wake if the Oakley-weighted activity exceeds \(Fmt.fixed(p.wakeThresholdFactor, 1)) × the night's median epoch activity"],
@@ -76,10 +77,11 @@ public enum HTMLPages {
             "method": a.method.summary,
             "kindReason": input.kindReason,
             "hasKindReason": !input.kindReason.isEmpty,
+            "recordingPage": input.recordingPage ?? "",
             "ggirNames": wearable,
-            "nightFacts": wearable ? wearableFacts(a) : [],
-            "movementUnit": wearable ? "ENMO (mg·s)" : "Movement sum (g·s)",
-            "perMinuteUnit": wearable ? "ENMO (mg)" : "Per minute (g·s/min)",
+            "nightFacts": epochFile ? epochFileFacts(a) : wearable ? wearableFacts(a) : [],
+            "movementUnit": epochFile ? epochFileUnit(a, perMinute: false) : wearable ? "ENMO (mg·s)" : "Movement sum (g·s)",
+            "perMinuteUnit": epochFile ? epochFileUnit(a, perMinute: true) : wearable ? "ENMO (mg)" : "Per minute (g·s/min)",
             "chart": chartFile,
             "interval": p.interval.description,
             "metrics": metricRows,

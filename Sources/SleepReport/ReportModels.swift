@@ -17,6 +17,8 @@ public struct NightReportInput: Sendable {
     public var sourceResolutionSeconds: Int
     /// Why the recording got its kind (and so this night its method), from `recordings.kind_reason`.
     public var kindReason: String = ""
+    /// Relative link to the recording's page (rhythm, actogram), if any.
+    public var recordingPage: String? = nil
 
     public init(nightID: String, date: CivilDate, timeline: UTCOffsetTimeline, timeZoneName: String?, recordingPath: String,
                 recordingFormat: String, dataFacts: [(label: String, value: String)], warnings: [String],

@@ -154,6 +154,43 @@ enum Schema {
         m.registerMigration("v3-no-data-in-sleep-period") { db in
             try db.execute(sql: "ALTER TABLE night_metrics ADD COLUMN no_data_in_sleep_period_min REAL")
         }
+        // Epoch files in the batch (issue 13): each night's epochs as the file gives them (every
+        // numeric column as float64, the file's own sleep/wake labels), and the rest-activity rhythm
+        // of each recording (IS, IV, RA, L5, M10, SRI), which depends on the data only.
+        m.registerMigration("v4-epoch-file-nights-rhythm") { db in
+            try db.execute(sql: """
+                CREATE TABLE epoch_file_series (
+                    night_id TEXT PRIMARY KEY REFERENCES nights(id) ON DELETE CASCADE,
+                    format TEXT NOT NULL,
+                    start_utc INTEGER NOT NULL,
+                    epoch_seconds INTEGER NOT NULL,
+                    epochs INTEGER NOT NULL,
+                    columns_json TEXT NOT NULL,
+                    values_f64le BLOB NOT NULL,
+                    file_labels_u8 BLOB,
+                    file_labels_name TEXT
+                );
+                CREATE TABLE recording_rhythm (
+                    recording_id INTEGER PRIMARY KEY REFERENCES recordings(id) ON DELETE CASCADE,
+                    source TEXT NOT NULL,
+                    epoch_seconds INTEGER NOT NULL,
+                    days REAL NOT NULL,
+                    status TEXT NOT NULL,
+                    status_reason TEXT,
+                    interdaily_stability REAL,
+                    intradaily_variability REAL,
+                    relative_amplitude REAL,
+                    l5 REAL,
+                    l5_start TEXT,
+                    m10 REAL,
+                    m10_start TEXT,
+                    sleep_regularity_index REAL,
+                    activity_f32le BLOB NOT NULL,
+                    start_utc INTEGER NOT NULL,
+                    sleep_u8 BLOB
+                );
+                """)
+        }
         return m
     }
 }

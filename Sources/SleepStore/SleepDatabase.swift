@@ -96,13 +96,14 @@ public final class SleepDatabase: Sendable {
     /// transaction (replacing any earlier recording at the same path or with the same content):
     /// memory holds one night, however many the recording has. A throw leaves nothing of it stored.
     @discardableResult
-    public func replaceRecording(_ recording: StoredRecording, runID: Int64?,
+    public func replaceRecording(_ recording: StoredRecording, runID: Int64?, rhythm: RecordingRhythm? = nil,
                                  nights produce: (_ store: (StoredNight, NightAnalysis?) throws -> Void) throws -> Void) throws -> Int64 {
         try pool.write { db in
             try db.execute(sql: "DELETE FROM recordings WHERE path = ? OR content_sha256 = ?",
                            arguments: [recording.path, recording.contentSHA256])
             try Self.insert(recording, db: db)
             let recordingID = db.lastInsertedRowID
+            if let rhythm { try Self.insert(rhythm, recordingID: recordingID, db: db) }
             try produce { night, analysis in
                 try Self.insert(night, recordingID: recordingID, db: db)
                 if let analysis { try Self.insert(analysis, nightID: night.id, runID: runID, db: db) }
@@ -136,6 +137,33 @@ public final class SleepDatabase: Sendable {
                                  BlobCodec.data(e.angleZ), BlobCodec.data(e.mad), BlobCodec.data(e.sampleCounts),
                                  Data(e.nonWear.map { $0 ? 1 : 0 })])
         }
+        if let f = night.epochFile {
+            let columns = f.columns.map { EpochColumnHeader(name: $0.name, sourceName: $0.sourceName, unit: $0.unit) }
+            try db.execute(sql: """
+                INSERT INTO epoch_file_series (night_id, format, start_utc, epoch_seconds, epochs, columns_json, values_f64le,
+                    file_labels_u8, file_labels_name)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [night.id, f.format, f.startUTC, f.epochSeconds, f.count, try JSONText.encode(columns),
+                                 BlobCodec.data(f.columns.flatMap(\.values)),
+                                 f.fileLabels.map { BlobCodec.labels($0) }, f.fileLabelsName])
+        }
+    }
+
+    /// Column titles of `epoch_file_series.columns_json` (the values are one float64 blob, column after column).
+    struct EpochColumnHeader: Codable { var name: String; var sourceName: String; var unit: String }
+
+    static func epochFileSeries(_ row: Row) throws -> EpochNightSeries? {
+        guard let start = row["f_start"] as Int64? else { return nil }
+        let count: Int = row["f_epochs"]
+        let headers = try JSONText.decode([EpochColumnHeader].self, row["f_columns"])
+        let values = BlobCodec.doubles(row["values_f64le"])
+        guard values.count == headers.count * count else { return nil }
+        let columns = headers.enumerated().map { k, h in
+            EpochNightSeries.Column(name: h.name, sourceName: h.sourceName, unit: h.unit, values: Array(values[(k * count)..<((k + 1) * count)]))
+        }
+        return EpochNightSeries(format: row["f_format"], startUTC: start, epochSeconds: row["f_epoch_seconds"], count: count,
+                                columns: columns, fileLabels: (row["file_labels_u8"] as Data?).map(BlobCodec.labels),
+                                fileLabelsName: row["file_labels_name"])
     }
 
     /// Ids of nights without an analysis under the key of their recording's kind (`keys[kind]`).
@@ -176,9 +204,11 @@ public final class SleepDatabase: Sendable {
             guard let row = try Row.fetchOne(db, sql: """
                 SELECT n.*, b.start_utc AS b_start, b.movement_f32le, b.legacy_movement_f32le, b.sample_counts_u16le,
                     r.kind AS recording_kind, e.start_utc AS e_start, e.enmo_f32le, e.anglez_f32le, e.mad_f32le,
-                    e.sample_counts_u16le AS e_counts, e.nonwear_u8
+                    e.sample_counts_u16le AS e_counts, e.nonwear_u8,
+                    f.format AS f_format, f.start_utc AS f_start, f.epoch_seconds AS f_epoch_seconds, f.epochs AS f_epochs,
+                    f.columns_json AS f_columns, f.values_f64le, f.file_labels_u8, f.file_labels_name
                 FROM nights n JOIN base_series b ON b.night_id = n.id JOIN recordings r ON r.id = n.recording_id
-                LEFT JOIN epoch_series e ON e.night_id = n.id WHERE n.id = ?
+                LEFT JOIN epoch_series e ON e.night_id = n.id LEFT JOIN epoch_file_series f ON f.night_id = n.id WHERE n.id = ?
                 """, arguments: [id]) else { return nil }
             var epochs: WearableEpochs? = nil
             if let start = row["e_start"] as Int64? {
@@ -198,7 +228,7 @@ public final class SleepDatabase: Sendable {
                                timeZone: row["time_zone"], label: row["label"],
                                preBedSurvey: try JSONText.decode([SurveyItem].self, row["pre_bed_survey_json"]),
                                postBedSurvey: try JSONText.decode([SurveyItem].self, row["post_bed_survey_json"]),
-                               series: series, epochs: epochs,
+                               series: series, epochs: epochs, epochFile: try Self.epochFileSeries(row),
                                kind: RecordingKind(rawValue: row["recording_kind"]) ?? .phoneInBed)
         }
     }
@@ -234,7 +264,8 @@ public final class SleepDatabase: Sendable {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [nightID, key, try JSONText.encode(a.parameters), a.parameters.interval.seconds,
                              a.method.algorithm, a.status.rawValue, a.wakeThreshold.flatMap { $0.isFinite ? $0 : nil }, runID,
-                             a.kind.rawValue, a.statusReason, try a.wearable.map { try JSONText.encode($0) }])
+                             a.kind.rawValue, a.statusReason,
+                             try a.wearable.map { try JSONText.encode($0) } ?? a.epochFile.map { try JSONText.encode($0) }])
         let analysisID = db.lastInsertedRowID
         let intervalStatement = try db.cachedStatement(sql: """
             INSERT INTO intervals (analysis_id, night_id, start_utc, end_utc, interval_seconds, movement_sum, legacy_movement_sum,
@@ -250,7 +281,7 @@ public final class SleepDatabase: Sendable {
             INSERT INTO scores (analysis_id, start_utc, epoch_seconds, activity, state) VALUES (?, ?, ?, ?, ?)
             """)
         for e in a.epochs {
-            try scoreStatement.execute(arguments: [analysisID, e.startUTC, a.kind == .wearable24h ? WearableEpochs.epochSeconds : a.parameters.epochSeconds,
+            try scoreStatement.execute(arguments: [analysisID, e.startUTC, a.scoredEpochSeconds,
                                                    e.activity.isNaN ? nil : e.activity, e.state.map { String($0.letter) }])
         }
         if let m = a.metrics {
@@ -297,10 +328,13 @@ public final class SleepDatabase: Sendable {
                                 sleepFragmentationIndexPerHour: r["sfi_per_hour"],
                                 noDataInSleepPeriodMinutes: r["no_data_in_sleep_period_min"])
         }
+        let kind = RecordingKind(rawValue: a["kind"]) ?? .phoneInBed
+        let details = a["details_json"] as String?
         return NightAnalysis(status: NightStatus(rawValue: a["status"]) ?? .insufficientData, parameters: parameters,
                              intervals: intervals, epochs: epochs, wakeThreshold: a["wake_threshold"], metrics: metrics,
-                             kind: RecordingKind(rawValue: a["kind"]) ?? .phoneInBed, statusReason: a["status_reason"],
-                             wearable: try (a["details_json"] as String?).map { try JSONText.decode(WearableNightSummary.self, $0) })
+                             kind: kind, statusReason: a["status_reason"],
+                             wearable: kind == .wearable24h ? try details.map { try JSONText.decode(WearableNightSummary.self, $0) } : nil,
+                             epochFile: kind == .epochFile ? try details.map { try JSONText.decode(EpochFileNightSummary.self, $0) } : nil)
     }
 
     static func sleepWake(_ letter: String) -> SleepWake? { letter == "S" ? .sleep : (letter == "W" ? .wake : nil) }
@@ -403,6 +437,21 @@ enum BlobCodec {
     }
     static func data(_ values: [UInt16]) -> Data {
         values.map { $0.littleEndian }.withUnsafeBytes { Data($0) }
+    }
+    static func data(_ values: [Double]) -> Data {
+        values.withUnsafeBufferPointer { Data(buffer: $0) }
+    }
+    static func doubles(_ data: Data) -> [Double] {
+        var out = [Double](repeating: 0, count: data.count / MemoryLayout<Double>.size)
+        out.withUnsafeMutableBytes { _ = data.copyBytes(to: $0) }
+        return out
+    }
+    /// Sleep/wake labels as bytes: 0 = none, 1 = sleep, 2 = wake.
+    static func labels(_ values: [SleepWake?]) -> Data {
+        Data(values.map { $0 == nil ? 0 : ($0 == .sleep ? 1 : 2) })
+    }
+    static func labels(_ data: Data) -> [SleepWake?] {
+        data.map { $0 == 1 ? .sleep : ($0 == 2 ? .wake : nil) }
     }
     static func floats(_ data: Data) -> [Float] {
         var result = [Float](repeating: 0, count: data.count / 4)

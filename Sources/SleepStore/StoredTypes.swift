@@ -50,19 +50,23 @@ public struct StoredNight: Sendable, Equatable {
     public var series: SecondSeries
     /// The wearable milestone (5-s epochs from the window's start to 6 h after its end), if any.
     public var epochs: WearableEpochs?
+    /// The epoch file's own epochs in this night (epoch-file recordings), if any.
+    public var epochFile: EpochNightSeries?
     /// The recording's kind (from `recordings`), which picks the night's method.
     public var kind: RecordingKind = .phoneInBed
+    /// Time in bed from a sleep diary (not stored with the night: the diary is an input of each run).
+    public var guide: TimeInBedGuide? = nil
 
     public init(id: String, recordingID: Int64? = nil, window: NightWindow, timeline: UTCOffsetTimeline, timeZone: String?,
                 label: String?, preBedSurvey: [SurveyItem], postBedSurvey: [SurveyItem], series: SecondSeries,
-                epochs: WearableEpochs? = nil, kind: RecordingKind = .phoneInBed) {
+                epochs: WearableEpochs? = nil, epochFile: EpochNightSeries? = nil, kind: RecordingKind = .phoneInBed) {
         self.id = id; self.recordingID = recordingID; self.window = window; self.timeline = timeline; self.timeZone = timeZone
         self.label = label; self.preBedSurvey = preBedSurvey; self.postBedSurvey = postBedSurvey; self.series = series
-        self.epochs = epochs; self.kind = kind
+        self.epochs = epochs; self.epochFile = epochFile; self.kind = kind
     }
 
     /// What a night-analysis method reads.
-    public var data: NightData { NightData(window: window, timeline: timeline, series: series, epochs: epochs) }
+    public var data: NightData { NightData(window: window, timeline: timeline, series: series, epochs: epochs, epochFile: epochFile, guide: guide) }
 }
 
 /// A survey question and its answer, verbatim from the source (escape before display).

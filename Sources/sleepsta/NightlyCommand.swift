@@ -19,7 +19,7 @@ struct Nightly: ParsableCommand {
     @OptionGroup var options: PipelineOptions
 
     func run() throws {
-        var configuration = options.configuration(command: "nightly")
+        var configuration = try options.configuration(command: "nightly")
         configuration.reportScope = .affected
         configuration.createsReportsDirectory = false
         try PipelineInvocation.execute(configuration, options: options, quietUnlessTerminal: true)

@@ -33,6 +33,9 @@ struct PipelineOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Acceleration unit of raw timestamp,x,y,z CSVs, which state none: auto (from the data: gravity, else the noise floor), g or m/s2.", valueName: "unit"))
     var units: String = AccelerationUnits.auto.rawValue
 
+    @Option(name: .long, help: ArgumentHelp("Sleep diary CSV (header id,night,in_bed,out_of_bed[,type]; local clock times): its rows set time in bed of their nights, as GGIR's sleeplog does. Rows that cannot be used are reported by row; the rest apply.", valueName: "file"))
+    var diary: String?
+
     @Flag(name: .long, help: "Remove stored recordings whose file is no longer in the data folder, with their nights and report pages (without it they are kept, and the summary lists them).")
     var prune = false
 
@@ -53,8 +56,8 @@ struct PipelineOptions: ParsableArguments {
         guard AccelerationUnits(rawValue: units) != nil else {
             throw ValidationError("--units must be auto, g or m/s2")
         }
-        guard kind == "auto" || RecordingKind(rawValue: kind) != nil else {
-            throw ValidationError("--kind must be auto, \(RecordingKind.allCases.map(\.rawValue).joined(separator: " or "))")
+        guard kind == "auto" || kind == RecordingKind.phoneInBed.rawValue || kind == RecordingKind.wearable24h.rawValue else {
+            throw ValidationError("--kind must be auto, phone-in-bed or wearable-24h (epoch files are always analysed as epoch-file)")
         }
         guard !(verbose && quiet) else { throw ValidationError("--verbose and --quiet exclude each other") }
     }
@@ -67,12 +70,15 @@ struct PipelineOptions: ParsableArguments {
         return p
     }
 
-    func configuration(command: String) -> PipelineConfiguration {
+    func configuration(command: String) throws -> PipelineConfiguration {
         var c = PipelineConfiguration(dataDirectory: data, databasePath: db, reportsDirectory: reports,
                                       parameters: parameters, timeZoneIdentifier: tz, command: command)
         c.kindOverride = RecordingKind(rawValue: kind)
         c.units = AccelerationUnits(rawValue: units) ?? .auto
         c.prune = prune
+        if let diary {
+            do { c.diary = try SleepDiary.read(path: diary) } catch { throw ValidationError("--diary: \(error)") }
+        }
         return c
     }
 

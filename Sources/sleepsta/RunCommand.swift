@@ -15,6 +15,6 @@ struct Run: ParsableCommand {
     @OptionGroup var options: PipelineOptions
 
     func run() throws {
-        try PipelineInvocation.execute(options.configuration(command: "run"), options: options, quietUnlessTerminal: false)
+        try PipelineInvocation.execute(try options.configuration(command: "run"), options: options, quietUnlessTerminal: false)
     }
 }

@@ -78,6 +78,14 @@ public struct RestActivityMetrics: Sendable, Hashable, Codable {
     /// Options used.
     public var options: Options
 
+    public init(interdailyStability: Double?, intradailyVariability: Double?, l5: Double?, l5StartSecondsSinceMidnight: Int?,
+                m10: Double?, m10StartSecondsSinceMidnight: Int?, relativeAmplitude: Double?, options: Options) {
+        self.interdailyStability = interdailyStability; self.intradailyVariability = intradailyVariability
+        self.l5 = l5; self.l5StartSecondsSinceMidnight = l5StartSecondsSinceMidnight
+        self.m10 = m10; self.m10StartSecondsSinceMidnight = m10StartSecondsSinceMidnight
+        self.relativeAmplitude = relativeAmplitude; self.options = options
+    }
+
     /// Local clock time (seconds since midnight, 0..<86400) of a UTC instant.
     public static func secondsSinceMidnight(unixSeconds: Int64, utcOffsetSeconds: Int) -> Int {
         let local = unixSeconds + Int64(utcOffsetSeconds)

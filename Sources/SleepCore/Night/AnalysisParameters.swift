@@ -15,6 +15,9 @@ public struct AnalysisParameters: Sendable, Hashable, Codable {
     public var deepQuantile: Double
     /// Nights with less data than this are stored and charted but not scored.
     public var minimumCoverageSeconds: Int
+    /// Digest of the sleep diary in use (`--diary`), nil without one. Part of the analysis key of
+    /// the methods a diary guides (epoch files); a changed diary is a new analysis.
+    public var diaryDigest: String? = nil
 
     public init(interval: IntervalLength = .tenMinutes, metric: MovementMetric = .meanAbsoluteAxis,
                 epochSeconds: Int = 60, wakeThresholdFactor: Double = 4, persistentSleepMinutes: Int = 10,

@@ -121,13 +121,27 @@ public struct NightAnalysis: Sendable, Equatable, Codable {
     public var statusReason: String? = nil
     /// The wearable method's facts (GGIR part-4 names, quality), nil for other methods.
     public var wearable: WearableNightSummary? = nil
+    /// The epoch-file method's facts (column, scorer, guider, agreement with the file's scoring).
+    public var epochFile: EpochFileNightSummary? = nil
 
     public init(status: NightStatus, parameters: AnalysisParameters, intervals: [AnalyzedInterval], epochs: [ScoredEpoch],
                 wakeThreshold: Double?, metrics: NightSummaryMetrics?, kind: RecordingKind = .phoneInBed,
-                statusReason: String? = nil, wearable: WearableNightSummary? = nil) {
+                statusReason: String? = nil, wearable: WearableNightSummary? = nil, epochFile: EpochFileNightSummary? = nil) {
         self.status = status; self.parameters = parameters; self.intervals = intervals; self.epochs = epochs
         self.wakeThreshold = wakeThreshold; self.metrics = metrics; self.kind = kind; self.statusReason = statusReason
-        self.wearable = wearable
+        self.wearable = wearable; self.epochFile = epochFile
+    }
+
+    /// Length of the scored epochs (``epochs``): 5 s for the wearable method, the scoring epoch of
+    /// the epoch-file method, the parameters' epoch for phones.
+    public var scoredEpochSeconds: Int {
+        switch kind {
+        case .wearable24h: return WearableEpochs.epochSeconds
+        case .epochFile:
+            if epochs.count >= 2 { return Int(epochs[1].startUTC - epochs[0].startUTC) }
+            return metrics?.resolutionSeconds ?? 60
+        case .phoneInBed: return parameters.epochSeconds
+        }
     }
 
     public var method: any NightAnalysisMethod { NightAnalysisMethods.method(for: kind) }

@@ -7,9 +7,27 @@ public struct NightData: Sendable {
     /// ENMO / angle-z / MAD / non-wear per 5-s epoch, covering the window and the 6 h after it
     /// (GGIR's day-sleeper re-run looks at 18:00 to 18:00); nil when the source had no raw samples.
     public var epochs: WearableEpochs?
+    /// The file's epochs, for recordings of an epoch file (``EpochFileNightMethod``); nil otherwise.
+    public var epochFile: EpochNightSeries?
+    /// Time in bed from outside the data (a sleep diary), which then guides the method; nil = none.
+    public var guide: TimeInBedGuide?
 
-    public init(window: NightWindow, timeline: UTCOffsetTimeline, series: SecondSeries, epochs: WearableEpochs? = nil) {
+    public init(window: NightWindow, timeline: UTCOffsetTimeline, series: SecondSeries, epochs: WearableEpochs? = nil,
+                epochFile: EpochNightSeries? = nil, guide: TimeInBedGuide? = nil) {
         self.window = window; self.timeline = timeline; self.series = series; self.epochs = epochs
+        self.epochFile = epochFile; self.guide = guide
+    }
+}
+
+/// Time in bed given from outside the data (GGIR's sleeplog, pyActigraphy's SleepDiary): in bed /
+/// lights off to out of bed / lights on, and where it came from.
+public struct TimeInBedGuide: Sendable, Hashable, Codable {
+    public var startUTC: Int64
+    public var endUTC: Int64
+    /// For the page: `the sleep diary (diary.csv row 4)`.
+    public var source: String
+    public init(startUTC: Int64, endUTC: Int64, source: String) {
+        self.startUTC = startUTC; self.endUTC = endUTC; self.source = source
     }
 }
 
@@ -33,6 +51,7 @@ public enum NightAnalysisMethods {
         switch kind {
         case .phoneInBed: return PhoneInBedMethod()
         case .wearable24h: return WearableNightMethod()
+        case .epochFile: return EpochFileNightMethod()
         }
     }
 

@@ -7,6 +7,9 @@
 public enum RecordingKind: String, Sendable, Hashable, Codable, CaseIterable {
     case phoneInBed = "phone-in-bed"
     case wearable24h = "wearable-24h"
+    /// An epoch file (Actiware, ActiLife, `.agd`, QUT, MMASH …): activity already reduced to epochs
+    /// by device software. Analysed by ``EpochFileNightMethod`` (each device software's defaults).
+    case epochFile = "epoch-file"
 }
 
 /// The kind chosen for one recording and the reason, in one sentence a person can check.

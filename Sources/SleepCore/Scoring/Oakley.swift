@@ -20,10 +20,17 @@
 /// - Reproduced on Actiware 5 exports (30-s and 60-s Actiwatch 2) and on the Actiware column of the QUT
 ///   Apple Watch/Actiwatch data (15 s); see `ScorerReferenceTests`.
 ///
-/// Sums are computed with the weights scaled to integers (×25, or ×50 for 120 s), so integer counts
-/// give exact scores and a tie with the threshold stays a tie. Evaluated in floating point with weights
-/// 0.2 and 0.04, a sum of exactly 40 can come out as 40.00000000000001 depending on the summation order
-/// (French Actiware export, line 5874: counts 15, 51, 25, 21, 0 → 40, which Actiware scores sleep).
+/// **Arithmetic and ties.** The ``Variant/actiware`` variant evaluates the score as Actiware does: in
+/// double precision, with Actiware's decimal weights (0.04, 0.2, 1, scaled ×2 for 30-s and ×4 for
+/// 15-s epochs), summed from the earliest epoch of the window to the latest, and compared with
+/// `>`. A score that is exactly the threshold in exact arithmetic can lie just above it in floating
+/// point (counts 5, 0, 36, 1, 90 at 60 s: exactly 40, but 40.00000000000001 summed in this order),
+/// and the label then follows the floating-point value (wake). Every exact tie in the reference
+/// exports (English 30-s lines 7629, 10184, 10464, 10985; French 60-s lines 5782, 5874; QUT 15-s
+/// p02_n01 row 689) evaluates to exactly 40.0 in this order and Actiware scores each one sleep, so
+/// this order reproduces all of them; see `ScorerReferenceTests`. The other variants (pyActigraphy,
+/// actigraph.sleepr) compute with the weights scaled to integers (×25, or ×50 for 120 s), so integer
+/// counts give exact scores and a tie stays a tie.
 public struct Oakley: SleepWakeScorer {
     /// Actiware's wake threshold selection.
     public enum WakeThreshold: Sendable, Hashable, Codable {
@@ -82,6 +89,12 @@ public struct Oakley: SleepWakeScorer {
         guard let kernel = kernel(epochSeconds: epochSeconds),
               let limit = thresholdCounts(threshold, countsPerEpoch: countsPerEpoch, epochSeconds: epochSeconds)
         else { return [SleepWake?](repeating: nil, count: countsPerEpoch.count) }
+        if variant == .actiware {
+            var labels = SleepWakeKernel.labels(actiwareScores(countsPerEpoch, kernel: kernel)) { $0 <= limit }
+            let leading = Swift.min(labels.count, 120 / epochSeconds)
+            for i in 0..<leading { labels[i] = nil }
+            return labels
+        }
         let sums = SleepWakeKernel.weightedSums(
             countsPerEpoch, weights: kernel.weights, firstOffset: -kernel.halfWidth,
             edges: variant == .pyActigraphy ? .completeWindow : .zeroPadding)
@@ -92,11 +105,27 @@ public struct Oakley: SleepWakeScorer {
         } else {
             labels = SleepWakeKernel.labels(sums) { $0 <= scaledLimit }
         }
-        if variant == .actiware {
-            let leading = Swift.min(labels.count, 120 / epochSeconds)
-            for i in 0..<leading { labels[i] = nil }
-        }
         return labels
+    }
+
+    /// Actiware's activity scores in double precision (see the type's notes on ties): per epoch the
+    /// sum, from the window's earliest epoch to its latest, of count × Actiware's decimal weight;
+    /// counts outside the record or missing count 0; NaN where the epoch's own count is missing.
+    static func actiwareScores(_ counts: [Double], kernel: Kernel) -> [Double] {
+        let weights = kernel.weights.map { $0 / kernel.divisor }   // 1/25 = 0.04, 5/25 = 0.2, 25/25 = 1 …
+        let n = counts.count
+        var scores = [Double](repeating: .nan, count: n)
+        counts.withUnsafeBufferPointer { c in
+            for i in 0..<n where !c[i].isNaN {
+                var s = 0.0
+                for (k, w) in weights.enumerated() {
+                    let j = i + k - kernel.halfWidth
+                    if j >= 0 && j < n && !c[j].isNaN { s += c[j] * w }
+                }
+                scores[i] = s
+            }
+        }
+        return scores
     }
 
     /// The activity score per epoch (weighted sum in counts; NaN where the epoch's count is missing).

@@ -51,6 +51,21 @@ public struct ActiwareCSVReader: EpochFileReader {
     static let deviceSerialWords: Set<String> = ["serial", "serie", "serienummer", "seriennummer", "seriale"]
     static let deviceFirmwareWords: Set<String> = ["firmware", "micrologiciel", "firmwareversie", "firmwareversion"]
 
+    /// Titles of the interval-status column (canonical spelling), per language.
+    static let intervalStatusTitles: Set<String> = ["interval_status", "statut_de_l_intervalle", "intervallstatus",
+                                                    "stato_intervallo", "stato_dell_intervallo", "intervalstatus", "interval_status_"]
+
+    /// 1 inside a rest interval (`REST`, `REST-S`; `REPOS`, `S-REPOS`; `RUHE…`, `RIPOSO…`, `RUST…`),
+    /// 0 for active, NaN for excluded or unknown.
+    static func restFlag(_ text: String) -> Double {
+        let t = text.trimmingSpaces.uppercased()
+        if t.isEmpty || t.hasPrefix("EXCL") || t.hasPrefix("AUSG") || t.hasPrefix("ESCL") || t.hasPrefix("UITG") { return .nan }
+        for rest in ["REST", "S-REST", "REPOS", "S-REPOS", "RUHE", "S-RUHE", "RIPOSO", "S-RIPOSO", "RUST", "S-RUST"] where t.hasPrefix(rest) {
+            return 1
+        }
+        return 0
+    }
+
     /// Whether a row opens the epoch table: the next non-blank row holds a line number, a date and a time.
     static func tableStart(_ lines: [DelimitedText.Line], titleIndex i: Int) -> (date: Int, time: Int)? {
         // A title row: not itself a row of values.
@@ -149,10 +164,16 @@ public struct ActiwareCSVReader: EpochFileReader {
             }
         }
         let sourceTitles = lines[titleIndex].fields
-        var table = EpochRowTable(path: path, numericColumns: numeric.map { .init(name: titles[$0], sourceName: sourceTitles[$0]) },
+        // Actiware's interval status (ACTIVE / REST / REST-S / EXCLUDED, French ACTIVITÉ / REPOS /
+        // S-REPOS …) is kept as the flag column `rest_interval`: 1 inside a rest interval (REST or
+        // REST-S), 0 outside, missing where excluded. The batch takes the night's rest interval from it.
+        let statusIndex = titles.firstIndex { Self.intervalStatusTitles.contains($0) }
+        var specs = numeric.map { EpochRowTable.ColumnSpec(name: titles[$0], sourceName: sourceTitles[$0]) }
+        if let statusIndex { specs.append(.init(name: "rest_interval", sourceName: sourceTitles[statusIndex])) }
+        var table = EpochRowTable(path: path, numericColumns: specs,
                                   labelColumns: labelIndex.map { [.init(name: "sleep_wake", sourceName: sourceTitles[$0])] } ?? [])
         let order = LocalClockText.resolveOrder(dates: rows.map { $0[dateColumn] }, fallback: english ? .monthFirst : .dayFirst)
-        var values = [Double](repeating: .nan, count: numeric.count)
+        var values = [Double](repeating: .nan, count: specs.count)
         for row in rows {
             guard let date = LocalClockText.date(row[dateColumn], order: order) else {
                 throw IngestError(file: path, line: row.number, message: "date '\(row[dateColumn])' is not valid: expected \(order.rawValue)")
@@ -168,6 +189,7 @@ public struct ActiwareCSVReader: EpochFileReader {
                     throw IngestError(file: path, line: row.number, message: "\(sourceTitles[c]) = '\(row[c].prefix(40))' is not a number")
                 }
             }
+            if let statusIndex { values[numeric.count] = Self.restFlag(row[statusIndex]) }
             var label: SleepWake? = nil
             if let labelIndex {
                 switch EpochNumber.parse(row[labelIndex]) {

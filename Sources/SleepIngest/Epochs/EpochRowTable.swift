@@ -138,6 +138,8 @@ enum EpochColumnCatalog {
         case "temperature", "ext_temperature": return ("°C", .mean)
         case "acc_mg": return ("mg", .mean)
         case "imputed": return ("epochs", .sum)
+        // Actiware's interval status: 1 = rest interval (REST, REST-S), 0 = active.
+        case "rest_interval": return ("flag", .mean)
         case "met": return ("MET", .mean)
         case let n where n.hasPrefix("state_"): return ("epochs", .sum)
         default: return ("", .sum)

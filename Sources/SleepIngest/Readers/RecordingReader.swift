@@ -26,7 +26,7 @@ public enum FormatDetector {
         // Epoch files (ActiLife, Actiware …) hold no raw samples: say so rather than let the
         // 4-column CSV reader misread `timestamp,axis1,axis2,axis3` (see EpochFileReader).
         if let epoch = epochReaders.first(where: { $0.accepts(fileName: name, head: head) }) {
-            throw IngestError(file: path, byteOffset: 0, message: "an epoch file (\(epoch.format.rawValue)), not raw samples: the batch does not ingest epoch files yet; use `sleepsta score`, `periods` or `counts` on it")
+            throw IngestError(file: path, byteOffset: 0, message: "an epoch file (\(epoch.format.rawValue)), not raw samples: this needs raw acceleration samples (`run` and `nightly` analyse epoch files with the epoch-file method; `score` and `periods` score them)")
         }
         for r in readers where r.accepts(fileName: name, head: head) {
             return r.init()
@@ -38,7 +38,9 @@ public enum FormatDetector {
     /// File names the batch considers at all (others are skipped without error).
     public static func isCandidate(fileName: String) -> Bool {
         let n = fileName.lowercased()
-        return !n.hasPrefix(".") && (n.hasSuffix(".csv") || n.hasSuffix(".json") || isRawSampleCandidate(fileName: n))
+        // Epoch files with their own extensions: ActiLife .agd, Actiwatch .awd, MotionWatch .mtn.
+        return !n.hasPrefix(".") && (n.hasSuffix(".csv") || n.hasSuffix(".json") || isRawSampleCandidate(fileName: n)
+            || n.hasSuffix(".agd") || n.hasSuffix(".awd") || n.hasSuffix(".mtn"))
     }
 }
 

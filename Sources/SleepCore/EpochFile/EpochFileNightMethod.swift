@@ -1,0 +1,397 @@
+/// The `epoch-file` method: one night (noon to noon, local clock) of a file that holds activity
+/// already reduced to epochs by device software (Actiware, ActiLife, `.agd`) or a data set (QUT,
+/// MMASH), scored with the defaults of the device's own software.
+///
+/// Steps:
+/// 1. **Activity column**: the first of `activity` (Actiwatch counts), `axis1` (ActiGraph counts),
+///    `vm`, `enmo`, `acc_mg`, `pim`, `zcm` the file has (``preferredColumns``); its family
+///    (``EpochActivityFamily``) decides the scorer.
+/// 2. **Sleep/wake**, each as the device's software does:
+///    * Actiwatch counts → Oakley with Actiware's medium threshold (40 counts), on the file's own
+///      epochs (15, 30, 60 or 120 s; others are summed to 60 s), in Actiware's floating-point
+///      arithmetic (``Oakley``, tie rule documented there). Actiware leaves the first 2 minutes of a
+///      record unscored; so does this.
+///    * ActiGraph counts → summed to 60-s epochs (ActiLife's collapse), Cole–Kripke as ActiLife
+///      implements it (``ColeKripke/Variant/actilife``).
+///    * Acceleration (ENMO …) → the phone rule (``PhoneSleepScorer``: Oakley's weighting against
+///      `wakeThresholdFactor` × the night's median activity per minute) on the file's own epochs
+///      when Oakley defines weights for them (15, 30, 60, 120 s), else on 60-s means.
+///    **Not worn**: for count columns, a run of at least ``nonWearMinutes`` minutes of zero counts
+///    is taken as the device off the wrist (pyActigraphy's inactivity mask, `duration='2h'`): its
+///    epochs become missing data, neither sleep nor wake. A night with less worn data than the
+///    minimum coverage is `insufficient-data` ("not worn"), never a night of fake sleep.
+/// 3. **Time in bed (the guider)**: a sleep diary row when `--diary` gives one for the night; else, the first that applies: the file's own rest interval (Actiware's
+///    interval status REST / REST-S: the longest rest run of the night); for ActiGraph counts the
+///    longest Tudor-Locke sleep period (ActiLife's defaults, ``TudorLockeSleepPeriods``); for a file
+///    covering less than 16 h of the night (a recording of the time in bed only) first to last
+///    epoch with data; otherwise the main rest period found in the movement (``MovementSPTWindow``).
+/// 4. **Sleep period and metrics** inside time in bed, at the scoring epoch's resolution: sleep
+///    onset = start of the first run of at least `persistentSleepMinutes` of sleep, wake = end of
+///    the last such run; TST and WASO count sleep and wake epochs between them; epochs without
+///    data are neither (reported as minutes without data); awakenings are wake runs that sleep
+///    follows; SE = TST / time in bed with data.
+/// 5. **The file's own scoring**, where it has one, is scored by the same rules (its TST over the
+///    same time in bed) and compared epoch by epoch over time in bed (accuracy, Cohen's κ).
+/// 6. **Movement phases** as for phones: intervals of the sleep period at or below the night's
+///    quantile of sleep-interval activity are `deep`. Movement-intensity levels, not EEG stages.
+public struct EpochFileNightMethod: NightAnalysisMethod {
+    /// Activity columns in order of preference.
+    public static let preferredColumns = ["activity", "axis1", "vm", "enmo", "acc_mg", "acc", "pim", "zcm", "tat"]
+    /// A night with at least this much data is taken as worn day and night (its time in bed is searched).
+    public static let dayAndNightSeconds = 16 * 3600
+    /// Actiware's medium wake threshold (counts).
+    public static let actiwareThreshold = 40.0
+    /// Consecutive minutes of zero counts taken as not worn.
+    public static let nonWearMinutes = 120
+
+    /// Epochs inside runs of at least ``nonWearMinutes`` of zero counts (missing epochs end a run).
+    public static func zeroRunNonWear(_ values: [Double], epochSeconds: Int) -> [Bool] {
+        let minimum = max(1, nonWearMinutes * 60 / epochSeconds)
+        var flags = [Bool](repeating: false, count: values.count)
+        var i = 0
+        while i < values.count {
+            guard values[i] == 0 else { i += 1; continue }
+            var j = i
+            while j < values.count && values[j] == 0 { j += 1 }
+            if j - i >= minimum { for k in i..<j { flags[k] = true } }
+            i = j
+        }
+        return flags
+    }
+
+    /// The activity column to score; nil = the first of ``preferredColumns``.
+    public var column: String?
+
+    public init(column: String? = nil) { self.column = column }
+    public var kind: RecordingKind { .epochFile }
+    public var algorithm: String { "epoch-file-device-defaults" }
+    public var summary: String {
+        "epoch-file: the file's activity epochs scored as the device's own software does — Actiwatch counts by Oakley (Actiware, medium threshold 40), ActiGraph counts by Cole–Kripke (ActiLife, 60-s epochs), acceleration by the phones' relative rule; time in bed from the file's rest intervals, ActiLife's Tudor-Locke periods, or the movement"
+    }
+
+    public func parametersKey(_ p: AnalysisParameters) -> String {
+        "method=\(kind.rawValue);interval=\(p.interval.seconds)s;column=\(column ?? "auto");"
+            + "actiwatch=oakley-actiware(\(Self.actiwareThreshold));actigraph=colekripke-actilife@60s+tudorlocke-actilife;"
+            + "acceleration=relative(\(p.wakeThresholdFactor)xmedian-per-minute)@file-epoch;guider=rest>tudorlocke>inbed<16h>movement;"
+            + "persistent=\(p.persistentSleepMinutes)m;deep=q\(p.deepQuantile);mincoverage=\(p.minimumCoverageSeconds)s"
+            + (p.diaryDigest.map { ";diary=\($0)" } ?? "")
+    }
+
+    /// The column this method scores in `series`, or nil.
+    public func activityColumn(_ series: EpochNightSeries) -> EpochNightSeries.Column? {
+        if let column { return series.column(column) }
+        for name in Self.preferredColumns { if let c = series.column(name) { return c } }
+        return series.columns.first { $0.name != "rest_interval" && $0.unit == "counts" }
+    }
+
+    public func analyze(_ night: NightData, parameters p: AnalysisParameters) -> NightAnalysis {
+        let W = night.window
+        func fail(_ status: NightStatus, _ reason: String, summary: EpochFileNightSummary? = nil) -> NightAnalysis {
+            NightAnalysis(status: status, parameters: p, intervals: [], epochs: [], wakeThreshold: nil, metrics: nil,
+                          kind: kind, statusReason: reason, epochFile: summary)
+        }
+        guard let all = night.epochFile else {
+            return fail(.unsuitable, "the epoch-file method needs the file's epochs; this night has none stored")
+        }
+        let series = all.slice(from: W.startUTC, to: W.endUTC)
+        guard var column = activityColumn(series) else {
+            let names = series.columns.map(\.name).joined(separator: ", ")
+            return fail(.unsuitable, column.map { "the file has no column '\($0)' (it has \(names))" }
+                        ?? "no activity column to score: the file has \(names)")
+        }
+        let family = EpochActivityFamily.of(column: column.name)
+        var summary = EpochFileNightSummary(column: column.name, columnTitle: column.sourceName, unit: column.unit,
+                                            family: family, fileEpochSeconds: series.epochSeconds)
+        // The night's span with data, worn or not: decides whether it is a time-in-bed recording.
+        summary.dataMinutes = Double(series.coveredSeconds(column)) / 60
+        if family != .acceleration {
+            let off = Self.zeroRunNonWear(column.values, epochSeconds: series.epochSeconds)
+            let offEpochs = off.filter { $0 }.count
+            if offEpochs > 0 {
+                for i in off.indices where off[i] { column.values[i] = .nan }
+                summary.nonWearMinutes = Double(offEpochs * series.epochSeconds) / 60
+            }
+        }
+        let covered = series.coveredSeconds(column)
+        if covered < p.minimumCoverageSeconds, let off = summary.nonWearMinutes, off * 60 >= Double(p.minimumCoverageSeconds) {
+            return fail(.insufficientData, "not worn: \(LocalClock.hoursText(seconds: Int(off * 60))) of zero counts in runs of \(Self.nonWearMinutes / 60) h or more (the device off the wrist); \(LocalClock.hoursText(seconds: covered)) of worn data remain", summary: summary)
+        }
+        guard covered >= p.minimumCoverageSeconds else {
+            return fail(.insufficientData, "\(LocalClock.hoursText(seconds: covered)) of \(column.name) data in this night; at least \(LocalClock.hoursText(seconds: p.minimumCoverageSeconds)) are needed", summary: summary)
+        }
+
+        // 2. Sleep/wake on the scoring epochs.
+        guard let scored = Self.score(series, column: column, family: family, parameters: p, summary: &summary) else {
+            return fail(.unsuitable, "\(series.epochSeconds)-s epochs cannot be summed to the scorer's 60-s epochs", summary: summary)
+        }
+        let E = scored.epochSeconds
+        let n = scored.states.count
+        func start(_ i: Int) -> Int64 { scored.startUTC + Int64(i) * Int64(E) }
+
+        var intervals = Self.intervals(scored, length: p.interval, origin: W.startUTC)
+        let epochs = (0..<n).map { ScoredEpoch(startUTC: start($0), activity: scored.activity[$0], state: scored.states[$0]) }
+
+        // 3. Time in bed.
+        guard let tib = Self.timeInBed(series, scored: scored, family: family, night: night, summary: &summary) else {
+            return NightAnalysis(status: .noSleepFound, parameters: p, intervals: intervals, epochs: epochs, wakeThreshold: scored.threshold,
+                                 metrics: nil, kind: kind,
+                                 statusReason: summary.guider.map { "no time in bed: \($0)" } ?? "no rest period found in the night's activity",
+                                 epochFile: summary)
+        }
+        let inBedStart = start(tib.lowerBound), inBedEnd = start(tib.upperBound)
+        summary.inBedStartUTC = inBedStart; summary.inBedEndUTC = inBedEnd
+
+        // 4. Sleep period inside time in bed.
+        let runEpochs = max(1, p.persistentSleepMinutes * 60 / E)
+        let inBedStates = Array(scored.states[tib])
+        Self.compareWithFile(series, scored: scored, tib: tib, runEpochs: runEpochs, summary: &summary)
+        guard let period = NightAnalyzer.persistentSleepPeriod(inBedStates, minimumRun: runEpochs) else {
+            return NightAnalysis(status: .noSleepFound, parameters: p, intervals: intervals, epochs: epochs, wakeThreshold: scored.threshold,
+                                 metrics: nil, kind: kind, statusReason: "no run of \(p.persistentSleepMinutes) minutes of sleep inside time in bed", epochFile: summary)
+        }
+        let tally = Self.tally(inBedStates, period: period)
+        let onsetUTC = start(tib.lowerBound + period.lowerBound), wakeUTC = start(tib.lowerBound + period.upperBound)
+        NightAnalyzer.assignPhases(&intervals, onsetUTC: onsetUTC, wakeUTC: wakeUTC, deepQuantile: p.deepQuantile)
+        var light = 0.0, deep = 0.0
+        for iv in intervals {
+            let overlap = Double(max(0, min(iv.movement.endUTC, wakeUTC) - max(iv.movement.startUTC, onsetUTC))) / 60
+            if iv.phase == .light { light += overlap } else if iv.phase == .deep { deep += overlap }
+        }
+        let minutes = Double(E) / 60
+        let tst = Double(tally.sleep) * minutes, waso = Double(tally.wake) * minutes, noData = Double(tally.noData) * minutes
+        let tibNoData = Double(inBedStates.filter { $0 == nil }.count) * minutes
+        let tibMinutes = Double(inBedEnd - inBedStart) / 60, spt = Double(wakeUTC - onsetUTC) / 60
+        let metrics = NightSummaryMetrics(
+            resolutionSeconds: E, inBedStartUTC: inBedStart, inBedEndUTC: inBedEnd, sleepOnsetUTC: onsetUTC, wakeTimeUTC: wakeUTC,
+            timeInBedMinutes: tibMinutes, sleepPeriodMinutes: spt, totalSleepTimeMinutes: tst,
+            sleepOnsetLatencyMinutes: Double(onsetUTC - inBedStart) / 60, wakeAfterSleepOnsetMinutes: waso,
+            sleepEfficiencyPercent: tibMinutes - tibNoData > 0 ? 100 * tst / (tibMinutes - tibNoData) : 0,
+            awakenings: tally.awakenings, lightMinutes: light, deepMinutes: deep, awakeMinutes: waso,
+            sleepMaintenanceEfficiencyPercent: spt - noData > 0 ? 100 * tst / (spt - noData) : nil,
+            sleepFragmentationIndexPerHour: tst > 0 ? Double(tally.awakenings + 1) / (tst / 60) : nil,
+            noDataInSleepPeriodMinutes: noData)
+        return NightAnalysis(status: .scored, parameters: p, intervals: intervals, epochs: epochs, wakeThreshold: scored.threshold,
+                             metrics: metrics, kind: kind, statusReason: nil, epochFile: summary)
+    }
+
+    /// Scored epochs: start, activity per epoch (the column's unit), state.
+    struct Scored {
+        var startUTC: Int64
+        var epochSeconds: Int
+        var activity: [Double]
+        var states: [SleepWake?]
+        var threshold: Double?
+        /// For intervals: activity × this = the interval's movement sum (1 for counts; epoch seconds for means).
+        var movementFactor: Double
+    }
+
+    static func score(_ s: EpochNightSeries, column: EpochNightSeries.Column, family: EpochActivityFamily,
+                      parameters p: AnalysisParameters, summary: inout EpochFileNightSummary) -> Scored? {
+        let firstLocal = s.startUTC   // collapse boundaries: whole minutes of UTC = whole minutes of any whole-minute offset
+        func collapsed(_ values: [Double], _ reduction: EpochCollapse.Reduction) -> (start: Int64, values: [Double])? {
+            if s.epochSeconds == 60 { return (s.startUTC, values) }
+            guard 60 % s.epochSeconds == 0,
+                  let r = EpochCollapse.collapse(columns: [values], reductions: [reduction], inputEpochSeconds: s.epochSeconds,
+                                                 outputEpochSeconds: 60, firstEpochStartSeconds: firstLocal) else { return nil }
+            return (r.firstOutputStartSeconds, r.columns[0])
+        }
+        switch family {
+        case .actiwatchCounts:
+            if Oakley.supportedEpochSeconds.contains(s.epochSeconds) {
+                let states = Oakley.score(countsPerEpoch: column.values, epochSeconds: s.epochSeconds,
+                                          threshold: .counts(actiwareThreshold), variant: .actiware)
+                summary.scorer = "Oakley (Actiware), wake if the weighted activity score > \(Int(actiwareThreshold)) counts (medium), \(s.epochSeconds)-s epochs"
+                return Scored(startUTC: s.startUTC, epochSeconds: s.epochSeconds, activity: column.values, states: states,
+                              threshold: actiwareThreshold, movementFactor: 1)
+            }
+            guard let c = collapsed(column.values, .sum) else { return nil }
+            let states = Oakley.score(countsPerEpoch: c.values, epochSeconds: 60, threshold: .counts(actiwareThreshold), variant: .actiware)
+            summary.scorer = "Oakley (Actiware), wake if the weighted activity score > \(Int(actiwareThreshold)) counts (medium), the file's \(s.epochSeconds)-s epochs summed to 60 s"
+            return Scored(startUTC: c.start, epochSeconds: 60, activity: c.values, states: states, threshold: actiwareThreshold, movementFactor: 1)
+        case .actiGraphCounts:
+            guard let c = collapsed(column.values, .sum) else { return nil }
+            let states = ColeKripke.score(countsPerEpoch: c.values, variant: .actilife, rescoring: nil)
+            summary.scorer = "Cole–Kripke as ActiLife implements it, on \(column.name) summed to 60-s epochs"
+            return Scored(startUTC: c.start, epochSeconds: 60, activity: c.values,
+                          states: zip(states, c.values).map { $1.isNaN ? nil : $0 }, threshold: nil, movementFactor: 1)
+        case .acceleration:
+            let isMean = ["g", "mg", "degrees", "counts/s"].contains(column.unit)
+            if Oakley.supportedEpochSeconds.contains(s.epochSeconds) {
+                // The phones' rule at the file's own epochs: Oakley's kernel for that length (whose
+                // score is per minute: centre weight 60/E) against factor × the night's median
+                // activity per minute (median epoch value × 60/E), so that every epoch length
+                // applies the same rule as 60-s phone epochs.
+                let present = column.values.filter { !$0.isNaN }.sorted()
+                guard !present.isEmpty else { return nil }
+                let median = present.count % 2 == 1 ? present[present.count / 2] : (present[present.count / 2 - 1] + present[present.count / 2]) / 2
+                let threshold = p.wakeThresholdFactor * median * Double(60 / s.epochSeconds)
+                let states = Oakley.score(countsPerEpoch: column.values, epochSeconds: s.epochSeconds, threshold: .counts(threshold), variant: .zeroPadded)
+                summary.scorer = "the phones' relative rule on the file's \(s.epochSeconds)-s epochs: Oakley's weighting of \(column.name), wake above \(p.wakeThresholdFactor) × the night's median per minute"
+                return Scored(startUTC: s.startUTC, epochSeconds: s.epochSeconds, activity: column.values, states: states,
+                              threshold: threshold, movementFactor: isMean ? Double(s.epochSeconds) : 1)
+            }
+            guard let c = collapsed(column.values, .sum) else { return nil }
+            // Mean per minute of the epochs with data (a sum of means over their count).
+            let present = collapsed(column.values.map { $0.isNaN ? .nan : 1 }, .sum)?.values ?? []
+            let means = zip(c.values, present).map { $1 > 0 ? $0 / $1 : .nan }
+            let (states, threshold) = PhoneSleepScorer.score(activity: means, thresholdFactor: p.wakeThresholdFactor)
+            summary.scorer = "the phones' relative rule: Oakley's weighting of 60-s means of \(column.name), wake above \(p.wakeThresholdFactor) × the night's median"
+            return Scored(startUTC: c.start, epochSeconds: 60, activity: means, states: states, threshold: threshold, movementFactor: 60)
+        }
+    }
+
+    /// Time in bed as scoring-epoch indices `[first, end)`, and its source in the summary.
+    static func timeInBed(_ s: EpochNightSeries, scored: Scored, family: EpochActivityFamily, night: NightData,
+                          summary: inout EpochFileNightSummary) -> Range<Int>? {
+        let E = scored.epochSeconds, n = scored.states.count
+        func index(_ utc: Int64) -> Int { max(0, min(n, Int((utc - scored.startUTC + Int64(E) - 1) / Int64(E)))) }
+        if let guide = night.guide {
+            summary.guider = guide.source
+            let r = index(guide.startUTC)..<index(guide.endUTC)
+            return r.isEmpty ? nil : r
+        }
+        if let rest = s.column("rest_interval"), rest.values.contains(where: { $0 >= 0.5 }) {
+            var best: Range<Int>? = nil, i = 0
+            while i < s.count {
+                guard rest.values[i] >= 0.5 else { i += 1; continue }
+                var j = i
+                while j < s.count && rest.values[j] >= 0.5 { j += 1 }
+                if (best?.count ?? 0) < j - i { best = i..<j }
+                i = j
+            }
+            if let best {
+                summary.guider = "the file's rest interval (\(rest.sourceName): REST / REST-S)"
+                return index(s.epochStartUTC(best.lowerBound))..<index(s.epochStartUTC(best.upperBound))
+            }
+        }
+        if let rest = s.column("rest_interval"), rest.values.contains(where: { !$0.isNaN }) {
+            // The device software marked rest intervals, and none falls in this night.
+            summary.guider = "the file's rest intervals (\(rest.sourceName)): none in this night"
+            return nil
+        }
+        if family == .actiGraphCounts && E == 60 {
+            let counts = scored.activity.map { $0.isNaN ? 0 : $0 }
+            let states = scored.states.map { $0 ?? .wake }
+            let periods = TudorLockeSleepPeriods.detect(sleepWake: states, counts: counts, epochSeconds: 60)
+            if let longest = periods.max(by: { $0.span.length < $1.span.length }) {
+                summary.guider = "ActiLife's Tudor-Locke sleep period (longest of \(periods.count))"
+                return longest.span.startEpoch..<longest.span.endEpoch
+            }
+        }
+        let withData = scored.states.indices.filter { scored.states[$0] != nil }
+        guard let first = withData.first, let last = withData.last else { return nil }
+        let dataSeconds = Int((summary.dataMinutes ?? 0) * 60)
+        if dataSeconds < dayAndNightSeconds {
+            summary.guider = "the recording's span in this night (\(LocalClock.hoursText(seconds: dataSeconds)) of data: a recording of the time in bed)"
+            return first..<(last + 1)
+        }
+        let movement = scored.activity.map { $0.isNaN ? 0 : $0 }
+        let invalid = scored.activity.map(\.isNaN)
+        guard let spt = MovementSPTWindow.detect(movement: movement, invalid: invalid,
+                                                 parameters: MovementSPTWindow.Parameters(epochSeconds: Double(E))) else { return nil }
+        summary.guider = "the main rest period found in the activity (movement-based detector, HDCZA-style)"
+        return spt.span.startEpoch..<spt.span.endEpoch
+    }
+
+    /// Sleep, wake and no-data epochs of `period`, and awakenings (wake runs that sleep follows; a gap neither makes nor splits one).
+    static func tally(_ states: [SleepWake?], period: Range<Int>) -> (sleep: Int, wake: Int, noData: Int, awakenings: Int) {
+        var sleep = 0, wake = 0, noData = 0, awakenings = 0, inWake = false
+        for i in period {
+            switch states[i] {
+            case nil: noData += 1
+            case .wake?: wake += 1; inWake = true
+            case .sleep?: sleep += 1; if inWake { awakenings += 1 }; inWake = false
+            }
+        }
+        return (sleep, wake, noData, awakenings)
+    }
+
+    /// The file's own labels over time in bed: agreement with ours (at the file's epochs) and the
+    /// file's TST by the same sleep-period rule.
+    static func compareWithFile(_ s: EpochNightSeries, scored: Scored, tib: Range<Int>, runEpochs: Int,
+                                summary: inout EpochFileNightSummary) {
+        guard let labels = s.fileLabels, labels.contains(where: { $0 != nil }) else { return }
+        let E = Int64(scored.epochSeconds)
+        let from = scored.startUTC + Int64(tib.lowerBound) * E, to = scored.startUTC + Int64(tib.upperBound) * E
+        var matrix = ConfusionMatrix(classCount: 2)
+        var fileStates: [SleepWake?] = []
+        for i in 0..<s.count {
+            let t = s.epochStartUTC(i)
+            guard t >= from && t < to else { continue }
+            fileStates.append(labels[i])
+            let k = Int((t - scored.startUTC) / E)
+            guard let reference = labels[i], k >= 0, k < scored.states.count, let ours = scored.states[k] else { continue }
+            matrix.add(reference: reference == .sleep ? 0 : 1, test: ours == .sleep ? 0 : 1)
+        }
+        summary.fileLabelsName = s.fileLabelsName
+        summary.agreementEpochs = matrix.total
+        summary.agreementAccuracy = matrix.accuracy
+        summary.agreementKappa = matrix.cohenKappa
+        let fileRun = max(1, runEpochs * scored.epochSeconds / s.epochSeconds)
+        if let period = NightAnalyzer.persistentSleepPeriod(fileStates, minimumRun: fileRun) {
+            summary.fileTotalSleepMinutes = Double(tally(fileStates, period: period).sleep * s.epochSeconds) / 60
+        } else {
+            summary.fileTotalSleepMinutes = 0
+        }
+    }
+
+    /// Intervals of `length` through `origin`: movement = activity summed over the interval's
+    /// scored epochs (counts; or the mean × seconds for acceleration, g·s), state = majority of
+    /// its scored epochs (ties sleep).
+    static func intervals(_ s: Scored, length: IntervalLength, origin: Int64) -> [AnalyzedInterval] {
+        let n = s.states.count
+        guard n > 0 else { return [] }
+        let L = Int64(length.seconds), E = Int64(s.epochSeconds)
+        let first = origin + LocalClock.floorDiv(s.startUTC - origin, L) * L
+        let end = s.startUTC + Int64(n) * E
+        var result: [AnalyzedInterval] = []
+        var k = 0
+        var t = first
+        while t < end {
+            var sum = 0.0, covered = 0, sleep = 0, wake = 0
+            while k < n && s.startUTC + Int64(k) * E < t + L {
+                if s.startUTC + Int64(k) * E >= t, !s.activity[k].isNaN {
+                    sum += s.activity[k] * s.movementFactor; covered += s.epochSeconds
+                    if let st = s.states[k] { if st == .sleep { sleep += 1 } else { wake += 1 } }
+                }
+                k += 1
+            }
+            let movement = IntervalMovement(startUTC: t, endUTC: t + L, movementSum: sum, legacyMovementSum: sum, coverageSeconds: covered)
+            result.append(AnalyzedInterval(movement: movement, state: sleep + wake > 0 ? (sleep >= wake ? .sleep : .wake) : nil, phase: nil))
+            t += L
+        }
+        return result
+    }
+}
+
+/// What the `epoch-file` method did with one night: the column, scorer and guider, and the
+/// agreement with the file's own scoring. Stored with the analysis (`analyses.details_json`).
+public struct EpochFileNightSummary: Sendable, Equatable, Codable {
+    public var column: String
+    public var columnTitle: String
+    public var unit: String
+    public var family: EpochActivityFamily
+    public var fileEpochSeconds: Int
+    /// The scorer, in one phrase.
+    public var scorer: String? = nil
+    /// What set time in bed.
+    public var guider: String? = nil
+    public var inBedStartUTC: Int64? = nil
+    public var inBedEndUTC: Int64? = nil
+    /// The file's own scoring: its title, the epochs compared over time in bed, accuracy and Cohen's κ of ours against it.
+    public var fileLabelsName: String? = nil
+    public var agreementEpochs: Int? = nil
+    public var agreementAccuracy: Double? = nil
+    public var agreementKappa: Double? = nil
+    /// TST of the file's own labels by the same sleep-period rule over the same time in bed.
+    public var fileTotalSleepMinutes: Double? = nil
+    /// Minutes of the night with data in the scored column, worn or not.
+    public var dataMinutes: Double? = nil
+    /// Minutes of the night taken as not worn (runs of zero counts), nil for none.
+    public var nonWearMinutes: Double? = nil
+
+    public init(column: String, columnTitle: String, unit: String, family: EpochActivityFamily, fileEpochSeconds: Int) {
+        self.column = column; self.columnTitle = columnTitle; self.unit = unit; self.family = family
+        self.fileEpochSeconds = fileEpochSeconds
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import SleepCore
+
+/// A sleep diary (`--diary FILE`), as GGIR's sleeplog and pyActigraphy's `SleepDiary` use one:
+/// per recording and night, when the person went to bed and got up. When a night has a diary row,
+/// the diary is the guider for its time in bed.
+///
+/// CSV with a header row; column titles, any case (`_`, `-` and spaces alike):
+/// - `id` (or `recording`, `participant`): matches a recording whose path, file name, file name
+///   without extension, or one of its folder names is this text (`user_1` matches `user_1/Actigraph.csv`);
+/// - `night` (or `date`): the evening's date, `YYYY-MM-DD` (the night of 2024-03-30 runs into the 31st);
+/// - `in_bed` (or `lights_off`, `bedtime`), `out_of_bed` (or `lights_on`, `wake`, `rise`): local clock
+///   times `HH:MM[:SS]`, or `YYYY-MM-DD HH:MM[:SS]`. A bare time at or after noon is on the night's
+///   date, before noon on the next day;
+/// - `type` (optional): `sleep` (default), `nap` or `nonwear`. Naps and non-wear rows are kept and
+///   listed; only `sleep` rows guide time in bed.
+///
+/// Rows that cannot be used (a bad date or time, end not after start, two sleep rows for the same
+/// night, an id that matches no recording) are reported with their row number; the others apply.
+public struct SleepDiary: Sendable {
+    public struct Entry: Sendable, Equatable {
+        public enum Kind: String, Sendable { case sleep, nap, nonwear }
+        public var row: Int
+        public var id: String
+        public var night: CivilDate
+        /// Local clock (seconds since 1970-01-01T00:00 local).
+        public var startLocal: Int64
+        public var endLocal: Int64
+        public var kind: Kind
+    }
+
+    public var path: String
+    public var entries: [Entry]
+    /// Problems found while reading, each naming its row.
+    public var problems: [String]
+    /// A digest of the usable rows: part of the analysis key, so that a changed diary re-analyses.
+    public var digest: String
+
+    static let idTitles: Set<String> = ["id", "recording", "participant", "participant_id", "subject", "file"]
+    static let nightTitles: Set<String> = ["night", "date", "night_date"]
+    static let startTitles: Set<String> = ["in_bed", "inbed", "lights_off", "lightsoff", "bedtime", "bed_time", "sleep_start", "start"]
+    static let endTitles: Set<String> = ["out_of_bed", "outofbed", "lights_on", "lightson", "wake", "wake_time", "rise", "sleep_end", "end"]
+    static let typeTitles: Set<String> = ["type", "kind", "event"]
+
+    public static func read(path: String) throws(IngestError) -> SleepDiary {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw IngestError(file: path, byteOffset: 0, message: "cannot read the sleep diary")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw IngestError(file: path, byteOffset: 0, message: "the sleep diary is not UTF-8 text")
+        }
+        return try parse(text, path: path)
+    }
+
+    public static func parse(_ text: String, path: String) throws(IngestError) -> SleepDiary {
+        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map {
+            String($0).trimmingCharacters(in: CharacterSet(charactersIn: "\r\u{FEFF}"))
+        }
+        while let last = lines.last, last.trimmingCharacters(in: .whitespaces).isEmpty { lines.removeLast() }
+        guard let header = lines.first else {
+            throw IngestError(file: path, line: 1, message: "the sleep diary is empty: expected a header row (id,night,in_bed,out_of_bed[,type])")
+        }
+        let separator: Character = header.contains(";") && !header.contains(",") ? ";" : (header.contains("\t") && !header.contains(",") ? "\t" : ",")
+        func fields(_ line: String) -> [String] {
+            line.split(separator: separator, omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            }
+        }
+        let titles = fields(header).map { EpochColumnNaming.canonical($0) }
+        func column(_ names: Set<String>) -> Int? { titles.firstIndex { names.contains($0) } }
+        guard let idC = column(idTitles), let nightC = column(nightTitles), let startC = column(startTitles), let endC = column(endTitles) else {
+            throw IngestError(file: path, line: 1, message: "sleep diary header '\(header.prefix(120))': expected the columns id, night, in_bed and out_of_bed (optional: type)")
+        }
+        let typeC = column(typeTitles)
+        var entries: [Entry] = [], problems: [String] = []
+        var seen: [String: Int] = [:]
+        for (index, line) in lines.enumerated().dropFirst() where !line.trimmingCharacters(in: .whitespaces).isEmpty {
+            let row = index + 1
+            let f = fields(line)
+            func field(_ c: Int) -> String { c < f.count ? f[c] : "" }
+            let id = field(idC)
+            guard !id.isEmpty else { problems.append("\(path) row \(row): no id"); continue }
+            guard let night = CivilDate(iso: field(nightC)) else {
+                problems.append("\(path) row \(row): night '\(field(nightC))' is not a date: expected YYYY-MM-DD"); continue
+            }
+            var kind = Entry.Kind.sleep
+            if let typeC, !field(typeC).isEmpty {
+                guard let k = Entry.Kind(rawValue: field(typeC).lowercased()) else {
+                    problems.append("\(path) row \(row): type '\(field(typeC))': expected sleep, nap or nonwear"); continue
+                }
+                kind = k
+            }
+            guard let start = localSecond(field(startC), night: night, isEnd: false, after: nil) else {
+                problems.append("\(path) row \(row): in bed '\(field(startC))' is not a time: expected HH:MM or YYYY-MM-DD HH:MM"); continue
+            }
+            guard let end = localSecond(field(endC), night: night, isEnd: true, after: start) else {
+                problems.append("\(path) row \(row): out of bed '\(field(endC))' is not a time: expected HH:MM or YYYY-MM-DD HH:MM"); continue
+            }
+            guard end > start else {
+                problems.append("\(path) row \(row): out of bed (\(field(endC))) is not after in bed (\(field(startC)))"); continue
+            }
+            guard end - start <= 24 * 3600 else {
+                problems.append("\(path) row \(row): \(field(startC)) to \(field(endC)) is longer than 24 h"); continue
+            }
+            if kind == .sleep {
+                let key = "\(id)\u{1F}\(night)"
+                if let earlier = seen[key] {
+                    problems.append("\(path) row \(row): a second sleep row for \(id), night \(night) (row \(earlier) is the first; this one is ignored)"); continue
+                }
+                seen[key] = row
+            }
+            entries.append(Entry(row: row, id: id, night: night, startLocal: start, endLocal: end, kind: kind))
+        }
+        var hasher = FNV1a()
+        for e in entries { hasher.add("\(e.id)|\(e.night)|\(e.startLocal)|\(e.endLocal)|\(e.kind.rawValue);") }
+        return SleepDiary(path: path, entries: entries, problems: problems, digest: hasher.hex)
+    }
+
+    /// `HH:MM[:SS]` on the night's date (at or after noon) or the next day (before noon; for an end
+    /// time, the first such time after `after`), or `YYYY-MM-DD HH:MM[:SS]`.
+    static func localSecond(_ text: String, night: CivilDate, isEnd: Bool, after: Int64?) -> Int64? {
+        let t = text.replacingOccurrences(of: "T", with: " ")
+        let parts = t.split(separator: " ")
+        if parts.count == 2, let date = CivilDate(iso: String(parts[0])), let s = secondOfDay(String(parts[1])) {
+            return date.daysSinceEpoch * 86_400 + Int64(s)
+        }
+        guard parts.count == 1, let s = secondOfDay(String(parts[0])) else { return nil }
+        let midnight = night.daysSinceEpoch * 86_400
+        var value = midnight + Int64(s) + (s < 12 * 3600 ? 86_400 : 0)
+        if isEnd, let after { while value <= after - 86_400 { value += 86_400 } }
+        return value
+    }
+
+    static func secondOfDay(_ text: String) -> Int? {
+        let p = text.split(separator: ":").map { Int($0) }
+        guard p.count == 2 || p.count == 3, p.allSatisfy({ $0 != nil }) else { return nil }
+        let h = p[0]!, m = p[1]!, s = p.count == 3 ? p[2]! : 0
+        guard (0..<24).contains(h), (0..<60).contains(m), (0..<60).contains(s) else { return nil }
+        return h * 3600 + m * 60 + s
+    }
+
+    /// Whether a diary id names the recording at `path` (relative to the data folder).
+    public static func matches(id: String, recordingPath path: String) -> Bool {
+        if id == path { return true }
+        let components = path.split(separator: "/").map(String.init)
+        guard let name = components.last else { return false }
+        if id == name { return true }
+        var stem = name
+        for suffix in [".gz"] where stem.lowercased().hasSuffix(suffix) { stem = String(stem.dropLast(suffix.count)) }
+        if let dot = stem.lastIndex(of: "."), id == String(stem[..<dot]) { return true }
+        return components.dropLast().contains(id)
+    }
+
+    /// The diary's time in bed for a recording's night, or nil.
+    public func guide(recordingPath: String, night: NightWindow, timeline: UTCOffsetTimeline) -> TimeInBedGuide? {
+        guard let e = entries.first(where: { $0.kind == .sleep && $0.night == night.date && Self.matches(id: $0.id, recordingPath: recordingPath) })
+        else { return nil }
+        let name = (path as NSString).lastPathComponent
+        return TimeInBedGuide(startUTC: timeline.utcSecond(atLocal: e.startLocal), endUTC: timeline.utcSecond(atLocal: e.endLocal),
+                              source: "the sleep diary (\(name) row \(e.row))")
+    }
+
+    /// Rows whose id matches none of `recordingPaths`.
+    public func unmatchedRows(recordingPaths: [String]) -> [Entry] {
+        entries.filter { e in !recordingPaths.contains { Self.matches(id: e.id, recordingPath: $0) } }
+    }
+}
+
+/// 64-bit FNV-1a, for a short digest of the diary's rows (not a security hash: it only tells a
+/// changed diary from an unchanged one in the analysis key).
+struct FNV1a {
+    var value: UInt64 = 0xcbf2_9ce4_8422_2325
+    mutating func add(_ text: String) {
+        for b in text.utf8 { value ^= UInt64(b); value = value &* 0x0000_0100_0000_01B3 }
+    }
+    var hex: String { String(value, radix: 16) }
+}

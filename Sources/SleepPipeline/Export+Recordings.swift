@@ -1,0 +1,50 @@
+import Foundation
+import SleepCore
+import SleepStore
+
+extension Exporter {
+    /// `export --what recordings`: per recording its rhythm (one row per measure) and, per stored
+    /// parameter set, the mean and SD of each night metric over all, weekday and weekend nights.
+    static func writeRecordings(db: SleepDatabase, intervalSeconds: Int?, to out: CSVOutput) throws -> Int {
+        do {
+            var rows = 0
+            try out.write(CSVFormat.line(ExportTable.recordings.columns))
+            let analyses = try db.exportAnalyses(intervalSeconds: intervalSeconds)
+            let byRecording = Dictionary(grouping: analyses, by: \.night.recordingPath)
+            for item in try db.recordingsWithRhythm() {
+                let r = item.recording
+                let days = item.rhythm.map { CSVFormat.number($0.days) } ?? ""
+                func row(_ measure: String, _ scope: String, _ value: String, sd: Double? = nil, n: Int? = nil, unit: String, source: String, key: String = "") throws {
+                    try out.write(CSVFormat.line([r.path, r.format, r.kind, days, measure, scope, value, CSVFormat.number(sd),
+                                                  n.map(String.init) ?? "", unit, source, key]))
+                    rows += 1
+                }
+                if let h = item.rhythm, h.status == .computed, let m = h.metrics {
+                    try row("interdaily_stability", "recording", CSVFormat.number(m.interdailyStability), unit: "", source: h.source)
+                    try row("intradaily_variability", "recording", CSVFormat.number(m.intradailyVariability), unit: "", source: h.source)
+                    try row("relative_amplitude", "recording", CSVFormat.number(m.relativeAmplitude), unit: "", source: h.source)
+                    try row("l5", "recording", CSVFormat.number(m.l5), unit: "activity per epoch", source: h.source)
+                    try row("l5_start", "recording", item.l5Start ?? "", unit: "local clock", source: h.source)
+                    try row("m10", "recording", CSVFormat.number(m.m10), unit: "activity per epoch", source: h.source)
+                    try row("m10_start", "recording", item.m10Start ?? "", unit: "local clock", source: h.source)
+                    try row("sleep_regularity_index", "recording", CSVFormat.number(h.sleepRegularityIndex), unit: "", source: h.source)
+                } else if let h = item.rhythm {
+                    try row("rhythm_status", "recording", h.status.rawValue, unit: "", source: h.statusReason ?? h.source)
+                }
+                let perKey = Dictionary(grouping: byRecording[r.path] ?? [], by: \.parametersKey)
+                for key in perKey.keys.sorted() {
+                    let nights = perKey[key]!.filter { $0.status == NightStatus.scored.rawValue }.compactMap { a in a.metrics.map { (a.night.date, $0) } }
+                    for avg in NightMetricAverages.compute(nights).rows {
+                        try row(avg.metric, avg.scope.rawValue, CSVFormat.number(avg.mean), sd: avg.sd, n: avg.n, unit: avg.unit,
+                                source: "scored nights", key: key)
+                    }
+                }
+            }
+            try out.finish()
+            return rows
+        } catch {
+            out.abandon()
+            throw error
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import SleepCore
+import SleepReport
+import SleepStore
+
+/// Recording pages: `<reports>/recordings/<stem>/index.html` and `actogram.png`, one per stored
+/// recording, rendered from the database alone after the nights.
+extension ReportBuilder {
+    /// The folder of a recording's page, relative to the reports folder.
+    static func recordingFolder(_ path: String) -> String { "recordings/" + NightNaming.recordingStem(path) }
+
+    func renderRecordings(_ overviews: [NightOverview]) throws -> (outcomes: [ReportWriter.Outcome], links: [(href: String, label: String)]) {
+        var outcomes: [ReportWriter.Outcome] = []
+        var links: [(href: String, label: String)] = []
+        let byPath = Dictionary(grouping: overviews, by: \.recordingPath)
+        let renderer = ChartRenderer()
+        for item in try db.recordingsWithRhythm() {
+            let r = item.recording
+            let nights = (byPath[r.path] ?? []).sorted { ($0.date, $0.nightID) < ($1.date, $1.nightID) }
+            guard let firstNight = nights.first, let stored = try db.night(id: firstNight.nightID) else { continue }
+            let folder = Self.recordingFolder(r.path)
+            let directory = (reportsDirectory as NSString).appendingPathComponent(folder)
+            let timeline = stored.timeline
+            var scored: [(date: CivilDate, metrics: NightSummaryMetrics)] = []
+            var periods: [(Int64, Int64)] = []
+            var links2: [RecordingReportInput.NightLink] = []
+            for n in nights {
+                let m = n.analysis?.metrics
+                if n.analysis?.status == .scored, let m { scored.append((n.date, m)) }
+                if let m, let on = m.sleepOnsetUTC, let off = m.wakeTimeUTC { periods.append((on, off)) }
+                links2.append(.init(href: "../../\(n.nightID)/index.html", date: n.date.description, status: n.analysis?.status.rawValue ?? "not analysed",
+                                    inBed: m.map { "\(LocalClock.hhmm(localSecond: timeline.localSecond(atUTC: $0.inBedStartUTC)))–\(LocalClock.hhmm(localSecond: timeline.localSecond(atUTC: $0.inBedEndUTC)))" } ?? "–",
+                                    tst: m.map { String(format: "%.1f min", $0.totalSleepTimeMinutes) } ?? "–",
+                                    se: m.map { String(format: "%.1f", $0.sleepEfficiencyPercent) } ?? "–"))
+            }
+            var actogramFile: String? = nil
+            if let h = item.rhythm, !h.activity.isEmpty {
+                let family = EpochActivityFamily.of(column: String(h.source.prefix { $0 != " " }))
+                let nonWear = r.kind == RecordingKind.epochFile.rawValue && family != .acceleration
+                    ? EpochFileNightMethod.zeroRunNonWear(h.activity.map(Double.init), epochSeconds: h.epochSeconds) : nil
+                let actogram = Actogram.make(title: "\(PrintableText.escaped(r.path)) · actogram", unit: h.source.components(separatedBy: " per ").first ?? h.source,
+                                             activity: h.activity, startUTC: h.startUTC, epochSeconds: h.epochSeconds, timeline: timeline,
+                                             nonWear: nonWear, sleepPeriodsUTC: periods)
+                outcomes.append(try ReportWriter.write(renderer.png(actogram), to: directory + "/actogram.png"))
+                actogramFile = "actogram.png"
+            }
+            var rhythm = item.rhythm
+            rhythm?.utcOffsetSeconds = Int(timeline.offset(atUTC: item.rhythm?.startUTC ?? 0))
+            let input = RecordingReportInput(
+                path: PrintableText.escaped(r.path), format: r.format, kind: r.kind, kindReason: r.kindReason,
+                timeZone: "\(r.timeZone ?? "UTC offsets from the data") (\(r.timeZoneSource))",
+                facts: [("Format", r.format), ("Size", "\(r.sizeBytes) bytes, sha256 \(r.contentSHA256.prefix(16))…"),
+                        ("Data", r.firstUTC.flatMap { a in r.endUTC.map { b in "\(LocalClock.iso8601(utcSecond: a, timeline: timeline)) to \(LocalClock.iso8601(utcSecond: b, timeline: timeline))" } } ?? "–")],
+                warnings: Self.warnings(r), rhythm: rhythm, averages: NightMetricAverages.compute(scored), nights: links2,
+                actogramFile: actogramFile)
+            outcomes.append(try ReportWriter.write(HTMLPages.recordingPage(input), to: directory + "/index.html"))
+            links.append((href: folder + "/index.html", label: "Recording " + PrintableText.escaped(r.path)))
+        }
+        return (outcomes, links)
+    }
+}
+
+extension ReportBuilder {
+    /// An epoch file's night chart: the scored column per interval, in its own unit.
+    static func epochFileChart(_ analysis: NightAnalysis, night: StoredNight, interval: IntervalLength) -> MovementChart {
+        var chart = MovementChart.night(analysis, timeline: night.timeline,
+                                        title: "Night of \(night.window.date) · \(analysis.epochFile?.column ?? "activity") per \(interval) interval")
+        let e = analysis.epochFile
+        chart.yAxisLabel = e.map { $0.family == .acceleration ? "\($0.column) (\($0.unit)·s per minute)" : "\($0.column) (\($0.unit) per minute)" } ?? "activity per minute"
+        return chart
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import GRDB
+import SleepCore
+
+/// The rest-activity rhythm of each recording (`recording_rhythm`): written with the recording, in
+/// its transaction; it depends on the data only, not on the analysis parameters.
+extension SleepDatabase {
+    static func insert(_ r: RecordingRhythm, recordingID: Int64, db: Database) throws {
+        let m = r.metrics
+        try db.execute(sql: """
+            INSERT OR REPLACE INTO recording_rhythm (recording_id, source, epoch_seconds, days, status, status_reason,
+                interdaily_stability, intradaily_variability, relative_amplitude, l5, l5_start, m10, m10_start,
+                sleep_regularity_index, activity_f32le, start_utc, sleep_u8)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [recordingID, r.source, r.epochSeconds, r.days, r.status.rawValue, r.statusReason,
+                             m?.interdailyStability, m?.intradailyVariability, m?.relativeAmplitude,
+                             m?.l5, RecordingRhythm.clockText(m?.l5StartSecondsSinceMidnight),
+                             m?.m10, RecordingRhythm.clockText(m?.m10StartSecondsSinceMidnight),
+                             r.sleepRegularityIndex, BlobCodec.data(r.activity), r.startUTC,
+                             r.sleep.map { BlobCodec.labels($0) }])
+    }
+
+    /// One stored recording with its rhythm.
+    public struct RecordingWithRhythm: Sendable {
+        public var recording: StoredRecording
+        public var rhythm: RecordingRhythm?
+        /// Seconds after midnight of L5 and M10 onsets as stored (`HH:MM`).
+        public var l5Start: String?
+        public var m10Start: String?
+    }
+
+    /// Every recording (by path) with its rhythm, if any.
+    public func recordingsWithRhythm() throws -> [RecordingWithRhythm] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT r.*, h.source AS h_source, h.epoch_seconds AS h_epoch, h.days AS h_days, h.status AS h_status,
+                    h.status_reason AS h_reason, h.interdaily_stability, h.intradaily_variability, h.relative_amplitude,
+                    h.l5, h.l5_start, h.m10, h.m10_start, h.sleep_regularity_index, h.activity_f32le, h.start_utc AS h_start, h.sleep_u8
+                FROM recordings r LEFT JOIN recording_rhythm h ON h.recording_id = r.id ORDER BY r.path
+                """).map { row in
+                let recording = StoredRecording(id: row["id"], path: row["path"], contentSHA256: row["content_sha256"], format: row["format"],
+                                                sizeBytes: row["size_bytes"], sampleCount: row["sample_count"],
+                                                effectiveSampleRateHz: row["effective_rate_hz"], firstUTC: row["first_utc"], endUTC: row["end_utc"],
+                                                timeZone: row["time_zone"], timeZoneSource: row["time_zone_source"], units: row["units"],
+                                                gravity: row["gravity"], qualityJSON: row["quality_json"], warningsJSON: row["warnings_json"],
+                                                kind: row["kind"], kindReason: row["kind_reason"])
+                var rhythm: RecordingRhythm? = nil
+                if let status = (row["h_status"] as String?).flatMap(RecordingRhythm.Status.init(rawValue:)) {
+                    var metrics: RestActivityMetrics? = nil
+                    if status == .computed {
+                        metrics = RestActivityMetrics(interdailyStability: row["interdaily_stability"], intradailyVariability: row["intradaily_variability"],
+                                                      l5: row["l5"], l5StartSecondsSinceMidnight: RecordingRhythm.seconds(clockText: row["l5_start"]),
+                                                      m10: row["m10"], m10StartSecondsSinceMidnight: RecordingRhythm.seconds(clockText: row["m10_start"]),
+                                                      relativeAmplitude: row["relative_amplitude"],
+                                                      options: .init())
+                    }
+                    rhythm = RecordingRhythm(source: row["h_source"], status: status, statusReason: row["h_reason"], days: row["h_days"],
+                                             metrics: metrics, sleepRegularityIndex: row["sleep_regularity_index"], startUTC: row["h_start"],
+                                             epochSeconds: row["h_epoch"], activity: BlobCodec.floats(row["activity_f32le"]),
+                                             sleep: (row["sleep_u8"] as Data?).map(BlobCodec.labels), utcOffsetSeconds: 0)
+                }
+                return RecordingWithRhythm(recording: recording, rhythm: rhythm, l5Start: row["l5_start"], m10Start: row["m10_start"])
+            }
+        }
+    }
+}
