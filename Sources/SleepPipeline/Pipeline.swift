@@ -194,6 +194,7 @@ public struct Pipeline {
             for id in nights {
                 try? FileManager.default.removeItem(atPath: (configuration.reportsDirectory as NSString).appendingPathComponent(id))
             }
+            try? FileManager.default.removeItem(atPath: (configuration.reportsDirectory as NSString).appendingPathComponent(ReportBuilder.recordingFolder(path)))
             summary.prunedRecordings += 1
             logger.notice("\(path): file gone, recording and its \(nights.count) night(s) removed (--prune)")
         }
@@ -321,11 +322,12 @@ public struct Pipeline {
                 let slice = series.slice(from: window.startUTC, to: window.endUTC).trimmedToData()
                 // The wearable milestone covers the window and the 6 h after it (GGIR's day-sleeper re-run).
                 let epochs = wearable.map { $0.slice(from: window.startUTC, to: window.endUTC + 6 * 3600) }
-                let night = StoredNight(id: id, window: window, timeline: recording.timeline, timeZone: recording.timeZoneName,
+                var night = StoredNight(id: id, window: window, timeline: recording.timeline, timeZone: recording.timeZoneName,
                                         label: segment.label,
                                         preBedSurvey: segment.preBedSurvey.map { SurveyItem(question: $0.question, answer: $0.answer) },
                                         postBedSurvey: segment.postBedSurvey.map { SurveyItem(question: $0.question, answer: $0.answer) },
                                         series: slice, epochs: epochs, kind: decision.kind)
+                night.guide = configuration.diary?.guide(recordingPath: relativePath, night: window, timeline: recording.timeline)
                 try store(night, method.analyze(night.data, parameters: configuration.parameters))
                 nightIDs.append(id)
             }

@@ -23,13 +23,16 @@ extension ReportBuilder {
     func renderIndex() throws -> ReportWriter.Outcome {
         let catalog = Dictionary(uniqueKeysWithValues: try db.nightCatalog().map { ($0.nightID, $0) })
         var rows: [IndexRow] = []
+        var paths: [String] = []
         for overview in try db.overviews(keys: keys) {
             guard let night = catalog[overview.nightID], let analysis = overview.analysis else { continue }
+            paths.append(overview.recordingPath)
             rows.append(IndexRow(nightID: overview.nightID, date: night.window.date, recordingPath: PrintableText.escaped(overview.recordingPath),
                                  timeline: night.timeline, analysis: analysis))
         }
         let indexPath = (reportsDirectory as NSString).appendingPathComponent("index.html")
-        return try ReportWriter.write(HTMLPages.indexPage(rows, parameters: parameters, extraLinks: Self.comparisonLinks(in: reportsDirectory)),
+        return try ReportWriter.write(HTMLPages.indexPage(rows, parameters: parameters,
+                                                          extraLinks: Self.comparisonLinks(in: reportsDirectory) + recordingLinks(paths)),
                                       to: indexPath)
     }
 }

@@ -9,9 +9,17 @@ extension ReportBuilder {
     /// The folder of a recording's page, relative to the reports folder.
     static func recordingFolder(_ path: String) -> String { "recordings/" + NightNaming.recordingStem(path) }
 
-    func renderRecordings(_ overviews: [NightOverview]) throws -> (outcomes: [ReportWriter.Outcome], links: [(href: String, label: String)]) {
+    /// The index's links to the recording pages, one per recording with nights, by path.
+    func recordingLinks(_ paths: [String]) -> [(href: String, label: String)] {
+        Set(paths).sorted().map { path in
+            (href: Self.recordingFolder(path) + "/index.html", label: "Recording " + PrintableText.escaped(path))
+        }
+    }
+
+    /// Renders the page (and actogram) of each recording with a night in `only` (of every recording
+    /// when nil) and of each recording whose page is missing.
+    func renderRecordings(_ overviews: [NightOverview], only: Set<String>? = nil) throws -> [ReportWriter.Outcome] {
         var outcomes: [ReportWriter.Outcome] = []
-        var links: [(href: String, label: String)] = []
         let byPath = Dictionary(grouping: overviews, by: \.recordingPath)
         let renderer = ChartRenderer()
         for item in try db.recordingsWithRhythm() {
@@ -20,6 +28,8 @@ extension ReportBuilder {
             guard let firstNight = nights.first, let stored = try db.night(id: firstNight.nightID) else { continue }
             let folder = Self.recordingFolder(r.path)
             let directory = (reportsDirectory as NSString).appendingPathComponent(folder)
+            if let only, !nights.contains(where: { only.contains($0.nightID) }),
+               FileManager.default.fileExists(atPath: directory + "/index.html") { continue }
             let timeline = stored.timeline
             var scored: [(date: CivilDate, metrics: NightSummaryMetrics)] = []
             var periods: [(Int64, Int64)] = []
@@ -54,9 +64,8 @@ extension ReportBuilder {
                 warnings: Self.warnings(r), rhythm: rhythm, averages: NightMetricAverages.compute(scored), nights: links2,
                 actogramFile: actogramFile)
             outcomes.append(try ReportWriter.write(HTMLPages.recordingPage(input), to: directory + "/index.html"))
-            links.append((href: folder + "/index.html", label: "Recording " + PrintableText.escaped(r.path)))
         }
-        return (outcomes, links)
+        return outcomes
     }
 }
 
@@ -68,5 +77,29 @@ extension ReportBuilder {
         let e = analysis.epochFile
         chart.yAxisLabel = e.map { $0.family == .acceleration ? "\($0.column) (\($0.unit)·s per minute)" : "\($0.column) (\($0.unit) per minute)" } ?? "activity per minute"
         return chart
+    }
+}
+
+extension ReportBuilder {
+    /// Nights shown by the index's overview chart: the most recent ones.
+    static let overviewNights = 42
+
+    /// The index's overview of the last ``overviewNights`` nights, nil without nights.
+    static func nightsOverview(_ rows: [IndexRow]) -> NightsOverview? {
+        guard !rows.isEmpty else { return nil }
+        let shown = rows.suffix(overviewNights)
+        let items = shown.map { r -> NightsOverview.Row in
+            let noon = r.timeline.utcSecond(atLocal: r.date.daysSinceEpoch * 86_400 + 12 * 3600)
+            func after(_ t: Int64?) -> Int? { t.map { Int(r.timeline.localSecond(atUTC: $0) - r.timeline.localSecond(atUTC: noon)) } }
+            let m = r.analysis?.metrics
+            var inBed: (Int, Int)? = nil, sleep: (Int, Int)? = nil
+            if let m, let a = after(m.inBedStartUTC), let b = after(m.inBedEndUTC) { inBed = (a, b) }
+            if let m, let a = after(m.sleepOnsetUTC), let b = after(m.wakeTimeUTC) { sleep = (a, b) }
+            let label = "\(r.date) " + String(r.nightID.prefix(26))
+            return NightsOverview.Row(label: label, inBed: inBed, sleep: sleep,
+                                      totalSleepMinutes: r.analysis?.status == .scored ? m?.totalSleepTimeMinutes : nil)
+        }
+        let title = rows.count > overviewNights ? "The last \(overviewNights) of \(rows.count) nights" : "All \(rows.count) nights"
+        return NightsOverview(title: title, rows: items)
     }
 }

@@ -70,10 +70,13 @@ struct ReportBuilder {
             if !night.outcomes.isEmpty { nightsRendered += 1 }
             rows.append(night.row)
         }
-        let recordings = try renderRecordings(overviews)
-        recordings.outcomes.forEach(count)
+        try renderRecordings(overviews, only: only).forEach(count)
+        if let overview = Self.nightsOverview(rows) {
+            count(try ReportWriter.write(renderer.png(overview), to: (reportsDirectory as NSString).appendingPathComponent("overview.png")))
+        }
         let indexPath = (reportsDirectory as NSString).appendingPathComponent("index.html")
-        count(try ReportWriter.write(HTMLPages.indexPage(rows, parameters: parameters, extraLinks: Self.comparisonLinks(in: reportsDirectory) + recordings.links),
+        count(try ReportWriter.write(HTMLPages.indexPage(rows, parameters: parameters, extraLinks: Self.comparisonLinks(in: reportsDirectory)
+                                                                 + recordingLinks(overviews.filter { $0.analysis != nil }.map(\.recordingPath))),
                                      to: indexPath))
         return (written, unchanged, nightsRendered, overviews.count)
     }

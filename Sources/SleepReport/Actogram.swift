@@ -122,3 +122,62 @@ extension ChartRenderer {
         return encode(out)
     }
 }
+
+/// The index's overview of many nights at a glance: one row per night, its sleep period as a bar
+/// on a clock axis from 18:00 to 14:00 (local), time in bed as a lighter bar behind it, and TST
+/// written at the right.
+public struct NightsOverview: Sendable {
+    public struct Row: Sendable {
+        public var label: String
+        /// Seconds after the night's 12:00 (local): in bed, sleep onset, wake, out of bed.
+        public var inBed: (Int, Int)?
+        public var sleep: (Int, Int)?
+        public var totalSleepMinutes: Double?
+        public init(label: String, inBed: (Int, Int)?, sleep: (Int, Int)?, totalSleepMinutes: Double?) {
+            self.label = label; self.inBed = inBed; self.sleep = sleep; self.totalSleepMinutes = totalSleepMinutes
+        }
+    }
+    public var title: String
+    public var rows: [Row]
+    public init(title: String, rows: [Row]) { self.title = title; self.rows = rows }
+}
+
+extension ChartRenderer {
+    public func png(_ o: NightsOverview) -> [UInt8] {
+        let s: Int32 = 2
+        let rowH: Int32 = 18 * s, top: Int32 = 48 * s, left: Int32 = 260 * s, right: Int32 = 110 * s, bottom: Int32 = 34 * s
+        let W = Int32(width) * s, H = top + rowH * Int32(max(1, o.rows.count)) + bottom
+        let im = gdImageCreateTrueColor(W, H)!
+        defer { gdImageDestroy(im) }
+        func colour(_ r: Int32, _ g: Int32, _ b: Int32) -> Int32 { sleepsta_gd_rgba(r, g, b, 0) }
+        let white = colour(255, 255, 255), ink = colour(40, 40, 40), grid = colour(220, 220, 220)
+        let bed = colour(200, 222, 242), sleep = colour(0, 90, 160)
+        FastGD.fill(im, 0, 0, W - 1, H - 1, white)
+        let from = 6 * 3600, to = 26 * 3600   // 18:00 to 14:00 the next day, as seconds after noon
+        let plotW = W - left - right
+        func px(_ t: Int) -> Int32 { left + Int32(Double(min(max(t, from), to) - from) / Double(to - from) * Double(plotW)) }
+        text(im, o.title, x: left, y: 22 * s, size: 12 * Double(s), colour: ink)
+        text(im, "Light bar: time in bed; dark bar: sleep period (onset to wake); right: total sleep time.", x: left, y: 38 * s, size: 8.5 * Double(s), colour: ink)
+        for h in stride(from: 18, through: 38, by: 2) {
+            let x = px((h - 12) * 3600)
+            gdImageSetThickness(im, 1 * s)
+            gdImageLine(im, x, top, x, top + rowH * Int32(o.rows.count), grid)
+            let c = h % 24
+            text(im, (c < 10 ? "0" : "") + "\(c):00", x: x - 15 * s, y: top + rowH * Int32(o.rows.count) + 18 * s, size: 8.5 * Double(s), colour: ink)
+        }
+        for (k, r) in o.rows.enumerated() {
+            let y0 = top + Int32(k) * rowH + 3 * s, y1 = y0 + rowH - 6 * s
+            text(im, r.label, x: 8 * s, y: y1, size: 8.5 * Double(s), colour: ink)
+            if let b = r.inBed { FastGD.fill(im, px(b.0), y0, px(b.1), y1, bed) }
+            if let sl = r.sleep { FastGD.fill(im, px(sl.0), y0 + 3 * s, px(sl.1), y1 - 3 * s, sleep) }
+            if let t = r.totalSleepMinutes {
+                let h = Int(t) / 60, m = Int(t.rounded()) % 60
+                text(im, "TST \(h) h \(m < 10 ? "0" : "")\(m)", x: W - right + 10 * s, y: y1, size: 8.5 * Double(s), colour: ink)
+            }
+        }
+        let out = gdImageCreateTrueColor(W / s, H / s)!
+        defer { gdImageDestroy(out) }
+        FastGD.halve(im, into: out)
+        return encode(out)
+    }
+}

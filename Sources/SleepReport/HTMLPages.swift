@@ -132,6 +132,7 @@ public enum HTMLPages {
             "nights": items, "count": String(rows.count), "span": span,
             "interval": parameters.interval.description, "key": parameters.key,
             "links": extraLinks.map { ["href": $0.href, "label": $0.label] }, "hasLinks": !extraLinks.isEmpty,
+            "hasOverview": !rows.isEmpty,
         ]
         return library.render(context, withTemplate: "index") ?? ""
     }

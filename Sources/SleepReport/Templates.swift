@@ -84,6 +84,7 @@ enum Templates {
     <h1>sleepsta — {{count}} nights</h1>
     <p class="sub">{{span}} · {{interval}} intervals</p>
     {{#hasLinks}}<p>{{#links}}<a href="{{href}}">{{label}}</a> {{/links}}</p>{{/hasLinks}}
+    {{#hasOverview}}<p><img class="chart" src="overview.png" alt="Sleep period and time in bed of the most recent nights, one row per night"></p>{{/hasOverview}}
     <table>
     <tr><th>Night</th><th>Recording</th><th>In bed</th><th>TIB</th><th>TST</th><th>SE %</th><th>SOL</th><th>WASO</th><th>Awakenings</th><th>Status</th></tr>
     {{#nights}}<tr><td><a href="{{id}}/index.html">{{date}}</a><br><span class="def">{{id}}</span></td><td><code>{{recording}}</code></td><td>{{inBed}}</td><td class="num">{{tib}}</td><td class="num">{{tst}}</td><td class="num">{{se}}</td><td class="num">{{sol}}</td><td class="num">{{waso}}</td><td class="num">{{awakenings}}</td><td>{{status}}</td></tr>

@@ -55,14 +55,14 @@ struct NightlyTests {
         #expect(second.renderedAllBecause == nil)
         #expect(second.filesIngested == 1 && second.filesUnchanged == 1)
         #expect(second.nightsReported == 1 && second.nightsInStore == 2)
-        #expect(second.reportsWritten == 3)   // night 2's page and chart, and the index
+        #expect(second.reportsWritten == 5)   // night 2's page and chart, its recording's page, the overview chart and the index
         #expect(FileManager.default.fileExists(atPath: w.reports + "/night2_2024-06-15/movement.png"))
         #expect(try FileManager.default.attributesOfItem(atPath: night1Page)[.modificationDate] as! Date == before)
         let index = try String(contentsOfFile: w.reports + "/index.html", encoding: .utf8)
         #expect(index.contains("night1_2024-06-14") && index.contains("night2_2024-06-15"))
 
         let third = try nightly(w)
-        #expect(third.nightsReported == 0 && third.reportsWritten == 0 && third.reportsUnchanged == 1)
+        #expect(third.nightsReported == 0 && third.reportsWritten == 0 && third.reportsUnchanged == 2)   // the index and its overview chart
     }
 
     @Test("a deleted report file is rendered again, byte for byte")
@@ -137,7 +137,7 @@ struct NightlyTests {
         let sb = try nightly(b)
         #expect(sa.startedUTC != sb.startedUTC)
         let fa = ReportTree.files(in: a.reports), fb = ReportTree.files(in: b.reports)
-        #expect(fa.count == 5)
+        #expect(fa.count == 8)   // index, overview, 2 × (night page, chart), 2 recording pages
         #expect(ReportTree.differences(fa, fb).isEmpty, "\(ReportTree.differences(fa, fb))")
         for (name, data) in fa where name.hasSuffix(".html") {
             let html = String(decoding: data, as: UTF8.self)

@@ -76,10 +76,20 @@ public struct PhoneInBedMethod: NightAnalysisMethod {
     public var summary: String {
         "phone-in-bed: movement from the phone's user acceleration, sleep/wake by Oakley's weighting with a threshold relative to the night's median, time in bed = first to last second with data"
     }
-    public func parametersKey(_ parameters: AnalysisParameters) -> String { parameters.key }
+    public func parametersKey(_ parameters: AnalysisParameters) -> String {
+        parameters.key + (parameters.diaryDigest.map { ";diary=\($0)" } ?? "")
+    }
 
     public func analyze(_ night: NightData, parameters p: AnalysisParameters) -> NightAnalysis {
         let inWindow = night.series.slice(from: night.window.startUTC, to: night.window.endUTC)
+        // A sleep diary row sets time in bed (the data outside it is not the night's).
+        if let guide = night.guide, guide.endUTC > guide.startUTC {
+            var analysis = NightAnalyzer.analyze(series: inWindow.slice(from: max(guide.startUTC, inWindow.startSecond),
+                                                                       to: min(guide.endUTC, inWindow.endSecond)),
+                                                 window: night.window, parameters: p)
+            analysis.statusReason = "time in bed from \(guide.source)" + (analysis.statusReason.map { "; " + $0 } ?? "")
+            return analysis
+        }
         guard inWindow.coveredSeconds >= Self.allDayCoverageSeconds, let rest = Self.mainRestPeriod(inWindow) else {
             return NightAnalyzer.analyze(series: night.series, window: night.window, parameters: p)
         }

@@ -39,6 +39,7 @@ public struct WearableNightMethod: NightAnalysisMethod {
         "method=\(kind.rawValue);interval=\(p.interval.seconds)s;metrics=enmo+anglez+mad@5s;nonwear=ggir2013;"
             + "spt=hdcza-ggir+daysleeper;sleep=vanhees2015(\(Self.angleThresholdDegrees)deg,\(Self.timeThresholdMinutes)min);"
             + "includenight=\(Self.minimumValidHours)h;deep=q\(p.deepQuantile)"
+            + (p.diaryDigest.map { ";diary=\($0)" } ?? "")
     }
 
     public func analyze(_ night: NightData, parameters p: AnalysisParameters) -> NightAnalysis {
@@ -79,13 +80,27 @@ public struct WearableNightMethod: NightAnalysisMethod {
             return result(.insufficientData, "\(Self.hours(summary.validHours)) of valid (worn) data in this night's \(Self.hours(Double(W.durationSeconds) / 3600)); GGIR's includenightcrit needs \(Self.hours(Self.minimumValidHours))", range)
         }
 
-        // 2. The guider window, with GGIR's day-sleeper re-run.
-        guard var spt = Self.guider(range) else {
-            return result(.noSleepFound, "HDCZA found no rest block longer than 30 minutes in the valid data", range)
+        // 2. The guider window: a sleep diary row (GGIR's `sleeplog` guider) when `--diary` gives
+        // one for this night, else HDCZA with GGIR's day-sleeper re-run.
+        let E64 = Int64(WearableEpochs.epochSeconds)
+        let diarySpan = night.guide.map { g in
+            (max(0, min(range.count, Int(LocalClock.floorDiv(g.startUTC - range.startUTC, E64)))),
+             max(0, min(range.count, Int(LocalClock.floorDiv(g.endUTC - range.startUTC, E64)))))
+        }
+        var spt: SleepPeriodTimeWindow
+        if let span = diarySpan, span.1 > span.0, let guide = night.guide {
+            spt = SleepPeriodTimeWindow(span: EpochSpan(startEpoch: span.0, endEpoch: span.1), threshold: .nan, candidateBlocks: [])
+            summary.guider = "sleeplog (\(guide.source))"
+        } else {
+            guard let found = Self.guider(range) else {
+                return result(.noSleepFound, "HDCZA found no rest block longer than 30 minutes in the valid data", range)
+            }
+            spt = found
+            summary.guider = "HDCZA"
         }
         let endLocal = night.timeline.localSecond(atUTC: range.epochStartUTC(spt.span.endEpoch))
         let hourOfDay = LocalClock.floorDiv(endLocal, 3600) - LocalClock.floorDiv(endLocal, 86_400) * 24
-        if hourOfDay == 11 {
+        if night.guide == nil && hourOfDay == 11 {
             let startLocal = night.timeline.localSecond(atUTC: W.startUTC) + 6 * 3600
             let from = night.timeline.utcSecond(atLocal: startLocal)
             let to = night.timeline.utcSecond(atLocal: startLocal + 86_400)
@@ -96,8 +111,7 @@ public struct WearableNightMethod: NightAnalysisMethod {
                 summary.daysleeper = true
             }
         }
-        summary.guider = "HDCZA"
-        summary.hdczaThresholdDegrees = spt.threshold
+        summary.hdczaThresholdDegrees = spt.threshold.isNaN ? nil : spt.threshold
         summary.guiderOnsetUTC = range.epochStartUTC(spt.span.startEpoch)
         summary.guiderWakeupUTC = range.epochStartUTC(spt.span.endEpoch)
 
