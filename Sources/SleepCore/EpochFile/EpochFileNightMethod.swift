@@ -23,8 +23,8 @@
 /// 3. **Time in bed (the guider)**: a sleep diary row when `--diary` gives one for the night; else, the first that applies: the file's own rest interval (Actiware's
 ///    interval status REST / REST-S: the longest rest run of the night); for ActiGraph counts the
 ///    longest Tudor-Locke sleep period (ActiLife's defaults, ``TudorLockeSleepPeriods``); for a file
-///    covering less than 16 h of the night (a recording of the time in bed only) first to last
-///    epoch with data; otherwise the main rest period found in the movement (``MovementSPTWindow``).
+///    whose data spans less than 16 h of the night (a recording of the time in bed only) first to
+///    last epoch with data; otherwise the main rest period found in the movement (``MovementSPTWindow``).
 /// 4. **Sleep period and metrics** inside time in bed, at the scoring epoch's resolution: sleep
 ///    onset = start of the first run of at least `persistentSleepMinutes` of sleep, wake = end of
 ///    the last such run; TST and WASO count sleep and wake epochs between them; epochs without
@@ -102,8 +102,11 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
         let family = EpochActivityFamily.of(column: column.name)
         var summary = EpochFileNightSummary(column: column.name, columnTitle: column.sourceName, unit: column.unit,
                                             family: family, fileEpochSeconds: series.epochSeconds)
-        // The night's span with data, worn or not: decides whether it is a time-in-bed recording.
-        summary.dataMinutes = Double(series.coveredSeconds(column)) / 60
+        // The night's span of data, worn or not (first to last epoch with a value): decides whether
+        // the file is a recording of the time in bed only.
+        if let first = column.values.firstIndex(where: { !$0.isNaN }), let last = column.values.lastIndex(where: { !$0.isNaN }) {
+            summary.dataMinutes = Double((last + 1 - first) * series.epochSeconds) / 60
+        }
         if family != .acceleration {
             let off = Self.zeroRunNonWear(column.values, epochSeconds: series.epochSeconds)
             let offEpochs = off.filter { $0 }.count
@@ -270,19 +273,22 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
             return nil
         }
         if family == .actiGraphCounts && E == 60 {
-            let counts = scored.activity.map { $0.isNaN ? 0 : $0 }
-            let states = scored.states.map { $0 ?? .wake }
+            // Minutes without data are left out (ActiLife's own data has none): a gap neither ends
+            // nor starts a period; the period found is mapped back to the clock.
+            let kept = scored.states.indices.filter { scored.states[$0] != nil && !scored.activity[$0].isNaN }
+            let counts = kept.map { scored.activity[$0] }
+            let states = kept.map { scored.states[$0]! }
             let periods = TudorLockeSleepPeriods.detect(sleepWake: states, counts: counts, epochSeconds: 60)
-            if let longest = periods.max(by: { $0.span.length < $1.span.length }) {
-                summary.guider = "ActiLife's Tudor-Locke sleep period (longest of \(periods.count))"
-                return longest.span.startEpoch..<longest.span.endEpoch
+            if let longest = periods.max(by: { $0.span.length < $1.span.length }), longest.span.length > 0 {
+                summary.guider = "ActiLife's Tudor-Locke sleep period (longest of \(periods.count); minutes without data skipped)"
+                return kept[longest.span.startEpoch]..<(kept[longest.span.endEpoch - 1] + 1)
             }
         }
         let withData = scored.states.indices.filter { scored.states[$0] != nil }
         guard let first = withData.first, let last = withData.last else { return nil }
         let dataSeconds = Int((summary.dataMinutes ?? 0) * 60)
         if dataSeconds < dayAndNightSeconds {
-            summary.guider = "the recording's span in this night (\(LocalClock.hoursText(seconds: dataSeconds)) of data: a recording of the time in bed)"
+            summary.guider = "the recording's span in this night (\(LocalClock.hoursText(seconds: dataSeconds)): a recording of the time in bed)"
             return first..<(last + 1)
         }
         let movement = scored.activity.map { $0.isNaN ? 0 : $0 }
@@ -385,7 +391,7 @@ public struct EpochFileNightSummary: Sendable, Equatable, Codable {
     public var agreementKappa: Double? = nil
     /// TST of the file's own labels by the same sleep-period rule over the same time in bed.
     public var fileTotalSleepMinutes: Double? = nil
-    /// Minutes of the night with data in the scored column, worn or not.
+    /// Minutes from the night's first to its last epoch with data in the scored column, worn or not.
     public var dataMinutes: Double? = nil
     /// Minutes of the night taken as not worn (runs of zero counts), nil for none.
     public var nonWearMinutes: Double? = nil
