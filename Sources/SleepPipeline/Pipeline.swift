@@ -102,6 +102,9 @@ public struct Pipeline {
                 switch try ingest(path: path, relativePath: file.relativePath, db: db, runID: run.id) {
                 case .unchanged:
                     summary.filesUnchanged += 1
+                case .unchangedByStat:
+                    summary.filesUnchanged += 1
+                    summary.filesUnchangedByStat += 1
                 case .moved(let nightIDs):
                     summary.filesUnchanged += 1
                     affected.formUnion(nightIDs)   // their pages name the recording's path
@@ -236,7 +239,7 @@ public struct Pipeline {
         return text.components(separatedBy: " - while executing").first ?? text
     }
 
-    enum IngestOutcome { case unchanged, moved(nightIDs: [String]), ingested(nightIDs: [String], warnings: [String]) }
+    enum IngestOutcome { case unchanged, unchangedByStat, moved(nightIDs: [String]), ingested(nightIDs: [String], warnings: [String]) }
 
     /// One file, all or nothing: read it whole (streaming), split into nights, analyse, and store
     /// the recording with every night in one transaction.
@@ -246,6 +249,8 @@ public struct Pipeline {
     func ingest(path: String, relativePath: String, db: SleepDatabase, runID: Int64?) throws -> IngestOutcome {
         try InputPreflight.check(path: path)
         let before = try FileStability.snapshot(path: path)   // must still hold after reading (issue 15)
+        if try unchangedByStat(before, relativePath: relativePath, db: db) { return .unchangedByStat }   // no hash (FileStatFastPath)
+        let hashBegan = FileStatFastPath.nowNanoseconds()
         let reader = try FormatDetector.reader(forPath: path)
         let options = IngestOptions(timeZoneIdentifier: configuration.timeZoneIdentifier)
         // A new file, or one whose size changed, is read anyway: read it while hashing (SpeculativeRead).
@@ -261,10 +266,14 @@ public struct Pipeline {
             let oldFile = (configuration.dataDirectory as NSString).appendingPathComponent(storedPath)
             if storedPath != relativePath && !FileManager.default.fileExists(atPath: oldFile) {
                 try storing { try db.moveRecording(contentSHA256: sha, to: relativePath) }
+                try rememberStat(before, hashBegan: hashBegan, path: path, relativePath: relativePath, sha: sha, db: db)
                 logger.notice("\(relativePath): moved from \(storedPath) (same content, nights kept)")
                 return .moved(nightIDs: try storing { try db.nightIDs(contentSHA256: sha) })
             }
             logger.debug("\(relativePath): unchanged (sha256 \(sha.prefix(12)))")
+            if storedPath == relativePath {
+                try rememberStat(before, hashBegan: hashBegan, path: path, relativePath: relativePath, sha: sha, db: db)
+            }
             return .unchanged
         }
         let file = try early?.wait().get() ?? IngestRead.read(reader: reader, path: path, options: options)
@@ -317,6 +326,7 @@ public struct Pipeline {
             }
         }
         } }
+        try rememberStat(before, hashBegan: hashBegan, path: path, relativePath: relativePath, sha: sha, db: db)
         logger.info("\(relativePath): \(recording.format.rawValue), \(decision.kind.rawValue) (\(decision.reason)), \(recording.quality.sampleCount) samples, \(nightIDs.count) night(s)")
         for w in recording.warnings { logger.notice("\(relativePath): \(w)") }
         return .ingested(nightIDs: nightIDs, warnings: recording.warnings)

@@ -23,6 +23,10 @@ public struct PipelineConfiguration: Sendable {
     /// `--prune`: remove stored recordings whose file is no longer in the data folder, with their
     /// nights and report folders. Without it they are kept, and the summary says so.
     public var prune = false
+    /// `--rehash`: hash every file's content, even one whose stat matches the stored one (``FileStatFastPath``).
+    public var rehash = false
+    /// The racily-clean margin of ``FileStatFastPath`` (tests set 0).
+    var statRacyMarginNanoseconds: Int64 = FileStatFastPath.racyMarginNanoseconds
 
     /// The analysis key of each kind's method under these parameters.
     public var analysisKeys: [RecordingKind: String] {
@@ -47,6 +51,8 @@ public struct RunSummary: Sendable {
     public var filesSeen = 0
     public var filesIngested = 0
     public var filesUnchanged = 0
+    /// Of ``filesUnchanged``, those taken for unchanged from their stat, without hashing (``FileStatFastPath``).
+    public var filesUnchangedByStat = 0
     public var failures: [(path: String, error: String)] = []
     public var nightsStored = 0
     public var nightsAnalysed = 0

@@ -154,6 +154,19 @@ enum Schema {
         m.registerMigration("v3-no-data-in-sleep-period") { db in
             try db.execute(sql: "ALTER TABLE night_metrics ADD COLUMN no_data_in_sleep_period_min REAL")
         }
+        // The file's stat (device, inode, mtime, ctime in ns) when its content hash was last verified,
+        // and the wall-clock time that verification began: a nightly run skips the hash of a file
+        // whose stat still matches (SleepPipeline's FileStatFastPath says exactly when). NULL until
+        // a run has hashed the file with this version; then the hash runs as before.
+        m.registerMigration("v5-file-stat") { db in
+            try db.execute(sql: """
+                ALTER TABLE recordings ADD COLUMN stat_device INTEGER;
+                ALTER TABLE recordings ADD COLUMN stat_inode INTEGER;
+                ALTER TABLE recordings ADD COLUMN stat_mtime_ns INTEGER;
+                ALTER TABLE recordings ADD COLUMN stat_ctime_ns INTEGER;
+                ALTER TABLE recordings ADD COLUMN stat_verified_ns INTEGER;
+                """)
+        }
         return m
     }
 }
