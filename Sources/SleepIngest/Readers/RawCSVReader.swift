@@ -45,6 +45,7 @@ public struct RawCSVReader: RecordingReader {
     /// for ActiGraph counts). The per-second base series is built either way.
     public func read<Sink: SampleSink>(path: String, options: IngestOptions, samples: inout Sink) throws(IngestError) -> Recording {
         if parallel, let recording = try ParallelRawCSVReader().read(path: path, options: options, samples: &samples) { return recording }
+        if parallel, let recording = GzipRawCSVReader().read(path: path, options: options, samples: &samples) { return recording }
         let stream = try ByteStreams.open(path: path)
         var state = try ParseState(path: path, options: options, sink: samples)
         defer { samples = state.intake.sink }
