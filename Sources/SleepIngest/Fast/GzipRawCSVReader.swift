@@ -132,7 +132,9 @@ final class InflateRing: @unchecked Sendable {
     /// Filled blocks in order; nil = ISA-L failed.
     private var filled: [Block?] = []
     private let lock = NSLock()
-    private let freeCount: DispatchSemaphore
+    /// Created at 0 and signalled once per block: libdispatch traps when a semaphore is released
+    /// with a value below the one it was created with (blocks still out when the reader stops early).
+    private let freeCount = DispatchSemaphore(value: 0)
     private let filledCount = DispatchSemaphore(value: 0)
     private let done = DispatchSemaphore(value: 0)
     private var stopping = false
@@ -142,7 +144,7 @@ final class InflateRing: @unchecked Sendable {
         self.inflater = inflater
         self.blockBytes = blockBytes
         free = (0..<max(2, blocks)).map { _ in Block(carryBytes: carryBytes, blockBytes: blockBytes) }
-        freeCount = DispatchSemaphore(value: free.count)
+        for _ in free { freeCount.signal() }
         let worker = Thread { [unowned self] in self.work() }
         worker.stackSize = 1 << 20
         worker.start()
