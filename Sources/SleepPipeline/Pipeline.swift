@@ -255,7 +255,7 @@ public struct Pipeline {
         let options = IngestOptions(timeZoneIdentifier: configuration.timeZoneIdentifier)
         // A new file, or one whose size changed, is read anyway: read it while hashing (SpeculativeRead).
         let early = SpeculativeRead.worthIt(path: path, storedSizeBytes: try storing { try db.storedSizeBytes(ofRecordingAt: relativePath) })
-            ? SpeculativeRead(reader: reader, path: path, options: options) : nil
+            ? SpeculativeRead(reader: reader, path: path, options: options, milestone: configuration.needsWearableMilestone) : nil
         defer { early?.wait() }
         let sha = try FileHashing.sha256(path: path)
         // `--kind` other than the stored kind: the file is read again, as a changed file would be.
@@ -276,7 +276,8 @@ public struct Pipeline {
             }
             return .unchanged
         }
-        let file = try early?.wait().get() ?? IngestRead.read(reader: reader, path: path, options: options)
+        let file = try early?.wait().get() ?? IngestRead.read(reader: reader, path: path, options: options,
+                                                             milestone: configuration.needsWearableMilestone)
         var recording = file.recording
         AccelerationUnits.resolve(&recording, option: configuration.units)
         let span = recording.segments.compactMap(\.series.dataSpan)

@@ -28,6 +28,10 @@ public struct PipelineConfiguration: Sendable {
     /// The racily-clean margin of ``FileStatFastPath`` (tests set 0).
     var statRacyMarginNanoseconds: Int64 = FileStatFastPath.racyMarginNanoseconds
 
+    /// Whether a read must also compute the wearable 5-s milestone: not when `--kind phone-in-bed`
+    /// rules the wearable method out before the file is read.
+    var needsWearableMilestone: Bool { kindOverride != .phoneInBed }
+
     /// The analysis key of each kind's method under these parameters.
     public var analysisKeys: [RecordingKind: String] {
         NightAnalysisMethods.keys(parameters)
