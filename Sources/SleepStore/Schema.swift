@@ -154,17 +154,25 @@ enum Schema {
         m.registerMigration("v3-no-data-in-sleep-period") { db in
             try db.execute(sql: "ALTER TABLE night_metrics ADD COLUMN no_data_in_sleep_period_min REAL")
         }
-        // The file's stat (device, inode, mtime, ctime in ns) when its content hash was last verified,
-        // and the wall-clock time that verification began: a nightly run skips the hash of a file
-        // whose stat still matches (SleepPipeline's FileStatFastPath says exactly when). NULL until
-        // a run has hashed the file with this version; then the hash runs as before.
+        // The stat cache (like git's index): each recording file's stat (device, inode, size, mtime
+        // and ctime in ns) when its content hash was last verified, and the wall-clock time that
+        // hash began. A nightly run skips the hash of a file whose stat still matches (SleepPipeline's
+        // FileStatFastPath says exactly when). A table of its own, not columns on `recordings`: it is
+        // bookkeeping rewritten by runs that change no data, and a row counts only while the
+        // recording at its path still has its content hash (a replaced or pruned recording's row is
+        // ignored, then overwritten).
         m.registerMigration("v5-file-stat") { db in
             try db.execute(sql: """
-                ALTER TABLE recordings ADD COLUMN stat_device INTEGER;
-                ALTER TABLE recordings ADD COLUMN stat_inode INTEGER;
-                ALTER TABLE recordings ADD COLUMN stat_mtime_ns INTEGER;
-                ALTER TABLE recordings ADD COLUMN stat_ctime_ns INTEGER;
-                ALTER TABLE recordings ADD COLUMN stat_verified_ns INTEGER;
+                CREATE TABLE file_stats (
+                    path TEXT PRIMARY KEY,
+                    content_sha256 TEXT NOT NULL,
+                    device INTEGER NOT NULL,
+                    inode INTEGER NOT NULL,
+                    size_bytes INTEGER NOT NULL,
+                    mtime_ns INTEGER NOT NULL,
+                    ctime_ns INTEGER NOT NULL,
+                    verified_ns INTEGER NOT NULL
+                ) WITHOUT ROWID;
                 """)
         }
         return m

@@ -20,43 +20,40 @@ public struct StoredFileStat: Sendable, Equatable {
 }
 
 extension SleepDatabase {
-    /// The stat stored with the recording at `path` and the recording's kind; the stat is nil when
-    /// none was stored (recordings from before migration v5-file-stat, until their next hash).
+    /// The stat stored for the recording at `path` and the recording's kind; the stat is nil when
+    /// none was stored for its current content (recordings from before migration v5-file-stat, or
+    /// a row left by a recording since replaced).
     public func storedFileStat(ofRecordingAt path: String) throws -> (stat: StoredFileStat?, kind: String)? {
         try pool.read { db in
             guard let row = try Row.fetchOne(db, sql: """
-                SELECT size_bytes, kind, stat_device, stat_inode, stat_mtime_ns, stat_ctime_ns, stat_verified_ns
-                FROM recordings WHERE path = ?
+                SELECT r.kind, f.device, f.inode, f.size_bytes, f.mtime_ns, f.ctime_ns, f.verified_ns
+                FROM recordings r LEFT JOIN file_stats f
+                    ON f.path = r.path AND f.content_sha256 = r.content_sha256 AND f.size_bytes = r.size_bytes
+                WHERE r.path = ?
                 """, arguments: [path]) else { return nil }
             let kind: String = row["kind"]
-            guard let device: Int64 = row["stat_device"], let inode: Int64 = row["stat_inode"],
-                  let mtime: Int64 = row["stat_mtime_ns"], let ctime: Int64 = row["stat_ctime_ns"],
-                  let verified: Int64 = row["stat_verified_ns"] else { return (nil, kind) }
-            return (StoredFileStat(device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), sizeBytes: row["size_bytes"],
+            guard let device: Int64 = row["device"], let inode: Int64 = row["inode"], let size: Int64 = row["size_bytes"],
+                  let mtime: Int64 = row["mtime_ns"], let ctime: Int64 = row["ctime_ns"],
+                  let verified: Int64 = row["verified_ns"] else { return (nil, kind) }
+            return (StoredFileStat(device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), sizeBytes: size,
                                    modifiedNanoseconds: mtime, statusChangedNanoseconds: ctime, verifiedNanoseconds: verified), kind)
         }
     }
 
-    /// Stores `stat` on the recording at `path` whose content hash is `sha` (both must match, so a
-    /// stat is never attached to other content than the one hashed). The size is not written: it is
-    /// the recording's `size_bytes`, and a stat of another size is not stored.
+    /// Stores `stat` for the file at `path` whose content hash is `sha`. It counts only while the
+    /// recording at `path` has that hash and that size (see ``storedFileStat(ofRecordingAt:)``).
     public func recordFileStat(_ stat: StoredFileStat, ofRecordingAt path: String, contentSHA256 sha: String) throws {
         try pool.write { db in
             try db.execute(sql: """
-                UPDATE recordings SET stat_device = ?, stat_inode = ?, stat_mtime_ns = ?, stat_ctime_ns = ?, stat_verified_ns = ?
-                WHERE path = ? AND content_sha256 = ? AND size_bytes = ?
-                """, arguments: [Int64(bitPattern: stat.device), Int64(bitPattern: stat.inode), stat.modifiedNanoseconds,
-                                 stat.statusChangedNanoseconds, stat.verifiedNanoseconds, path, sha, stat.sizeBytes])
+                INSERT OR REPLACE INTO file_stats (path, content_sha256, device, inode, size_bytes, mtime_ns, ctime_ns, verified_ns)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [path, sha, Int64(bitPattern: stat.device), Int64(bitPattern: stat.inode), stat.sizeBytes,
+                                 stat.modifiedNanoseconds, stat.statusChangedNanoseconds, stat.verifiedNanoseconds])
         }
     }
 
-    /// Forgets the stored stat of the recording at `path` (the next run hashes it).
+    /// Forgets the stored stat of the file at `path` (the next run hashes it).
     public func forgetFileStat(ofRecordingAt path: String) throws {
-        try pool.write { db in
-            try db.execute(sql: """
-                UPDATE recordings SET stat_device = NULL, stat_inode = NULL, stat_mtime_ns = NULL, stat_ctime_ns = NULL,
-                    stat_verified_ns = NULL WHERE path = ?
-                """, arguments: [path])
-        }
+        try pool.write { db in try db.execute(sql: "DELETE FROM file_stats WHERE path = ?", arguments: [path]) }
     }
 }
