@@ -44,11 +44,14 @@ struct BenchReport: Codable, Sendable {
         let wearable = workloads["wearable"]?.split(separator: ":").first.map(String.init)
         func mbps(_ s: StageResult?) -> Double { s?.megabytesPerSecond ?? 0 }
         let one = stage("ingest-1", input: wearable), two = stage("ingest-2", input: wearable)
+        // `sleepsta-bench columnar` measures only the issue-18 rows: no ingest stages, no ingest targets.
+        if one != nil || two != nil {
         targets.append(Check(what: "CSV ingest (parse + per-second accumulator + QC) ≥ 1000 MB/s on one core",
                              passed: mbps(one) >= 1000, detail: String(format: "%.0f MB/s", mbps(one))))
         targets.append(Check(what: "CSV ingest ≥ 1800 MB/s on both cores, identical to the serial run",
                              passed: mbps(two) >= 1800 && checks.contains { $0.what.contains("2 core") && $0.passed },
                              detail: String(format: "%.0f MB/s", mbps(two))))
+        }
         if let copy = stage("copy"), let acc = stage("accumulate"), let intake = stage("intake") {
             let r = mbps(acc) / max(mbps(copy), 1), q = mbps(intake) / max(mbps(copy), 1)
             // On 2 cores the parser threads sum whole seconds as they parse; only each chunk's first
