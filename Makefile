@@ -9,7 +9,7 @@ INTERVAL     ?= 10m
 SAMPLE_TZ    ?= Europe/Berlin
 # Interval lengths compared by `make report` (Reports/compare-10m-15m/, linked from Reports/index.html).
 COMPARE      ?= 10m,15m
-APT_PACKAGES := libsqlite3-dev libgd-dev fonts-dejavu-core pkg-config tzdata python3 zlib1g-dev
+APT_PACKAGES := libsqlite3-dev libgd-dev fonts-dejavu-core pkg-config tzdata python3 zlib1g-dev libisal-dev
 BIN          := .build/$(CONFIG)/sleepsta
 
 .PHONY: all deps build test test-without-shared report sample-data clean help
@@ -77,6 +77,8 @@ BENCH_DAYS    ?= 7
 BENCH_REPEATS ?= 3
 PEER_PACKAGES := agcounts "numpy<2" "pandas<2.2" joblib lmfit plotly numba pyexcel pyexcel-ods3 pyexcel-xlsx scipy spm1d \
                  "statsmodels>=0.14" "stochastic>=0.6.0" pytz tqdm matplotlib scikit-learn imbalanced-learn
+# The columnar engines sleepsta is compared with end to end (issue 18).
+COLUMNAR_PEERS := polars duckdb
 
 .PHONY: bench bench-peers
 # BENCH_BUILD_FLAGS: extra `swift build` flags, e.g. --scratch-path DIR.
@@ -102,3 +104,7 @@ bench-peers:
 	  $(BENCH_VENV)/bin/pip install -q --no-deps pyactigraphy==1.2.2 accelerometer==6.2.3 && \
 	  touch $(BENCH_VENV)/.peers-installed || \
 	  echo "could not install the peers: the bench runs without them"; }
+	@test ! -f $(BENCH_VENV)/.peers-installed || test -f $(BENCH_VENV)/.peers-columnar || { \
+	  echo "adding $(COLUMNAR_PEERS) to $(BENCH_VENV)"; \
+	  $(BENCH_VENV)/bin/pip install -q $(COLUMNAR_PEERS) && touch $(BENCH_VENV)/.peers-columnar || \
+	  echo "could not install $(COLUMNAR_PEERS): their rows are skipped"; }

@@ -11,6 +11,9 @@ not a result, so the bench reports agreement next to every ratio).
                compared with sleepsta's base series (float32, NaN = no data).
   agcounts     agcounts.extract.get_counts (ActiGraph's reference implementation) on the raw
                samples -> counts per 60-s epoch, compared with sleepsta's counts.
+  polars       polars (multi-threaded, in-process) reads the CSV or .csv.gz and computes the same
+               per-second aggregation and the per-interval (10 min) totals of it (issue 18).
+  duckdb       DuckDB's read_csv and two GROUP BYs, the same work (issue 18).
   pyactigraphy pyActigraphy 1.2.2 Cole-Kripke (settings="mean", no rescoring) and Sadeh on 60-s
                axis-1 counts -> sleep/wake per epoch, compared with sleepsta's pyActigraphy variants.
 """
@@ -146,18 +149,124 @@ def pyactigraphy_peer(args):
             "agreement": agreement}
 
 
+def agree_columnar(args, seconds, movement, legacy, n, iv_start, iv_sum, iv_n):
+    """Per-second values against sleepsta's base series, and the 10-minute totals against the
+    same totals summed from that series (float32 per second, summed in float64)."""
+    start, s_mov, s_leg, s_n = read_series_dump(args.compare)
+    idx = seconds - start
+    inside = (idx >= 0) & (idx < len(s_n))
+    same_grid = bool(inside.all()) and int((s_n > 0).sum()) == len(seconds)
+    if not same_grid:
+        return {"seconds": int(len(seconds)), "agree": False, "same seconds": False}
+    ok_n = bool(np.array_equal(s_n[idx].astype(np.int64), n))
+    mov32, leg32 = movement.astype(np.float32), legacy.astype(np.float32)
+    close_m = np.isclose(s_mov[idx], mov32, rtol=1e-6, atol=1e-9)
+    close_l = np.isclose(s_leg[idx], leg32, rtol=1e-6, atol=1e-9)
+    covered = s_n > 0
+    sec_all = start + np.arange(len(s_n))
+    b = (sec_all[covered] // args.interval) * args.interval
+    ref_iv, inv = np.unique(b, return_inverse=True)
+    ref_sum = np.bincount(inv, weights=s_mov[covered].astype(np.float64))
+    ref_n = np.bincount(inv, weights=s_n[covered].astype(np.float64)).astype(np.int64)
+    order = np.argsort(iv_start)
+    iv_start, iv_sum, iv_n = iv_start[order], iv_sum[order], iv_n[order]
+    ok_iv = len(ref_iv) == len(iv_start) and bool(np.array_equal(ref_iv, iv_start)) and bool(np.array_equal(ref_n, iv_n))
+    close_iv = ok_iv and bool(np.allclose(ref_sum, iv_sum, rtol=1e-6, atol=1e-6))
+    return {
+        "seconds": int(len(seconds)),
+        "sample counts equal": ok_n,
+        "movement within 1e-6": int(close_m.sum()),
+        "legacy within 1e-6": int(close_l.sum()),
+        "intervals": int(len(iv_start)),
+        "interval totals within 1e-6": bool(close_iv),
+        "agree": bool(ok_n and close_m.all() and close_l.all() and close_iv),
+    }
+
+
+def columnar_timed(args, run, to_numpy):
+    # Checked equal before anything is timed: the first (untimed) run's output is compared.
+    out = to_numpy(run())
+    agreement = agree_columnar(args, *out) if args.compare else {}
+    times, _ = timed(run, 0, args.repeats)
+    return times, int(out[3].sum()), agreement
+
+
+def polars_peer(args):
+    import polars as pl
+
+    def run():
+        df = pl.read_csv(args.csv, has_header=True)
+        t, x, y, z = [pl.col(c) for c in df.columns[:4]]
+        per_second = (df.lazy()
+                      .select(sec=t.floor().cast(pl.Int64), ax=x.abs(), ay=y.abs(), az=z.abs())
+                      .group_by("sec")
+                      .agg(movement=((pl.col("ax") + pl.col("ay") + pl.col("az")) / 3).mean(),
+                           legacy=(pl.col("ax") + pl.col("ay") + pl.col("az") / 3).mean(),
+                           n=pl.len())
+                      .sort("sec")
+                      .collect())
+        intervals = (per_second.lazy()
+                     .group_by(iv=(pl.col("sec") // args.interval) * args.interval)
+                     .agg(total=pl.col("movement").sum(), n=pl.col("n").sum())
+                     .sort("iv")
+                     .collect())
+        return per_second, intervals
+
+    def to_numpy(r):
+        s, i = r
+        return (s["sec"].to_numpy(), s["movement"].to_numpy(), s["legacy"].to_numpy(), s["n"].to_numpy().astype(np.int64),
+                i["iv"].to_numpy(), i["total"].to_numpy(), i["n"].to_numpy().astype(np.int64))
+
+    times, rows, agreement = columnar_timed(args, run, to_numpy)
+    return {"peer": "polars", "times": times, "rows": rows, "peak_rss_bytes": peak_rss_bytes(), "agreement": agreement,
+            "version": pl.__version__, "threads": pl.thread_pool_size()}
+
+
+def duckdb_peer(args):
+    import duckdb
+
+    con = duckdb.connect()
+    path = args.csv.replace("'", "''")
+
+    def run():
+        con.execute(f"""
+            CREATE OR REPLACE TEMP TABLE per_second AS
+            SELECT floor(c0)::BIGINT AS sec,
+                   avg((abs(c1) + abs(c2) + abs(c3)) / 3) AS movement,
+                   avg(abs(c1) + abs(c2) + abs(c3) / 3) AS legacy,
+                   count(*) AS n
+            FROM read_csv('{path}', header = true, names = ['c0', 'c1', 'c2', 'c3'],
+                          types = {{'c0': 'DOUBLE', 'c1': 'DOUBLE', 'c2': 'DOUBLE', 'c3': 'DOUBLE'}})
+            GROUP BY 1""")
+        s = con.execute("SELECT sec, movement, legacy, n FROM per_second ORDER BY sec").fetchnumpy()
+        i = con.execute(f"""SELECT (sec // {args.interval}) * {args.interval} AS iv, sum(movement) AS total, sum(n) AS n
+                            FROM per_second GROUP BY 1 ORDER BY 1""").fetchnumpy()
+        return s, i
+
+    def to_numpy(r):
+        s, i = r
+        return (np.asarray(s["sec"]), np.asarray(s["movement"]), np.asarray(s["legacy"]), np.asarray(s["n"]).astype(np.int64),
+                np.asarray(i["iv"]), np.asarray(i["total"], dtype=np.float64), np.asarray(i["n"]).astype(np.int64))
+
+    times, rows, agreement = columnar_timed(args, run, to_numpy)
+    return {"peer": "duckdb", "times": times, "rows": rows, "peak_rss_bytes": peak_rss_bytes(), "agreement": agreement,
+            "version": duckdb.__version__}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("peer", choices=["pandas", "agcounts", "pyactigraphy"])
+    ap.add_argument("peer", choices=["pandas", "agcounts", "pyactigraphy", "polars", "duckdb"])
     ap.add_argument("--csv")
     ap.add_argument("--counts", help="prefix of sleepsta's counts dump (<prefix>.counts)")
     ap.add_argument("--rows", type=int, default=None)
     ap.add_argument("--rate", type=int, default=100)
     ap.add_argument("--compare", help="prefix of sleepsta's output to compare with")
+    ap.add_argument("--interval", type=int, default=600, help="interval in seconds (polars, duckdb)")
     ap.add_argument("--warm-up", type=int, default=1)
     ap.add_argument("--repeats", type=int, default=3)
     args = ap.parse_args()
-    result = {"pandas": pandas_peer, "agcounts": agcounts_peer, "pyactigraphy": pyactigraphy_peer}[args.peer](args)
+    result = {"pandas": pandas_peer, "agcounts": agcounts_peer, "pyactigraphy": pyactigraphy_peer,
+              "polars": polars_peer, "duckdb": duckdb_peer}[args.peer](args)
     result["python"] = sys.version.split()[0]
     result["versions"] = {"numpy": np.__version__, "pandas": pd.__version__}
     print(json.dumps(result))

@@ -15,8 +15,12 @@ struct IngestRead: Sendable {
     /// Raw wearable device formats: worn for days, acceleration with gravity.
     static let wearableDeviceFormats: Set<RecordingFormat> = [.axivityCWA, .geneActivBin, .actiGraphGT3X, .actiLifeRawCSV]
 
-    static func read(reader: any RecordingReader, path: String, options: IngestOptions) throws(IngestError) -> IngestRead {
-        guard let raw = reader as? any RawSampleReader else {
+    /// `milestone: false` when the recording cannot be analysed as `wearable-24h` (`--kind phone-in-bed`):
+    /// the reader then runs alone, on every core, and the wearable sink's arithmetic (about a third
+    /// of such a run) is not done for nothing. The recording is the same either way.
+    static func read(reader: any RecordingReader, path: String, options: IngestOptions,
+                     milestone: Bool = true) throws(IngestError) -> IngestRead {
+        guard milestone, let raw = reader as? any RawSampleReader else {
             return IngestRead(recording: try reader.read(path: path, options: options), sink: nil)
         }
         // The milestone's arithmetic runs on the other core while the reader decodes (ThreadedSampleSink).

@@ -102,6 +102,9 @@ public struct Pipeline {
                 switch try ingest(path: path, relativePath: file.relativePath, db: db, runID: run.id) {
                 case .unchanged:
                     summary.filesUnchanged += 1
+                case .unchangedByStat:
+                    summary.filesUnchanged += 1
+                    summary.filesUnchangedByStat += 1
                 case .moved(let nightIDs):
                     summary.filesUnchanged += 1
                     affected.formUnion(nightIDs)   // their pages name the recording's path
@@ -241,7 +244,7 @@ public struct Pipeline {
         return text.components(separatedBy: " - while executing").first ?? text
     }
 
-    enum IngestOutcome { case unchanged, moved(nightIDs: [String]), ingested(nightIDs: [String], warnings: [String]) }
+    enum IngestOutcome { case unchanged, unchangedByStat, moved(nightIDs: [String]), ingested(nightIDs: [String], warnings: [String]) }
 
     /// One file, all or nothing: read it whole (streaming), split into nights, analyse, and store
     /// the recording with every night in one transaction.
@@ -251,6 +254,8 @@ public struct Pipeline {
     func ingest(path: String, relativePath: String, db: SleepDatabase, runID: Int64?) throws -> IngestOutcome {
         try InputPreflight.check(path: path)
         let before = try FileStability.snapshot(path: path)   // must still hold after reading (issue 15)
+        if try unchangedByStat(before, relativePath: relativePath, db: db) { return .unchangedByStat }   // no hash (FileStatFastPath)
+        let hashBegan = FileStatFastPath.nowNanoseconds()
         // Epoch files (Actiware, ActiLife, .agd …) take the epoch-file path (EpochFileIngest).
         let epochReader = try FormatDetector.epochReader(forPath: path)
         let reader: (any RecordingReader)? = epochReader == nil ? try FormatDetector.reader(forPath: path) : nil
@@ -258,7 +263,8 @@ public struct Pipeline {
         // A new file, or one whose size changed, is read anyway: read it while hashing (SpeculativeRead).
         let storedSize = try storing { try db.storedSizeBytes(ofRecordingAt: relativePath) }
         let early = reader.flatMap { r in
-            SpeculativeRead.worthIt(path: path, storedSizeBytes: storedSize) ? SpeculativeRead(reader: r, path: path, options: options) : nil
+            SpeculativeRead.worthIt(path: path, storedSizeBytes: storedSize)
+                ? SpeculativeRead(reader: r, path: path, options: options, milestone: configuration.needsWearableMilestone) : nil
         }
         defer { early?.wait() }
         let sha = try FileHashing.sha256(path: path)
@@ -271,16 +277,21 @@ public struct Pipeline {
             let oldFile = (configuration.dataDirectory as NSString).appendingPathComponent(storedPath)
             if storedPath != relativePath && !FileManager.default.fileExists(atPath: oldFile) {
                 try storing { try db.moveRecording(contentSHA256: sha, to: relativePath) }
+                try rememberStat(before, hashBegan: hashBegan, path: path, relativePath: relativePath, sha: sha, db: db)
                 logger.notice("\(relativePath): moved from \(storedPath) (same content, nights kept)")
                 return .moved(nightIDs: try storing { try db.nightIDs(contentSHA256: sha) })
             }
             logger.debug("\(relativePath): unchanged (sha256 \(sha.prefix(12)))")
+            if storedPath == relativePath {
+                try rememberStat(before, hashBegan: hashBegan, path: path, relativePath: relativePath, sha: sha, db: db)
+            }
             return .unchanged
         }
         guard let reader else {
             return try ingestEpochFile(reader: epochReader!, path: path, relativePath: relativePath, sha: sha, before: before, db: db, runID: runID)
         }
-        let file = try early?.wait().get() ?? IngestRead.read(reader: reader, path: path, options: options)
+        let file = try early?.wait().get() ?? IngestRead.read(reader: reader, path: path, options: options,
+                                                             milestone: configuration.needsWearableMilestone)
         var recording = file.recording
         AccelerationUnits.resolve(&recording, option: configuration.units)
         let span = recording.segments.compactMap(\.series.dataSpan)
@@ -333,6 +344,7 @@ public struct Pipeline {
             }
         }
         } }
+        try rememberStat(before, hashBegan: hashBegan, path: path, relativePath: relativePath, sha: sha, db: db)
         logger.info("\(relativePath): \(recording.format.rawValue), \(decision.kind.rawValue) (\(decision.reason)), \(recording.quality.sampleCount) samples, \(nightIDs.count) night(s)")
         for w in recording.warnings { logger.notice("\(relativePath): \(w)") }
         return .ingested(nightIDs: nightIDs, warnings: recording.warnings)

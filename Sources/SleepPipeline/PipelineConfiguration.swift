@@ -28,6 +28,14 @@ public struct PipelineConfiguration: Sendable {
     public var diary: SleepDiary? = nil {
         didSet { parameters.diaryDigest = diary?.digest }
     }
+    /// `--rehash`: hash every file's content, even one whose stat matches the stored one (``FileStatFastPath``).
+    public var rehash = false
+    /// The racily-clean margin of ``FileStatFastPath`` (tests set 0).
+    var statRacyMarginNanoseconds: Int64 = FileStatFastPath.racyMarginNanoseconds
+
+    /// Whether a read must also compute the wearable 5-s milestone: not when `--kind phone-in-bed`
+    /// rules the wearable method out before the file is read.
+    var needsWearableMilestone: Bool { kindOverride != .phoneInBed }
 
     /// The analysis key of each kind's method under these parameters.
     public var analysisKeys: [RecordingKind: String] {
@@ -52,6 +60,8 @@ public struct RunSummary: Sendable {
     public var filesSeen = 0
     public var filesIngested = 0
     public var filesUnchanged = 0
+    /// Of ``filesUnchanged``, those taken for unchanged from their stat, without hashing (``FileStatFastPath``).
+    public var filesUnchangedByStat = 0
     public var failures: [(path: String, error: String)] = []
     public var nightsStored = 0
     public var nightsAnalysed = 0

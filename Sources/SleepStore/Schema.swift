@@ -191,6 +191,27 @@ enum Schema {
                 );
                 """)
         }
+        // The stat cache (like git's index): each recording file's stat (device, inode, size, mtime
+        // and ctime in ns) when its content hash was last verified, and the wall-clock time that
+        // hash began. A nightly run skips the hash of a file whose stat still matches (SleepPipeline's
+        // FileStatFastPath says exactly when). A table of its own, not columns on `recordings`: it is
+        // bookkeeping rewritten by runs that change no data, and a row counts only while the
+        // recording at its path still has its content hash (a replaced or pruned recording's row is
+        // ignored, then overwritten).
+        m.registerMigration("v5-file-stat") { db in
+            try db.execute(sql: """
+                CREATE TABLE file_stats (
+                    path TEXT PRIMARY KEY,
+                    content_sha256 TEXT NOT NULL,
+                    device INTEGER NOT NULL,
+                    inode INTEGER NOT NULL,
+                    size_bytes INTEGER NOT NULL,
+                    mtime_ns INTEGER NOT NULL,
+                    ctime_ns INTEGER NOT NULL,
+                    verified_ns INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                """)
+        }
         return m
     }
 }

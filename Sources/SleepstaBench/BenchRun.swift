@@ -123,6 +123,9 @@ final class BenchRunner {
         try endToEnd(file: files.wearableCWA, name: "end-to-end-cwa",
                      label: "sleepsta run on the 7-day .cwa (same signal), wearable method, process start to exit")
 
+        // sleepsta end to end vs polars and DuckDB (issue 18), plain and gzip, on the 24 h file.
+        try columnarPeers(day: files.wearableDay)
+
         // Peers, on the same inputs, checked against sleepsta's outputs.
         if let python {
             // pandas reads the file from the page cache, as sleepsta's stages did: no warm-up run.
@@ -275,7 +278,8 @@ final class BenchRunner {
                      detail: "\(within) of \(scored) scored nights (\(full) full nights scripted): " + lines.joined(separator: "; "))
     }
 
-    func peer(_ name: String, python: String, _ arguments: [String], against: String, repeats: Int, warmUp: Int) throws {
+    func peer(_ name: String, python: String, _ arguments: [String], against: String, repeats: Int, warmUp: Int,
+              label: String? = nil) throws {
         log("peer \(name)")
         let o = try ChildProcess.run([python, peersScript, name, "--repeats", String(repeats), "--warm-up", String(warmUp)] + arguments)
         guard o.status == 0, let line = o.stdout.split(separator: "\n").last,
@@ -285,7 +289,7 @@ final class BenchRunner {
         }
         let times = (object["times"] as? [Double]) ?? []
         let agreement = (object["agreement"] as? [String: Any]) ?? [:]
-        var result = PeerResult(peer: name, comparedWith: against, seconds: times,
+        var result = PeerResult(peer: label ?? name, comparedWith: against, seconds: times,
                                 rows: (object["rows"] as? Int) ?? 0, peakResidentBytes: o.peakResidentBytes,
                                 agrees: (agreement["agree"] as? Bool) ?? false, agreement: [:])
         for (k, v) in agreement { result.agreement[k] = "\(v)" }

@@ -12,8 +12,9 @@ struct SleepstaBench: ParsableCommand {
         make bench runs `sleepsta-bench all`. The other subcommands are its parts:
           sleepsta-bench generate --work bench-work        (the workloads, deterministic)
           sleepsta-bench stage ingest --file F --threads 2  (one stage, in this process; prints JSON)
+          sleepsta-bench columnar --python .venv-peers/bin/python  (only sleepsta vs polars and DuckDB, 24 h file)
         """,
-        subcommands: [All.self, Generate.self, Stage.self])
+        subcommands: [All.self, Generate.self, Stage.self, Columnar.self])
 }
 
 struct Generate: ParsableCommand {

@@ -39,6 +39,9 @@ struct PipelineOptions: ParsableArguments {
     @Flag(name: .long, help: "Remove stored recordings whose file is no longer in the data folder, with their nights and report pages (without it they are kept, and the summary lists them).")
     var prune = false
 
+    @Flag(name: .long, help: "Hash every file's content, even one whose size, times and inode match the stored recording (without it such a file is taken for unchanged without reading it; README, Performance).")
+    var rehash = false
+
     @Flag(name: .long, help: "Log every file and night (debug level) to stderr.")
     var verbose = false
 
@@ -76,6 +79,7 @@ struct PipelineOptions: ParsableArguments {
         c.kindOverride = RecordingKind(rawValue: kind)
         c.units = AccelerationUnits(rawValue: units) ?? .auto
         c.prune = prune
+        c.rehash = rehash
         if let diary {
             do { c.diary = try SleepDiary.read(path: diary) } catch { throw ValidationError("--diary: \(error)") }
         }

@@ -24,6 +24,8 @@ public struct RawCSVReader: RecordingReader {
     /// Plain files with epoch timestamps go through ``ParallelRawCSVReader`` (same result, bit for
     /// bit, on every core); it hands anything else, errors included, back to the serial path below.
     public var parallel = true
+    /// The gzip inflater (tests and the benchmark compare ISA-L with zlib, the reference).
+    var inflater = GzipInflater.isal
 
     /// Magnitudes above this are not acceleration in g from any phone or wearable.
     static let implausibleG = 50.0
@@ -45,7 +47,8 @@ public struct RawCSVReader: RecordingReader {
     /// for ActiGraph counts). The per-second base series is built either way.
     public func read<Sink: SampleSink>(path: String, options: IngestOptions, samples: inout Sink) throws(IngestError) -> Recording {
         if parallel, let recording = try ParallelRawCSVReader().read(path: path, options: options, samples: &samples) { return recording }
-        let stream = try ByteStreams.open(path: path)
+        if parallel && inflater == .isal, let recording = GzipRawCSVReader().read(path: path, options: options, samples: &samples) { return recording }
+        let stream = try ByteStreams.open(path: path, inflater: inflater)
         var state = try ParseState(path: path, options: options, sink: samples)
         defer { samples = state.intake.sink }
         let capacity = LineScanner.maximumLineBytes

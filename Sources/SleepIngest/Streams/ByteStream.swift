@@ -52,10 +52,16 @@ extension ByteStream {
 /// `1f 8b`, not by the name, so a renamed file still reads).
 public enum ByteStreams {
     public static func open(path: String) throws(IngestError) -> any ByteStream {
+        try open(path: path, inflater: .isal)
+    }
+
+    /// As ``open(path:)``, with gzip inflated by `inflater` (ISA-L falls back to zlib where it fails).
+    public static func open(path: String, inflater: GzipInflater) throws(IngestError) -> any ByteStream {
         let file = try FileByteStream(path: path)
         var magic: (UInt8, UInt8) = (0, 0)
         let n = withUnsafeMutableBytes(of: &magic) { pread(file.fd, $0.baseAddress, 2, 0) }
         if n == 2 && magic.0 == 0x1F && magic.1 == 0x8B {
+            if inflater == .isal, let stream = IsalGzipByteStream(path: path) { return stream }
             return try GzipByteStream(file: file, path: path)
         }
         return file

@@ -8,7 +8,8 @@ import Foundation
 struct StoreSnapshot: Equatable {
     var tables: [String: [String]]
 
-    static let excludedTables: Set<String> = ["runs", "run_failures", "grdb_migrations"]
+    /// `file_stats` is the stat cache (when each file's hash was last verified), bookkeeping like the run log.
+    static let excludedTables: Set<String> = ["runs", "run_failures", "grdb_migrations", "file_stats"]
 
     init(databasePath: String) throws {
         let db = try SleepDatabase(path: databasePath)

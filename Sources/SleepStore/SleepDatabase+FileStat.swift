@@ -1,0 +1,59 @@
+import GRDB
+
+/// A file's identity and times as `stat(2)` gave them when its content hash was verified, stored
+/// on its recording so that a nightly run can tell an untouched file without reading it.
+public struct StoredFileStat: Sendable, Equatable {
+    public var device: UInt64
+    public var inode: UInt64
+    public var sizeBytes: Int64
+    public var modifiedNanoseconds: Int64
+    public var statusChangedNanoseconds: Int64
+    /// Wall-clock time (ns since 1970) taken before the hash that matched these values was begun.
+    public var verifiedNanoseconds: Int64
+
+    public init(device: UInt64, inode: UInt64, sizeBytes: Int64, modifiedNanoseconds: Int64,
+                statusChangedNanoseconds: Int64, verifiedNanoseconds: Int64) {
+        self.device = device; self.inode = inode; self.sizeBytes = sizeBytes
+        self.modifiedNanoseconds = modifiedNanoseconds; self.statusChangedNanoseconds = statusChangedNanoseconds
+        self.verifiedNanoseconds = verifiedNanoseconds
+    }
+}
+
+extension SleepDatabase {
+    /// The stat stored for the recording at `path` and the recording's kind; the stat is nil when
+    /// none was stored for its current content (recordings from before migration v5-file-stat, or
+    /// a row left by a recording since replaced).
+    public func storedFileStat(ofRecordingAt path: String) throws -> (stat: StoredFileStat?, kind: String)? {
+        try pool.read { db in
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT r.kind, f.device, f.inode, f.size_bytes, f.mtime_ns, f.ctime_ns, f.verified_ns
+                FROM recordings r LEFT JOIN file_stats f
+                    ON f.path = r.path AND f.content_sha256 = r.content_sha256 AND f.size_bytes = r.size_bytes
+                WHERE r.path = ?
+                """, arguments: [path]) else { return nil }
+            let kind: String = row["kind"]
+            guard let device: Int64 = row["device"], let inode: Int64 = row["inode"], let size: Int64 = row["size_bytes"],
+                  let mtime: Int64 = row["mtime_ns"], let ctime: Int64 = row["ctime_ns"],
+                  let verified: Int64 = row["verified_ns"] else { return (nil, kind) }
+            return (StoredFileStat(device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), sizeBytes: size,
+                                   modifiedNanoseconds: mtime, statusChangedNanoseconds: ctime, verifiedNanoseconds: verified), kind)
+        }
+    }
+
+    /// Stores `stat` for the file at `path` whose content hash is `sha`. It counts only while the
+    /// recording at `path` has that hash and that size (see ``storedFileStat(ofRecordingAt:)``).
+    public func recordFileStat(_ stat: StoredFileStat, ofRecordingAt path: String, contentSHA256 sha: String) throws {
+        try pool.write { db in
+            try db.execute(sql: """
+                INSERT OR REPLACE INTO file_stats (path, content_sha256, device, inode, size_bytes, mtime_ns, ctime_ns, verified_ns)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [path, sha, Int64(bitPattern: stat.device), Int64(bitPattern: stat.inode), stat.sizeBytes,
+                                 stat.modifiedNanoseconds, stat.statusChangedNanoseconds, stat.verifiedNanoseconds])
+        }
+    }
+
+    /// Forgets the stored stat of the file at `path` (the next run hashes it).
+    public func forgetFileStat(ofRecordingAt path: String) throws {
+        try pool.write { db in try db.execute(sql: "DELETE FROM file_stats WHERE path = ?", arguments: [path]) }
+    }
+}

@@ -1,0 +1,104 @@
+import ArgumentParser
+import Foundation
+import SleepstaWorkloads
+
+/// Issue 18: sleepsta end to end against the fastest columnar engines, polars and DuckDB, doing
+/// the same work — the per-second aggregation (mean (|x|+|y|+|z|)/3, the legacy formula, the
+/// sample count) and the 10-minute totals of it — on the same 24 h 100 Hz file, plain and gzip.
+/// Their outputs are checked against sleepsta's base series before any time is taken (bench/peers.py).
+///
+/// sleepsta's side is `sleepsta run --kind phone-in-bed` from process start to exit: content hash,
+/// read, per-second series, nights, intervals, analysis, SQLite, report pages. The peers' side is
+/// their aggregation alone, in-process, after the interpreter and the library are loaded.
+extension BenchRunner {
+    func columnarPeers(day: String) throws {
+        let gz = day + ".gz"
+        if !FileManager.default.fileExists(atPath: gz) {
+            log("gzip -1 \(day)")
+            let o = try ChildProcess.run(["/bin/sh", "-c", "gzip -1 -c '\(day)' > '\(gz)'"])
+            guard o.status == 0 else { throw BenchError.failed("gzip -1 \(day) failed") }
+        }
+        // sleepsta's per-second series of the file: what the peers' outputs are checked against.
+        try stage("ingest", file: day, threads: 2, repeats: 1, warmUp: 0, output: "ingest-day", label: "24 h file (columnar peers' reference)")
+        for (file, name) in [(day, "columnar-plain"), (gz, "columnar-gzip")] {
+            try phoneEndToEnd(file: file, name: name)
+        }
+        guard let python else { return }
+        for engine in ["polars", "duckdb"] {
+            for (file, against) in [(day, "columnar-plain"), (gz, "columnar-gzip")] {
+                try peer(engine, python: python, ["--csv", file, "--compare", outputs + "/ingest-day"],
+                         against: against, repeats: max(repeats, 3), warmUp: 0,
+                         label: against.hasSuffix("gzip") ? "\(engine) gzip" : engine)
+            }
+        }
+    }
+
+    /// `sleepsta run --kind phone-in-bed` over a folder holding only `file`, fresh database and reports each run.
+    func phoneEndToEnd(file: String, name: String) throws {
+        let data = work + "/\(name)-data"
+        try? FileManager.default.removeItem(atPath: data)
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        let linked = data + "/" + (file as NSString).lastPathComponent
+        if link(file, linked) != 0 { try FileManager.default.copyItem(atPath: file, toPath: linked) }
+        var times: [Double] = []
+        var peak = 0
+        for run in 0...max(repeats, 3) {
+            let db = work + "/\(name).sqlite", reports = work + "/\(name)-reports"
+            for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: db + suffix) }
+            try? FileManager.default.removeItem(atPath: reports)
+            log("\(name) run \(run)")
+            let o = try ChildProcess.run([sleepsta, "run", "--data", data, "--db", db, "--reports", reports,
+                                          "--tz", "Europe/Berlin", "--kind", "phone-in-bed", "--quiet"])
+            guard o.status == 0 else { throw BenchError.failed("sleepsta run failed (exit \(o.status))") }
+            if run > 0 { times.append(o.wallSeconds) }
+            peak = max(peak, o.peakResidentBytes)
+        }
+        var result = StageResult(name: name, label: "sleepsta run --kind phone-in-bed, \(name.hasSuffix("gzip") ? ".csv.gz" : "CSV"), 24 h 100 Hz: hash, read, per-second, intervals, store, render (process start to exit)",
+                                 seconds: times, bytes: fileSize(file), items: 8_640_000, peakResidentBytes: peak, threads: 2)
+        result.notes["input"] = (file as NSString).lastPathComponent
+        report.stages.append(result)
+
+        // The nightly re-run over the same, unchanged file: the stat fast path, no hash (issue 18).
+        let db = work + "/\(name).sqlite", reports = work + "/\(name)-reports"
+        var nightly: [Double] = []
+        sleep(3)   // past FileStatFastPath's 2-s racily-clean margin, so that the stat is trusted
+        for run in 0...3 {
+            let o = try ChildProcess.run([sleepsta, "nightly", "--data", data, "--db", db, "--reports", reports,
+                                          "--tz", "Europe/Berlin", "--kind", "phone-in-bed", "--quiet"])
+            guard o.status == 0 else { throw BenchError.failed("sleepsta nightly failed (exit \(o.status))") }
+            if run > 0 { nightly.append(o.wallSeconds) }
+        }
+        var n = StageResult(name: name + "-nightly-unchanged", label: "sleepsta nightly over the same unchanged file (stat fast path, first hash already stored), process start to exit",
+                            seconds: nightly, bytes: 0, items: 1, unit: "recordings", peakResidentBytes: 0, threads: 2)
+        n.notes["input"] = (file as NSString).lastPathComponent
+        report.stages.append(n)
+    }
+}
+
+/// `sleepsta-bench columnar`: only the polars/DuckDB comparison (and the nightly re-run), on a 24 h file.
+struct Columnar: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "sleepsta end to end vs polars and DuckDB on a 24 h file, plain and gzip (issue 18).")
+    @Option(help: "Folder for workloads and outputs.") var work = "bench-work"
+    @Option(help: "The sleepsta binary.") var sleepsta = ".build/release/sleepsta"
+    @Option(help: "Python of the peers' virtual environment.") var python: String?
+    @Option(help: "The peers script.") var peersScript = "bench/peers.py"
+    @Option(help: "Where to write the results as JSON.") var json = "Reports/bench-columnar.json"
+    @Option(help: "Timed runs (at least 3).") var repeats = 3
+
+    func run() throws {
+        let runner = try BenchRunner(work: work, sleepsta: sleepsta, python: python, peersScript: peersScript, days: 1, repeats: repeats)
+        runner.report.command = "sleepsta-bench columnar"
+        runner.report.machine = Machine.describe()
+        runner.report.loadAtStart = Machine.loadAverage()
+        try FileManager.default.createDirectory(atPath: runner.outputs, withIntermediateDirectories: true)
+        let files = try Workloads.prepare(work: work, days: 1, log: runner.log)
+        runner.report.workloads = files.descriptions
+        try runner.columnarPeers(day: files.wearableDay)
+        runner.report.loadAtEnd = Machine.loadAverage()
+        runner.report.evaluateTargets()
+        print(runner.report.table())
+        try FileManager.default.createDirectory(atPath: (json as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try runner.report.jsonData().write(to: URL(fileURLWithPath: json))
+        print("\nwritten: \(json)")
+    }
+}
