@@ -85,7 +85,11 @@ public struct Pipeline {
 
         // Nights whose pages must be rendered by an `affected`-scope run.
         var affected = Set<String>()
-        let scan = try DataFolderScan.scan(c.dataDirectory, excludedName: (c.databasePath as NSString).lastPathComponent)
+        let folder = try DataFolderScan.scan(c.dataDirectory, excludedName: (c.databasePath as NSString).lastPathComponent)
+        let (scan, shardStamp) = folder.restricted(to: c.shard)   // Shard.swift: `--shard K/N`
+        if let shardStamp, let id = run.id {
+            try storing { try db.updateRunParameters(id: id, json: Self.parametersJSON(c, shard: shardStamp)) }
+        }
         for problem in scan.problems {
             summary.filesSeen += 1
             logger.error("\(problem.message)")
@@ -128,7 +132,7 @@ public struct Pipeline {
             progress?.update(state)
         }
 
-        try handleGoneRecordings(scan: scan, db: db, summary: &summary)
+        try handleGoneRecordings(scan: folder, db: db, summary: &summary)
 
         // Nights stored earlier but not yet analysed with these parameters: re-derive from the
         // stored base series, without reading raw files again.
@@ -336,14 +340,15 @@ public struct Pipeline {
 
     /// The run's parameters for the `runs` table: the analysis parameters, the zone option and the
     /// folders (a nightly run compares them with the previous run's to know what its reports show).
-    static func parametersJSON(_ c: PipelineConfiguration) -> String {
+    static func parametersJSON(_ c: PipelineConfiguration, shard: ShardStamp? = nil) -> String {
         struct P: Encodable {
             var analysis: AnalysisParameters; var key: String; var timeZone: String?
             var dataDirectory: String; var reportsDirectory: String; var kind: String?; var units: String
+            var shard: ShardStamp?   // `--shard K/N` (absent otherwise): what `merge` checks
         }
         return (try? json(P(analysis: c.parameters, key: c.parameters.key, timeZone: c.timeZoneIdentifier,
                             dataDirectory: c.dataDirectory, reportsDirectory: c.reportsDirectory,
-                            kind: c.kindOverride?.rawValue, units: c.units.rawValue))) ?? "{}"
+                            kind: c.kindOverride?.rawValue, units: c.units.rawValue, shard: shard))) ?? "{}"
     }
 }
 

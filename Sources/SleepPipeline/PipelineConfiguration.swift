@@ -23,6 +23,8 @@ public struct PipelineConfiguration: Sendable {
     /// `--prune`: remove stored recordings whose file is no longer in the data folder, with their
     /// nights and report folders. Without it they are kept, and the summary says so.
     public var prune = false
+    /// `--shard K/N`: process only the files of shard K of N (``Shard``), nil for all.
+    public var shard: Shard? = nil
 
     /// The analysis key of each kind's method under these parameters.
     public var analysisKeys: [RecordingKind: String] {

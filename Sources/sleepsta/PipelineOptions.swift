@@ -36,6 +36,9 @@ struct PipelineOptions: ParsableArguments {
     @Flag(name: .long, help: "Remove stored recordings whose file is no longer in the data folder, with their nights and report pages (without it they are kept, and the summary lists them).")
     var prune = false
 
+    @Option(name: .long, help: ArgumentHelp("Process only shard K of N of the data folder's files (1 ≤ K ≤ N), each shard into its own --db; files are dealt to shards by size, deterministically (README, \"Cohorts on Slurm\"). Merge the shards with sleepsta merge.", valueName: "K/N"))
+    var shard: String?
+
     @Flag(name: .long, help: "Log every file and night (debug level) to stderr.")
     var verbose = false
 
@@ -56,6 +59,9 @@ struct PipelineOptions: ParsableArguments {
         guard kind == "auto" || RecordingKind(rawValue: kind) != nil else {
             throw ValidationError("--kind must be auto, \(RecordingKind.allCases.map(\.rawValue).joined(separator: " or "))")
         }
+        if let shard, Shard(parsing: shard) == nil {
+            throw ValidationError("--shard '\(shard)' must be K/N with 1 ≤ K ≤ N, e.g. 3/8")
+        }
         guard !(verbose && quiet) else { throw ValidationError("--verbose and --quiet exclude each other") }
     }
 
@@ -73,6 +79,7 @@ struct PipelineOptions: ParsableArguments {
         c.kindOverride = RecordingKind(rawValue: kind)
         c.units = AccelerationUnits(rawValue: units) ?? .auto
         c.prune = prune
+        c.shard = shard.flatMap(Shard.init(parsing:))
         return c
     }
 
