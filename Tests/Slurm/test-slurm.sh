@@ -144,10 +144,16 @@ until gone "${ARRAY}_1"; do [ "$(date +%s)" -lt "$end" ] || fail "killed task 1 
 state=$(task_states "$ARRAY" | awk '$1 == 1')
 case "$state" in *COMPLETED*0:0*) fail "task 1 finished before the kill reached it ($state)";; esac
 running_row || fail "task 1's shard database shows a finished run: the kill was not mid-run"
-say "round B: task 1 killed mid-run ($state; its shard's run row still 'running')"
+say "round B: task 1 killed mid-run (task state, exit code: ${state#1 }; its shard's run row still 'running')"
 wait_gone "$ARRAY"
-reason=$(squeue -h -j "$MERGE" -o %r 2>/dev/null || true)
-[ "$reason" = DependencyNeverSatisfied ] || fail "merge job $MERGE: reason '$reason', expected DependencyNeverSatisfied"
+# The controller marks the merge's dependency as failed at its next scheduling pass.
+end=$(( $(date +%s) + 90 ))
+until [ "$(squeue -h -j "$MERGE" -o %r 2>/dev/null)" = DependencyNeverSatisfied ]; do
+    [ "$(date +%s)" -lt "$end" ] || fail "merge job $MERGE: reason '$(squeue -h -j "$MERGE" -o %r 2>/dev/null)', expected DependencyNeverSatisfied"
+    gone "$MERGE" && fail "merge job $MERGE ran although task 1 was killed"
+    sleep 0.2
+done
+say "round B: the merge job waits with DependencyNeverSatisfied; cancelled"
 scancel "$MERGE"
 # merge by hand refuses the killed shard, naming it, and writes nothing
 if "$BIN" merge --db "$B/probe.sqlite" --expect $SHARDS "$B"/shards/shard-*.sqlite > "$B/probe.out" 2>&1; then fail "merge accepted a killed shard"; fi
