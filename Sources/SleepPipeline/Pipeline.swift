@@ -96,14 +96,15 @@ public struct Pipeline {
             summary.failures.append((problem.relativePath, problem.message))
         }
         var state = PipelineProgress(stage: .files, done: 0, total: scan.files.count, bytesTotal: scan.totalBytes)
-        for file in scan.files {
+        // Files on every core, each touching the store in its turn in path order (ParallelIngest.swift);
+        // outcomes are counted here in that order, as a serial loop would.
+        let outcomes = ingestFiles(scan.files, db: SleepDatabaseHandle(db), runID: run.id, progress: state,
+                                   threads: c.ingestThreads ?? ParallelNights.cores)
+        for (file, outcome) in zip(scan.files, outcomes) {
             summary.filesSeen += 1
-            state.item = file.relativePath
-            progress?.update(state)
             let path = (c.dataDirectory as NSString).appendingPathComponent(file.relativePath)
-            let seen = try? FileStability.snapshot(path: path)   // a reader's error may come from a file changing
             do {
-                switch try ingest(path: path, relativePath: file.relativePath, db: db, runID: run.id) {
+                switch try outcome.result.get() {
                 case .unchanged:
                     summary.filesUnchanged += 1
                 case .moved(let nightIDs):
@@ -119,7 +120,7 @@ public struct Pipeline {
             } catch let error as PipelineError {
                 throw error   // the store or the folder failed, not this file: stop the run
             } catch let ingestError as IngestError {
-                let error = seen?.explaining(ingestError, path: path) ?? ingestError
+                let error = outcome.seen?.explaining(ingestError, path: path) ?? ingestError
                 logger.error("\(error.description)")
                 summary.failures.append((file.relativePath, error.description))
             } catch {
@@ -129,7 +130,6 @@ public struct Pipeline {
             state.done += 1
             state.bytesDone += file.sizeBytes
             state.nights = summary.nightsStored
-            progress?.update(state)
         }
 
         try handleGoneRecordings(scan: folder, db: db, summary: &summary)
@@ -247,7 +247,7 @@ public struct Pipeline {
     ///
     /// Order matters for huge or bogus files: the cheap checks (allocation map, format from the
     /// first 4 KiB) come before the content hash, which reads every byte.
-    func ingest(path: String, relativePath: String, db: SleepDatabase, runID: Int64?) throws -> IngestOutcome {
+    func ingest(path: String, relativePath: String, db: SleepDatabase, runID: Int64?, turn: IngestTurn? = nil) throws -> IngestOutcome {
         try InputPreflight.check(path: path)
         let before = try FileStability.snapshot(path: path)   // must still hold after reading (issue 15)
         let reader = try FormatDetector.reader(forPath: path)
@@ -257,6 +257,7 @@ public struct Pipeline {
             ? SpeculativeRead(reader: reader, path: path, options: options) : nil
         defer { early?.wait() }
         let sha = try FileHashing.sha256(path: path)
+        try turn?.wait()   // from here on the store as earlier files left it (ParallelIngest.swift)
         // `--kind` other than the stored kind: the file is read again, as a changed file would be.
         let storedKind = try storing { try db.recordingKind(contentSHA256: sha) }
         let kindChanged = configuration.kindOverride.map { storedKind != nil && $0.rawValue != storedKind } ?? false

@@ -25,6 +25,8 @@ public struct PipelineConfiguration: Sendable {
     public var prune = false
     /// `--shard K/N`: process only the files of shard K of N (``Shard``), nil for all.
     public var shard: Shard? = nil
+    /// Files ingested at once (``Pipeline/ingestFiles(_:db:runID:progress:threads:)``); nil for one per core.
+    public var ingestThreads: Int? = nil
 
     /// The analysis key of each kind's method under these parameters.
     public var analysisKeys: [RecordingKind: String] {

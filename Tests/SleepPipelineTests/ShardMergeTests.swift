@@ -286,3 +286,44 @@ struct ShardMergeTests {
         }
     }
 }
+
+/// Issue 17, item 6: the files of a run are ingested on every core, with the result of a serial run.
+@Suite("Files ingested in parallel", .serialized)
+struct ParallelIngestTests {
+    @Test("files on 2 and 4 threads give the serial run's store (row ids included), summary and reports, also after moves, copies and changes")
+    func parallelEqualsSerial() throws {
+        let cohort = try ShardMergeTests.Cohort()
+        let root = cohort.root
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        func run(_ name: String, threads: Int) throws -> RunSummary {
+            var c = cohort.configuration(db: root + "/\(name).sqlite", reports: root + "/\(name)-reports")
+            c.ingestThreads = threads
+            return try Pipeline(configuration: c, logger: logger).run()
+        }
+        func compare(_ step: String) throws {
+            let serial = try run("serial", threads: 1)
+            let serialStore = try StoreSnapshot(databasePath: root + "/serial.sqlite")
+            let serialReports = ReportTree.files(in: root + "/serial-reports")
+            for threads in [2, 4] {
+                let parallel = try run("parallel-\(threads)", threads: threads)
+                #expect(parallel.filesIngested == serial.filesIngested && parallel.filesUnchanged == serial.filesUnchanged
+                        && parallel.nightsStored == serial.nightsStored && parallel.warnings == serial.warnings, "\(step), \(threads) threads")
+                #expect(parallel.failures.map(\.path) == serial.failures.map(\.path) && parallel.failures.map(\.error) == serial.failures.map(\.error))
+                let store = try StoreSnapshot(databasePath: root + "/parallel-\(threads).sqlite")
+                #expect(store == serialStore, "\(step), \(threads) threads: \(store.differences(from: serialStore))")
+                let reports = ReportTree.files(in: root + "/parallel-\(threads)-reports")
+                #expect(ReportTree.differences(serialReports, reports).isEmpty, "\(step): \(ReportTree.differences(serialReports, reports))")
+            }
+            print("PARALLEL \(step): \(serial.filesIngested) ingested, \(serial.filesUnchanged) unchanged, \(serial.failures.count) failed, store identical on 1, 2 and 4 threads")
+        }
+        try compare("first run")
+        // A file moved, one changed, a new copy of a stored file, a new file sharing a stem.
+        let fm = FileManager.default
+        try fm.moveItem(atPath: cohort.data + "/b/night-1.csv", toPath: cohort.data + "/a/night-1-moved.csv")
+        _ = fm.createFile(atPath: cohort.data + "/p.csv", contents: Data(SyntheticNights.rawCSV(startUTC: 1_711_751_400, hours: 6, rateHz: 1, seed: 10)))
+        try fm.copyItem(atPath: cohort.data + "/a/night-2.csv", toPath: cohort.data + "/0-first-copy.csv")
+        _ = fm.createFile(atPath: cohort.data + "/b/night-3.csv.gz", contents: Data("not gzip".utf8))
+        try compare("after changes")
+    }
+}
