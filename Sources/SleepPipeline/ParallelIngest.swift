@@ -79,7 +79,8 @@ final class IngestTurnstile: @unchecked Sendable {
     private var finished = Set<Int>()
     /// Every file before `next` has finished.
     private var next = 0
-    private var stopped = false
+    /// The first file whose store error stopped the run: files after it do not touch the store.
+    private var stoppedAt = Int.max
 
     struct RunStopped: Error, CustomStringConvertible {
         var description: String { "not ingested: an earlier file's store error stopped the run" }
@@ -88,13 +89,13 @@ final class IngestTurnstile: @unchecked Sendable {
     func wait(for index: Int) throws {
         condition.lock(); defer { condition.unlock() }
         while next < index { condition.wait() }
-        if stopped { throw RunStopped() }
+        if stoppedAt < index { throw RunStopped() }
     }
 
     func finish(_ index: Int, stopsRun: Bool) {
         condition.lock(); defer { condition.unlock() }
         finished.insert(index)
-        if stopsRun { stopped = true }
+        if stopsRun { stoppedAt = min(stoppedAt, index) }
         while finished.remove(next) != nil { next += 1 }
         condition.broadcast()
     }
