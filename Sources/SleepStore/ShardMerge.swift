@@ -13,8 +13,10 @@ import GRDB
 ///   matched by its first UNIQUE key (`content_sha256`; `night_id, parameters_key`), and its ids
 ///   are renumbered: foreign keys to it are rewritten through the shard-to-merged id map;
 /// - any other table by its primary key (`nights.id`, `intervals(analysis_id, start_utc)` after
-///   the id map), or by all its columns when it has none.
-/// A table with a row id but no UNIQUE key cannot be matched; ``Plan/init(_:)`` refuses it, naming it.
+///   the id map);
+/// - a table without either (a later migration's table of per-recording facts, say) by all its
+///   columns but a row id and run references: a row is what it holds. A UNIQUE key is better: it
+///   lets a changed row replace the old one instead of standing beside it.
 ///
 /// Per shard row: an identical row in the merged database is left alone (merging a shard twice
 /// changes nothing); a different one is replaced (deleting it cascades to its children, which the
@@ -112,7 +114,9 @@ public enum ShardMerge {
             // A row-id key that is itself a foreign key (night_metrics.analysis_id: one row per analysis)
             // is the parent's id: rewritten through the parent's id map like any foreign key, not renumbered.
             let hasRowID = rowIDKey && !foreignKeys.contains { $0.column == primaryKey[0] } && !bookkeeping.contains(primaryKey[0])
-            var naturalKey = primaryKey.isEmpty ? columns : primaryKey
+            // Without a key, a row is what it holds: every column but a row id and the run references.
+            let content = columns.filter { !bookkeeping.contains($0) && !(hasRowID && $0 == primaryKey[0]) }
+            var naturalKey = primaryKey.isEmpty ? content : primaryKey
             if hasRowID {
                 var unique: [[String]] = []
                 for index in try Row.fetchAll(db, sql: "SELECT name FROM pragma_index_list(?) WHERE \"unique\" = 1 AND origin <> 'pk' ORDER BY name", arguments: [name]) {
@@ -120,10 +124,10 @@ public enum ShardMerge {
                     let cols = try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info(?) ORDER BY seqno", arguments: [indexName])
                     if !cols.isEmpty, !cols.contains(primaryKey[0]) { unique.append(cols) }
                 }
-                guard let key = unique.min(by: { $0.count < $1.count }) else {
-                    throw StoreError("merge: table \(name) is keyed by a row id (\(primaryKey[0]) INTEGER PRIMARY KEY) and has no UNIQUE key, so its rows cannot be matched across shard databases; give it a UNIQUE natural key, or add it to ShardMerge.bookkeepingTables if it should not be merged")
-                }
-                naturalKey = key
+                naturalKey = unique.min(by: { $0.count < $1.count }) ?? content
+            }
+            guard !naturalKey.isEmpty else {
+                throw StoreError("merge: table \(name) holds nothing but a row id, so its rows cannot be matched across shard databases; add it to ShardMerge.bookkeepingTables if it should not be merged")
             }
             return TablePlan(name: name, columns: columns, primaryKey: primaryKey, hasRowID: hasRowID, naturalKey: naturalKey,
                              foreignKeys: foreignKeys, bookkeepingColumns: bookkeeping)

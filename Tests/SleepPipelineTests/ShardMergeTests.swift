@@ -168,13 +168,41 @@ struct ShardMergeTests {
         #expect(plan.merged.firstIndex(of: "analyses")! < plan.merged.firstIndex(of: "night_metrics")!)
     }
 
-    @Test("a table keyed by a row id without a UNIQUE key is refused by name, not merged wrongly")
-    func unmatchableTableRefused() throws {
-        let w = Workspace()
-        let db = try SleepDatabase(path: w.db)
-        try db.pool.write { try $0.execute(sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)") }
-        #expect(throws: StoreError.self) { try db.mergePlan() }
-        do { _ = try db.mergePlan() } catch { #expect("\(error)".contains("table notes")) }
+    @Test("a table added by a later migration is merged without merge knowing it: by its UNIQUE key, or by content when it has none")
+    func tableFromLaterMigration() throws {
+        let cohort = try Cohort()
+        let root = cohort.root
+        let shards = try cohort.runShards(2)
+        let single = root + "/single.sqlite"
+        try cohort.run(db: single, reports: root + "/single-reports")
+        // What another branch's migration might add: a table of per-recording facts with a row id and
+        // no UNIQUE key, and one keyed by night; filled in every database from its own rows.
+        for path in shards + [single] {
+            try SleepDatabase(path: path).pool.write { db in
+                try db.execute(sql: """
+                    CREATE TABLE recording_facts (id INTEGER PRIMARY KEY, recording_id INTEGER NOT NULL REFERENCES recordings(id) ON DELETE CASCADE,
+                        fact TEXT NOT NULL, value REAL);
+                    CREATE TABLE night_notes (night_id TEXT PRIMARY KEY REFERENCES nights(id) ON DELETE CASCADE, note TEXT NOT NULL);
+                    INSERT INTO recording_facts (recording_id, fact, value) SELECT id, 'samples', sample_count FROM recordings ORDER BY content_sha256 DESC;
+                    INSERT INTO night_notes (night_id, note) SELECT id, 'night of ' || night_date FROM nights;
+                    """)
+            }
+        }
+        let all = root + "/all.sqlite"
+        try FileManager.default.copyItem(atPath: shards[0], toPath: all)   // a merged database with the same schema
+        let emptied = try SleepDatabase(path: all)
+        let tables = try emptied.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('grdb_migrations') AND name NOT LIKE 'sqlite_%'").map { $0["name"]! }
+        try emptied.pool.write { db in
+            for table in tables { try db.execute(sql: "DELETE FROM \"\(table)\"") }
+        }
+        let plan = try SleepDatabase(path: all).mergePlan()
+        #expect(plan.merged.contains("recording_facts") && plan.merged.contains("night_notes"))
+        _ = try ShardMergeRun(databasePath: all, shardPaths: shards, expectedShards: 2).run()
+        _ = try ShardMergeRun(databasePath: all, shardPaths: shards, expectedShards: 2).run()   // again: nothing doubles
+        let expected = try SleepDatabase(path: single).canonicalContent()
+        let actual = try SleepDatabase(path: all).canonicalContent()
+        #expect((expected["recording_facts"]?.count ?? 0) > 0 && (expected["night_notes"]?.count ?? 0) > 0)
+        #expect(actual == expected, "\(Set(expected.keys).union(actual.keys).filter { expected[$0] != actual[$0] }.sorted())")
     }
 
     @Test("merge refuses, naming the shard and changing nothing: other parameters, another schema, an unfinished run, an unsharded database; missing shards exit 1")

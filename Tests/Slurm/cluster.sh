@@ -21,9 +21,8 @@ die() {
 # recorded NAME -> the recorded PID when that process is alive (not a zombie) and is NAME
 recorded() {
     local f=$D/pids/$1.pid p
-    [ -s "$f" ] || return 1
-    p=$(cat "$f")
-    [ -r "/proc/$p/stat" ] || return 1
+    p=$(cat "$f" 2>/dev/null) || return 1   # munged removes its PID file as it exits
+    [ -n "$p" ] && [ -r "/proc/$p/stat" ] || return 1
     [ "$(awk '{print $3}' "/proc/$p/stat" 2>/dev/null)" != Z ] || return 1
     tr '\0' ' ' < "/proc/$p/cmdline" | grep -q -- "$1" || return 1
     echo "$p"
