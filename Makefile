@@ -12,7 +12,7 @@ COMPARE      ?= 10m,15m
 APT_PACKAGES := libsqlite3-dev libgd-dev fonts-dejavu-core pkg-config tzdata python3 zlib1g-dev libisal-dev
 BIN          := .build/$(CONFIG)/sleepsta
 
-.PHONY: all deps build test test-without-shared report sample-data clean help
+.PHONY: all deps build test test-without-shared test-slurm slurm-deps report sample-data clean help
 
 all: build
 
@@ -20,6 +20,7 @@ help:
 	@echo "make report  build, ingest every recording under $(DATA), write $(DB) and $(REPORTS)/"
 	@echo "make test    build and run the whole test suite"
 	@echo "make test-without-shared  the suite as a plain clone runs it (../shared hidden: reference tests skip)"
+	@echo "make test-slurm  a 4-shard cohort on a private Slurm (installs $(SLURM_PACKAGES) as root) equals one run"
 	@echo "make deps    install missing Debian packages ($(APT_PACKAGES))"
 	@echo "make build   release build of .build/$(CONFIG)/sleepsta"
 	@echo "make bench   benchmark every stage and the Python peers (README, Performance); KEEP=1 keeps bench-work/"
@@ -62,6 +63,35 @@ test: deps
 # pointing nowhere hides it, so every test that needs the reference data must skip, not fail.
 test-without-shared: deps
 	SLEEPSTA_EXTERNAL=/nonexistent/sleepsta-no-shared $(SWIFT) test -c $(CONFIG)
+
+# Slurm from Debian for `make test-slurm` (README, "Cohorts on Slurm"): installed when missing, as
+# `make deps` does. The daemons run as ordinary processes under a temporary folder, never as services.
+SLURM_PACKAGES := slurmctld slurmd slurm-client munge
+slurm-deps:
+	@missing=""; \
+	for p in $(SLURM_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = "0" ]; then \
+	    echo "installing Debian packages:$$missing"; \
+	    apt-get update -qq || exit 2; \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null || \
+	      { DEBIAN_FRONTEND=noninteractive apt-get -y -qq --fix-broken install >/dev/null && \
+	        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; } || exit 2; \
+	  else \
+	    echo "make test-slurm needs these Debian packages:$$missing"; \
+	    echo "run:  sudo apt-get update && sudo apt-get install -y --no-install-recommends$$missing"; \
+	    exit 2; \
+	  fi; \
+	fi
+
+# A sharded cohort on a real single-node Slurm (Tests/Slurm/test-slurm.sh): 4 array tasks, merge and
+# render chained with afterok, compared with one run; one task killed and resubmitted. KEEP=1 keeps its folder.
+test-slurm: deps slurm-deps
+	$(SWIFT) build -c release --product sleepsta
+	$(SWIFT) build -c release --product sleepsta-bench
+	bash Tests/Slurm/test-slurm.sh
 
 clean:
 	rm -rf .build $(REPORTS)/*/ $(REPORTS)/*.html $(REPORTS)/*.png $(REPORTS)/*.json

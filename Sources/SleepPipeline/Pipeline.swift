@@ -85,21 +85,26 @@ public struct Pipeline {
 
         // Nights whose pages must be rendered by an `affected`-scope run.
         var affected = Set<String>()
-        let scan = try DataFolderScan.scan(c.dataDirectory, excludedName: (c.databasePath as NSString).lastPathComponent)
+        let folder = try DataFolderScan.scan(c.dataDirectory, excludedName: (c.databasePath as NSString).lastPathComponent)
+        let (scan, shardStamp) = folder.restricted(to: c.shard)   // Shard.swift: `--shard K/N`
+        if let shardStamp, let id = run.id {
+            try storing { try db.updateRunParameters(id: id, json: Self.parametersJSON(c, shard: shardStamp)) }
+        }
         for problem in scan.problems {
             summary.filesSeen += 1
             logger.error("\(problem.message)")
             summary.failures.append((problem.relativePath, problem.message))
         }
         var state = PipelineProgress(stage: .files, done: 0, total: scan.files.count, bytesTotal: scan.totalBytes)
-        for file in scan.files {
+        // Files on every core, each touching the store in its turn in path order (ParallelIngest.swift);
+        // outcomes are counted here in that order, as a serial loop would.
+        let outcomes = ingestFiles(scan.files, db: SleepDatabaseHandle(db), runID: run.id, progress: state,
+                                   threads: c.ingestThreads ?? ParallelNights.cores)
+        for (file, outcome) in zip(scan.files, outcomes) {
             summary.filesSeen += 1
-            state.item = file.relativePath
-            progress?.update(state)
             let path = (c.dataDirectory as NSString).appendingPathComponent(file.relativePath)
-            let seen = try? FileStability.snapshot(path: path)   // a reader's error may come from a file changing
             do {
-                switch try ingest(path: path, relativePath: file.relativePath, db: db, runID: run.id) {
+                switch try outcome.result.get() {
                 case .unchanged:
                     summary.filesUnchanged += 1
                 case .unchangedByStat:
@@ -118,7 +123,7 @@ public struct Pipeline {
             } catch let error as PipelineError {
                 throw error   // the store or the folder failed, not this file: stop the run
             } catch let ingestError as IngestError {
-                let error = seen?.explaining(ingestError, path: path) ?? ingestError
+                let error = outcome.seen?.explaining(ingestError, path: path) ?? ingestError
                 logger.error("\(error.description)")
                 summary.failures.append((file.relativePath, error.description))
             } catch {
@@ -128,10 +133,9 @@ public struct Pipeline {
             state.done += 1
             state.bytesDone += file.sizeBytes
             state.nights = summary.nightsStored
-            progress?.update(state)
         }
 
-        try handleGoneRecordings(scan: scan, db: db, summary: &summary)
+        try handleGoneRecordings(scan: folder, db: db, summary: &summary)
         if let diary = c.diary { try reportDiaryProblems(diary, db: db, summary: &summary) }
 
         // Nights stored earlier but not yet analysed with these parameters: re-derive from the
@@ -251,10 +255,15 @@ public struct Pipeline {
     ///
     /// Order matters for huge or bogus files: the cheap checks (allocation map, format from the
     /// first 4 KiB) come before the content hash, which reads every byte.
-    func ingest(path: String, relativePath: String, db: SleepDatabase, runID: Int64?) throws -> IngestOutcome {
+    func ingest(path: String, relativePath: String, db: SleepDatabase, runID: Int64?, turn: IngestTurn? = nil) throws -> IngestOutcome {
         try InputPreflight.check(path: path)
         let before = try FileStability.snapshot(path: path)   // must still hold after reading (issue 15)
-        if try unchangedByStat(before, relativePath: relativePath, db: db) { return .unchangedByStat }   // no hash (FileStatFastPath)
+        // No hash when the stat matches (FileStatFastPath); checked again in this file's turn, when
+        // earlier files of the run have touched the store (ParallelIngest.swift).
+        if try unchangedByStat(before, relativePath: relativePath, db: db) {
+            try turn?.wait()
+            if try unchangedByStat(before, relativePath: relativePath, db: db) { return .unchangedByStat }
+        }
         let hashBegan = FileStatFastPath.nowNanoseconds()
         // Epoch files (Actiware, ActiLife, .agd …) take the epoch-file path (EpochFileIngest).
         let epochReader = try FormatDetector.epochReader(forPath: path)
@@ -268,6 +277,7 @@ public struct Pipeline {
         }
         defer { early?.wait() }
         let sha = try FileHashing.sha256(path: path)
+        try turn?.wait()   // from here on the store as earlier files left it (ParallelIngest.swift)
         // `--kind` other than the stored kind: the file is read again, as a changed file would be.
         let storedKind = try storing { try db.recordingKind(contentSHA256: sha) }
         // (An epoch file is always analysed as one: `--kind` does not apply to it.)
@@ -364,14 +374,15 @@ public struct Pipeline {
 
     /// The run's parameters for the `runs` table: the analysis parameters, the zone option and the
     /// folders (a nightly run compares them with the previous run's to know what its reports show).
-    static func parametersJSON(_ c: PipelineConfiguration) -> String {
+    static func parametersJSON(_ c: PipelineConfiguration, shard: ShardStamp? = nil) -> String {
         struct P: Encodable {
             var analysis: AnalysisParameters; var key: String; var timeZone: String?
             var dataDirectory: String; var reportsDirectory: String; var kind: String?; var units: String
+            var shard: ShardStamp?   // `--shard K/N` (absent otherwise): what `merge` checks
         }
         return (try? json(P(analysis: c.parameters, key: c.parameters.key, timeZone: c.timeZoneIdentifier,
                             dataDirectory: c.dataDirectory, reportsDirectory: c.reportsDirectory,
-                            kind: c.kindOverride?.rawValue, units: c.units.rawValue))) ?? "{}"
+                            kind: c.kindOverride?.rawValue, units: c.units.rawValue, shard: shard))) ?? "{}"
     }
 }
 

@@ -24,14 +24,17 @@ struct Generate: ParsableCommand {
     @Option(help: "Days of the 100 Hz wearable CSV.") var days: Double = 7
     @Flag(help: "Also write the gzip copy.") var gzip = false
     @Flag(help: "Also write the same signal as an Axivity .cwa (binary).") var cwa = false
+    @Flag(help: "Write only the .cwa, no CSV (the Slurm test's cohort).") var onlyCwa = false
 
     func run() throws {
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         let name = Workloads.wearableName(days: days)
         let start = Stopwatch.now()
-        let rows = try WearableCSVGenerator(days: days).write(to: "\(work)/\(name).csv", gzipPath: gzip ? "\(work)/\(name).csv.gz" : nil)
-        print("\(work)/\(name).csv: \(rows) rows in \(String(format: "%.1f", Stopwatch.now() - start)) s")
-        if cwa {
+        if !onlyCwa {
+            let rows = try WearableCSVGenerator(days: days).write(to: "\(work)/\(name).csv", gzipPath: gzip ? "\(work)/\(name).csv.gz" : nil)
+            print("\(work)/\(name).csv: \(rows) rows in \(String(format: "%.1f", Stopwatch.now() - start)) s")
+        }
+        if cwa || onlyCwa {
             let samples = try WearableCWAGenerator(signal: WearableCSVGenerator(days: days)).write(to: "\(work)/\(name).cwa")
             print("\(work)/\(name).cwa: \(samples) samples")
         }

@@ -42,6 +42,9 @@ struct PipelineOptions: ParsableArguments {
     @Flag(name: .long, help: "Hash every file's content, even one whose size, times and inode match the stored recording (without it such a file is taken for unchanged without reading it; README, Performance).")
     var rehash = false
 
+    @Option(name: .long, help: ArgumentHelp("Process only shard K of N of the data folder's files (1 ≤ K ≤ N), each shard into its own --db; files are dealt to shards by size, deterministically (README, \"Cohorts on Slurm\"). Merge the shards with sleepsta merge.", valueName: "K/N"))
+    var shard: String?
+
     @Flag(name: .long, help: "Log every file and night (debug level) to stderr.")
     var verbose = false
 
@@ -61,6 +64,9 @@ struct PipelineOptions: ParsableArguments {
         }
         guard kind == "auto" || kind == RecordingKind.phoneInBed.rawValue || kind == RecordingKind.wearable24h.rawValue else {
             throw ValidationError("--kind must be auto, phone-in-bed or wearable-24h (epoch files are always analysed as epoch-file)")
+        }
+        if let shard, Shard(parsing: shard) == nil {
+            throw ValidationError("--shard '\(shard)' must be K/N with 1 ≤ K ≤ N, e.g. 3/8")
         }
         guard !(verbose && quiet) else { throw ValidationError("--verbose and --quiet exclude each other") }
     }
@@ -83,6 +89,7 @@ struct PipelineOptions: ParsableArguments {
         if let diary {
             do { c.diary = try SleepDiary.read(path: diary) } catch { throw ValidationError("--diary: \(error)") }
         }
+        c.shard = shard.flatMap(Shard.init(parsing:))
         return c
     }
 

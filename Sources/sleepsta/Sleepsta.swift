@@ -18,11 +18,16 @@ struct Sleepsta: ParsableCommand {
           sleepsta periods FILE --sleep-algorithm sadeh --format csv   (Tudor-Locke sleep periods, ActiLife's statistics)
           sleepsta counts FILE --epoch 5s --format csv        (ActiGraph counts from raw samples)
           sleepsta inspect FILE                                (format, device, rate, time span, zone, units, QC; writes nothing)
+          sleepsta run --shard 3/8 --data Data --db shard-3.sqlite --reports R3   (one of 8 shards of a cohort)
+          sleepsta merge --db all.sqlite --expect 8 shard-*.sqlite   (shard databases into one)
+          sleepsta render --db all.sqlite --reports Reports    (every report from the database alone)
+          sleepsta slurm --data Data --work W --shards 8 --submit   (the Slurm array job, merge and render)
 
         Exit codes: 0 all files fine; 1 some files failed (listed); 2 usage or environment error;
         3 another run holds the database lock.
         """,
         version: SleepstaVersion.current,
-        subcommands: [Run.self, Nightly.self, Compare.self, Export.self, Score.self, Periods.self, Counts.self, Inspect.self],
+        subcommands: [Run.self, Nightly.self, Compare.self, Export.self, Score.self, Periods.self, Counts.self, Inspect.self,
+                      Merge.self, Render.self, Digest.self, Slurm.self],
         defaultSubcommand: nil)
 }

@@ -1,0 +1,56 @@
+import Foundation
+import SleepCore
+import SleepReport
+import SleepStore
+
+/// `sleepsta render --db ALL --reports DIR`: every night's page and chart and the index, from the
+/// database alone (no data folder), with the analysis parameters of the database's last finished
+/// `run`, `nightly` or `merge`. Report files hold nothing that depends on row ids, insertion order
+/// or run times (nights are listed by date and id), so a merged cohort renders byte for byte what
+/// a single run over the same files renders.
+public struct ReportRender {
+    public var databasePath: String
+    public var reportsDirectory: String
+    /// nil: the parameters of the database's last finished run or merge.
+    public var parameters: AnalysisParameters?
+
+    public init(databasePath: String, reportsDirectory: String, parameters: AnalysisParameters? = nil) {
+        self.databasePath = databasePath; self.reportsDirectory = reportsDirectory; self.parameters = parameters
+    }
+
+    public struct Summary: Sendable {
+        public var parameters: AnalysisParameters
+        public var nights = 0
+        public var written = 0
+        public var unchanged = 0
+    }
+
+    public func run() throws -> Summary {
+        guard FileManager.default.fileExists(atPath: databasePath) else {
+            throw PipelineError.environment("render: database \(databasePath) does not exist")
+        }
+        let lock = try RunLock(databasePath: databasePath)
+        defer { withExtendedLifetime(lock) {} }
+        let db: SleepDatabase
+        do { db = try SleepDatabase(path: databasePath) } catch { throw PipelineError.environment("render: \(error)") }
+        guard let chosen = try parameters ?? Self.storedParameters(db) else {
+            throw PipelineError.environment("render: \(databasePath) holds no finished run or merge to take the analysis parameters from")
+        }
+        do { try FileManager.default.createDirectory(atPath: reportsDirectory, withIntermediateDirectories: true) } catch {
+            throw PipelineError.environment("render: cannot create reports folder \(reportsDirectory): \(error.localizedDescription)")
+        }
+        _ = ReportWriter.removeStaleTemporaryFiles(in: reportsDirectory)   // left by a killed render
+        let builder = ReportBuilder(db: db, reportsDirectory: reportsDirectory, parameters: chosen)
+        let result: (written: Int, unchanged: Int, nightsRendered: Int, nights: Int)
+        do { result = try builder.render(only: nil) } catch {
+            throw PipelineError.environment("render: reports \(reportsDirectory): \(Pipeline.shortDescription(error))")
+        }
+        return Summary(parameters: chosen, nights: result.nights, written: result.written, unchanged: result.unchanged)
+    }
+
+    /// The analysis parameters of the last finished `run`, `nightly` or `merge`.
+    static func storedParameters(_ db: SleepDatabase) throws -> AnalysisParameters? {
+        try db.allRuns().last { ["run", "nightly", "merge"].contains($0.command) && $0.finishedUTC != nil }
+            .flatMap { ShardMergeRun.parameters($0)?.analysis }
+    }
+}
