@@ -7,7 +7,25 @@ import SleepStore
 /// recording, rendered from the database alone after the nights.
 extension ReportBuilder {
     /// The folder of a recording's page, relative to the reports folder.
-    static func recordingFolder(_ path: String) -> String { "recordings/" + NightNaming.recordingStem(path) }
+    ///
+    /// The folder is the recording's path made safe (letters, digits, `-` and `.` kept, others `_`),
+    /// extension included, so that `p.csv` and `p.json` get folders of their own; when characters
+    /// were replaced, 8 hex digits of the path's FNV-1a hash follow, so that `a/b.csv` and `a_b.csv`
+    /// do too.
+    static func recordingFolder(_ path: String) -> String {
+        var safe = String(path.unicodeScalars.map { s -> Character in
+            if s.isASCII, s.properties.isAlphabetic || ("0"..."9").contains(s) || s == "-" || s == "." { return Character(s) }
+            return "_"
+        })
+        while safe.hasPrefix(".") || safe.hasPrefix("_") { safe.removeFirst() }
+        safe = String(safe.prefix(100))
+        if safe != path || safe.isEmpty {
+            var h: UInt64 = 0xcbf2_9ce4_8422_2325
+            for b in path.utf8 { h ^= UInt64(b); h = h &* 0x0000_0100_0000_01B3 }
+            safe += (safe.isEmpty ? "recording-" : "-") + String(String(h, radix: 16).suffix(8))
+        }
+        return "recordings/" + safe
+    }
 
     /// The index's links to the recording pages, one per recording with nights, by path.
     func recordingLinks(_ paths: [String]) -> [(href: String, label: String)] {

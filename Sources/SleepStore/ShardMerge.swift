@@ -27,7 +27,9 @@ import GRDB
 /// order keeps the first. Columns that refer to the bookkeeping tables (`analyses.run_id`) are NULL.
 public enum ShardMerge {
     /// Tables not merged: the run log (which run stored what) and GRDB's migration list.
-    public static let bookkeepingTables: Set<String> = ["runs", "run_failures", "grdb_migrations"]
+    /// `file_stats` is the machine-local stat cache (``FileStatFastPath`` in SleepPipeline): inodes
+    /// and times of one node's files, rebuilt by the next run that reads them; not merged.
+    public static let bookkeepingTables: Set<String> = ["runs", "run_failures", "grdb_migrations", "file_stats"]
 
     /// Columns that identify a row besides its natural key, by table: a row from a shard deletes the
     /// merged database's rows that have the same value there (and another natural key).

@@ -47,12 +47,12 @@ struct EpochFilePipelineTests {
         }
         let index = try String(contentsOfFile: w.reports + "/index.html", encoding: .utf8)
         #expect(index.contains("test_sample_rpx_eng_2015-07-05/index.html"))
-        #expect(index.contains("recordings/test_sample_rpx_eng/index.html"))
-        let page = try String(contentsOfFile: w.reports + "/recordings/test_sample_rpx_eng/index.html", encoding: .utf8)
+        #expect(index.contains("recordings/test_sample_rpx_eng.csv/index.html"))
+        let page = try String(contentsOfFile: w.reports + "/recordings/test_sample_rpx_eng.csv/index.html", encoding: .utf8)
         #expect(page.contains("actogram.png") && page.contains("Interdaily stability"))
-        #expect(FileManager.default.fileExists(atPath: w.reports + "/recordings/test_sample_rpx_eng/actogram.png"))
+        #expect(FileManager.default.fileExists(atPath: w.reports + "/recordings/test_sample_rpx_eng.csv/actogram.png"))
         let night = try String(contentsOfFile: w.reports + "/test_sample_rpx_eng_2015-07-05/index.html", encoding: .utf8)
-        #expect(night.contains("../recordings/test_sample_rpx_eng/index.html") && night.contains("Agreement with it"))
+        #expect(night.contains("../recordings/test_sample_rpx_eng.csv/index.html") && night.contains("Agreement with it"))
         // The French export's off-wrist days (zero counts from 10/02 07:38) are not a night of sleep.
         let offWrist = try db.query("""
             SELECT m.total_sleep_time_min AS tst, a.details_json FROM analyses a LEFT JOIN night_metrics m ON m.analysis_id = a.id
@@ -214,7 +214,7 @@ struct EpochFilePipelineTests {
         } else {
             #expect(rhythm.status == .tooShort)
         }
-        #expect(FileManager.default.fileExists(atPath: w.reports + "/recordings/wrist-3d/actogram.png"))
+        #expect(FileManager.default.fileExists(atPath: w.reports + "/recordings/wrist-3d.csv/actogram.png"))
     }
 
     @Test("Actiware's floating-point tie rule: exact 40 that sums to 40.00000000000001 is wake; integer arithmetic keeps the tie (sleep)")
@@ -281,11 +281,23 @@ struct EpochFilePipelineTests {
         #expect(Int64(guided["a"]!)! == 1_717_367_400 && Int64(guided["b"]!)! == 1_717_399_800)   // 22:30 – 07:30 UTC
         #expect(guided["details_json"]!.contains("sleep diary"))
         for row in rows { #expect(abs(Double(row["tst"]!)! - 480) <= 15, "\(row)") }
-        let page = try String(contentsOfFile: w.reports + "/recordings/watch/index.html", encoding: .utf8)
+        let page = try String(contentsOfFile: w.reports + "/recordings/watch.csv/index.html", encoding: .utf8)
         #expect(page.contains("Total sleep time (min)") && page.contains("(n=4)"))
         // The diary is part of the analysis key: without it, the nights are analysed again.
         _ = try w.run(tz: "UTC") { _ in }
         #expect(try db.query("SELECT COUNT(DISTINCT parameters_key) AS n FROM analyses").first?["n"] == "2")
     }
 
+}
+
+@Suite("Recording page folders")
+struct RecordingFolderTests {
+    @Test("recordings with the same stem or the same made-safe path get folders of their own")
+    func distinctFolders() {
+        let paths = ["p.csv", "p.json", "a/b.csv", "a_b.csv", "sub/p.csv", "é.csv", ".hidden.csv"]
+        let folders = paths.map(ReportBuilder.recordingFolder)
+        #expect(Set(folders).count == paths.count, "\(folders)")
+        #expect(ReportBuilder.recordingFolder("p.csv") == "recordings/p.csv")
+        #expect(folders.allSatisfy { $0.hasPrefix("recordings/") && !$0.dropFirst("recordings/".count).contains("/") })
+    }
 }
