@@ -51,9 +51,9 @@ public struct ChartRenderer: Sendable {
             text(im, "no data", x: left, y: top + plotH / 2, size: 12 * Double(s), colour: black)
             return encode(im)
         }
-        // Whole hours around the data.
-        let t0 = LocalClock.floorDiv(xStart, 3600) * 3600
-        let t1 = (LocalClock.floorDiv(xEnd - 1, 3600) + 1) * 3600
+        // Whole local hours around the data (elapsed time when the chart has a clock).
+        let axis = MovementChart.axis(xStart: xStart, xEnd: xEnd, clock: chart.clock)
+        let t0 = axis.start, t1 = axis.end
         let maxValue = allPoints.compactMap(\.value).max() ?? 0
         let yTicks = Self.niceTicks(max: maxValue)
         let yMax = yTicks.last ?? 1
@@ -76,14 +76,18 @@ public struct ChartRenderer: Sendable {
             FastGD.fill(im, a, top, b, top + plotH, band.kind == .nonWear ? nonWearShade : gapShade)
         }
         // Grid and axes.
-        let hourStep: Int64 = (t1 - t0) > 14 * 3600 ? 7200 : 3600
         gdImageSetThickness(im, 1 * s)
-        var t = t0
-        while t <= t1 {
-            gdImageLine(im, px(t), top, px(t), top + plotH, grid)
-            let label = LocalClock.hhmm(localSecond: t)
-            text(im, label, x: px(t) - 17 * s, y: top + plotH + 20 * s, size: 10 * Double(s), colour: black)
-            t += hourStep
+        for tick in axis.ticks {
+            gdImageLine(im, px(tick.x), top, px(tick.x), top + plotH, grid)
+            text(im, tick.label, x: px(tick.x) - 17 * s, y: top + plotH + 20 * s, size: 10 * Double(s), colour: black)
+        }
+        // A clock change (DST) is marked where it happened, on the elapsed-time axis.
+        let changes = MovementChart.clockChanges(start: t0, end: t1, clock: chart.clock)
+        for change in changes {
+            let x = px(change.x)
+            var y = top
+            while y < top + plotH { gdImageLine(im, x, y, x, min(y + 6 * s, top + plotH), black); y += 12 * s }
+            text(im, change.label, x: x + 4 * s, y: top + 24 * s, size: 9 * Double(s), colour: black)
         }
         for v in yTicks {
             gdImageLine(im, left, py(v), left + plotW, py(v), grid)
@@ -92,7 +96,8 @@ public struct ChartRenderer: Sendable {
         gdImageRectangle(im, left, top, left + plotW, top + plotH, black)
         text(im, chart.title, x: left, y: 30 * s, size: 14 * Double(s), colour: black)
         text(im, chart.yAxisLabel, x: 22 * s, y: top + plotH - 10 * s, size: 10 * Double(s), colour: black, angle: .pi / 2)
-        text(im, "local time", x: left + plotW / 2 - 30 * s, y: top + plotH + 42 * s, size: 10 * Double(s), colour: black)
+        text(im, changes.isEmpty ? "local time" : "local time (elapsed-time axis: \(changes.map(\.label).joined(separator: ", ")))",
+             x: left + plotW / 2 - (changes.isEmpty ? 30 : 150) * s, y: top + plotH + 42 * s, size: 10 * Double(s), colour: black)
 
         // The second axis (right) and its line, thin and grey-green, under the main line.
         if let line = chart.secondary, line.range.upperBound > line.range.lowerBound {

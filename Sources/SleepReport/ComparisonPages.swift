@@ -98,7 +98,8 @@ public enum ComparisonPages {
         let lengths: [[String: Any]] = zip(c.lengths, night.analyses).map { length, a in
             ["length": length.description, "intervals": a.intervals.map { iv -> [String: String] in
                 let mv = iv.movement
-                return ["start": LocalClock.hhmm(localSecond: tl.localSecond(atUTC: mv.startUTC)), "sum": Fmt.fixed(mv.movementSum, 3),
+                return ["start": LocalClock.hhmm(localSecond: tl.localSecond(atUTC: mv.startUTC)),
+                        "offset": UTCOffsetTimeline.formatOffset(tl.offset(atUTC: mv.startUTC)), "sum": Fmt.fixed(mv.movementSum, 3),
                         "perMinute": Fmt.fixed(mv.movementPerMinute, 4), "coverage": String(mv.coverageSeconds),
                         "state": iv.state.map { String($0.letter) } ?? "", "phase": iv.phase?.rawValue ?? ""]
             }]
@@ -160,13 +161,14 @@ public enum ComparisonPages {
         let night = c.nights[k]
         let series = zip(c.lengths, night.analyses).map { length, a in
             MovementChart.Series(label: "\(length) intervals", points: a.intervals.map { iv in
-                MovementChart.Point(startLocal: info.timeline.localSecond(atUTC: iv.movement.startUTC),
-                                    endLocal: info.timeline.localSecond(atUTC: iv.movement.endUTC),
+                MovementChart.Point(startLocal: iv.movement.startUTC, endLocal: iv.movement.endUTC,
                                     value: iv.movement.movementPerMinute, phase: nil)
             })
         }
-        return MovementChart(title: "Night of \(info.date) · movement per minute at \(c.lengths.map(\.description).joined(separator: ", ")) intervals",
-                             yAxisLabel: "movement per minute (g·s/min)", series: series, sleepPeriod: nil, showPhases: false)
+        var chart = MovementChart(title: "Night of \(info.date) · movement per minute at \(c.lengths.map(\.description).joined(separator: ", ")) intervals",
+                                  yAxisLabel: "movement per minute (g·s/min)", series: series, sleepPeriod: nil, showPhases: false)
+        chart.clock = info.timeline
+        return chart
     }
 
     /// The Bland–Altman plot of one metric of a pair.

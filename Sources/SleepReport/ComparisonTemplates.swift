@@ -50,8 +50,8 @@ enum ComparisonTemplates {
     {{#lengths}}
     <details><summary>{{length}} intervals: movement, state and phase</summary>
     <table>
-    <tr><th>Start</th><th>Movement sum (g·s)</th><th>Per minute (g·s/min)</th><th>Coverage (s)</th><th>State</th><th>Phase</th></tr>
-    {{#intervals}}<tr><td>{{start}}</td><td class="num">{{sum}}</td><td class="num">{{perMinute}}</td><td class="num">{{coverage}}</td><td>{{state}}</td><td>{{phase}}</td></tr>
+    <tr><th>Start (local)</th><th>UTC offset</th><th>Movement sum (g·s)</th><th>Per minute (g·s/min)</th><th>Coverage (s)</th><th>State</th><th>Phase</th></tr>
+    {{#intervals}}<tr><td>{{start}}</td><td>{{offset}}</td><td class="num">{{sum}}</td><td class="num">{{perMinute}}</td><td class="num">{{coverage}}</td><td>{{state}}</td><td>{{phase}}</td></tr>
     {{/intervals}}
     </table>
     </details>

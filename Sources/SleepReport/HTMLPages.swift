@@ -43,6 +43,7 @@ public enum HTMLPages {
             let mv = iv.movement
             return [
                 "start": LocalClock.hhmm(localSecond: tl.localSecond(atUTC: mv.startUTC)),
+                "offset": UTCOffsetTimeline.formatOffset(tl.offset(atUTC: mv.startUTC)),
                 "sum": Fmt.fixed(mv.movementSum, 3),
                 "perMinute": Fmt.fixed(mv.movementPerMinute, 4),
                 "coverage": String(mv.coverageSeconds),
@@ -86,6 +87,7 @@ public enum HTMLPages {
             "intervals": wearable ? a.intervals.map { iv -> [String: String] in
                 let mv = iv.movement
                 return ["start": LocalClock.hhmm(localSecond: tl.localSecond(atUTC: mv.startUTC)),
+                        "offset": UTCOffsetTimeline.formatOffset(tl.offset(atUTC: mv.startUTC)),
                         "sum": Fmt.fixed(mv.movementSum * 1000, 1), "perMinute": Fmt.fixed(mv.movementPerMinute.map { $0 / 60 * 1000 }, 2),
                         "coverage": String(mv.coverageSeconds), "state": iv.state.map { String($0.letter) } ?? "", "phase": iv.phase?.rawValue ?? ""]
             } : intervals,

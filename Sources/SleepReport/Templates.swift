@@ -66,8 +66,8 @@ enum Templates {
     <h2>Intervals</h2>
     <details><summary>Movement, state and phase per {{interval}} interval</summary>
     <table>
-    <tr><th>Start</th><th>{{movementUnit}}</th><th>{{perMinuteUnit}}</th><th>Coverage (s)</th><th>State</th><th>Phase</th></tr>
-    {{#intervals}}<tr><td>{{start}}</td><td class="num">{{sum}}</td><td class="num">{{perMinute}}</td><td class="num">{{coverage}}</td><td>{{state}}</td><td>{{phase}}</td></tr>
+    <tr><th>Start (local)</th><th>UTC offset</th><th>{{movementUnit}}</th><th>{{perMinuteUnit}}</th><th>Coverage (s)</th><th>State</th><th>Phase</th></tr>
+    {{#intervals}}<tr><td>{{start}}</td><td>{{offset}}</td><td class="num">{{sum}}</td><td class="num">{{perMinute}}</td><td class="num">{{coverage}}</td><td>{{state}}</td><td>{{phase}}</td></tr>
     {{/intervals}}
     </table>
     </details>
