@@ -121,6 +121,7 @@ public struct Exporter {
                 String(a.night.coverageSeconds), String(a.night.sourceResolutionSeconds)]
             + parameterFields(a)
             + [String(p.epochSeconds), CSVFormat.number(p.wakeThresholdFactor), CSVFormat.number(a.wakeThreshold),
-               String(p.persistentSleepMinutes), CSVFormat.number(p.deepQuantile), String(p.minimumCoverageSeconds)]
+               String(p.persistentSleepMinutes), CSVFormat.number(p.deepQuantile), String(p.minimumCoverageSeconds),
+               a.night.timeZoneSource]
     }
 }

@@ -256,7 +256,17 @@ public struct Pipeline {
         // `--kind` other than the stored kind: the file is read again, as a changed file would be.
         let storedKind = try storing { try db.recordingKind(contentSHA256: sha) }
         let kindChanged = configuration.kindOverride.map { storedKind != nil && $0.rawValue != storedKind } ?? false
-        if !kindChanged, let storedPath = try storing({ try db.recordingPath(contentSHA256: sha) }) {
+        // `--tz` other than the zone the nights were split with: the zone is a parameter of the
+        // nights, so they are split again. The file is read again rather than the stored series
+        // re-cut, because a device clock without a zone was placed in UTC with the old zone.
+        let storedZone = try storing { try db.recordingTimeZone(contentSHA256: sha) }
+        let zoneChanged = configuration.timeZoneIdentifier.map { tz in storedZone.map { $0.zone != tz } ?? false } ?? false
+        if zoneChanged, let old = storedZone {
+            let was = old.source == "assumed-utc" ? "UTC (assumed: no zone in the file, no --tz)" : "\(old.zone ?? "UTC offsets from the data") (\(old.source))"
+            logger.notice("\(relativePath): time zone \(was) → \(configuration.timeZoneIdentifier ?? "") (--tz): nights split again")
+        }
+        let oldNightIDs = zoneChanged ? try storing { try db.nightIDs(contentSHA256: sha) } : []
+        if !kindChanged && !zoneChanged, let storedPath = try storing({ try db.recordingPath(contentSHA256: sha) }) {
             // Same content: unchanged, or moved (its old path is gone), or a copy (both exist).
             let oldFile = (configuration.dataDirectory as NSString).appendingPathComponent(storedPath)
             if storedPath != relativePath && !FileManager.default.fileExists(atPath: oldFile) {
@@ -317,6 +327,10 @@ public struct Pipeline {
             }
         }
         } }
+        // Nights the new split no longer has lose their report folders (the index no longer lists them).
+        for gone in Set(oldNightIDs).subtracting(nightIDs) {
+            try? FileManager.default.removeItem(atPath: (configuration.reportsDirectory as NSString).appendingPathComponent(gone))
+        }
         logger.info("\(relativePath): \(recording.format.rawValue), \(decision.kind.rawValue) (\(decision.reason)), \(recording.quality.sampleCount) samples, \(nightIDs.count) night(s)")
         for w in recording.warnings { logger.notice("\(relativePath): \(w)") }
         return .ingested(nightIDs: nightIDs, warnings: recording.warnings)

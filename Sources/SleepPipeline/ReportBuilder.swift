@@ -55,6 +55,7 @@ struct ReportBuilder {
                     postBedSurvey: night.postBedSurvey.map { ($0.question, $0.answer) },
                     analysis: analysis, sourceResolutionSeconds: night.series.sourceResolutionSeconds)
                 input.kindReason = recording?.kindReason ?? ""
+                input.timeZoneSource = recording?.timeZoneSource ?? ""
                 outcomes.append(try ReportWriter.write(HTMLPages.nightPage(input, chartFile: "movement.png"), to: folder + "/index.html"))
             }
             steps.step(overview.nightID)
@@ -91,7 +92,7 @@ struct ReportBuilder {
         if let r = recording {
             facts.append(("Recording", "\(PrintableText.escaped(r.path)) (\(r.format), \(r.sizeBytes) bytes, sha256 \(r.contentSHA256.prefix(16))…)"))
             facts.append(("Samples", "\(r.sampleCount), effective rate \(String(format: "%.2f", r.effectiveSampleRateHz)) Hz"))
-            facts.append(("Time zone", "\(r.timeZone ?? "UTC offsets from the data") (\(r.timeZoneSource))"))
+            facts.append(("Time zone", "\(HTMLPages.timeZoneText(name: r.timeZone, source: r.timeZoneSource)); time_zone_source \(r.timeZoneSource)"))
             facts.append(("Gravity", r.gravity))
             facts.append(("Recording kind", "\(r.kind): \(r.kindReason.isEmpty ? "stored before kinds existed (a phone)" : r.kindReason)"))
             if let q = try? JSONDecoder().decode(QualityFacts.self, from: Data(r.qualityJSON.utf8)) {

@@ -68,7 +68,7 @@ public enum HTMLPages {
             "date": input.date.description,
             "recording": input.recordingPath,
             "format": input.recordingFormat,
-            "timeZone": input.timeZoneName ?? "UTC offsets from the data",
+            "timeZone": timeZoneText(name: input.timeZoneName, source: input.timeZoneSource),
             "status": a.status.rawValue,
             "scored": a.status == .scored,
             "statusNote": statusNote(a.status),
@@ -102,6 +102,16 @@ public enum HTMLPages {
             "sourceResolution": IntervalLength(seconds: input.sourceResolutionSeconds)?.description ?? "",
         ]
         return library.render(context, withTemplate: "night") ?? ""
+    }
+
+    /// The zone a night was split with and where it came from (`recordings.time_zone_source`).
+    public static func timeZoneText(name: String?, source: String) -> String {
+        switch source {
+        case "option": return "\(name ?? "UTC") (from --tz)"
+        case "assumed-utc": return "UTC, assumed: the file states no time zone and no --tz was given (re-run with --tz to split the nights on the local clock)"
+        case "data": return name.map { "\($0) (stated in the file)" } ?? "UTC offsets stated in the file"
+        default: return name ?? "UTC offsets from the data"
+        }
     }
 
     static func statusNote(_ s: NightStatus) -> String {

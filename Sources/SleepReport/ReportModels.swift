@@ -15,6 +15,8 @@ public struct NightReportInput: Sendable {
     public var postBedSurvey: [(question: String, answer: String)]
     public var analysis: NightAnalysis
     public var sourceResolutionSeconds: Int
+    /// Where the zone came from (`recordings.time_zone_source`: `option`, `data`, `assumed-utc`; empty: not known).
+    public var timeZoneSource: String = ""
     /// Why the recording got its kind (and so this night its method), from `recordings.kind_reason`.
     public var kindReason: String = ""
 
