@@ -154,7 +154,8 @@ public struct Pipeline {
             if let reason = summary.renderedAllBecause { logger.notice("rendering every night's report: \(reason)") }
             else { only = affected }
         }
-        let reporter = ReportBuilder(db: db, reportsDirectory: c.reportsDirectory, parameters: c.parameters)
+        var reporter = ReportBuilder(db: db, reportsDirectory: c.reportsDirectory, parameters: c.parameters)
+        reporter.failures = summary.failures.map { ($0.path, PrintableText.escaped($0.error)) }
         let rendered = try writingReports {
             try reporter.render(only: only) { done, total, nightID in
                 progress?.update(PipelineProgress(stage: .reports, done: done, total: total, nights: done, item: nightID))

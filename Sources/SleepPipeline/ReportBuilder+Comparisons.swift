@@ -29,7 +29,8 @@ extension ReportBuilder {
                                  timeline: night.timeline, analysis: analysis))
         }
         let indexPath = (reportsDirectory as NSString).appendingPathComponent("index.html")
-        return try ReportWriter.write(HTMLPages.indexPage(rows, parameters: parameters, extraLinks: Self.comparisonLinks(in: reportsDirectory)),
+        return try ReportWriter.write(HTMLPages.indexPage(rows, parameters: parameters, extraLinks: Self.comparisonLinks(in: reportsDirectory),
+                                                          failures: try failures ?? db.latestRunFailures(commands: ["run", "nightly"])),
                                       to: indexPath)
     }
 }

@@ -9,6 +9,8 @@ struct ReportBuilder {
     let db: SleepDatabase
     let reportsDirectory: String
     let parameters: AnalysisParameters
+    /// The files that failed in this run, listed on the index; nil: those of the latest run in the store.
+    var failures: [(path: String, error: String)]? = nil
 
     /// The analysis key of each kind's method under these parameters.
     var keys: [RecordingKind: String] {
@@ -34,19 +36,25 @@ struct ReportBuilder {
         // listed afterwards in night order, so files and index are those of a serial loop.
         ChartRenderer.prepareForConcurrentRendering()
         let steps = SerializedProgress(total: overviews.count, progress)
+        let neighbours = Self.neighbours(overviews)
+        // A night's page links its neighbours: the pages (not the charts) of the neighbours of a
+        // rendered night are rendered too, so that their links follow.
+        let pagesOnly = only.map { only in Set(only.flatMap { id in [neighbours[id]?.previous?.nightID, neighbours[id]?.next?.nightID].compactMap { $0 } })
+            .subtracting(only) } ?? []
         let nights = try ParallelNights.map(overviews.count) { k -> (outcomes: [ReportWriter.Outcome], row: IndexRow)? in
             let overview = overviews[k]
             guard let night = try db.night(id: overview.nightID), let analysis = overview.analysis else { return nil }
             var outcomes: [ReportWriter.Outcome] = []
             let folder = (reportsDirectory as NSString).appendingPathComponent(overview.nightID)
-            if (only?.contains(overview.nightID) ?? true) || !Self.nightFilesExist(in: folder) {
+            let whole = (only?.contains(overview.nightID) ?? true) || !Self.nightFilesExist(in: folder)
+            if whole || pagesOnly.contains(overview.nightID) {
                 let recording = try db.recording(forNight: overview.nightID)
                 let chart = analysis.kind == .wearable24h
                     ? MovementChart.wearableNight(analysis, epochs: night.epochs, timeline: night.timeline,
                                                   title: "Night of \(night.window.date) · ENMO per \(parameters.interval) interval, angle-z per minute")
                     : MovementChart.night(analysis, timeline: night.timeline,
                                           title: "Night of \(night.window.date) · movement per \(parameters.interval) interval")
-                outcomes.append(try ReportWriter.write(renderer.png(chart), to: folder + "/movement.png"))
+                if whole { outcomes.append(try ReportWriter.write(renderer.png(chart), to: folder + "/movement.png")) }
                 var input = NightReportInput(
                     nightID: overview.nightID, date: night.window.date, timeline: night.timeline, timeZoneName: night.timeZone,
                     recordingPath: PrintableText.escaped(overview.recordingPath), recordingFormat: overview.recordingFormat,
@@ -55,6 +63,8 @@ struct ReportBuilder {
                     postBedSurvey: night.postBedSurvey.map { ($0.question, $0.answer) },
                     analysis: analysis, sourceResolutionSeconds: night.series.sourceResolutionSeconds)
                 input.kindReason = recording?.kindReason ?? ""
+                input.previousNight = neighbours[overview.nightID]?.previous
+                input.nextNight = neighbours[overview.nightID]?.next
                 input.timeZoneSource = recording?.timeZoneSource ?? ""
                 outcomes.append(try ReportWriter.write(HTMLPages.nightPage(input, chartFile: "movement.png"), to: folder + "/index.html"))
             }
@@ -68,10 +78,24 @@ struct ReportBuilder {
             if !night.outcomes.isEmpty { nightsRendered += 1 }
             rows.append(night.row)
         }
+        // The definitions page is the same for every run: written when missing, not counted.
+        _ = (try ReportWriter.write(DefinitionsPage.page(), to: (reportsDirectory as NSString).appendingPathComponent(DefinitionsPage.fileName)))
         let indexPath = (reportsDirectory as NSString).appendingPathComponent("index.html")
-        count(try ReportWriter.write(HTMLPages.indexPage(rows, parameters: parameters, extraLinks: Self.comparisonLinks(in: reportsDirectory)),
+        count(try ReportWriter.write(HTMLPages.indexPage(rows, parameters: parameters, extraLinks: Self.comparisonLinks(in: reportsDirectory),
+                                                         failures: try failures ?? db.latestRunFailures(commands: ["run", "nightly"])),
                                      to: indexPath))
         return (written, unchanged, nightsRendered, overviews.count)
+    }
+
+    /// Each analysed night's previous and next analysed night, in the index's order.
+    static func neighbours(_ overviews: [NightOverview]) -> [String: (previous: (nightID: String, date: CivilDate)?, next: (nightID: String, date: CivilDate)?)] {
+        let listed = overviews.filter { $0.analysis != nil }
+        var result: [String: (previous: (nightID: String, date: CivilDate)?, next: (nightID: String, date: CivilDate)?)] = [:]
+        for (k, o) in listed.enumerated() {
+            result[o.nightID] = (k > 0 ? (listed[k - 1].nightID, listed[k - 1].date) : nil,
+                                 k + 1 < listed.count ? (listed[k + 1].nightID, listed[k + 1].date) : nil)
+        }
+        return result
     }
 
     /// Whether a night's page and chart are both on disk (a deleted file is rendered again).

@@ -8,7 +8,7 @@ enum ComparisonTemplates {
     <h1>Interval lengths compared: {{lengthsLabel}}</h1>
     <p class="sub">{{nightCount}} nights ({{span}}) · reference {{reference}} · differences are longer − shorter · parameters <code>{{key}}</code></p>
     <p>Every length is re-aggregated from the per-second base series in the database (no raw file is read again) and analysed with the same parameters.
-    Definitions: README, section “Comparing interval lengths”. Data for other tools: <a href="statistics.csv">statistics.csv</a>, <a href="night-differences.csv">night-differences.csv</a>, <a href="night-agreement.csv">night-agreement.csv</a>.</p>
+    Definitions: below, the <a href="../definitions.html">night metrics' definitions</a> and README, section “Comparing interval lengths”. Data for other tools: <a href="statistics.csv">statistics.csv</a>, <a href="night-differences.csv">night-differences.csv</a>, <a href="night-agreement.csv">night-agreement.csv</a>.</p>
     {{#hasIncomplete}}<p class="note">Left out where not scored: {{#incomplete}}{{night}} ({{statuses}}); {{/incomplete}}</p>{{/hasIncomplete}}
     {{#pairs}}
     <h2>{{test}} vs {{reference}}: night metrics across {{nights}} nights</h2>

@@ -12,6 +12,7 @@ public enum HTMLPages {
             lib.register(try MustacheTemplate(string: Templates.layoutHead), named: "head")
             lib.register(try MustacheTemplate(string: Templates.night), named: "night")
             lib.register(try MustacheTemplate(string: Templates.index), named: "index")
+            lib.register(try MustacheTemplate(string: DefinitionsPage.template), named: "definitions")
         } catch {
             preconditionFailure("built-in template does not parse: \(error)")
         }
@@ -66,6 +67,8 @@ public enum HTMLPages {
             "title": "Night of \(input.date) — \(input.nightID)",
             "nightID": input.nightID,
             "date": input.date.description,
+            "previous": input.previousNight.map { [["id": $0.nightID, "date": $0.date.description]] } ?? [],
+            "next": input.nextNight.map { [["id": $0.nightID, "date": $0.date.description]] } ?? [],
             "recording": input.recordingPath,
             "format": input.recordingFormat,
             "timeZone": timeZoneText(name: input.timeZoneName, source: input.timeZoneSource),
@@ -123,7 +126,8 @@ public enum HTMLPages {
         }
     }
 
-    public static func indexPage(_ rows: [IndexRow], parameters: AnalysisParameters, extraLinks: [(href: String, label: String)] = []) -> String {
+    public static func indexPage(_ rows: [IndexRow], parameters: AnalysisParameters, extraLinks: [(href: String, label: String)] = [],
+                                 failures: [(path: String, error: String)] = []) -> String {
         let items: [[String: String]] = rows.map { r in
             let m = r.analysis?.metrics
             return [
@@ -142,6 +146,9 @@ public enum HTMLPages {
             "nights": items, "count": String(rows.count), "span": span,
             "interval": parameters.interval.description, "key": parameters.key,
             "links": extraLinks.map { ["href": $0.href, "label": $0.label] }, "hasLinks": !extraLinks.isEmpty,
+            "hasNights": !rows.isEmpty,
+            "failures": failures.map { ["path": $0.path, "error": $0.error] }, "hasFailures": !failures.isEmpty,
+            "failureCount": String(failures.count),
         ]
         return library.render(context, withTemplate: "index") ?? ""
     }

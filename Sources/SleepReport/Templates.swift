@@ -26,7 +26,7 @@ enum Templates {
     static let night = """
     {{> head}}
     <body>
-    <p><a href="../index.html">← all nights</a></p>
+    <p class="nav"><a href="../index.html">← all nights</a>{{#previous}} · <a href="../{{id}}/index.html" rel="prev">← previous night ({{date}})</a>{{/previous}}{{#next}} · <a href="../{{id}}/index.html" rel="next">next night ({{date}}) →</a>{{/next}} · <a href="../definitions.html">definitions</a></p>
     <h1>Night of {{date}}</h1>
     <p class="sub">{{nightID}} · recording <code>{{recording}}</code> ({{format}}) · time zone {{timeZone}}</p>
     <p class="method"><b>Method</b>: {{method}}.{{#hasKindReason}} <b>Why this method</b>: {{kindReason}}.{{/hasKindReason}}</p>
@@ -71,7 +71,7 @@ enum Templates {
     {{/intervals}}
     </table>
     </details>
-    <footer>sleepsta · definitions in the README, section “Definitions”</footer>
+    <footer>sleepsta · <a href="../definitions.html">definitions</a> (also in the README, section “Definitions”)</footer>
     </body>
     </html>
 
@@ -83,12 +83,22 @@ enum Templates {
     <h1>sleepsta — {{count}} nights</h1>
     <p class="sub">{{span}} · {{interval}} intervals</p>
     {{#hasLinks}}<p>{{#links}}<a href="{{href}}">{{label}}</a> {{/links}}</p>{{/hasLinks}}
+    <p><a href="definitions.html">Definitions of every metric and column</a></p>
+    {{#hasFailures}}<h2>Files that failed ({{failureCount}})</h2>
+    <p class="note">These files were not stored; fix or remove them and run again.</p>
     <table>
+    <tr><th>File</th><th>Error</th></tr>
+    {{#failures}}<tr><td><code>{{path}}</code></td><td>{{error}}</td></tr>
+    {{/failures}}
+    </table>
+    <h2>Nights</h2>{{/hasFailures}}
+    {{^hasNights}}<p>No nights are stored yet.</p>{{/hasNights}}
+    {{#hasNights}}<table>
     <tr><th>Night</th><th>Recording</th><th>In bed</th><th>TIB</th><th>TST</th><th>SE %</th><th>SOL</th><th>WASO</th><th>Awakenings</th><th>Status</th></tr>
     {{#nights}}<tr><td><a href="{{id}}/index.html">{{date}}</a><br><span class="def">{{id}}</span></td><td><code>{{recording}}</code></td><td>{{inBed}}</td><td class="num">{{tib}}</td><td class="num">{{tst}}</td><td class="num">{{se}}</td><td class="num">{{sol}}</td><td class="num">{{waso}}</td><td class="num">{{awakenings}}</td><td>{{status}}</td></tr>
     {{/nights}}
-    </table>
-    <footer>Parameters: <code>{{key}}</code> · data span {{span}} · definitions in the README</footer>
+    </table>{{/hasNights}}
+    <footer>Parameters: <code>{{key}}</code> · data span {{span}} · <a href="definitions.html">definitions</a></footer>
     </body>
     </html>
 
