@@ -53,7 +53,7 @@ struct ReportBuilder {
                     ? MovementChart.wearableNight(analysis, epochs: night.epochs, timeline: night.timeline,
                                                   title: "Night of \(night.window.date) · ENMO per \(parameters.interval) interval, angle-z per minute")
                     : MovementChart.night(analysis, timeline: night.timeline,
-                                          title: "Night of \(night.window.date) · movement per \(parameters.interval) interval")
+                                          title: "Night of \(night.window.date) · \(MovementUnits.meanAccelerationLabel) per \(parameters.interval) interval")
                 if whole { outcomes.append(try ReportWriter.write(renderer.png(chart), to: folder + "/movement.png")) }
                 var input = NightReportInput(
                     nightID: overview.nightID, date: night.window.date, timeline: night.timeline, timeZoneName: night.timeZone,

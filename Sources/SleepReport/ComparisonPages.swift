@@ -100,7 +100,7 @@ public enum ComparisonPages {
                 let mv = iv.movement
                 return ["start": LocalClock.hhmm(localSecond: tl.localSecond(atUTC: mv.startUTC)),
                         "offset": UTCOffsetTimeline.formatOffset(tl.offset(atUTC: mv.startUTC)), "sum": Fmt.fixed(mv.movementSum, 3),
-                        "perMinute": Fmt.fixed(mv.movementPerMinute, 4), "coverage": String(mv.coverageSeconds),
+                        "perMinute": Fmt.fixed(MovementUnits.milliG(perMinute: mv.movementPerMinute), 2), "coverage": String(mv.coverageSeconds),
                         "state": iv.state.map { String($0.letter) } ?? "", "phase": iv.phase?.rawValue ?? ""]
             }]
         }
@@ -162,11 +162,11 @@ public enum ComparisonPages {
         let series = zip(c.lengths, night.analyses).map { length, a in
             MovementChart.Series(label: "\(length) intervals", points: a.intervals.map { iv in
                 MovementChart.Point(startLocal: iv.movement.startUTC, endLocal: iv.movement.endUTC,
-                                    value: iv.movement.movementPerMinute, phase: nil)
+                                    value: MovementUnits.milliG(perMinute: iv.movement.movementPerMinute), phase: nil)
             })
         }
-        var chart = MovementChart(title: "Night of \(info.date) · movement per minute at \(c.lengths.map(\.description).joined(separator: ", ")) intervals",
-                                  yAxisLabel: "movement per minute (g·s/min)", series: series, sleepPeriod: nil, showPhases: false)
+        var chart = MovementChart(title: "Night of \(info.date) · \(MovementUnits.meanAccelerationLabel) at \(c.lengths.map(\.description).joined(separator: ", ")) intervals",
+                                  yAxisLabel: MovementUnits.meanAccelerationLabel, series: series, sleepPeriod: nil, showPhases: false)
         chart.clock = info.timeline
         return chart
     }

@@ -40,7 +40,7 @@ enum ComparisonTemplates {
     <h2>Nights</h2>
     {{#nights}}
     <h3 id="{{id}}">Night of {{date}} <span class="def">{{id}} · <code>{{recording}}</code></span></h3>
-    <img class="chart" src="{{chart}}" alt="Movement per minute at {{lengthsLabel}} intervals over the night, on the same clock axis">
+    <img class="chart" src="{{chart}}" alt="Mean acceleration (mg) at {{lengthsLabel}} intervals over the night, on the same time axis">
     <table>
     <tr><th>Metric</th>{{#lengthHeaders}}<th>{{.}}</th>{{/lengthHeaders}}{{#differenceHeaders}}<th>{{.}}</th>{{/differenceHeaders}}</tr>
     <tr><td>Status</td>{{#statuses}}<td>{{.}}</td>{{/statuses}}{{#differenceHeaders}}<td></td>{{/differenceHeaders}}</tr>
@@ -50,7 +50,7 @@ enum ComparisonTemplates {
     {{#lengths}}
     <details><summary>{{length}} intervals: movement, state and phase</summary>
     <table>
-    <tr><th>Start (local)</th><th>UTC offset</th><th>Movement sum (g·s)</th><th>Per minute (g·s/min)</th><th>Coverage (s)</th><th>State</th><th>Phase</th></tr>
+    <tr><th>Start (local)</th><th>UTC offset</th><th>Movement sum (g·s)</th><th>Mean acceleration (mg)</th><th>Coverage (s)</th><th>State</th><th>Phase</th></tr>
     {{#intervals}}<tr><td>{{start}}</td><td>{{offset}}</td><td class="num">{{sum}}</td><td class="num">{{perMinute}}</td><td class="num">{{coverage}}</td><td>{{state}}</td><td>{{phase}}</td></tr>
     {{/intervals}}
     </table>

@@ -63,17 +63,18 @@ public struct MovementChart: Sendable {
     }
 
     /// Builds the chart of one analysed night.
-    /// Builds the chart of one analysed night, on elapsed time labelled with `timeline`'s clock.
+    /// Builds the chart of one analysed night, on elapsed time labelled with `timeline`'s clock:
+    /// each interval's mean acceleration in mg (``MovementUnits``).
     public static func night(_ analysis: NightAnalysis, timeline: UTCOffsetTimeline, title: String) -> MovementChart {
         let points = analysis.intervals.map { iv in
             Point(startLocal: iv.movement.startUTC, endLocal: iv.movement.endUTC,
-                  value: iv.movement.movementPerMinute, phase: iv.phase)
+                  value: MovementUnits.milliG(perMinute: iv.movement.movementPerMinute), phase: iv.phase)
         }
         let period = analysis.metrics.flatMap { m -> (Int64, Int64)? in
             guard let on = m.sleepOnsetUTC, let off = m.wakeTimeUTC else { return nil }
             return (on, off)
         }
-        var chart = MovementChart(title: title, yAxisLabel: "movement per minute (g·s/min)",
+        var chart = MovementChart(title: title, yAxisLabel: MovementUnits.meanAccelerationLabel,
                                   series: [Series(label: "\(analysis.parameters.interval) intervals", points: points)], sleepPeriod: period)
         chart.clock = timeline
         return chart

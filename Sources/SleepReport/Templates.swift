@@ -33,7 +33,7 @@ enum Templates {
     {{^scored}}<p class="note">{{statusNote}}{{#statusReason}} Reason: {{statusReason}}.{{/statusReason}}</p>{{/scored}}
     {{#scoredNote}}<p class="note">{{statusReason}}.</p>{{/scoredNote}}
     {{#coarseSource}}<p class="note">The source holds totals per {{sourceResolution}} only; intervals shorter than that are spread evenly, not measured.</p>{{/coarseSource}}
-    <img class="chart" src="{{chart}}" alt="Movement per {{interval}} interval over the night, with the sleep period shaded and movement phases below">
+    <img class="chart" src="{{chart}}" alt="Mean acceleration (mg) per {{interval}} interval over the night, with the sleep period shaded and movement phases below">
     {{#scored}}
     <h2>Night metrics ({{interval}} intervals)</h2>
     <table>
