@@ -154,6 +154,11 @@ enum Schema {
         m.registerMigration("v3-no-data-in-sleep-period") { db in
             try db.execute(sql: "ALTER TABLE night_metrics ADD COLUMN no_data_in_sleep_period_min REAL")
         }
+        // Night ids drop device extensions (`p1.cwa_2024-06-14` → `p1_2024-06-14`), as the CSV and
+        // JSON ones always did (issue 14): rename the stored nights and every row naming them.
+        m.registerMigration("v6-night-ids-without-device-extensions") { db in
+            try NightIDRenaming.dropDeviceExtensions(db)
+        }
         return m
     }
 }

@@ -47,3 +47,15 @@ struct ReportNavigationTests {
         #expect(!after.contains("Files that failed") && after.contains("ok_2024-06-14"))
     }
 }
+
+@Suite("Night ids drop device extensions")
+struct NightNamingTests {
+    @Test(".gt3x, .cwa and .bin (also gzipped) are dropped like .csv and .json")
+    func stems() {
+        #expect(NightNaming.recordingStem("participant.cwa") == "participant")
+        #expect(NightNaming.recordingStem("site/w1.gt3x") == "site_w1")
+        #expect(NightNaming.recordingStem("g.BIN.gz") == "g")
+        #expect(NightNaming.recordingStem("night.csv.gz") == "night")
+        #expect(NightNaming.recordingStem("notes.bin.txt") == "notes.bin.txt")
+    }
+}
