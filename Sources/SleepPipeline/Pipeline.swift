@@ -86,9 +86,11 @@ public struct Pipeline {
         // Nights whose pages must be rendered by an `affected`-scope run.
         var affected = Set<String>()
         let scan = try DataFolderScan.scan(c.dataDirectory, excludedName: (c.databasePath as NSString).lastPathComponent)
+        // A failed file is reported once: in the summary on stdout (and `run_failures`). The log
+        // repeats it only at debug level (--verbose), so cron's `2>&1` mail does not hold it twice.
         for problem in scan.problems {
             summary.filesSeen += 1
-            logger.error("\(problem.message)")
+            logger.debug("\(problem.message)")
             summary.failures.append((problem.relativePath, problem.message))
         }
         var state = PipelineProgress(stage: .files, done: 0, total: scan.files.count, bytesTotal: scan.totalBytes)
@@ -116,10 +118,10 @@ public struct Pipeline {
                 throw error   // the store or the folder failed, not this file: stop the run
             } catch let ingestError as IngestError {
                 let error = seen?.explaining(ingestError, path: path) ?? ingestError
-                logger.error("\(error.description)")
+                logger.debug("\(error.description)")
                 summary.failures.append((file.relativePath, error.description))
             } catch {
-                logger.error("\(file.relativePath): \(error)")
+                logger.debug("\(file.relativePath): \(error)")
                 summary.failures.append((file.relativePath, "\(file.relativePath): \(error)"))
             }
             state.done += 1
