@@ -36,10 +36,10 @@ struct PipelineOptions: ParsableArguments {
     @Flag(name: .long, help: "Remove stored recordings whose file is no longer in the data folder, with their nights and report pages (without it they are kept, and the summary lists them).")
     var prune = false
 
-    @Flag(name: .long, help: "Log every file and night (debug level) to stderr.")
+    @Flag(name: .shortAndLong, help: "Log every file and night (debug level) to stderr.")
     var verbose = false
 
-    @Flag(name: .long, help: "Log nothing but errors (the default for nightly when stderr is not a terminal, as under cron).")
+    @Flag(name: .shortAndLong, help: "Log nothing but errors (the default for nightly when stderr is not a terminal, as under cron).")
     var quiet = false
 
     func validate() throws {
