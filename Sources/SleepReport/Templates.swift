@@ -19,6 +19,10 @@ enum Templates {
     img.chart { max-width: 100%; height: auto; border: 1px solid #eee; }
     details summary { cursor: pointer; color: #0072b2; }
     footer { margin-top: 3rem; color: #888; font-size: .85rem; }
+    /* Narrow screens (phones, 400 px): a wide table scrolls sideways inside the page instead of being cut off. */
+    table { display: block; max-width: 100%; overflow-x: auto; -webkit-overflow-scrolling: touch; }
+    code { overflow-wrap: anywhere; }
+    @media (max-width: 640px) { body { margin: 1rem auto; padding: 0 .5rem; } th, td { padding: .2rem .4rem; } h1 { font-size: 1.25rem; } }
     </style>
     </head>
     """
