@@ -12,11 +12,14 @@ enum ComparisonTemplates {
     {{#hasIncomplete}}<p class="note">Left out where not scored: {{#incomplete}}{{night}} ({{statuses}}); {{/incomplete}}</p>{{/hasIncomplete}}
     {{#pairs}}
     <h2>{{test}} vs {{reference}}: night metrics across {{nights}} nights</h2>
-    <table>
-    <tr><th>Metric</th><th>Unit</th><th>n</th><th>Mean {{reference}}</th><th>Mean {{test}}</th><th>Mean difference (bias)</th><th>95 % CI of bias</th><th>SD of differences</th><th>95 % limits of agreement</th><th>Mean |difference|</th><th>ICC(2,1)</th><th>Bland–Altman</th></tr>
+    {{#fewNights}}<p class="note caution">Only {{nights}} nights: with fewer than {{minimumNights}}, the 95 % limits of agreement and the ICC are too uncertain to mean much (their confidence intervals span most of the range); read them as a description of these nights, not as an estimate.</p>{{/fewNights}}
+    <table class="stats">
+    <tr><th>Metric</th><th>Unit</th><th>n</th><th>Mean {{reference}}</th><th>Mean {{test}}</th><th>Bias (mean diff.)</th><th>95 % CI of bias</th><th>SD of diff.</th><th>95 % limits of agreement</th><th>Mean |diff.|</th><th>ICC (2,1)</th><th>Plot</th></tr>
     {{#metrics}}<tr><td>{{name}}</td><td>{{unit}}</td><td class="num">{{n}}</td><td class="num">{{refMean}}</td><td class="num">{{testMean}}</td><td class="num">{{bias}}</td><td class="num">{{biasCI}}</td><td class="num">{{sd}}</td><td class="num">{{loa}}</td><td class="num">{{mad}}</td><td class="num">{{icc}}</td><td><a href="{{chart}}">plot</a></td></tr>
     {{/metrics}}
     </table>
+    <h3>Bland–Altman plots: {{test}} − {{reference}}</h3>
+    <div class="multiples">{{#metrics}}<figure><a href="{{chart}}"><img src="{{chart}}" alt="Bland–Altman plot, {{label}}"></a><figcaption>{{label}}</figcaption></figure>{{/metrics}}</div>
     <h3>Epoch-level agreement on a common {{cell}} grid (all nights pooled)</h3>
     <table>
     <tr><th>Labels</th><th>Cells</th><th>Accuracy</th><th>Cohen's κ</th></tr>

@@ -19,6 +19,9 @@ enum Templates {
     img.chart { max-width: 100%; height: auto; border: 1px solid #eee; }
     details summary { cursor: pointer; color: #0072b2; }
     footer { margin-top: 3rem; color: #888; font-size: .85rem; }
+    table.stats td.num { white-space: nowrap; } table.stats td, table.stats th { padding: .25rem .45rem; }
+    .multiples { display: flex; flex-wrap: wrap; gap: .6rem; } .multiples figure { margin: 0; width: 300px; }
+    .multiples img { width: 100%; height: auto; border: 1px solid #eee; } .multiples figcaption { font-size: .8rem; color: #555; }
     /* Narrow screens (phones, 400 px): a wide table scrolls sideways inside the page instead of being cut off. */
     table { display: block; max-width: 100%; overflow-x: auto; -webkit-overflow-scrolling: touch; }
     code { overflow-wrap: anywhere; }
