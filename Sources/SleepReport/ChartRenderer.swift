@@ -42,7 +42,9 @@ public struct ChartRenderer: Sendable {
         let gapShade = colour(240, 240, 240), sleepShade = colour(232, 242, 252)
         FastGD.fill(im, 0, 0, W - 1, H - 1, white)
 
-        let left: Int32 = 90 * s, right: Int32 = (chart.secondary == nil ? 30 : 70) * s, top: Int32 = 50 * s
+        // Sleep/wake strips per series (comparisons) sit between the title and the plot.
+        let stripRows = Int32(chart.seriesSleepWake.count)
+        let left: Int32 = 90 * s, right: Int32 = (chart.secondary == nil ? 30 : 70) * s, top: Int32 = (50 + 13 * stripRows) * s
         let bottom: Int32 = (chart.showPhases ? 88 : 62) * s
         let plotW = W - left - right, plotH = H - top - bottom
 
@@ -129,6 +131,19 @@ public struct ChartRenderer: Sendable {
             if let first = chart.sleepWake.first {
                 text(im, "sleep / wake", x: max(left + 4 * s, px(max(first.start, t0)) - 70 * s), y: top + 9 * s, size: 8 * Double(s), colour: black)
             }
+        }
+
+        // One sleep/wake strip per series (comparisons), stacked from the top of the plot.
+        for (k, strip) in chart.seriesSleepWake.enumerated() where !strip.isEmpty {
+            let sleepColour = colour(0, 70, 140), wakeColour = colour(230, 159, 0)
+            let y0 = (42 + 13 * Int32(k)) * s
+            for r in strip {
+                let a = px(max(r.start, t0)), b = px(min(r.end, t1))
+                guard b > a else { continue }
+                FastGD.fill(im, a, y0, b, y0 + 9 * s, r.state == .sleep ? sleepColour : wakeColour)
+            }
+            let label = k < chart.series.count ? chart.series[k].label.replacingOccurrences(of: " intervals", with: "") : ""
+            text(im, "S/W \(label)", x: 30 * s, y: y0 + 9 * s, size: 8 * Double(s), colour: black)
         }
 
         // Phase strip below the axis.

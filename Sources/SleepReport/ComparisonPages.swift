@@ -184,6 +184,10 @@ public enum ComparisonPages {
         var chart = MovementChart(title: "Night of \(info.date) · \(MovementUnits.meanAccelerationLabel) at \(c.lengths.map(\.description).joined(separator: ", ")) intervals",
                                   yAxisLabel: MovementUnits.meanAccelerationLabel, series: series, sleepPeriod: nil, showPhases: false)
         chart.clock = info.timeline
+        // Each length's interval states: the sleep/wake the lengths disagree on.
+        chart.seriesSleepWake = night.analyses.map { a in
+            a.intervals.compactMap { iv in iv.state.map { (start: iv.movement.startUTC, end: iv.movement.endUTC, state: $0) } }
+        }
         return chart
     }
 

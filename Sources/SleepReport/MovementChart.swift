@@ -54,6 +54,9 @@ public struct MovementChart: Sendable {
     public var secondary: SecondaryLine? = nil
     /// Sleep/wake per stretch of local time, drawn as a strip along the top of the plot.
     public var sleepWake: [(start: Int64, end: Int64, state: SleepWake)] = []
+    /// One sleep/wake strip per series (a comparison of interval lengths: what is being compared),
+    /// drawn in the series' colours' order below the top of the plot, labelled with the series.
+    public var seriesSleepWake: [[(start: Int64, end: Int64, state: SleepWake)]] = []
     /// The local clock of an elapsed-time axis: when set, every x value above is a UTC second and
     /// the axis labels are this timeline's local clock times.
     public var clock: UTCOffsetTimeline? = nil
