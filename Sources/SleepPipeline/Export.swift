@@ -36,6 +36,7 @@ public struct Exporter {
         if c.table == .runs { return try Self.writeRuns(db: db, databasePath: c.databasePath, to: try CSVOutput(path: c.outputPath)) }
         if c.table == .recordings { return try Self.writeRecordings(db: db, intervalSeconds: c.interval?.seconds, to: try CSVOutput(path: c.outputPath)) }
         let analyses = try db.exportAnalyses(intervalSeconds: c.interval?.seconds)
+        if let interval = c.interval, analyses.isEmpty { throw try Self.notAnalysed(interval, db: db) }
         let out = try CSVOutput(path: c.outputPath)
         do {
             var rows = 0
@@ -87,6 +88,18 @@ public struct Exporter {
         }
     }
 
+    /// `--interval` names a length no stored analysis has: a header alone would look like "no
+    /// nights". Say so, name the stored lengths and how to derive the missing one (nothing is written).
+    static func notAnalysed(_ interval: IntervalLength, db: SleepDatabase) throws -> PipelineError {
+        let stored = try db.query("SELECT DISTINCT interval_seconds AS s FROM analyses ORDER BY s")
+            .compactMap { $0["s"].flatMap(Int.init).flatMap(IntervalLength.init(seconds:))?.description }
+        guard !stored.isEmpty else {
+            return .environment("no analysis is stored in the database at all: run `sleepsta run --interval \(interval)` first")
+        }
+        return .environment("no analysis with \(interval) intervals is stored (stored: \(stored.joined(separator: ", "))); nothing was exported. "
+            + "Derive it from the stored series (no raw file is read): `sleepsta run --interval \(interval)` with the same --data and --db, then export again")
+    }
+
     static func time(_ utc: Int64?, _ a: AnalysisExportEntry) -> String {
         utc.map { LocalClock.iso8601(utcSecond: $0, timeline: a.night.timeline) } ?? ""
     }
@@ -122,6 +135,7 @@ public struct Exporter {
                 String(a.night.coverageSeconds), String(a.night.sourceResolutionSeconds)]
             + parameterFields(a)
             + [String(p.epochSeconds), CSVFormat.number(p.wakeThresholdFactor), CSVFormat.number(a.wakeThreshold),
-               String(p.persistentSleepMinutes), CSVFormat.number(p.deepQuantile), String(p.minimumCoverageSeconds)]
+               String(p.persistentSleepMinutes), CSVFormat.number(p.deepQuantile), String(p.minimumCoverageSeconds),
+               a.night.timeZoneSource]
     }
 }

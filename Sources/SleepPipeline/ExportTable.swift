@@ -29,7 +29,7 @@ public enum ExportTable: String, Sendable, CaseIterable {
                     "waso_min", "sleep_efficiency_pct", "sleep_maintenance_efficiency_pct", "awakenings", "sfi_per_hour",
                     "light_min", "deep_min", "coverage_seconds", "source_resolution_seconds",
                     "interval_seconds", "metric", "algorithm", "parameters_key", "epoch_seconds", "wake_threshold_factor", "wake_threshold", "persistent_sleep_min",
-                    "deep_quantile", "min_coverage_seconds"]
+                    "deep_quantile", "min_coverage_seconds", "time_zone_source"]
         case .epochs:
             return ["night", "start", "end", "epoch_seconds", "activity", "state", "interval_seconds", "metric", "algorithm",
                     "parameters_key"]

@@ -1,11 +1,14 @@
 import SleepCore
 
 /// Night ids: `<recording path without extension, made safe>_<evening date>`, e.g.
-/// `phone-1hz-alex_2024-03-30`. Stable across runs (they name report folders and export rows).
+/// `phone-1hz-alex_2024-03-30` or `participant_2024-03-30` for `participant.cwa`. Stable across
+/// runs (they name report folders and export rows); databases whose ids kept a device extension
+/// are renamed by migration `v6-night-ids-without-device-extensions`.
 public enum NightNaming {
     public static func recordingStem(_ relativePath: String) -> String {
         var stem = relativePath
-        for ext in [".csv.gz", ".json.gz", ".csv", ".json"] where stem.lowercased().hasSuffix(ext) {
+        for ext in [".csv.gz", ".json.gz", ".gt3x.gz", ".cwa.gz", ".bin.gz", ".csv", ".json", ".gt3x", ".cwa", ".bin", ".agd", ".awd", ".mtn"]
+            where stem.lowercased().hasSuffix(ext) {
             stem = String(stem.dropLast(ext.count)); break
         }
         let safe = stem.unicodeScalars.map { s -> Character in

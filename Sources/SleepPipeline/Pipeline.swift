@@ -90,9 +90,11 @@ public struct Pipeline {
         if let shardStamp, let id = run.id {
             try storing { try db.updateRunParameters(id: id, json: Self.parametersJSON(c, shard: shardStamp)) }
         }
+        // A failed file is reported once: in the summary on stdout (and `run_failures`). The log
+        // repeats it only at debug level (--verbose), so cron's `2>&1` mail does not hold it twice.
         for problem in scan.problems {
             summary.filesSeen += 1
-            logger.error("\(problem.message)")
+            logger.debug("\(problem.message)")
             summary.failures.append((problem.relativePath, problem.message))
         }
         var state = PipelineProgress(stage: .files, done: 0, total: scan.files.count, bytesTotal: scan.totalBytes)
@@ -124,10 +126,10 @@ public struct Pipeline {
                 throw error   // the store or the folder failed, not this file: stop the run
             } catch let ingestError as IngestError {
                 let error = outcome.seen?.explaining(ingestError, path: path) ?? ingestError
-                logger.error("\(error.description)")
+                logger.debug("\(error.description)")
                 summary.failures.append((file.relativePath, error.description))
             } catch {
-                logger.error("\(file.relativePath): \(error)")
+                logger.debug("\(file.relativePath): \(error)")
                 summary.failures.append((file.relativePath, "\(file.relativePath): \(error)"))
             }
             state.done += 1
@@ -165,7 +167,8 @@ public struct Pipeline {
             if let reason = summary.renderedAllBecause { logger.notice("rendering every night's report: \(reason)") }
             else { only = affected }
         }
-        let reporter = ReportBuilder(db: db, reportsDirectory: c.reportsDirectory, parameters: c.parameters)
+        var reporter = ReportBuilder(db: db, reportsDirectory: c.reportsDirectory, parameters: c.parameters)
+        reporter.failures = summary.failures.map { ($0.path, PrintableText.escaped($0.error)) }
         let rendered = try writingReports {
             try reporter.render(only: only) { done, total, nightID in
                 progress?.update(PipelineProgress(stage: .reports, done: done, total: total, nights: done, item: nightID))
@@ -282,7 +285,17 @@ public struct Pipeline {
         let storedKind = try storing { try db.recordingKind(contentSHA256: sha) }
         // (An epoch file is always analysed as one: `--kind` does not apply to it.)
         let kindChanged = reader != nil && (configuration.kindOverride.map { storedKind != nil && $0.rawValue != storedKind } ?? false)
-        if !kindChanged, let storedPath = try storing({ try db.recordingPath(contentSHA256: sha) }) {
+        // `--tz` other than the zone the nights were split with: the zone is a parameter of the
+        // nights, so they are split again. The file is read again rather than the stored series
+        // re-cut, because a device clock without a zone was placed in UTC with the old zone.
+        let storedZone = try storing { try db.recordingTimeZone(contentSHA256: sha) }
+        let zoneChanged = configuration.timeZoneIdentifier.map { tz in storedZone.map { $0.zone != tz } ?? false } ?? false
+        if zoneChanged, let old = storedZone {
+            let was = old.source == "assumed-utc" ? "UTC (assumed: no zone in the file, no --tz)" : "\(old.zone ?? "UTC offsets from the data") (\(old.source))"
+            logger.notice("\(relativePath): time zone \(was) → \(configuration.timeZoneIdentifier ?? "") (--tz): nights split again")
+        }
+        let oldNightIDs = zoneChanged ? try storing { try db.nightIDs(contentSHA256: sha) } : []
+        if !kindChanged && !zoneChanged, let storedPath = try storing({ try db.recordingPath(contentSHA256: sha) }) {
             // Same content: unchanged, or moved (its old path is gone), or a copy (both exist).
             let oldFile = (configuration.dataDirectory as NSString).appendingPathComponent(storedPath)
             if storedPath != relativePath && !FileManager.default.fileExists(atPath: oldFile) {
@@ -298,7 +311,14 @@ public struct Pipeline {
             return .unchanged
         }
         guard let reader else {
-            return try ingestEpochFile(reader: epochReader!, path: path, relativePath: relativePath, sha: sha, before: before, db: db, runID: runID)
+            let outcome = try ingestEpochFile(reader: epochReader!, path: path, relativePath: relativePath, sha: sha, before: before, db: db, runID: runID)
+            try rememberStat(before, hashBegan: hashBegan, path: path, relativePath: relativePath, sha: sha, db: db)
+            if case .ingested(let nightIDs, _) = outcome {
+                for gone in Set(oldNightIDs).subtracting(nightIDs) {
+                    try? FileManager.default.removeItem(atPath: (configuration.reportsDirectory as NSString).appendingPathComponent(gone))
+                }
+            }
+            return outcome
         }
         let file = try early?.wait().get() ?? IngestRead.read(reader: reader, path: path, options: options,
                                                              milestone: configuration.needsWearableMilestone)
@@ -355,6 +375,10 @@ public struct Pipeline {
         }
         } }
         try rememberStat(before, hashBegan: hashBegan, path: path, relativePath: relativePath, sha: sha, db: db)
+        // Nights the new split no longer has lose their report folders (the index no longer lists them).
+        for gone in Set(oldNightIDs).subtracting(nightIDs) {
+            try? FileManager.default.removeItem(atPath: (configuration.reportsDirectory as NSString).appendingPathComponent(gone))
+        }
         logger.info("\(relativePath): \(recording.format.rawValue), \(decision.kind.rawValue) (\(decision.reason)), \(recording.quality.sampleCount) samples, \(nightIDs.count) night(s)")
         for w in recording.warnings { logger.notice("\(relativePath): \(w)") }
         return .ingested(nightIDs: nightIDs, warnings: recording.warnings)

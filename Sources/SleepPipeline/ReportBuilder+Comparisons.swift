@@ -32,7 +32,8 @@ extension ReportBuilder {
         }
         let indexPath = (reportsDirectory as NSString).appendingPathComponent("index.html")
         return try ReportWriter.write(HTMLPages.indexPage(rows, parameters: parameters,
-                                                          extraLinks: Self.comparisonLinks(in: reportsDirectory) + recordingLinks(paths)),
+                                                          extraLinks: Self.comparisonLinks(in: reportsDirectory) + recordingLinks(paths),
+                                                          failures: try failures ?? db.latestRunFailures(commands: ["run", "nightly"])),
                                       to: indexPath)
     }
 }

@@ -9,6 +9,8 @@ struct ReportBuilder {
     let db: SleepDatabase
     let reportsDirectory: String
     let parameters: AnalysisParameters
+    /// The files that failed in this run, listed on the index; nil: those of the latest run in the store.
+    var failures: [(path: String, error: String)]? = nil
 
     /// The analysis key of each kind's method under these parameters.
     var keys: [RecordingKind: String] {
@@ -34,12 +36,18 @@ struct ReportBuilder {
         // listed afterwards in night order, so files and index are those of a serial loop.
         ChartRenderer.prepareForConcurrentRendering()
         let steps = SerializedProgress(total: overviews.count, progress)
+        let neighbours = Self.neighbours(overviews)
+        // A night's page links its neighbours: the pages (not the charts) of the neighbours of a
+        // rendered night are rendered too, so that their links follow.
+        let pagesOnly = only.map { only in Set(only.flatMap { id in [neighbours[id]?.previous?.nightID, neighbours[id]?.next?.nightID].compactMap { $0 } })
+            .subtracting(only) } ?? []
         let nights = try ParallelNights.map(overviews.count) { k -> (outcomes: [ReportWriter.Outcome], row: IndexRow)? in
             let overview = overviews[k]
             guard let night = try db.night(id: overview.nightID), let analysis = overview.analysis else { return nil }
             var outcomes: [ReportWriter.Outcome] = []
             let folder = (reportsDirectory as NSString).appendingPathComponent(overview.nightID)
-            if (only?.contains(overview.nightID) ?? true) || !Self.nightFilesExist(in: folder) {
+            let whole = (only?.contains(overview.nightID) ?? true) || !Self.nightFilesExist(in: folder)
+            if whole || pagesOnly.contains(overview.nightID) {
                 let recording = try db.recording(forNight: overview.nightID)
                 let chart = analysis.kind == .epochFile
                     ? Self.epochFileChart(analysis, night: night, interval: parameters.interval)
@@ -47,8 +55,8 @@ struct ReportBuilder {
                     ? MovementChart.wearableNight(analysis, epochs: night.epochs, timeline: night.timeline,
                                                   title: "Night of \(night.window.date) · ENMO per \(parameters.interval) interval, angle-z per minute")
                     : MovementChart.night(analysis, timeline: night.timeline,
-                                          title: "Night of \(night.window.date) · movement per \(parameters.interval) interval")
-                outcomes.append(try ReportWriter.write(renderer.png(chart), to: folder + "/movement.png"))
+                                          title: "Night of \(night.window.date) · \(MovementUnits.meanAccelerationLabel) per \(parameters.interval) interval")
+                if whole { outcomes.append(try ReportWriter.write(renderer.png(chart), to: folder + "/movement.png")) }
                 var input = NightReportInput(
                     nightID: overview.nightID, date: night.window.date, timeline: night.timeline, timeZoneName: night.timeZone,
                     recordingPath: PrintableText.escaped(overview.recordingPath), recordingFormat: overview.recordingFormat,
@@ -58,6 +66,9 @@ struct ReportBuilder {
                     analysis: analysis, sourceResolutionSeconds: night.series.sourceResolutionSeconds)
                 input.kindReason = recording?.kindReason ?? ""
                 input.recordingPage = "../" + Self.recordingFolder(overview.recordingPath) + "/index.html"
+                input.previousNight = neighbours[overview.nightID]?.previous
+                input.nextNight = neighbours[overview.nightID]?.next
+                input.timeZoneSource = recording?.timeZoneSource ?? ""
                 outcomes.append(try ReportWriter.write(HTMLPages.nightPage(input, chartFile: "movement.png"), to: folder + "/index.html"))
             }
             steps.step(overview.nightID)
@@ -74,11 +85,25 @@ struct ReportBuilder {
         if let overview = Self.nightsOverview(rows) {
             count(try ReportWriter.write(renderer.png(overview), to: (reportsDirectory as NSString).appendingPathComponent("overview.png")))
         }
+        // The definitions page is the same for every run: written when missing, not counted.
+        _ = (try ReportWriter.write(DefinitionsPage.page(), to: (reportsDirectory as NSString).appendingPathComponent(DefinitionsPage.fileName)))
         let indexPath = (reportsDirectory as NSString).appendingPathComponent("index.html")
         count(try ReportWriter.write(HTMLPages.indexPage(rows, parameters: parameters, extraLinks: Self.comparisonLinks(in: reportsDirectory)
-                                                                 + recordingLinks(overviews.filter { $0.analysis != nil }.map(\.recordingPath))),
+                                                                 + recordingLinks(overviews.filter { $0.analysis != nil }.map(\.recordingPath)),
+                                                         failures: try failures ?? db.latestRunFailures(commands: ["run", "nightly"])),
                                      to: indexPath))
         return (written, unchanged, nightsRendered, overviews.count)
+    }
+
+    /// Each analysed night's previous and next analysed night, in the index's order.
+    static func neighbours(_ overviews: [NightOverview]) -> [String: (previous: (nightID: String, date: CivilDate)?, next: (nightID: String, date: CivilDate)?)] {
+        let listed = overviews.filter { $0.analysis != nil }
+        var result: [String: (previous: (nightID: String, date: CivilDate)?, next: (nightID: String, date: CivilDate)?)] = [:]
+        for (k, o) in listed.enumerated() {
+            result[o.nightID] = (k > 0 ? (listed[k - 1].nightID, listed[k - 1].date) : nil,
+                                 k + 1 < listed.count ? (listed[k + 1].nightID, listed[k + 1].date) : nil)
+        }
+        return result
     }
 
     /// Whether a night's page and chart are both on disk (a deleted file is rendered again).
@@ -99,7 +124,7 @@ struct ReportBuilder {
         if let r = recording {
             facts.append(("Recording", "\(PrintableText.escaped(r.path)) (\(r.format), \(r.sizeBytes) bytes, sha256 \(r.contentSHA256.prefix(16))…)"))
             facts.append(("Samples", "\(r.sampleCount), effective rate \(String(format: "%.2f", r.effectiveSampleRateHz)) Hz"))
-            facts.append(("Time zone", "\(r.timeZone ?? "UTC offsets from the data") (\(r.timeZoneSource))"))
+            facts.append(("Time zone", "\(HTMLPages.timeZoneText(name: r.timeZone, source: r.timeZoneSource)); time_zone_source \(r.timeZoneSource)"))
             facts.append(("Gravity", r.gravity))
             facts.append(("Recording kind", "\(r.kind): \(r.kindReason.isEmpty ? "stored before kinds existed (a phone)" : r.kindReason)"))
             if let q = try? JSONDecoder().decode(QualityFacts.self, from: Data(r.qualityJSON.utf8)) {

@@ -42,7 +42,9 @@ public struct ChartRenderer: Sendable {
         let gapShade = colour(240, 240, 240), sleepShade = colour(232, 242, 252)
         FastGD.fill(im, 0, 0, W - 1, H - 1, white)
 
-        let left: Int32 = 90 * s, right: Int32 = (chart.secondary == nil ? 30 : 70) * s, top: Int32 = 50 * s
+        // Sleep/wake strips per series (comparisons) sit between the title and the plot.
+        let stripRows = Int32(chart.seriesSleepWake.count)
+        let left: Int32 = 90 * s, right: Int32 = (chart.secondary == nil ? 30 : 70) * s, top: Int32 = (50 + 13 * stripRows) * s
         let bottom: Int32 = (chart.showPhases ? 88 : 62) * s
         let plotW = W - left - right, plotH = H - top - bottom
 
@@ -51,9 +53,9 @@ public struct ChartRenderer: Sendable {
             text(im, "no data", x: left, y: top + plotH / 2, size: 12 * Double(s), colour: black)
             return encode(im)
         }
-        // Whole hours around the data.
-        let t0 = LocalClock.floorDiv(xStart, 3600) * 3600
-        let t1 = (LocalClock.floorDiv(xEnd - 1, 3600) + 1) * 3600
+        // Whole local hours around the data (elapsed time when the chart has a clock).
+        let axis = MovementChart.axis(xStart: xStart, xEnd: xEnd, clock: chart.clock)
+        let t0 = axis.start, t1 = axis.end
         let maxValue = allPoints.compactMap(\.value).max() ?? 0
         let yTicks = Self.niceTicks(max: maxValue)
         let yMax = yTicks.last ?? 1
@@ -76,14 +78,18 @@ public struct ChartRenderer: Sendable {
             FastGD.fill(im, a, top, b, top + plotH, band.kind == .nonWear ? nonWearShade : gapShade)
         }
         // Grid and axes.
-        let hourStep: Int64 = (t1 - t0) > 14 * 3600 ? 7200 : 3600
         gdImageSetThickness(im, 1 * s)
-        var t = t0
-        while t <= t1 {
-            gdImageLine(im, px(t), top, px(t), top + plotH, grid)
-            let label = LocalClock.hhmm(localSecond: t)
-            text(im, label, x: px(t) - 17 * s, y: top + plotH + 20 * s, size: 10 * Double(s), colour: black)
-            t += hourStep
+        for tick in axis.ticks {
+            gdImageLine(im, px(tick.x), top, px(tick.x), top + plotH, grid)
+            text(im, tick.label, x: px(tick.x) - 17 * s, y: top + plotH + 20 * s, size: 10 * Double(s), colour: black)
+        }
+        // A clock change (DST) is marked where it happened, on the elapsed-time axis.
+        let changes = MovementChart.clockChanges(start: t0, end: t1, clock: chart.clock)
+        for change in changes {
+            let x = px(change.x)
+            var y = top
+            while y < top + plotH { gdImageLine(im, x, y, x, min(y + 6 * s, top + plotH), black); y += 12 * s }
+            text(im, change.label, x: x + 4 * s, y: top + 24 * s, size: 9 * Double(s), colour: black)
         }
         for v in yTicks {
             gdImageLine(im, left, py(v), left + plotW, py(v), grid)
@@ -92,7 +98,8 @@ public struct ChartRenderer: Sendable {
         gdImageRectangle(im, left, top, left + plotW, top + plotH, black)
         text(im, chart.title, x: left, y: 30 * s, size: 14 * Double(s), colour: black)
         text(im, chart.yAxisLabel, x: 22 * s, y: top + plotH - 10 * s, size: 10 * Double(s), colour: black, angle: .pi / 2)
-        text(im, "local time", x: left + plotW / 2 - 30 * s, y: top + plotH + 42 * s, size: 10 * Double(s), colour: black)
+        text(im, changes.isEmpty ? "local time" : "local time (elapsed-time axis: \(changes.map(\.label).joined(separator: ", ")))",
+             x: left + plotW / 2 - (changes.isEmpty ? 30 : 150) * s, y: top + plotH + 42 * s, size: 10 * Double(s), colour: black)
 
         // The second axis (right) and its line, thin and grey-green, under the main line.
         if let line = chart.secondary, line.range.upperBound > line.range.lowerBound {
@@ -124,6 +131,19 @@ public struct ChartRenderer: Sendable {
             if let first = chart.sleepWake.first {
                 text(im, "sleep / wake", x: max(left + 4 * s, px(max(first.start, t0)) - 70 * s), y: top + 9 * s, size: 8 * Double(s), colour: black)
             }
+        }
+
+        // One sleep/wake strip per series (comparisons), stacked from the top of the plot.
+        for (k, strip) in chart.seriesSleepWake.enumerated() where !strip.isEmpty {
+            let sleepColour = colour(0, 70, 140), wakeColour = colour(230, 159, 0)
+            let y0 = (42 + 13 * Int32(k)) * s
+            for r in strip {
+                let a = px(max(r.start, t0)), b = px(min(r.end, t1))
+                guard b > a else { continue }
+                FastGD.fill(im, a, y0, b, y0 + 9 * s, r.state == .sleep ? sleepColour : wakeColour)
+            }
+            let label = k < chart.series.count ? chart.series[k].label.replacingOccurrences(of: " intervals", with: "") : ""
+            text(im, "S/W \(label)", x: 30 * s, y: y0 + 9 * s, size: 8 * Double(s), colour: black)
         }
 
         // Phase strip below the axis.

@@ -42,9 +42,13 @@ public enum ComparisonPages {
         let metrics: [[String: String]] = pair.metrics.map { m in
             let d = decimals(m.metric)
             let ba = m.blandAltman
+            let clock = m.metric == .sleepOnset || m.metric == .wakeTime
             return [
-                "name": "\(m.metric.abbreviation) (\(m.metric.rawValue))", "unit": m.metric.unit, "n": String(m.count),
-                "refMean": Fmt.fixed(m.referenceMean, d), "testMean": Fmt.fixed(m.testMean, d),
+                "name": "\(m.metric.abbreviation) (\(m.metric.rawValue))", "unit": clock ? "clock time; differences in min" : m.metric.unit,
+                "n": String(m.count),
+                "refMean": clock ? clockAfterNoon(m.referenceMean) : Fmt.fixed(m.referenceMean, d),
+                "testMean": clock ? clockAfterNoon(m.testMean) : Fmt.fixed(m.testMean, d),
+                "label": "\(m.metric.abbreviation): \(pair.test) − \(pair.reference)",
                 "bias": Fmt.fixed(ba?.bias, d + 1),
                 "biasCI": ba?.biasConfidenceInterval.map { "\(Fmt.fixed($0.lowerBound, d + 1)) to \(Fmt.fixed($0.upperBound, d + 1))" } ?? "–",
                 "sd": Fmt.fixed(ba?.standardDeviation, d + 1),
@@ -68,6 +72,7 @@ public enum ComparisonPages {
         ] }
         let referenceAwakenings = pair.referenceAwakenings
         return [
+            "fewNights": pair.nights.count < minimumNightsForAgreement, "minimumNights": String(minimumNightsForAgreement),
             "reference": pair.reference.description, "test": pair.test.description, "nights": String(pair.nights.count),
             "metrics": metrics, "cell": IntervalLength(seconds: g.cellSeconds)?.description ?? "\(g.cellSeconds)s",
             "swCells": String(g.sleepWake.total), "swAccuracy": percent(g.sleepWake.accuracy), "swKappa": Fmt.fixed(g.sleepWake.cohenKappa, 3),
@@ -92,14 +97,16 @@ public enum ComparisonPages {
                 guard let v, let r = values[0] else { return "–" }
                 return signed(v - r, nightDecimals(metric))
             }
-            return ["name": "\(metric.abbreviation)" + (metric.unit == "min" || metric.unit == "%" ? " (\(metric.unit))" : ""),
+            let clock = metric == .sleepOnset || metric == .wakeTime
+            return ["name": "\(metric.abbreviation)" + (clock ? " (clock time; differences in min)" : metric.unit == "min" || metric.unit == "%" ? " (\(metric.unit))" : ""),
                     "values": shown, "differences": Array(differences)]
         }
         let lengths: [[String: Any]] = zip(c.lengths, night.analyses).map { length, a in
             ["length": length.description, "intervals": a.intervals.map { iv -> [String: String] in
                 let mv = iv.movement
-                return ["start": LocalClock.hhmm(localSecond: tl.localSecond(atUTC: mv.startUTC)), "sum": Fmt.fixed(mv.movementSum, 3),
-                        "perMinute": Fmt.fixed(mv.movementPerMinute, 4), "coverage": String(mv.coverageSeconds),
+                return ["start": LocalClock.hhmm(localSecond: tl.localSecond(atUTC: mv.startUTC)),
+                        "offset": UTCOffsetTimeline.formatOffset(tl.offset(atUTC: mv.startUTC)), "sum": Fmt.fixed(mv.movementSum, 3),
+                        "perMinute": Fmt.fixed(MovementUnits.milliG(perMinute: mv.movementPerMinute), 2), "coverage": String(mv.coverageSeconds),
                         "state": iv.state.map { String($0.letter) } ?? "", "phase": iv.phase?.rawValue ?? ""]
             }]
         }
@@ -111,6 +118,16 @@ public enum ComparisonPages {
             "statuses": night.analyses.map(\.status.rawValue),
             "rows": rows, "lengths": lengths,
         ]
+    }
+
+    /// Below this many nights, limits of agreement and ICC are too uncertain to mean much: the page says so.
+    public static let minimumNightsForAgreement = 10
+
+    /// A mean of minutes after the night's local noon as a clock time (`HH:MM`, wrapping past midnight).
+    static func clockAfterNoon(_ minutes: Double?) -> String {
+        guard let minutes, minutes.isFinite else { return "–" }
+        let m = (Int(minutes.rounded()) + 12 * 60) % 1440
+        return LocalClock.hhmm(localSecond: Int64((m + 1440) % 1440) * 60)
     }
 
     /// Clock metrics as local clock time, the rest as numbers.
@@ -160,13 +177,18 @@ public enum ComparisonPages {
         let night = c.nights[k]
         let series = zip(c.lengths, night.analyses).map { length, a in
             MovementChart.Series(label: "\(length) intervals", points: a.intervals.map { iv in
-                MovementChart.Point(startLocal: info.timeline.localSecond(atUTC: iv.movement.startUTC),
-                                    endLocal: info.timeline.localSecond(atUTC: iv.movement.endUTC),
-                                    value: iv.movement.movementPerMinute, phase: nil)
+                MovementChart.Point(startLocal: iv.movement.startUTC, endLocal: iv.movement.endUTC,
+                                    value: MovementUnits.milliG(perMinute: iv.movement.movementPerMinute), phase: nil)
             })
         }
-        return MovementChart(title: "Night of \(info.date) · movement per minute at \(c.lengths.map(\.description).joined(separator: ", ")) intervals",
-                             yAxisLabel: "movement per minute (g·s/min)", series: series, sleepPeriod: nil, showPhases: false)
+        var chart = MovementChart(title: "Night of \(info.date) · \(MovementUnits.meanAccelerationLabel) at \(c.lengths.map(\.description).joined(separator: ", ")) intervals",
+                                  yAxisLabel: MovementUnits.meanAccelerationLabel, series: series, sleepPeriod: nil, showPhases: false)
+        chart.clock = info.timeline
+        // Each length's interval states: the sleep/wake the lengths disagree on.
+        chart.seriesSleepWake = night.analyses.map { a in
+            a.intervals.compactMap { iv in iv.state.map { (start: iv.movement.startUTC, end: iv.movement.endUTC, state: $0) } }
+        }
+        return chart
     }
 
     /// The Bland–Altman plot of one metric of a pair.

@@ -8,15 +8,18 @@ enum ComparisonTemplates {
     <h1>Interval lengths compared: {{lengthsLabel}}</h1>
     <p class="sub">{{nightCount}} nights ({{span}}) · reference {{reference}} · differences are longer − shorter · parameters <code>{{key}}</code></p>
     <p>Every length is re-aggregated from the per-second base series in the database (no raw file is read again) and analysed with the same parameters.
-    Definitions: README, section “Comparing interval lengths”. Data for other tools: <a href="statistics.csv">statistics.csv</a>, <a href="night-differences.csv">night-differences.csv</a>, <a href="night-agreement.csv">night-agreement.csv</a>.</p>
+    Definitions: below, the <a href="../definitions.html">night metrics' definitions</a> and README, section “Comparing interval lengths”. Data for other tools: <a href="statistics.csv">statistics.csv</a>, <a href="night-differences.csv">night-differences.csv</a>, <a href="night-agreement.csv">night-agreement.csv</a>.</p>
     {{#hasIncomplete}}<p class="note">Left out where not scored: {{#incomplete}}{{night}} ({{statuses}}); {{/incomplete}}</p>{{/hasIncomplete}}
     {{#pairs}}
     <h2>{{test}} vs {{reference}}: night metrics across {{nights}} nights</h2>
-    <table>
-    <tr><th>Metric</th><th>Unit</th><th>n</th><th>Mean {{reference}}</th><th>Mean {{test}}</th><th>Mean difference (bias)</th><th>95 % CI of bias</th><th>SD of differences</th><th>95 % limits of agreement</th><th>Mean |difference|</th><th>ICC(2,1)</th><th>Bland–Altman</th></tr>
+    {{#fewNights}}<p class="note caution">Only {{nights}} nights: with fewer than {{minimumNights}}, the 95 % limits of agreement and the ICC are too uncertain to mean much (their confidence intervals span most of the range); read them as a description of these nights, not as an estimate.</p>{{/fewNights}}
+    <table class="stats">
+    <tr><th>Metric</th><th>Unit</th><th>n</th><th>Mean {{reference}}</th><th>Mean {{test}}</th><th>Bias (mean diff.)</th><th>95 % CI of bias</th><th>SD of diff.</th><th>95 % limits of agreement</th><th>Mean |diff.|</th><th>ICC (2,1)</th><th>Plot</th></tr>
     {{#metrics}}<tr><td>{{name}}</td><td>{{unit}}</td><td class="num">{{n}}</td><td class="num">{{refMean}}</td><td class="num">{{testMean}}</td><td class="num">{{bias}}</td><td class="num">{{biasCI}}</td><td class="num">{{sd}}</td><td class="num">{{loa}}</td><td class="num">{{mad}}</td><td class="num">{{icc}}</td><td><a href="{{chart}}">plot</a></td></tr>
     {{/metrics}}
     </table>
+    <h3>Bland–Altman plots: {{test}} − {{reference}}</h3>
+    <div class="multiples">{{#metrics}}<figure><a href="{{chart}}"><img src="{{chart}}" alt="Bland–Altman plot, {{label}}"></a><figcaption>{{label}}</figcaption></figure>{{/metrics}}</div>
     <h3>Epoch-level agreement on a common {{cell}} grid (all nights pooled)</h3>
     <table>
     <tr><th>Labels</th><th>Cells</th><th>Accuracy</th><th>Cohen's κ</th></tr>
@@ -40,7 +43,7 @@ enum ComparisonTemplates {
     <h2>Nights</h2>
     {{#nights}}
     <h3 id="{{id}}">Night of {{date}} <span class="def">{{id}} · <code>{{recording}}</code></span></h3>
-    <img class="chart" src="{{chart}}" alt="Movement per minute at {{lengthsLabel}} intervals over the night, on the same clock axis">
+    <img class="chart" src="{{chart}}" alt="Mean acceleration (mg) at {{lengthsLabel}} intervals over the night, on the same time axis">
     <table>
     <tr><th>Metric</th>{{#lengthHeaders}}<th>{{.}}</th>{{/lengthHeaders}}{{#differenceHeaders}}<th>{{.}}</th>{{/differenceHeaders}}</tr>
     <tr><td>Status</td>{{#statuses}}<td>{{.}}</td>{{/statuses}}{{#differenceHeaders}}<td></td>{{/differenceHeaders}}</tr>
@@ -50,8 +53,8 @@ enum ComparisonTemplates {
     {{#lengths}}
     <details><summary>{{length}} intervals: movement, state and phase</summary>
     <table>
-    <tr><th>Start</th><th>Movement sum (g·s)</th><th>Per minute (g·s/min)</th><th>Coverage (s)</th><th>State</th><th>Phase</th></tr>
-    {{#intervals}}<tr><td>{{start}}</td><td class="num">{{sum}}</td><td class="num">{{perMinute}}</td><td class="num">{{coverage}}</td><td>{{state}}</td><td>{{phase}}</td></tr>
+    <tr><th>Start (local)</th><th>UTC offset</th><th>Movement sum (g·s)</th><th>Mean acceleration (mg)</th><th>Coverage (s)</th><th>State</th><th>Phase</th></tr>
+    {{#intervals}}<tr><td>{{start}}</td><td>{{offset}}</td><td class="num">{{sum}}</td><td class="num">{{perMinute}}</td><td class="num">{{coverage}}</td><td>{{state}}</td><td>{{phase}}</td></tr>
     {{/intervals}}
     </table>
     </details>

@@ -12,6 +12,7 @@ public enum HTMLPages {
             lib.register(try MustacheTemplate(string: Templates.layoutHead), named: "head")
             lib.register(try MustacheTemplate(string: Templates.night), named: "night")
             lib.register(try MustacheTemplate(string: Templates.index), named: "index")
+            lib.register(try MustacheTemplate(string: DefinitionsPage.template), named: "definitions")
         } catch {
             preconditionFailure("built-in template does not parse: \(error)")
         }
@@ -44,8 +45,9 @@ public enum HTMLPages {
             let mv = iv.movement
             return [
                 "start": LocalClock.hhmm(localSecond: tl.localSecond(atUTC: mv.startUTC)),
+                "offset": UTCOffsetTimeline.formatOffset(tl.offset(atUTC: mv.startUTC)),
                 "sum": Fmt.fixed(mv.movementSum, 3),
-                "perMinute": Fmt.fixed(mv.movementPerMinute, 4),
+                "perMinute": Fmt.fixed(MovementUnits.milliG(perMinute: mv.movementPerMinute), 2),
                 "coverage": String(mv.coverageSeconds),
                 "state": iv.state.map { String($0.letter) } ?? "",
                 "phase": iv.phase?.rawValue ?? "",
@@ -56,7 +58,7 @@ public enum HTMLPages {
             ["label": "Interval length", "value": "\(p.interval) (\(p.interval.seconds) s)"],
             ["label": "Movement metric", "value": "\(p.metric.rawValue): \(p.metric.summary)"],
             ["label": "Scoring", "value": "\(AnalysisParameters.algorithmName) on \(p.epochSeconds)-s epochs; wake if the Oakley-weighted activity exceeds \(Fmt.fixed(p.wakeThresholdFactor, 1)) × the night's median epoch activity"],
-            ["label": "Wake threshold used", "value": Fmt.fixed(a.wakeThreshold, 4)],
+            ["label": "Wake threshold used", "value": Fmt.fixed(a.wakeThreshold, 4) + " g·s (Oakley-weighted movement of a \(p.epochSeconds)-s epoch)"],
             ["label": "Persistent sleep", "value": "\(p.persistentSleepMinutes) min"],
             ["label": "Deep phase", "value": "sleep intervals at or below the \(Int(p.deepQuantile * 100))th percentile of the night's sleep movement"],
             ["label": "Minimum data to score", "value": Fmt.minutes(Double(p.minimumCoverageSeconds) / 60)],
@@ -66,9 +68,11 @@ public enum HTMLPages {
             "title": "Night of \(input.date) — \(input.nightID)",
             "nightID": input.nightID,
             "date": input.date.description,
+            "previous": input.previousNight.map { [["id": $0.nightID, "date": $0.date.description]] } ?? [],
+            "next": input.nextNight.map { [["id": $0.nightID, "date": $0.date.description]] } ?? [],
             "recording": input.recordingPath,
             "format": input.recordingFormat,
-            "timeZone": input.timeZoneName ?? "UTC offsets from the data",
+            "timeZone": timeZoneText(name: input.timeZoneName, source: input.timeZoneSource),
             "status": a.status.rawValue,
             "scored": a.status == .scored,
             "statusNote": statusNote(a.status),
@@ -81,13 +85,14 @@ public enum HTMLPages {
             "ggirNames": wearable,
             "nightFacts": epochFile ? epochFileFacts(a) : wearable ? wearableFacts(a) : [],
             "movementUnit": epochFile ? epochFileUnit(a, perMinute: false) : wearable ? "ENMO (mg·s)" : "Movement sum (g·s)",
-            "perMinuteUnit": epochFile ? epochFileUnit(a, perMinute: true) : wearable ? "ENMO (mg)" : "Per minute (g·s/min)",
+            "perMinuteUnit": epochFile ? epochFileUnit(a, perMinute: true) : wearable ? "ENMO (mg)" : "Mean acceleration (mg)",
             "chart": chartFile,
             "interval": p.interval.description,
             "metrics": metricRows,
             "intervals": wearable ? a.intervals.map { iv -> [String: String] in
                 let mv = iv.movement
                 return ["start": LocalClock.hhmm(localSecond: tl.localSecond(atUTC: mv.startUTC)),
+                        "offset": UTCOffsetTimeline.formatOffset(tl.offset(atUTC: mv.startUTC)),
                         "sum": Fmt.fixed(mv.movementSum * 1000, 1), "perMinute": Fmt.fixed(mv.movementPerMinute.map { $0 / 60 * 1000 }, 2),
                         "coverage": String(mv.coverageSeconds), "state": iv.state.map { String($0.letter) } ?? "", "phase": iv.phase?.rawValue ?? ""]
             } : intervals,
@@ -104,6 +109,16 @@ public enum HTMLPages {
         return library.render(context, withTemplate: "night") ?? ""
     }
 
+    /// The zone a night was split with and where it came from (`recordings.time_zone_source`).
+    public static func timeZoneText(name: String?, source: String) -> String {
+        switch source {
+        case "option": return "\(name ?? "UTC") (from --tz)"
+        case "assumed-utc": return "UTC, assumed: the file states no time zone and no --tz was given (re-run with --tz to split the nights on the local clock)"
+        case "data": return name.map { "\($0) (stated in the file)" } ?? "UTC offsets stated in the file"
+        default: return name ?? "UTC offsets from the data"
+        }
+    }
+
     static func statusNote(_ s: NightStatus) -> String {
         switch s {
         case .scored: return ""
@@ -113,7 +128,8 @@ public enum HTMLPages {
         }
     }
 
-    public static func indexPage(_ rows: [IndexRow], parameters: AnalysisParameters, extraLinks: [(href: String, label: String)] = []) -> String {
+    public static func indexPage(_ rows: [IndexRow], parameters: AnalysisParameters, extraLinks: [(href: String, label: String)] = [],
+                                 failures: [(path: String, error: String)] = []) -> String {
         let items: [[String: String]] = rows.map { r in
             let m = r.analysis?.metrics
             return [
@@ -133,6 +149,9 @@ public enum HTMLPages {
             "interval": parameters.interval.description, "key": parameters.key,
             "links": extraLinks.map { ["href": $0.href, "label": $0.label] }, "hasLinks": !extraLinks.isEmpty,
             "hasOverview": !rows.isEmpty,
+            "hasNights": !rows.isEmpty,
+            "failures": failures.map { ["path": $0.path, "error": $0.error] }, "hasFailures": !failures.isEmpty,
+            "failureCount": String(failures.count),
         ]
         return library.render(context, withTemplate: "index") ?? ""
     }

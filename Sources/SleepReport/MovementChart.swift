@@ -1,6 +1,10 @@
 import SleepCore
 
-/// What the night chart shows, in local clock seconds (the chart knows no time zones).
+/// What the night chart shows. Its x values are local clock seconds when ``clock`` is nil; when
+/// ``clock`` is set (every night chart the pipeline draws), they are UTC seconds — elapsed time, so
+/// a DST night is drawn 23 h or 25 h wide without a missing or repeated hour — and the axis is
+/// labelled with that timeline's local clock (the skipped spring hour absent, the repeated autumn
+/// hour twice, in order).
 public struct MovementChart: Sendable {
     public struct Point: Sendable {
         public var startLocal: Int64
@@ -50,23 +54,33 @@ public struct MovementChart: Sendable {
     public var secondary: SecondaryLine? = nil
     /// Sleep/wake per stretch of local time, drawn as a strip along the top of the plot.
     public var sleepWake: [(start: Int64, end: Int64, state: SleepWake)] = []
+    /// One sleep/wake strip per series (a comparison of interval lengths: what is being compared),
+    /// drawn in the series' colours' order below the top of the plot, labelled with the series.
+    public var seriesSleepWake: [[(start: Int64, end: Int64, state: SleepWake)]] = []
+    /// The local clock of an elapsed-time axis: when set, every x value above is a UTC second and
+    /// the axis labels are this timeline's local clock times.
+    public var clock: UTCOffsetTimeline? = nil
 
     public init(title: String, yAxisLabel: String, series: [Series], sleepPeriod: (start: Int64, end: Int64)?, showPhases: Bool = true) {
         self.title = title; self.yAxisLabel = yAxisLabel; self.series = series; self.sleepPeriod = sleepPeriod; self.showPhases = showPhases
     }
 
     /// Builds the chart of one analysed night.
+    /// Builds the chart of one analysed night, on elapsed time labelled with `timeline`'s clock:
+    /// each interval's mean acceleration in mg (``MovementUnits``).
     public static func night(_ analysis: NightAnalysis, timeline: UTCOffsetTimeline, title: String) -> MovementChart {
         let points = analysis.intervals.map { iv in
-            Point(startLocal: timeline.localSecond(atUTC: iv.movement.startUTC), endLocal: timeline.localSecond(atUTC: iv.movement.endUTC),
-                  value: iv.movement.movementPerMinute, phase: iv.phase)
+            Point(startLocal: iv.movement.startUTC, endLocal: iv.movement.endUTC,
+                  value: MovementUnits.milliG(perMinute: iv.movement.movementPerMinute), phase: iv.phase)
         }
         let period = analysis.metrics.flatMap { m -> (Int64, Int64)? in
             guard let on = m.sleepOnsetUTC, let off = m.wakeTimeUTC else { return nil }
-            return (timeline.localSecond(atUTC: on), timeline.localSecond(atUTC: off))
+            return (on, off)
         }
-        return MovementChart(title: title, yAxisLabel: "movement per minute (g·s/min)",
-                             series: [Series(label: "\(analysis.parameters.interval) intervals", points: points)], sleepPeriod: period)
+        var chart = MovementChart(title: title, yAxisLabel: MovementUnits.meanAccelerationLabel,
+                                  series: [Series(label: "\(analysis.parameters.interval) intervals", points: points)], sleepPeriod: period)
+        chart.clock = timeline
+        return chart
     }
 }
 
@@ -77,15 +91,16 @@ extension MovementChart {
     public static func wearableNight(_ analysis: NightAnalysis, epochs: WearableEpochs?, timeline: UTCOffsetTimeline,
                                      title: String) -> MovementChart {
         let points = analysis.intervals.map { iv in
-            Point(startLocal: timeline.localSecond(atUTC: iv.movement.startUTC), endLocal: timeline.localSecond(atUTC: iv.movement.endUTC),
+            Point(startLocal: iv.movement.startUTC, endLocal: iv.movement.endUTC,
                   value: iv.movement.movementPerMinute.map { $0 / 60 * 1000 }, phase: iv.phase)
         }
         let period = analysis.metrics.flatMap { m -> (Int64, Int64)? in
             guard let on = m.sleepOnsetUTC, let off = m.wakeTimeUTC else { return nil }
-            return (timeline.localSecond(atUTC: on), timeline.localSecond(atUTC: off))
+            return (on, off)
         }
         var chart = MovementChart(title: title, yAxisLabel: "ENMO (mg)",
                                   series: [Series(label: "ENMO per \(analysis.parameters.interval)", points: points)], sleepPeriod: period)
+        chart.clock = timeline
         guard let first = analysis.intervals.first, let last = analysis.intervals.last, let e = epochs else { return chart }
         let shown = e.slice(from: first.movement.startUTC, to: last.movement.endUTC)
         // Bands: runs of non-wear or no-data epochs.
@@ -95,8 +110,7 @@ extension MovementChart {
             var j = k + 1
             while j < shown.count && (!shown.hasData(j) ? Band.Kind.noData : (shown.nonWear[j] ? .nonWear : nil)) == kind { j += 1 }
             if let kind {
-                chart.bands.append(Band(startLocal: timeline.localSecond(atUTC: shown.epochStartUTC(k)),
-                                        endLocal: timeline.localSecond(atUTC: shown.epochStartUTC(j)), kind: kind))
+                chart.bands.append(Band(startLocal: shown.epochStartUTC(k), endLocal: shown.epochStartUTC(j), kind: kind))
             }
             k = j
         }
@@ -107,7 +121,7 @@ extension MovementChart {
         while m < shown.count {
             var sum = 0.0, n = 0
             for i in m..<min(shown.count, m + perMinute) where shown.hasData(i) && shown.angleZ[i].isFinite { sum += Double(shown.angleZ[i]); n += 1 }
-            angle.append((timeline.localSecond(atUTC: shown.epochStartUTC(m) + 30), n > 0 ? sum / Double(n) : nil))
+            angle.append((shown.epochStartUTC(m) + 30, n > 0 ? sum / Double(n) : nil))
             m += perMinute
         }
         chart.secondary = SecondaryLine(label: "angle-z (°)", range: -90...90, points: angle)
@@ -116,12 +130,51 @@ extension MovementChart {
             var run: (start: Int64, end: Int64, state: SleepWake)? = nil
             for epoch in analysis.epochs where epoch.startUTC >= on && epoch.startUTC < off {
                 guard let s = epoch.state else { if let r = run { chart.sleepWake.append(r) }; run = nil; continue }
-                let start = timeline.localSecond(atUTC: epoch.startUTC), end = start + Int64(WearableEpochs.epochSeconds)
+                let start = epoch.startUTC, end = start + Int64(WearableEpochs.epochSeconds)
                 if let r = run, r.state == s, r.end == start { run = (r.start, end, s) }
                 else { if let r = run { chart.sleepWake.append(r) }; run = (start, end, s) }
             }
             if let r = run { chart.sleepWake.append(r) }
         }
         return chart
+    }
+}
+
+extension MovementChart {
+    /// The x axis of a chart whose data span `xStart..<xEnd`: whole local hours around the data
+    /// and a tick every hour (two hours past 14 h), labelled with the local clock. With a `clock`,
+    /// x is elapsed (UTC) time: the hour a spring transition skips gets no tick, the hour an
+    /// autumn transition repeats gets two, in order. Without one, x is the local clock itself.
+    public static func axis(xStart: Int64, xEnd: Int64, clock: UTCOffsetTimeline?)
+        -> (start: Int64, end: Int64, ticks: [(x: Int64, label: String)]) {
+        let tl = clock ?? .utc
+        func localMod(_ x: Int64, _ m: Int64) -> Int64 { let l = tl.localSecond(atUTC: x); return l - LocalClock.floorDiv(l, m) * m }
+        let t0 = xStart - localMod(xStart, 3600)
+        let t1 = (xEnd - 1) - localMod(xEnd - 1, 3600) + 3600
+        let step: Int64 = (t1 - t0) > 14 * 3600 ? 7200 : 3600
+        var ticks: [(x: Int64, label: String)] = []
+        // Offsets are whole quarter hours, so every local whole hour falls on a quarter-hour step.
+        var x = t0
+        while x <= t1 {
+            if localMod(x, step) == 0 { ticks.append((x, LocalClock.hhmm(localSecond: tl.localSecond(atUTC: x)))) }
+            x += 900
+        }
+        return (t0, t1, ticks)
+    }
+
+    /// The clock changes inside `start...end` of a chart with a `clock`: where, and by how much.
+    public static func clockChanges(start: Int64, end: Int64, clock: UTCOffsetTimeline?) -> [(x: Int64, label: String)] {
+        guard let clock else { return [] }
+        var previous = clock.initialOffsetSeconds
+        var changes: [(x: Int64, label: String)] = []
+        for t in clock.transitions {
+            defer { previous = t.offsetSeconds }
+            guard t.utcSecond > start, t.utcSecond < end, t.offsetSeconds != previous else { continue }
+            let delta = Int(t.offsetSeconds - previous)
+            let amount = abs(delta) % 3600 == 0 ? "\(abs(delta) / 3600) h" : "\(abs(delta) / 60) min"
+            let before = LocalClock.hhmm(localSecond: t.utcSecond + Int64(previous))
+            changes.append((t.utcSecond, delta > 0 ? "clocks forward \(amount) at \(before)" : "clocks back \(amount) at \(before)"))
+        }
+        return changes
     }
 }

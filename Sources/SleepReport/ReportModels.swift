@@ -15,6 +15,11 @@ public struct NightReportInput: Sendable {
     public var postBedSurvey: [(question: String, answer: String)]
     public var analysis: NightAnalysis
     public var sourceResolutionSeconds: Int
+    /// The nights before and after this one in the report (links at the top of the page).
+    public var previousNight: (nightID: String, date: CivilDate)? = nil
+    public var nextNight: (nightID: String, date: CivilDate)? = nil
+    /// Where the zone came from (`recordings.time_zone_source`: `option`, `data`, `assumed-utc`; empty: not known).
+    public var timeZoneSource: String = ""
     /// Why the recording got its kind (and so this night its method), from `recordings.kind_reason`.
     public var kindReason: String = ""
     /// Relative link to the recording's page (rhythm, actogram), if any.

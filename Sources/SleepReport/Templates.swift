@@ -19,6 +19,13 @@ enum Templates {
     img.chart { max-width: 100%; height: auto; border: 1px solid #eee; }
     details summary { cursor: pointer; color: #0072b2; }
     footer { margin-top: 3rem; color: #888; font-size: .85rem; }
+    table.stats td.num { white-space: nowrap; } table.stats td, table.stats th { padding: .25rem .45rem; }
+    .multiples { display: flex; flex-wrap: wrap; gap: .6rem; } .multiples figure { margin: 0; width: 300px; }
+    .multiples img { width: 100%; height: auto; border: 1px solid #eee; } .multiples figcaption { font-size: .8rem; color: #555; }
+    /* Narrow screens (phones, 400 px): a wide table scrolls sideways inside the page instead of being cut off. */
+    table { display: block; max-width: 100%; overflow-x: auto; -webkit-overflow-scrolling: touch; }
+    code { overflow-wrap: anywhere; }
+    @media (max-width: 640px) { body { margin: 1rem auto; padding: 0 .5rem; } th, td { padding: .2rem .4rem; } h1 { font-size: 1.25rem; } }
     </style>
     </head>
     """
@@ -26,7 +33,7 @@ enum Templates {
     static let night = """
     {{> head}}
     <body>
-    <p><a href="../index.html">← all nights</a></p>
+    <p class="nav"><a href="../index.html">← all nights</a>{{#previous}} · <a href="../{{id}}/index.html" rel="prev">← previous night ({{date}})</a>{{/previous}}{{#next}} · <a href="../{{id}}/index.html" rel="next">next night ({{date}}) →</a>{{/next}} · <a href="../definitions.html">definitions</a></p>
     <h1>Night of {{date}}</h1>
     <p class="sub">{{nightID}} · recording <code>{{recording}}</code> ({{format}}) · time zone {{timeZone}}</p>
     <p class="method"><b>Method</b>: {{method}}.{{#hasKindReason}} <b>Why this method</b>: {{kindReason}}.{{/hasKindReason}}</p>
@@ -34,7 +41,7 @@ enum Templates {
     {{^scored}}<p class="note">{{statusNote}}{{#statusReason}} Reason: {{statusReason}}.{{/statusReason}}</p>{{/scored}}
     {{#scoredNote}}<p class="note">{{statusReason}}.</p>{{/scoredNote}}
     {{#coarseSource}}<p class="note">The source holds totals per {{sourceResolution}} only; intervals shorter than that are spread evenly, not measured.</p>{{/coarseSource}}
-    <img class="chart" src="{{chart}}" alt="Movement per {{interval}} interval over the night, with the sleep period shaded and movement phases below">
+    <img class="chart" src="{{chart}}" alt="Mean acceleration (mg) per {{interval}} interval over the night, with the sleep period shaded and movement phases below">
     {{#scored}}
     <h2>Night metrics ({{interval}} intervals)</h2>
     <table>
@@ -67,12 +74,12 @@ enum Templates {
     <h2>Intervals</h2>
     <details><summary>Movement, state and phase per {{interval}} interval</summary>
     <table>
-    <tr><th>Start</th><th>{{movementUnit}}</th><th>{{perMinuteUnit}}</th><th>Coverage (s)</th><th>State</th><th>Phase</th></tr>
-    {{#intervals}}<tr><td>{{start}}</td><td class="num">{{sum}}</td><td class="num">{{perMinute}}</td><td class="num">{{coverage}}</td><td>{{state}}</td><td>{{phase}}</td></tr>
+    <tr><th>Start (local)</th><th>UTC offset</th><th>{{movementUnit}}</th><th>{{perMinuteUnit}}</th><th>Coverage (s)</th><th>State</th><th>Phase</th></tr>
+    {{#intervals}}<tr><td>{{start}}</td><td>{{offset}}</td><td class="num">{{sum}}</td><td class="num">{{perMinute}}</td><td class="num">{{coverage}}</td><td>{{state}}</td><td>{{phase}}</td></tr>
     {{/intervals}}
     </table>
     </details>
-    <footer>sleepsta · definitions in the README, section “Definitions”</footer>
+    <footer>sleepsta · <a href="../definitions.html">definitions</a> (also in the README, section “Definitions”)</footer>
     </body>
     </html>
 
@@ -84,13 +91,23 @@ enum Templates {
     <h1>sleepsta — {{count}} nights</h1>
     <p class="sub">{{span}} · {{interval}} intervals</p>
     {{#hasLinks}}<p>{{#links}}<a href="{{href}}">{{label}}</a> {{/links}}</p>{{/hasLinks}}
+    <p><a href="definitions.html">Definitions of every metric and column</a></p>
     {{#hasOverview}}<p><img class="chart" src="overview.png" alt="Sleep period and time in bed of the most recent nights, one row per night"></p>{{/hasOverview}}
+    {{#hasFailures}}<h2>Files that failed ({{failureCount}})</h2>
+    <p class="note">These files were not stored; fix or remove them and run again.</p>
     <table>
+    <tr><th>File</th><th>Error</th></tr>
+    {{#failures}}<tr><td><code>{{path}}</code></td><td>{{error}}</td></tr>
+    {{/failures}}
+    </table>
+    <h2>Nights</h2>{{/hasFailures}}
+    {{^hasNights}}<p>No nights are stored yet.</p>{{/hasNights}}
+    {{#hasNights}}<table>
     <tr><th>Night</th><th>Recording</th><th>In bed</th><th>TIB</th><th>TST</th><th>SE %</th><th>SOL</th><th>WASO</th><th>Awakenings</th><th>Status</th></tr>
     {{#nights}}<tr><td><a href="{{id}}/index.html">{{date}}</a><br><span class="def">{{id}}</span></td><td><code>{{recording}}</code></td><td>{{inBed}}</td><td class="num">{{tib}}</td><td class="num">{{tst}}</td><td class="num">{{se}}</td><td class="num">{{sol}}</td><td class="num">{{waso}}</td><td class="num">{{awakenings}}</td><td>{{status}}</td></tr>
     {{/nights}}
-    </table>
-    <footer>Parameters: <code>{{key}}</code> · data span {{span}} · definitions in the README</footer>
+    </table>{{/hasNights}}
+    <footer>Parameters: <code>{{key}}</code> · data span {{span}} · <a href="definitions.html">definitions</a></footer>
     </body>
     </html>
 

@@ -12,6 +12,8 @@ public struct NightCatalogEntry: Sendable, Equatable {
     public var coverageSeconds: Int
     public var sourceResolutionSeconds: Int
     public var kind: RecordingKind = .phoneInBed
+    /// Where the zone came from (`recordings.time_zone_source`): `option` (`--tz`), `data` or `assumed-utc`.
+    public var timeZoneSource: String = ""
 }
 
 /// One stored analysis with its night and, when scored, its night metrics (the rows of the

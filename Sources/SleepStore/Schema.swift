@@ -212,6 +212,11 @@ enum Schema {
                 ) WITHOUT ROWID;
                 """)
         }
+        // Night ids drop device extensions (`p1.cwa_2024-06-14` → `p1_2024-06-14`), as the CSV and
+        // JSON ones always did (issue 14): rename the stored nights and every row naming them.
+        m.registerMigration("v6-night-ids-without-device-extensions") { db in
+            try NightIDRenaming.dropDeviceExtensions(db)
+        }
         return m
     }
 }

@@ -8,7 +8,7 @@ extension SleepDatabase {
     public func nightCatalog() throws -> [NightCatalogEntry] {
         try pool.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT n.*, r.path, r.format, r.kind FROM nights n JOIN recordings r ON r.id = n.recording_id
+                SELECT n.*, r.path, r.format, r.kind, r.time_zone_source FROM nights n JOIN recordings r ON r.id = n.recording_id
                 ORDER BY n.night_date, n.id
                 """).map(Self.catalogEntry)
         }
@@ -23,7 +23,8 @@ extension SleepDatabase {
             timeline: try JSONText.decode(UTCOffsetTimeline.self, r["offsets_json"]), timeZone: r["time_zone"],
             recordingPath: r["path"], recordingFormat: r["format"], coverageSeconds: r["coverage_seconds"],
             sourceResolutionSeconds: r["source_resolution_seconds"],
-            kind: (r["kind"] as String?).flatMap(RecordingKind.init(rawValue:)) ?? .phoneInBed)
+            kind: (r["kind"] as String?).flatMap(RecordingKind.init(rawValue:)) ?? .phoneInBed,
+            timeZoneSource: (r["time_zone_source"] as String?) ?? "")
     }
 
     /// The parameters JSON of the latest run of any of `commands` (e.g. the `run` or `nightly` that
@@ -41,7 +42,7 @@ extension SleepDatabase {
     public func exportAnalyses(intervalSeconds: Int? = nil) throws -> [AnalysisExportEntry] {
         try pool.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT n.*, r.path, r.format, a.id AS analysis_id, a.parameters_key, a.parameters_json, a.algorithm,
+                SELECT n.*, r.path, r.format, r.kind, r.time_zone_source, a.id AS analysis_id, a.parameters_key, a.parameters_json, a.algorithm,
                        a.status, a.wake_threshold, a.interval_seconds AS a_interval_seconds, m.analysis_id AS m_id, m.resolution_seconds,
                        m.in_bed_start_utc, m.in_bed_end_utc, m.sleep_onset_utc, m.wake_time_utc, m.time_in_bed_min,
                        m.sleep_period_min, m.total_sleep_time_min, m.sleep_onset_latency_min, m.waso_min, m.sleep_efficiency_pct,

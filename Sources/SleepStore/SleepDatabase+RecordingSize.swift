@@ -16,4 +16,12 @@ extension SleepDatabase {
             try String.fetchOne(db, sql: "SELECT kind FROM recordings WHERE content_sha256 = ?", arguments: [sha])
         }
     }
+
+    /// The zone (nil: UTC offsets only) and its source of the recording with this content, if stored.
+    public func recordingTimeZone(contentSHA256 sha: String) throws -> (zone: String?, source: String)? {
+        try pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT time_zone, time_zone_source FROM recordings WHERE content_sha256 = ?",
+                             arguments: [sha]).map { (zone: $0["time_zone"], source: $0["time_zone_source"]) }
+        }
+    }
 }

@@ -8,14 +8,7 @@ struct Compare: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Compare interval lengths over the nights in the database: metrics, agreement statistics and a report.",
         discussion: """
-        Every length is re-aggregated from the per-second base series stored with
-        each night (no raw file is read again); analyses missing from the database
-        are derived and stored. The shortest length is the reference. Per night:
-        the difference of every night metric (longer − shorter). Across nights:
-        mean difference (Bland–Altman bias), 95 % limits of agreement, ICC(2,1);
-        epoch-level agreement on a common grid (accuracy, Cohen's kappa); the
-        awakenings a longer interval hides. Writes REPORTS/compare-<lengths>/ and
-        prints the statistics as a Markdown table. Definitions: README.
+        Every length is re-aggregated from the per-second base series stored with each night (no raw file is read again); analyses missing from the database are derived and stored. The shortest length is the reference. Per night: the difference of every night metric (longer − shorter). Across nights: mean difference (Bland–Altman bias), 95 % limits of agreement, ICC(2,1); epoch-level agreement on a common grid (accuracy, Cohen's kappa); the awakenings found by either length. Writes REPORTS/compare-<lengths>/ and prints the statistics as a Markdown table. Definitions: README, section "Comparing interval lengths".
         """)
 
     @Option(name: .long, help: ArgumentHelp("Two or more interval lengths, comma-separated: 10m,15m or 5m,10m,15m,30m.", valueName: "lengths"))
@@ -39,10 +32,10 @@ struct Compare: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Wake threshold as a multiple of the night's median epoch movement.", valueName: "factor"))
     var wakeThreshold: Double = AnalysisParameters().wakeThresholdFactor
 
-    @Flag(name: .long, help: "Log every derived analysis (debug level) to stderr.")
+    @Flag(name: .shortAndLong, help: "Log every derived analysis (debug level) to stderr.")
     var verbose = false
 
-    @Flag(name: .long, help: "Print nothing but errors.")
+    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
     /// The scorings an analysis can name (the store's `algorithm` column).

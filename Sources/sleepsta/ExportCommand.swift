@@ -7,12 +7,11 @@ struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write stored intervals, nights or epochs as tidy CSV (for pandas, R, spreadsheets).",
         discussion: """
-        One row per observation; times ISO 8601 with the night's UTC offset;
-        missing values empty; standard output unless --output.
-          intervals  night,start,end,interval_seconds,movement_sum,
-                     movement_per_minute,coverage_seconds,...
+        One row per observation; times ISO 8601 with the night's UTC offset; missing values empty; standard output unless --output. Movement is exported as stored: movement_sum in g·s, movement_per_minute in g·s/min (the pages show mean acceleration in mg = movement_per_minute ÷ 60 × 1000). --interval of a length never analysed fails (exit 2) and says how to derive it.
+          intervals  one row per interval: movement, coverage, state, phase
           nights     one row per night and parameter set: metrics, parameters
           epochs     one row per scored epoch
+          runs       one row per run
         Column lists: README, section "Exports".
         """)
 
@@ -28,7 +27,7 @@ struct Export: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("SQLite database written by `sleepsta run`.", valueName: "file"))
     var db: String = "Data/sleepsta.sqlite"
 
-    @Option(name: .long, help: ArgumentHelp("Write to this file (whole or not at all) instead of standard output.", valueName: "file"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file (whole or not at all) instead of standard output.", valueName: "file"))
     var output: String?
 
     func validate() throws {

@@ -6,10 +6,7 @@ struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Describe recording files without writing anything: format, device, sample rate, time span, time zone, units and quality.",
         discussion: """
-        Reads each file with the reader the pipeline would use and prints what it found, including the
-        quality facts (gaps, sample-rate drift, repeated or backward timestamps, clipping, idle sleep,
-        still periods). A file that cannot be read is reported with file, line or offset and what was
-        expected. Exit codes: 0 all files read; 1 some could not be read; 2 usage error.
+        Reads each file with the reader the pipeline would use and prints what it found, including the quality facts (gaps, sample-rate drift, repeated or backward timestamps, clipping, idle sleep, still periods). A file that cannot be read is reported with file, line or offset and what was expected. Exit codes: 0 all files read; 1 some could not be read; 2 usage error.
         """)
 
     @Argument(help: ArgumentHelp("Recording files (any supported format, also gzip-compressed).", valueName: "file"))
@@ -18,10 +15,17 @@ struct Inspect: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("IANA time zone for recordings that do not state one, e.g. Europe/Berlin.", valueName: "zone"))
     var tz: String?
 
-    @Flag(name: .long, help: "Print JSON instead of text.")
+    @Option(name: .long, help: ArgumentHelp("Output format: text or json.", valueName: "format"))
+    var format: String = "text"
+
+    /// The old spelling of `--format json`, kept working.
+    @Flag(name: .long, help: "Same as --format json.")
     var json = false
 
+    var asJSON: Bool { json || format == "json" }
+
     func validate() throws {
+        guard format == "text" || format == "json" else { throw ValidationError("--format must be text or json") }
         if let tz, ZoneTimeline.timeline(identifier: tz) == nil {
             throw ValidationError("unknown time zone '\(tz)': expected an IANA name such as Europe/Berlin")
         }
@@ -32,7 +36,7 @@ struct Inspect: ParsableCommand {
         for (k, file) in files.enumerated() {
             do {
                 let inspection = try RecordingInspector.inspect(path: file, options: IngestOptions(timeZoneIdentifier: tz))
-                print((k > 0 && !json ? "\n" : "") + (json ? RecordingInspector.json(inspection) : RecordingInspector.text(inspection)))
+                print((k > 0 && !asJSON ? "\n" : "") + (asJSON ? RecordingInspector.json(inspection) : RecordingInspector.text(inspection)))
             } catch {
                 FileHandle.standardError.write(Data("sleepsta: \(error)\n".utf8))
                 failed = true

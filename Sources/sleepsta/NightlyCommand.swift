@@ -5,15 +5,12 @@ struct Nightly: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "The cron job: ingest new or changed recordings, analyse and re-render only what they affect.",
         discussion: """
-        Like `run`, but made for cron: only nights ingested or analysed in this run (and nights whose report
-        files are missing) are rendered again, plus the index; every night is rendered when the previous
-        run did not finish or used other parameters, folders or another sleepsta version. The reports
-        folder must exist. Logs only errors when stderr is not a terminal (--verbose for more); a
-        progress bar shows on a terminal. Prints a one-screen summary; the run is recorded in `runs`.
+        Like `run`, but made for cron: only nights ingested or analysed in this run (and nights whose report files are missing) are rendered again, plus the index and the neighbouring nights' pages; every night is rendered when the previous run did not finish or used other parameters, folders or another sleepsta version. The reports folder must exist. Logs only errors when stderr is not a terminal (--verbose for more); a progress bar shows on a terminal. Prints a one-screen summary; the run is recorded in `runs`.
 
-        Exit codes: 0 all files fine; 1 some files failed (listed); 2 usage or environment error
-        (missing folder, read-only or newer database, disk full); 3 another run holds the lock.
-        Example crontab line:  15 4 * * * cd /srv/sleep && sleepsta nightly --data Data --db Data/sleepsta.sqlite --reports Reports
+        Exit codes: 0 all files fine; 1 some files failed (listed); 2 usage or environment error (missing folder, read-only or newer database, disk full); 3 another run holds the lock.
+
+        Example crontab line:
+          15 4 * * * cd /srv/sleep && sleepsta nightly --data Data --reports Reports
         """)
 
     @OptionGroup var options: PipelineOptions

@@ -55,10 +55,10 @@ struct Periods: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Output format (only csv).", valueName: "format"))
     var format: String = "csv"
 
-    @Option(name: .long, help: ArgumentHelp("Write to this file (whole or not at all) instead of standard output.", valueName: "file"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file (whole or not at all) instead of standard output.", valueName: "file"))
     var output: String?
 
-    @Flag(name: .long, help: "Do not print notes on stderr.")
+    @Flag(name: .shortAndLong, help: "Do not print notes on stderr.")
     var quiet = false
 
     func validate() throws {

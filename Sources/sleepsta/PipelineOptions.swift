@@ -45,10 +45,10 @@ struct PipelineOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Process only shard K of N of the data folder's files (1 ≤ K ≤ N), each shard into its own --db; files are dealt to shards by size, deterministically (README, \"Cohorts on Slurm\"). Merge the shards with sleepsta merge.", valueName: "K/N"))
     var shard: String?
 
-    @Flag(name: .long, help: "Log every file and night (debug level) to stderr.")
+    @Flag(name: .shortAndLong, help: "Log every file and night (debug level) to stderr.")
     var verbose = false
 
-    @Flag(name: .long, help: "Log nothing but errors (the default for nightly when stderr is not a terminal, as under cron).")
+    @Flag(name: .shortAndLong, help: "Log nothing but errors (the default for nightly when stderr is not a terminal, as under cron).")
     var quiet = false
 
     func validate() throws {

@@ -5,11 +5,18 @@ struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Ingest every recording under a folder, analyse each night, store it and render the reports.",
         discussion: """
-        Files are recognised by content (SHA-256): a file already in the database is skipped, a changed
-        file replaces its earlier version, and nights are re-analysed from the stored per-second series
-        when the parameters change. Report files are rewritten only when their content changes.
+        Files are recognised by content (SHA-256): a file already in the database is skipped, a changed file replaces its earlier version, and nights are re-analysed from the stored per-second series when the parameters change. A new --tz splits the nights of the files it concerns again. Report files are rewritten only when their content changes.
 
-        Formats: raw-sample CSV `timestamp,x,y,z` (g) and the Sleepsta app's JSON export (see README).
+        Formats, recognised by content (each also gzip-compressed):
+          raw-sample CSV: timestamp,x,y,z (g or m/s², see --units)
+          the Sleepsta app's JSON export (interval totals and surveys)
+          ActiGraph .gt3x and ActiLife raw CSV export
+          Axivity AX3/AX6 .cwa
+          GENEActiv .bin
+          Sleep as Android sleep-export.csv
+          SensorLog (iOS) CSV and Sensor Logger Accelerometer.csv
+          raw CSV of local time, x, y, z with further columns (GGIR, AX6 exports)
+        Epoch files (.agd, ActiLife and Actiware epoch CSVs) are read by score, periods and counts. Details: README, section "Input formats".
         """)
 
     @OptionGroup var options: PipelineOptions

@@ -14,14 +14,15 @@ struct Score: ParsableCommand {
                          max-non-overlapping-10s-1992, max-non-overlapping-30s-1992,
                          pyactigraphy-mean; --rescore webster|pyactigraphy
           sadeh          actilife, pyactigraphy
-          oakley         actiware, zero-padded, pyactigraphy (--threshold 40 = medium)
+          oakley         actiware, zero-padded, pyactigraphy
+                         (--wake-threshold 40 = medium)
           scripps        zero-padded, pyactigraphy
           van-hees-2015  ggir
 
         Examples:
           sleepsta score day.agd --algorithm sadeh --epoch 60s --format csv
           sleepsta score day.agd --algorithm cole-kripke --column axis1 --format csv
-          sleepsta score rpx_eng.csv --algorithm oakley --threshold 40 --format csv
+          sleepsta score rpx_eng.csv --algorithm oakley --wake-threshold 40
           sleepsta score p02_n01.csv --algorithm oakley --variant zero-padded
           sleepsta score night.csv --algorithm van-hees-2015 --tz Europe/Berlin
 
@@ -43,7 +44,9 @@ struct Score: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Epoch length to score, e.g. 60s; finer epochs are collapsed as ActiLife does. Default: 60s for cole-kripke/sadeh, else the file's.", valueName: "length"))
     var epoch: String?
 
-    @Option(name: .long, help: ArgumentHelp("Oakley only: wake threshold in counts, or low (20), medium (40), high (80), auto.", valueName: "t"))
+    /// `--wake-threshold`, as `run` and `compare` name their wake threshold; `--threshold` (the old name) still works.
+    @Option(name: [.customLong("wake-threshold"), .customLong("threshold")],
+            help: ArgumentHelp("Oakley only: wake threshold in counts, or low (20), medium (40), high (80), auto (also --threshold).", valueName: "t"))
     var threshold: String?
 
     @Option(name: .long, help: ArgumentHelp("Activity column of a multi-column epoch file (axis1, axis2, axis3, vm, activity, enmo …).", valueName: "name"))
@@ -55,10 +58,10 @@ struct Score: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Output format (only csv).", valueName: "format"))
     var format: String = "csv"
 
-    @Option(name: .long, help: ArgumentHelp("Write to this file (whole or not at all) instead of standard output.", valueName: "file"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file (whole or not at all) instead of standard output.", valueName: "file"))
     var output: String?
 
-    @Flag(name: .long, help: "Do not print notes on stderr.")
+    @Flag(name: .shortAndLong, help: "Do not print notes on stderr.")
     var quiet = false
 
     func validate() throws {

@@ -10,21 +10,18 @@ struct Sleepsta: ParsableCommand {
         discussion: """
         Typical use:
           sleepsta run --data Data --db Data/sleepsta.sqlite --reports Reports
-          sleepsta run --data Data --interval 15m        (15-minute intervals instead of 10)
-          sleepsta nightly --data Data --db Data/sleepsta.sqlite --reports Reports   (for cron: only new work)
-          sleepsta compare --intervals 10m,15m            (compare interval lengths over the stored nights)
-          sleepsta export --format csv --what intervals  (tidy CSV for pandas or R)
-          sleepsta score FILE --algorithm sadeh --format csv     (sleep/wake per epoch of an .agd, ActiLife or Actiware file)
-          sleepsta periods FILE --sleep-algorithm sadeh --format csv   (Tudor-Locke sleep periods, ActiLife's statistics)
-          sleepsta counts FILE --epoch 5s --format csv        (ActiGraph counts from raw samples)
-          sleepsta inspect FILE                                (format, device, rate, time span, zone, units, QC; writes nothing)
-          sleepsta run --shard 3/8 --data Data --db shard-3.sqlite --reports R3   (one of 8 shards of a cohort)
-          sleepsta merge --db all.sqlite --expect 8 shard-*.sqlite   (shard databases into one)
-          sleepsta render --db all.sqlite --reports Reports    (every report from the database alone)
-          sleepsta slurm --data Data --work W --shards 8 --submit   (the Slurm array job, merge and render)
+          sleepsta run --data Data --tz Europe/Berlin --interval 15m
+          sleepsta nightly --data Data --db Data/sleepsta.sqlite --reports Reports
+          sleepsta compare --intervals 10m,15m
+          sleepsta export --what nights --output nights.csv
+          sleepsta inspect FILE
+          sleepsta run --shard 3/8 --data Data --db shard-3.sqlite
+          sleepsta merge --db all.sqlite --expect 8 shard-*.sqlite
+          sleepsta render --db all.sqlite --reports Reports
 
-        Exit codes: 0 all files fine; 1 some files failed (listed); 2 usage or environment error;
-        3 another run holds the database lock.
+        run analyses every recording in a folder (database, charts, HTML reports); nightly does the same for cron, rendering only what changed; compare compares interval lengths over the stored nights; export writes tidy CSV for pandas or R; score, periods and counts work on one epoch or raw-sample file (sleep/wake per epoch, Tudor-Locke sleep periods, ActiGraph counts); inspect describes a file and writes nothing. `sleepsta help <command>` explains each.
+
+        Exit codes: 0 all files fine; 1 some files failed (listed); 2 usage or environment error; 3 another run holds the database lock.
         """,
         version: SleepstaVersion.current,
         subcommands: [Run.self, Nightly.self, Compare.self, Export.self, Score.self, Periods.self, Counts.self, Inspect.self,

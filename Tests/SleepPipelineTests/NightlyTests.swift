@@ -41,23 +41,29 @@ struct NightlyTests {
         return w
     }
 
-    @Test("only nights ingested in this run are rendered, plus the index; the rest are not even rendered")
+    @Test("only nights ingested in this run are rendered, plus the index and their neighbours' pages (links); the rest are not even rendered")
     func rendersOnlyAffectedNights() throws {
         let w = try workspace(nights: 1)
         let first = try nightly(w)
         #expect(first.renderedAllBecause == "first run on this database")
         #expect(first.nightsReported == 1 && first.nightsInStore == 1)
         let night1Page = w.reports + "/night1_2024-06-14/index.html"
-        let before = try FileManager.default.attributesOfItem(atPath: night1Page)[.modificationDate] as! Date
+        let night1Chart = w.reports + "/night1_2024-06-14/movement.png"
+        let before = try FileManager.default.attributesOfItem(atPath: night1Chart)[.modificationDate] as! Date
+        #expect(!(try String(contentsOfFile: night1Page, encoding: .utf8)).contains("next night"))
 
         w.write("night2.csv", Workspace.phoneNight(startUTC: Self.night2, hours: 7))
         let second = try nightly(w)
         #expect(second.renderedAllBecause == nil)
         #expect(second.filesIngested == 1 && second.filesUnchanged == 1)
-        #expect(second.nightsReported == 1 && second.nightsInStore == 2)
-        #expect(second.reportsWritten == 5)   // night 2's page and chart, its recording's page, the overview chart and the index
+        // Night 1's page gains its link to night 2 (its chart is not even rendered).
+        #expect(second.nightsReported == 2 && second.nightsInStore == 2)
+        #expect(second.reportsWritten == 6)   // night 2's page and chart, night 1's page, night 2's recording page, the overview chart and the index
         #expect(FileManager.default.fileExists(atPath: w.reports + "/night2_2024-06-15/movement.png"))
-        #expect(try FileManager.default.attributesOfItem(atPath: night1Page)[.modificationDate] as! Date == before)
+        #expect(try FileManager.default.attributesOfItem(atPath: night1Chart)[.modificationDate] as! Date == before)
+        #expect(try String(contentsOfFile: night1Page, encoding: .utf8).contains("<a href=\"../night2_2024-06-15/index.html\" rel=\"next\">next night (2024-06-15) →</a>"))
+        #expect(try String(contentsOfFile: w.reports + "/night2_2024-06-15/index.html", encoding: .utf8)
+            .contains("<a href=\"../night1_2024-06-14/index.html\" rel=\"prev\">← previous night (2024-06-14)</a>"))
         let index = try String(contentsOfFile: w.reports + "/index.html", encoding: .utf8)
         #expect(index.contains("night1_2024-06-14") && index.contains("night2_2024-06-15"))
 
@@ -137,7 +143,7 @@ struct NightlyTests {
         let sb = try nightly(b)
         #expect(sa.startedUTC != sb.startedUTC)
         let fa = ReportTree.files(in: a.reports), fb = ReportTree.files(in: b.reports)
-        #expect(fa.count == 8)   // index, overview, 2 × (night page, chart), 2 recording pages
+        #expect(fa.count == 9)   // two nights × (page, chart), 2 recording pages, the index, its overview chart and definitions.html
         #expect(ReportTree.differences(fa, fb).isEmpty, "\(ReportTree.differences(fa, fb))")
         for (name, data) in fa where name.hasSuffix(".html") {
             let html = String(decoding: data, as: UTF8.self)

@@ -1,0 +1,69 @@
+import Mustache
+
+/// `definitions.html` at the top of the reports folder: what every number on the pages means,
+/// with its unit. Written with every report and linked from the index, each night page and the
+/// comparison pages, so the definitions travel with the reports (the README says the same at
+/// more length, section “Definitions”).
+public enum DefinitionsPage {
+    public static let fileName = "definitions.html"
+
+    public static func page() -> String {
+        HTMLPages.library.render(["title": "sleepsta — definitions"], withTemplate: "definitions") ?? ""
+    }
+
+    static let template = """
+    {{> head}}
+    <body>
+    <p class="nav"><a href="index.html">← all nights</a></p>
+    <h1>Definitions</h1>
+    <p class="sub">What the numbers on these pages mean, with their units.</p>
+    <h2>Movement</h2>
+    <dl>
+    <dt>Movement per second (g)</dt><dd>For each second, the mean over its samples of (|x| + |y| + |z|) / 3: the mean absolute acceleration over the axes (<code>--metric legacy-app</code> reproduces the Sleepsta app's formula instead).</dd>
+    <dt>Mean acceleration (mg)</dt><dd>What charts and pages show: the per-second movement averaged over the seconds with data of an interval, in milli-g (1 mg = 0.001 g = 0.00981 m/s²). It equals the per-minute movement (g·s/min) ÷ 60 × 1000 and is comparable across interval lengths and unaffected by gaps.</dd>
+    <dt>Movement sum (g·s)</dt><dd>The sum of the per-second movement over an interval's seconds with data (the app's accumulator). Exports and the database keep it, and the per-minute movement in g·s/min (<code>movement_sum</code>, <code>movement_per_minute</code>).</dd>
+    <dt>ENMO (mg)</dt><dd>Wearable nights: Euclidean norm minus one g, negatives set to zero, per 5-s epoch (GGIR's metric).</dd>
+    <dt>Coverage (s)</dt><dd>Seconds of an interval with data. An interval without data is shown grey (“no data”): neither sleep nor wake.</dd>
+    </dl>
+    <h2>Time</h2>
+    <dl>
+    <dt>Night</dt><dd>Local noon to the next local noon in the recording's time zone, named by its evening's date: 23 h on a spring DST night, 25 h on an autumn one.</dd>
+    <dt>Time zone and its source</dt><dd><code>option</code>: <code>--tz</code>; <code>data</code>: the offsets or zone the file states; <code>assumed-utc</code>: nothing stated one and UTC was assumed (run again with <code>--tz</code> to split the nights on the local clock).</dd>
+    <dt>Chart time axis</dt><dd>Elapsed time, labelled with the local clock: on a spring DST night the skipped hour has no label, on an autumn night the repeated hour is labelled twice, in order, and a dashed line marks the change. The interval table gives each interval's UTC offset.</dd>
+    <dt>Intervals</dt><dd>A grid through the night's local noon (a source of interval totals keeps its own phase where the lengths allow).</dd>
+    </dl>
+    <h2>Sleep and wake</h2>
+    <dl>
+    <dt>Sleep/wake (S/W)</dt><dd>Scored on 60-s epochs with Oakley's weighting (±2 min, weights 1/25, 1/5, 1, 1/5, 1/25). An epoch is wake when the weighted movement exceeds the wake threshold; an interval's state is the majority of its epochs (ties: sleep).</dd>
+    <dt>Wake threshold (g·s per 60-s epoch)</dt><dd>The wake-threshold factor (<code>--wake-threshold</code>, default 4) × the night's median epoch movement; so it is relative to the night and independent of the unit.</dd>
+    <dt>Sleep period</dt><dd>From the first to the last persistent sleep run (≥ 10 min of sleep epochs), on the interval hypnogram.</dd>
+    <dt>Movement phases (awake, light, deep)</dt><dd>Inside the sleep period: wake intervals are <em>awake</em>; sleep intervals at or below the 25th percentile of the night's sleep movement are <em>deep</em>, the rest <em>light</em>. Movement intensity, not EEG sleep stages.</dd>
+    </dl>
+    <h2>Night metrics</h2>
+    <table>
+    <tr><th>Metric</th><th>Unit</th><th>Definition</th></tr>
+    <tr><td>In bed</td><td>clock time</td><td>first to last second with data</td></tr>
+    <tr><td>Time in bed (TIB)</td><td>min</td><td>length of the in-bed span</td></tr>
+    <tr><td>Sleep onset, wake time</td><td>clock time</td><td>start and end of the sleep period</td></tr>
+    <tr><td>Sleep period time (SPT)</td><td>min</td><td>wake time − sleep onset</td></tr>
+    <tr><td>Total sleep time (TST)</td><td>min</td><td>sleep inside the sleep period</td></tr>
+    <tr><td>Sleep onset latency (SOL)</td><td>min</td><td>sleep onset − in-bed start</td></tr>
+    <tr><td>Wake after sleep onset (WASO)</td><td>min</td><td>wake inside the sleep period (intervals without data are not wake)</td></tr>
+    <tr><td>No data in the sleep period</td><td>min</td><td>intervals of the sleep period without data: in neither TST nor WASO</td></tr>
+    <tr><td>Sleep efficiency (SE)</td><td>%</td><td>TST / (TIB − no data in the sleep period) × 100</td></tr>
+    <tr><td>Sleep maintenance efficiency (SME)</td><td>%</td><td>TST / (SPT − no data in the sleep period) × 100</td></tr>
+    <tr><td>Awakenings</td><td>count</td><td>wake bouts inside the sleep period that sleep follows (a gap neither makes nor splits one)</td></tr>
+    <tr><td>Sleep fragmentation index (SFI)</td><td>per hour</td><td>sleep→wake transitions (the final awakening included) per hour of TST</td></tr>
+    <tr><td>Light, deep</td><td>min</td><td>time in each movement phase inside the sleep period</td></tr>
+    </table>
+    <p>A night with less than 2 h of data is charted but not scored (<code>insufficient-data</code>); one without a persistent sleep run is <code>no-sleep-found</code>.
+    Wearable nights (GGIR's method: HDCZA sleep period window, van Hees 2015 sustained inactivity) name each metric's GGIR part-4 column on their page.</p>
+    <h2>Comparing interval lengths</h2>
+    <p>Differences are the longer length's value − the shorter one's of the same night. Bland–Altman bias and 95 % limits of agreement (bias ± 1.96 SD), ICC(2,1);
+    with few nights (fewer than 10) limits of agreement and ICC are too uncertain to mean much.</p>
+    <footer>sleepsta · the README's “Definitions” section says the same at more length</footer>
+    </body>
+    </html>
+
+    """
+}
