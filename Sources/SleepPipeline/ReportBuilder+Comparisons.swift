@@ -33,7 +33,7 @@ extension ReportBuilder {
         let indexPath = (reportsDirectory as NSString).appendingPathComponent("index.html")
         return try ReportWriter.write(HTMLPages.indexPage(rows, parameters: parameters,
                                                           extraLinks: Self.comparisonLinks(in: reportsDirectory) + recordingLinks(paths),
-                                                          failures: try failures ?? db.latestRunFailures(commands: ["run", "nightly"])),
+                                                          failures: try failures ?? db.latestRunFailures(commands: ["run", "nightly", "merge"])),
                                       to: indexPath)
     }
 }

@@ -88,12 +88,23 @@ extension ReportBuilder {
 }
 
 extension ReportBuilder {
-    /// An epoch file's night chart: the scored column per interval, in its own unit.
+    /// An epoch file's night chart: the scored column per interval in its own unit (counts per
+    /// minute; for averaged columns the interval's mean, ENMO in g shown in mg).
     static func epochFileChart(_ analysis: NightAnalysis, night: StoredNight, interval: IntervalLength) -> MovementChart {
-        var chart = MovementChart.night(analysis, timeline: night.timeline,
-                                        title: "Night of \(night.window.date) · \(analysis.epochFile?.column ?? "activity") per \(interval) interval")
         let e = analysis.epochFile
-        chart.yAxisLabel = e.map { $0.family == .acceleration ? "\($0.column) (\($0.unit)·s per minute)" : "\($0.column) (\($0.unit) per minute)" } ?? "activity per minute"
+        var chart = MovementChart.night(analysis, timeline: night.timeline,
+                                        title: "Night of \(night.window.date) · \(e?.column ?? "activity") per \(interval) interval")
+        let isMean = e?.family == .acceleration && ["g", "mg", "degrees", "counts/s"].contains(e?.unit ?? "")
+        let scale = isMean ? (e?.unit == "g" ? 1000.0 / 60 : 1.0 / 60) : 1.0
+        let unit = isMean ? (e?.unit == "g" ? "mg" : (e?.unit ?? "")) : "\(e?.unit ?? "counts") per minute"
+        chart.yAxisLabel = "\(e?.column ?? "activity") (\(unit)\(isMean ? ", mean" : ""))"
+        for k in chart.series.indices {
+            chart.series[k].points = zip(chart.series[k].points, analysis.intervals).map { point, iv in
+                var p = point
+                p.value = iv.movement.movementPerMinute.map { $0 * scale }
+                return p
+            }
+        }
         return chart
     }
 }

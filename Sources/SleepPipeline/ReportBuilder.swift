@@ -90,7 +90,7 @@ struct ReportBuilder {
         let indexPath = (reportsDirectory as NSString).appendingPathComponent("index.html")
         count(try ReportWriter.write(HTMLPages.indexPage(rows, parameters: parameters, extraLinks: Self.comparisonLinks(in: reportsDirectory)
                                                                  + recordingLinks(overviews.filter { $0.analysis != nil }.map(\.recordingPath)),
-                                                         failures: try failures ?? db.latestRunFailures(commands: ["run", "nightly"])),
+                                                         failures: try failures ?? db.latestRunFailures(commands: ["run", "nightly", "merge"])),
                                      to: indexPath))
         return (written, unchanged, nightsRendered, overviews.count)
     }

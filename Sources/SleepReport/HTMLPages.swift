@@ -47,7 +47,7 @@ public enum HTMLPages {
                 "start": LocalClock.hhmm(localSecond: tl.localSecond(atUTC: mv.startUTC)),
                 "offset": UTCOffsetTimeline.formatOffset(tl.offset(atUTC: mv.startUTC)),
                 "sum": Fmt.fixed(mv.movementSum, 3),
-                "perMinute": Fmt.fixed(MovementUnits.milliG(perMinute: mv.movementPerMinute), 2),
+                "perMinute": epochFile ? Fmt.fixed(mv.movementPerMinute, 2) : Fmt.fixed(MovementUnits.milliG(perMinute: mv.movementPerMinute), 2),
                 "coverage": String(mv.coverageSeconds),
                 "state": iv.state.map { String($0.letter) } ?? "",
                 "phase": iv.phase?.rawValue ?? "",

@@ -272,16 +272,35 @@ extension SleepDatabase {
             var counts: MergeCounts = [:]
             try target.inTransaction {
                 let plan = try ShardMerge.Plan(target)
+                // The files that failed: those of the previous merge, then each shard's last run's.
+                let lastRunFailures = """
+                    SELECT path, error FROM run_failures WHERE run_id =
+                        (SELECT id FROM runs WHERE command IN (?, ?) ORDER BY id DESC LIMIT 1) ORDER BY path, rowid
+                    """
+                var failures: [String: String] = [:], fromShards = Set<String>()
+                for row in try Row.fetchAll(target, sql: lastRunFailures, arguments: ["merge", "merge"]) { failures[row["path"]] = row["error"] }
                 for path in shardPaths {
                     let queue = try DatabaseQueue(path: path)
                     defer { try? queue.close() }
-                    try queue.read { shard in try ShardMerge.merge(shard: shard, into: target, plan: plan, counts: &counts) }
+                    try queue.read { shard in
+                        try ShardMerge.merge(shard: shard, into: target, plan: plan, counts: &counts)
+                        for row in try Row.fetchAll(shard, sql: lastRunFailures, arguments: ["run", "nightly"]) {
+                            failures[row["path"]] = row["error"]; fromShards.insert(row["path"])
+                        }
+                    }
                 }
                 try target.execute(sql: """
                     INSERT INTO runs (started_utc, finished_utc, tool_version, command, parameters_json, files_seen,
                         files_ingested, files_unchanged, files_failed, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, arguments: [run.startedUTC, run.finishedUTC, run.toolVersion, run.command, run.parametersJSON,
                                      run.filesSeen, run.filesIngested, run.filesUnchanged, run.filesFailed, run.status])
+                // Listed with the merge run (the cohort index shows them); an earlier merge's failure
+                // whose file is now stored (a shard run again after the file was fixed) is dropped.
+                let mergeID = target.lastInsertedRowID
+                let stored = Set(try String.fetchAll(target, sql: "SELECT path FROM recordings"))
+                for (path, error) in failures.sorted(by: { $0.key < $1.key }) where fromShards.contains(path) || !stored.contains(path) {
+                    try target.execute(sql: "INSERT INTO run_failures (run_id, path, error) VALUES (?, ?, ?)", arguments: [mergeID, path, error])
+                }
                 return .commit
             }
             return counts
