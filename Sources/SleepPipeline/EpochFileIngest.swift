@@ -80,13 +80,9 @@ extension Pipeline {
         let taken = try storing { try db.nightIDs(excludingPath: relativePath) }
         var nightIDs: [String] = []
         try storing { try db.replaceRecording(stored, runID: runID, rhythm: rhythm) { store in
-            var perDate: [CivilDate: Int] = [:]
+            var ids = NightIDSequence(stem: stem, taken: taken)
             for window in NightSplitter.nights(in: base, timeline: file.timeline) {
-                let ordinal = perDate[window.date, default: 0]
-                perDate[window.date] = ordinal + 1
-                var id = NightNaming.nightID(stem: stem, date: window.date, ordinal: ordinal)
-                var bump = ordinal
-                while taken.contains(id) { bump += 1; id = NightNaming.nightID(stem: stem, date: window.date, ordinal: bump) }
+                let id = ids.next(window.date)
                 var night = StoredNight(id: id, window: window, timeline: file.timeline, timeZone: file.timeZoneName, label: nil,
                                         preBedSurvey: [], postBedSurvey: [],
                                         series: base.slice(from: window.startUTC, to: window.endUTC).trimmedToData(),

@@ -24,6 +24,25 @@ public enum NightNaming {
     }
 }
 
+/// The ids of one recording's nights, in the order they are made: the n-th night of an evening
+/// date gets ordinal n, and an id another recording already has is bumped to the next ordinal.
+struct NightIDSequence {
+    let stem: String
+    let taken: Set<String>
+    private var perDate: [CivilDate: Int] = [:]
+
+    init(stem: String, taken: Set<String>) { self.stem = stem; self.taken = taken }
+
+    mutating func next(_ date: CivilDate) -> String {
+        let ordinal = perDate[date, default: 0]
+        perDate[date] = ordinal + 1
+        var bump = ordinal
+        var id = NightNaming.nightID(stem: stem, date: date, ordinal: bump)
+        while taken.contains(id) { bump += 1; id = NightNaming.nightID(stem: stem, date: date, ordinal: bump) }
+        return id
+    }
+}
+
 extension StringProtocol {
     func trimmingPrefix(while predicate: (Character) -> Bool) -> SubSequence {
         var s = self[...]

@@ -351,15 +351,11 @@ public struct Pipeline {
         // The rhythm across days (IS, IV, RA, L5, M10, SRI) of a wearable; phones record nights only.
         let rhythm = wearable.map { RecordingRhythm.wearable($0, timeline: recording.timeline) }
         try storing { try db.replaceRecording(stored, runID: runID, rhythm: rhythm) { store in
-        var perDate: [CivilDate: Int] = [:]
+        var ids = NightIDSequence(stem: stem, taken: taken)
         for segment in recording.segments {
             let series = segment.series   // computed for interval totals: once per segment
             for window in NightSplitter.nights(in: series, timeline: recording.timeline) {
-                let ordinal = perDate[window.date, default: 0]
-                perDate[window.date] = ordinal + 1
-                var id = NightNaming.nightID(stem: stem, date: window.date, ordinal: ordinal)
-                var bump = ordinal
-                while taken.contains(id) { bump += 1; id = NightNaming.nightID(stem: stem, date: window.date, ordinal: bump) }
+                let id = ids.next(window.date)
                 let slice = series.slice(from: window.startUTC, to: window.endUTC).trimmedToData()
                 // The wearable milestone covers the window and the 6 h after it (GGIR's day-sleeper re-run).
                 let epochs = wearable.map { $0.slice(from: window.startUTC, to: window.endUTC + 6 * 3600) }
