@@ -116,7 +116,7 @@ enum IngestStages {
         let copyTimes = Stopwatch.measure(warmUp: o.warmUp, repeats: o.repeats) {
             var offset = 0
             for array in [buffer.timestamps, buffer.x, buffer.y, buffer.z] {
-                array.withUnsafeBytes { memcpy(destination + offset, $0.baseAddress!, $0.count) }
+                _ = array.withUnsafeBytes { memcpy(destination + offset, $0.baseAddress!, $0.count) }
                 offset += array.count * MemoryLayout<Double>.stride
             }
         }
