@@ -201,12 +201,17 @@ public struct Pipeline {
         }
         for path in gone {
             let nights = try storing { try db.deleteRecording(path: path) }
-            for id in nights {
-                try? FileManager.default.removeItem(atPath: (configuration.reportsDirectory as NSString).appendingPathComponent(id))
-            }
-            try? FileManager.default.removeItem(atPath: (configuration.reportsDirectory as NSString).appendingPathComponent(ReportBuilder.recordingFolder(path)))
+            removeReportFolders(Set(nights).union([ReportBuilder.recordingFolder(path)]))
             summary.prunedRecordings += 1
             logger.notice("\(path): file gone, recording and its \(nights.count) night(s) removed (--prune)")
+        }
+    }
+
+    /// Removes report folders (night ids, `recordings/…`) under the reports folder; best effort:
+    /// a folder that is already gone is no error.
+    func removeReportFolders(_ folders: Set<String>) {
+        for folder in folders.sorted() {
+            try? FileManager.default.removeItem(atPath: (configuration.reportsDirectory as NSString).appendingPathComponent(folder))
         }
     }
 
@@ -313,11 +318,7 @@ public struct Pipeline {
         guard let reader else {
             let outcome = try ingestEpochFile(reader: epochReader!, path: path, relativePath: relativePath, sha: sha, before: before, db: db, runID: runID)
             try rememberStat(before, hashBegan: hashBegan, path: path, relativePath: relativePath, sha: sha, db: db)
-            if case .ingested(let nightIDs, _) = outcome {
-                for gone in Set(oldNightIDs).subtracting(nightIDs) {
-                    try? FileManager.default.removeItem(atPath: (configuration.reportsDirectory as NSString).appendingPathComponent(gone))
-                }
-            }
+            if case .ingested(let nightIDs, _) = outcome { removeReportFolders(Set(oldNightIDs).subtracting(nightIDs)) }
             return outcome
         }
         let file = try early?.wait().get() ?? IngestRead.read(reader: reader, path: path, options: options,
@@ -372,9 +373,7 @@ public struct Pipeline {
         } }
         try rememberStat(before, hashBegan: hashBegan, path: path, relativePath: relativePath, sha: sha, db: db)
         // Nights the new split no longer has lose their report folders (the index no longer lists them).
-        for gone in Set(oldNightIDs).subtracting(nightIDs) {
-            try? FileManager.default.removeItem(atPath: (configuration.reportsDirectory as NSString).appendingPathComponent(gone))
-        }
+        removeReportFolders(Set(oldNightIDs).subtracting(nightIDs))
         logger.info("\(relativePath): \(recording.format.rawValue), \(decision.kind.rawValue) (\(decision.reason)), \(recording.quality.sampleCount) samples, \(nightIDs.count) night(s)")
         for w in recording.warnings { logger.notice("\(relativePath): \(w)") }
         return .ingested(nightIDs: nightIDs, warnings: recording.warnings)

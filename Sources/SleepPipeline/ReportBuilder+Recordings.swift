@@ -20,9 +20,7 @@ extension ReportBuilder {
         while safe.hasPrefix(".") || safe.hasPrefix("_") { safe.removeFirst() }
         safe = String(safe.prefix(100))
         if safe != path || safe.isEmpty {
-            var h: UInt64 = 0xcbf2_9ce4_8422_2325
-            for b in path.utf8 { h ^= UInt64(b); h = h &* 0x0000_0100_0000_01B3 }
-            safe += (safe.isEmpty ? "recording-" : "-") + String(String(h, radix: 16).suffix(8))
+            safe += (safe.isEmpty ? "recording-" : "-") + String(FNV1a.hex(path).suffix(8))
         }
         return "recordings/" + safe
     }
@@ -40,15 +38,16 @@ extension ReportBuilder {
         var outcomes: [ReportWriter.Outcome] = []
         let byPath = Dictionary(grouping: overviews, by: \.recordingPath)
         let renderer = ChartRenderer()
+        // A night's clock without its series (the catalog reads no blobs).
+        let timelines = Dictionary(uniqueKeysWithValues: try db.nightCatalog().map { ($0.nightID, $0.timeline) })
         for item in try db.recordingsWithRhythm() {
             let r = item.recording
             let nights = (byPath[r.path] ?? []).sorted { ($0.date, $0.nightID) < ($1.date, $1.nightID) }
-            guard let firstNight = nights.first, let stored = try db.night(id: firstNight.nightID) else { continue }
             let folder = Self.recordingFolder(r.path)
             let directory = (reportsDirectory as NSString).appendingPathComponent(folder)
             if let only, !nights.contains(where: { only.contains($0.nightID) }),
                FileManager.default.fileExists(atPath: directory + "/index.html") { continue }
-            let timeline = stored.timeline
+            guard let firstNight = nights.first, let timeline = timelines[firstNight.nightID] else { continue }
             var scored: [(date: CivilDate, metrics: NightSummaryMetrics)] = []
             var periods: [(Int64, Int64)] = []
             var links2: [RecordingReportInput.NightLink] = []
@@ -92,20 +91,13 @@ extension ReportBuilder {
     /// minute; for averaged columns the interval's mean, ENMO in g shown in mg).
     static func epochFileChart(_ analysis: NightAnalysis, night: StoredNight, interval: IntervalLength) -> MovementChart {
         let e = analysis.epochFile
-        var chart = MovementChart.night(analysis, timeline: night.timeline,
-                                        title: "Night of \(night.window.date) · \(e?.column ?? "activity") per \(interval) interval")
-        let isMean = e?.family == .acceleration && ["g", "mg", "degrees", "counts/s"].contains(e?.unit ?? "")
+        let isMean = e?.isAveraged ?? false
         let scale = isMean ? (e?.unit == "g" ? 1000.0 / 60 : 1.0 / 60) : 1.0
         let unit = isMean ? (e?.unit == "g" ? "mg" : (e?.unit ?? "")) : "\(e?.unit ?? "counts") per minute"
-        chart.yAxisLabel = "\(e?.column ?? "activity") (\(unit)\(isMean ? ", mean" : ""))"
-        for k in chart.series.indices {
-            chart.series[k].points = zip(chart.series[k].points, analysis.intervals).map { point, iv in
-                var p = point
-                p.value = iv.movement.movementPerMinute.map { $0 * scale }
-                return p
-            }
-        }
-        return chart
+        return MovementChart.night(analysis, timeline: night.timeline,
+                                   title: "Night of \(night.window.date) · \(e?.column ?? "activity") per \(interval) interval",
+                                   yAxisLabel: "\(e?.column ?? "activity") (\(unit)\(isMean ? ", mean" : ""))",
+                                   value: { $0.map { $0 * scale } })
     }
 }
 

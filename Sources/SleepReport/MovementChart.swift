@@ -67,17 +67,20 @@ public struct MovementChart: Sendable {
 
     /// Builds the chart of one analysed night.
     /// Builds the chart of one analysed night, on elapsed time labelled with `timeline`'s clock:
-    /// each interval's mean acceleration in mg (``MovementUnits``).
-    public static func night(_ analysis: NightAnalysis, timeline: UTCOffsetTimeline, title: String) -> MovementChart {
+    /// each interval's movement per minute shown through `value` (by default the mean acceleration
+    /// in mg, ``MovementUnits``), under `yAxisLabel`.
+    public static func night(_ analysis: NightAnalysis, timeline: UTCOffsetTimeline, title: String,
+                             yAxisLabel: String = MovementUnits.meanAccelerationLabel,
+                             value: (Double?) -> Double? = MovementUnits.milliG(perMinute:)) -> MovementChart {
         let points = analysis.intervals.map { iv in
             Point(startLocal: iv.movement.startUTC, endLocal: iv.movement.endUTC,
-                  value: MovementUnits.milliG(perMinute: iv.movement.movementPerMinute), phase: iv.phase)
+                  value: value(iv.movement.movementPerMinute), phase: iv.phase)
         }
         let period = analysis.metrics.flatMap { m -> (Int64, Int64)? in
             guard let on = m.sleepOnsetUTC, let off = m.wakeTimeUTC else { return nil }
             return (on, off)
         }
-        var chart = MovementChart(title: title, yAxisLabel: MovementUnits.meanAccelerationLabel,
+        var chart = MovementChart(title: title, yAxisLabel: yAxisLabel,
                                   series: [Series(label: "\(analysis.parameters.interval) intervals", points: points)], sleepPeriod: period)
         chart.clock = timeline
         return chart

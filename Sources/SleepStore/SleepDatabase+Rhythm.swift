@@ -38,12 +38,7 @@ extension SleepDatabase {
                     h.l5, h.l5_start, h.m10, h.m10_start, h.sleep_regularity_index, h.activity_f32le, h.start_utc AS h_start, h.sleep_u8
                 FROM recordings r LEFT JOIN recording_rhythm h ON h.recording_id = r.id ORDER BY r.path
                 """).map { row in
-                let recording = StoredRecording(id: row["id"], path: row["path"], contentSHA256: row["content_sha256"], format: row["format"],
-                                                sizeBytes: row["size_bytes"], sampleCount: row["sample_count"],
-                                                effectiveSampleRateHz: row["effective_rate_hz"], firstUTC: row["first_utc"], endUTC: row["end_utc"],
-                                                timeZone: row["time_zone"], timeZoneSource: row["time_zone_source"], units: row["units"],
-                                                gravity: row["gravity"], qualityJSON: row["quality_json"], warningsJSON: row["warnings_json"],
-                                                kind: row["kind"], kindReason: row["kind_reason"])
+                let recording = Self.storedRecording(row)
                 var rhythm: RecordingRhythm? = nil
                 if let status = (row["h_status"] as String?).flatMap(RecordingRhythm.Status.init(rawValue:)) {
                     var metrics: RestActivityMetrics? = nil

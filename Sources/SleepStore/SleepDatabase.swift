@@ -239,13 +239,18 @@ public final class SleepDatabase: Sendable {
             guard let row = try Row.fetchOne(db, sql: """
                 SELECT r.* FROM recordings r JOIN nights n ON n.recording_id = r.id WHERE n.id = ?
                 """, arguments: [nightID]) else { return nil }
-            return StoredRecording(id: row["id"], path: row["path"], contentSHA256: row["content_sha256"], format: row["format"],
-                                   sizeBytes: row["size_bytes"], sampleCount: row["sample_count"],
-                                   effectiveSampleRateHz: row["effective_rate_hz"], firstUTC: row["first_utc"], endUTC: row["end_utc"],
-                                   timeZone: row["time_zone"], timeZoneSource: row["time_zone_source"], units: row["units"],
-                                   gravity: row["gravity"], qualityJSON: row["quality_json"], warningsJSON: row["warnings_json"],
-                                   kind: row["kind"], kindReason: row["kind_reason"])
+            return Self.storedRecording(row)
         }
+    }
+
+    /// A `recordings` row (`SELECT r.*` or `SELECT *`) as a ``StoredRecording``.
+    static func storedRecording(_ row: Row) -> StoredRecording {
+        StoredRecording(id: row["id"], path: row["path"], contentSHA256: row["content_sha256"], format: row["format"],
+                        sizeBytes: row["size_bytes"], sampleCount: row["sample_count"],
+                        effectiveSampleRateHz: row["effective_rate_hz"], firstUTC: row["first_utc"], endUTC: row["end_utc"],
+                        timeZone: row["time_zone"], timeZoneSource: row["time_zone_source"], units: row["units"],
+                        gravity: row["gravity"], qualityJSON: row["quality_json"], warningsJSON: row["warnings_json"],
+                        kind: row["kind"], kindReason: row["kind_reason"])
     }
 
     // MARK: Analyses

@@ -218,17 +218,16 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
             return Scored(startUTC: c.start, epochSeconds: 60, activity: c.values,
                           states: zip(states, c.values).map { $1.isNaN ? nil : $0 }, threshold: nil, movementFactor: 1)
         case .acceleration:
-            let isMean = ["g", "mg", "degrees", "counts/s"].contains(column.unit)
+            let isMean = EpochActivityFamily.averagedUnits.contains(column.unit)
             if Oakley.supportedEpochSeconds.contains(s.epochSeconds) {
                 // The phones' rule at the file's own epochs: Oakley's kernel for that length (whose
                 // score is per minute: centre weight 60/E) against factor × the night's median
                 // activity per minute (median epoch value × 60/E), so that every epoch length
                 // applies the same rule as 60-s phone epochs.
-                let present = column.values.filter { !$0.isNaN }.sorted()
-                guard !present.isEmpty else { return nil }
-                let median = present.count % 2 == 1 ? present[present.count / 2] : (present[present.count / 2 - 1] + present[present.count / 2]) / 2
-                let threshold = p.wakeThresholdFactor * median * Double(60 / s.epochSeconds)
-                let states = Oakley.score(countsPerEpoch: column.values, epochSeconds: s.epochSeconds, threshold: .counts(threshold), variant: .zeroPadded)
+                // (60/E is a power of two for every such length, so the factor scales exactly.)
+                let (states, threshold) = PhoneSleepScorer.score(activity: column.values,
+                                                                 thresholdFactor: p.wakeThresholdFactor * 60 / Double(s.epochSeconds),
+                                                                 epochSeconds: s.epochSeconds)
                 summary.scorer = "the phones' relative rule on the file's \(s.epochSeconds)-s epochs: Oakley's weighting of \(column.name), wake above \(p.wakeThresholdFactor) × the night's median per minute"
                 return Scored(startUTC: s.startUTC, epochSeconds: s.epochSeconds, activity: column.values, states: states,
                               threshold: threshold, movementFactor: isMean ? Double(s.epochSeconds) : 1)
@@ -395,6 +394,10 @@ public struct EpochFileNightSummary: Sendable, Equatable, Codable {
     public var dataMinutes: Double? = nil
     /// Minutes of the night taken as not worn (runs of zero counts), nil for none.
     public var nonWearMinutes: Double? = nil
+
+    /// Whether the scored column is an average over its epoch (an acceleration summary such as
+    /// ENMO), not a sum (counts).
+    public var isAveraged: Bool { family == .acceleration && EpochActivityFamily.averagedUnits.contains(unit) }
 
     public init(column: String, columnTitle: String, unit: String, family: EpochActivityFamily, fileEpochSeconds: Int) {
         self.column = column; self.columnTitle = columnTitle; self.unit = unit; self.family = family

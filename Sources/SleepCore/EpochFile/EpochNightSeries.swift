@@ -69,6 +69,10 @@ public enum EpochActivityFamily: String, Sendable, Codable, CaseIterable {
     /// Acceleration summaries (ENMO in g or mg, Condor PIM …): the relative rule used for phones.
     case acceleration = "acceleration"
 
+    /// Units of columns that are averages over their epoch (ENMO, angle-z, per-second means), as
+    /// opposed to sums (counts): an interval's movement is then the mean × seconds.
+    public static let averagedUnits: Set<String> = ["g", "mg", "degrees", "counts/s"]
+
     /// The family of a column by its canonical name.
     public static func of(column: String) -> EpochActivityFamily {
         switch column {

@@ -165,13 +165,3 @@ public struct SleepDiary: Sendable {
         entries.filter { e in !recordingPaths.contains { Self.matches(id: e.id, recordingPath: $0) } }
     }
 }
-
-/// 64-bit FNV-1a, for a short digest of the diary's rows (not a security hash: it only tells a
-/// changed diary from an unchanged one in the analysis key).
-struct FNV1a {
-    var value: UInt64 = 0xcbf2_9ce4_8422_2325
-    mutating func add(_ text: String) {
-        for b in text.utf8 { value ^= UInt64(b); value = value &* 0x0000_0100_0000_01B3 }
-    }
-    var hex: String { String(value, radix: 16) }
-}
