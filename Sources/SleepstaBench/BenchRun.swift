@@ -231,28 +231,37 @@ final class BenchRunner {
     /// into a fresh database and reports folder each time: hash, read, split nights, analyse, store,
     /// render.
     func endToEnd(file: String, name: String, label: String) throws {
-        let data = work + "/e2e-data"
+        let e2e = try timedRuns(of: file, folder: "e2e", options: [], runs: repeats)
+        report.stages.append(StageResult(
+            name: name, label: label,
+            seconds: e2e.seconds, bytes: fileSize(file), items: Int(days * 86_400 * 100), peakResidentBytes: e2e.peak, threads: 2))
+        report.checks.append(try scriptedNights(database: e2e.db, file: (file as NSString).lastPathComponent))
+    }
+
+    /// `sleepsta run --tz Europe/Berlin OPTIONS` `runs + 1` times over a folder (`<work>/<folder>-data`)
+    /// holding only `file` (a hard link), each into a fresh database and reports folder; the first
+    /// run warms the caches and is not timed. Returns the paths of the last run and the timings.
+    func timedRuns(of file: String, folder: String, options: [String], runs: Int) throws
+        -> (data: String, db: String, reports: String, seconds: [Double], peak: Int) {
+        let data = work + "/\(folder)-data"
         try? FileManager.default.removeItem(atPath: data)
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
         let linked = data + "/" + (file as NSString).lastPathComponent
         if link(file, linked) != 0 { try FileManager.default.copyItem(atPath: file, toPath: linked) }
+        let db = work + "/\(folder).sqlite", reports = work + "/\(folder)-reports"
         var times: [Double] = []
         var peak = 0
-        for run in 0...repeats {
-            let db = work + "/e2e.sqlite", reports = work + "/e2e-reports"
+        for run in 0...runs {
             for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: db + suffix) }
             try? FileManager.default.removeItem(atPath: reports)
-            log("end to end run \(run)")
+            log("\(folder) run \(run)")
             let o = try ChildProcess.run([sleepsta, "run", "--data", data, "--db", db, "--reports", reports,
-                                          "--tz", "Europe/Berlin", "--quiet"])
+                                          "--tz", "Europe/Berlin", "--quiet"] + options)
             guard o.status == 0 else { throw BenchError.failed("sleepsta run failed (exit \(o.status))") }
             if run > 0 { times.append(o.wallSeconds) }
             peak = max(peak, o.peakResidentBytes)
         }
-        report.stages.append(StageResult(
-            name: name, label: label,
-            seconds: times, bytes: fileSize(file), items: Int(days * 86_400 * 100), peakResidentBytes: peak, threads: 2))
-        report.checks.append(try scriptedNights(database: work + "/e2e.sqlite", file: (file as NSString).lastPathComponent))
+        return (data, db, reports, times, peak)
     }
 
     /// The wearable method's nights against the signal's own script (sleep onset and wake within

@@ -35,31 +35,14 @@ extension BenchRunner {
 
     /// `sleepsta run --kind phone-in-bed` over a folder holding only `file`, fresh database and reports each run.
     func phoneEndToEnd(file: String, name: String) throws {
-        let data = work + "/\(name)-data"
-        try? FileManager.default.removeItem(atPath: data)
-        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
-        let linked = data + "/" + (file as NSString).lastPathComponent
-        if link(file, linked) != 0 { try FileManager.default.copyItem(atPath: file, toPath: linked) }
-        var times: [Double] = []
-        var peak = 0
-        for run in 0...max(repeats, 3) {
-            let db = work + "/\(name).sqlite", reports = work + "/\(name)-reports"
-            for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: db + suffix) }
-            try? FileManager.default.removeItem(atPath: reports)
-            log("\(name) run \(run)")
-            let o = try ChildProcess.run([sleepsta, "run", "--data", data, "--db", db, "--reports", reports,
-                                          "--tz", "Europe/Berlin", "--kind", "phone-in-bed", "--quiet"])
-            guard o.status == 0 else { throw BenchError.failed("sleepsta run failed (exit \(o.status))") }
-            if run > 0 { times.append(o.wallSeconds) }
-            peak = max(peak, o.peakResidentBytes)
-        }
+        let timed = try timedRuns(of: file, folder: name, options: ["--kind", "phone-in-bed"], runs: max(repeats, 3))
+        let (data, db, reports) = (timed.data, timed.db, timed.reports)
         var result = StageResult(name: name, label: "sleepsta run --kind phone-in-bed, \(name.hasSuffix("gzip") ? ".csv.gz" : "CSV"), 24 h 100 Hz: hash, read, per-second, intervals, store, render (process start to exit)",
-                                 seconds: times, bytes: fileSize(file), items: 8_640_000, peakResidentBytes: peak, threads: 2)
+                                 seconds: timed.seconds, bytes: fileSize(file), items: 8_640_000, peakResidentBytes: timed.peak, threads: 2)
         result.notes["input"] = (file as NSString).lastPathComponent
         report.stages.append(result)
 
         // The nightly re-run over the same, unchanged file: the stat fast path, no hash (issue 18).
-        let db = work + "/\(name).sqlite", reports = work + "/\(name)-reports"
         var nightly: [Double] = []
         sleep(3)   // past FileStatFastPath's 2-s racily-clean margin, so that the stat is trusted
         for run in 0...3 {
