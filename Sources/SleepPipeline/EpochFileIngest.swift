@@ -59,10 +59,13 @@ extension Pipeline {
             warnings.append("no activity column the epoch-file method scores (\(EpochFileNightMethod.preferredColumns.joined(separator: ", "))): the file has \(file.columns.map(\.name).joined(separator: ", ")); its nights are stored, not scored")
         }
         let rhythm = column.map { c in
-            RecordingRhythm.compute(source: "\(c.name) (\(c.unit)) per \(whole.epochSeconds)-s epoch" + (EpochActivityFamily.of(column: c.name) == .acceleration ? "" : ", binarized at > 4 (pyActigraphy's default)"),
-                                    activity: c.values, epochSeconds: whole.epochSeconds, startUTC: whole.startUTC, timeline: file.timeline,
-                                    states: method.recordingStates(whole, parameters: configuration.parameters),
-                                    binarize: EpochActivityFamily.of(column: c.name) != .acceleration)
+            let counts = EpochActivityFamily.of(column: c.name) != .acceleration
+            // Not worn as the nights see it (runs of zero counts), for the actogram; the metrics
+            // themselves follow pyActigraphy's defaults, which mask nothing.
+            return RecordingRhythm.compute(source: "\(c.name) (\(c.unit)) per \(whole.epochSeconds)-s epoch" + (counts ? ", binarized at > 4 (pyActigraphy's default)" : ""),
+                                           activity: c.values, epochSeconds: whole.epochSeconds, startUTC: whole.startUTC, timeline: file.timeline,
+                                           states: method.recordingStates(whole, parameters: configuration.parameters), binarize: counts,
+                                           nonWear: counts ? EpochFileNightMethod.zeroRunNonWear(c.values, epochSeconds: whole.epochSeconds) : nil)
         }
         var quality = QualitySummary(series: [base], sampleCount: base.coveredSeconds / max(1, file.epochSeconds), duplicateTimestamps: 0)
         quality.nominalSampleRateHz = 1 / Double(file.epochSeconds)

@@ -62,12 +62,9 @@ extension ReportBuilder {
             }
             var actogramFile: String? = nil
             if let h = item.rhythm, !h.activity.isEmpty {
-                let family = EpochActivityFamily.of(column: String(h.source.prefix { $0 != " " }))
-                let nonWear = r.kind == RecordingKind.epochFile.rawValue && family != .acceleration
-                    ? EpochFileNightMethod.zeroRunNonWear(h.activity.map(Double.init), epochSeconds: h.epochSeconds) : nil
                 let actogram = Actogram.make(title: "\(PrintableText.escaped(r.path)) · actogram", unit: h.source.components(separatedBy: " per ").first ?? h.source,
                                              activity: h.activity, startUTC: h.startUTC, epochSeconds: h.epochSeconds, timeline: timeline,
-                                             nonWear: nonWear, sleepPeriodsUTC: periods)
+                                             nonWear: h.nonWear, sleepPeriodsUTC: periods)
                 outcomes.append(try ReportWriter.write(renderer.png(actogram), to: directory + "/actogram.png"))
                 actogramFile = "actogram.png"
             }

@@ -187,7 +187,8 @@ enum Schema {
                     sleep_regularity_index REAL,
                     activity_f32le BLOB NOT NULL,
                     start_utc INTEGER NOT NULL,
-                    sleep_u8 BLOB
+                    sleep_u8 BLOB,
+                    nonwear_u8 BLOB
                 );
                 """)
         }

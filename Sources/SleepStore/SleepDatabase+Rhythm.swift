@@ -10,14 +10,14 @@ extension SleepDatabase {
         try db.execute(sql: """
             INSERT OR REPLACE INTO recording_rhythm (recording_id, source, epoch_seconds, days, status, status_reason,
                 interdaily_stability, intradaily_variability, relative_amplitude, l5, l5_start, m10, m10_start,
-                sleep_regularity_index, activity_f32le, start_utc, sleep_u8)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                sleep_regularity_index, activity_f32le, start_utc, sleep_u8, nonwear_u8)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [recordingID, r.source, r.epochSeconds, r.days, r.status.rawValue, r.statusReason,
                              m?.interdailyStability, m?.intradailyVariability, m?.relativeAmplitude,
                              m?.l5, RecordingRhythm.clockText(m?.l5StartSecondsSinceMidnight),
                              m?.m10, RecordingRhythm.clockText(m?.m10StartSecondsSinceMidnight),
                              r.sleepRegularityIndex, BlobCodec.data(r.activity), r.startUTC,
-                             r.sleep.map { BlobCodec.labels($0) }])
+                             r.sleep.map { BlobCodec.labels($0) }, r.nonWear.map { Data($0.map { $0 ? 1 : 0 }) }])
     }
 
     /// One stored recording with its rhythm.
@@ -35,7 +35,7 @@ extension SleepDatabase {
             try Row.fetchAll(db, sql: """
                 SELECT r.*, h.source AS h_source, h.epoch_seconds AS h_epoch, h.days AS h_days, h.status AS h_status,
                     h.status_reason AS h_reason, h.interdaily_stability, h.intradaily_variability, h.relative_amplitude,
-                    h.l5, h.l5_start, h.m10, h.m10_start, h.sleep_regularity_index, h.activity_f32le, h.start_utc AS h_start, h.sleep_u8
+                    h.l5, h.l5_start, h.m10, h.m10_start, h.sleep_regularity_index, h.activity_f32le, h.start_utc AS h_start, h.sleep_u8, h.nonwear_u8
                 FROM recordings r LEFT JOIN recording_rhythm h ON h.recording_id = r.id ORDER BY r.path
                 """).map { row in
                 let recording = Self.storedRecording(row)
@@ -53,6 +53,7 @@ extension SleepDatabase {
                                              metrics: metrics, sleepRegularityIndex: row["sleep_regularity_index"], startUTC: row["h_start"],
                                              epochSeconds: row["h_epoch"], activity: BlobCodec.floats(row["activity_f32le"]),
                                              sleep: (row["sleep_u8"] as Data?).map(BlobCodec.labels), utcOffsetSeconds: 0)
+                    rhythm?.nonWear = (row["nonwear_u8"] as Data?).map { $0.map { $0 != 0 } }
                 }
                 return RecordingWithRhythm(recording: recording, rhythm: rhythm, l5Start: row["l5_start"], m10Start: row["m10_start"])
             }

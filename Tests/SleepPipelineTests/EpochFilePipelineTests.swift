@@ -214,6 +214,9 @@ struct EpochFilePipelineTests {
         } else {
             #expect(rhythm.status == .tooShort)
         }
+        // The table afternoon (GGIR non-wear) is marked not worn for the actogram, a few hours of minutes.
+        let notWorn = rhythm.nonWear?.filter { $0 }.count ?? 0
+        #expect(notWorn >= 120 && notWorn <= 240, "\(notWorn) minutes not worn")
         #expect(FileManager.default.fileExists(atPath: w.reports + "/recordings/wrist-3d.csv/actogram.png"))
     }
 

@@ -29,6 +29,9 @@ public struct RecordingRhythm: Sendable, Equatable, Codable {
     public var epochSeconds: Int
     public var activity: [Float]
     public var sleep: [SleepWake?]?
+    /// Per epoch, taken as not worn (the wearable method's non-wear; runs of zero counts in an
+    /// epoch file); nil when the recording has no such rule. The actogram marks these.
+    public var nonWear: [Bool]? = nil
     /// UTC offset of the first epoch (seconds east), for the clock times.
     public var utcOffsetSeconds: Int
 
@@ -46,7 +49,16 @@ public struct RecordingRhythm: Sendable, Equatable, Codable {
     ///   - states: sleep/wake per epoch for the SRI (nil entries = unscored), or nil for none.
     ///   - binarize: pyActigraphy's default for counts (activity > 4 → 1); false for acceleration summaries.
     public static func compute(source: String, activity: [Double], epochSeconds: Int, startUTC: Int64,
-                               timeline: UTCOffsetTimeline, states: [SleepWake?]?, binarize: Bool) -> RecordingRhythm {
+                               timeline: UTCOffsetTimeline, states: [SleepWake?]?, binarize: Bool,
+                               nonWear: [Bool]? = nil) -> RecordingRhythm {
+        var rhythm = metrics(source: source, activity: activity, epochSeconds: epochSeconds, startUTC: startUTC,
+                             timeline: timeline, states: states, binarize: binarize)
+        rhythm.nonWear = nonWear
+        return rhythm
+    }
+
+    static func metrics(source: String, activity: [Double], epochSeconds: Int, startUTC: Int64,
+                        timeline: UTCOffsetTimeline, states: [SleepWake?]?, binarize: Bool) -> RecordingRhythm {
         let present = activity.indices.filter { !activity[$0].isNaN }
         let offset = Int(timeline.offset(atUTC: startUTC))
         let keep = activity.map(Float.init)
@@ -118,16 +130,21 @@ extension RecordingRhythm {
         let minutes = (skip + e.count + per - 1) / per
         var sums = [Double](repeating: 0, count: minutes), counts = [Int](repeating: 0, count: minutes)
         var sleep = [Int](repeating: 0, count: minutes), wake = [Int](repeating: 0, count: minutes)
+        var seen = [Int](repeating: 0, count: minutes), off = [Int](repeating: 0, count: minutes)
         let angles = (0..<e.count).map { e.hasData($0) ? Double(e.angleZ[$0]) : .nan }
         let sib = VanHees2015.score(angleZDegrees: angles, epochSeconds: Double(WearableEpochs.epochSeconds))
-        for i in 0..<e.count where e.isValid(i) {
+        for i in 0..<e.count where e.hasData(i) {
             let m = (skip + i) / per
+            seen[m] += 1
+            guard !e.nonWear[i] else { off[m] += 1; continue }
             sums[m] += Double(e.enmo[i]) * 1000; counts[m] += 1
             if sib[i] == .sleep { sleep[m] += 1 } else if sib[i] == .wake { wake[m] += 1 }
         }
         let activity = (0..<minutes).map { counts[$0] > 0 ? sums[$0] / Double(counts[$0]) : .nan }
         let states: [SleepWake?] = (0..<minutes).map { sleep[$0] + wake[$0] > 0 ? (sleep[$0] >= wake[$0] ? .sleep : .wake) : nil }
+        // A minute is not worn when most of its epochs with data are (GGIR's 2013 rule, per epoch).
+        let nonWear = (0..<minutes).map { seen[$0] > 0 && off[$0] * 2 >= seen[$0] }
         return compute(source: "ENMO (mg) per 60-s epoch, worn data only", activity: activity, epochSeconds: 60, startUTC: first,
-                       timeline: timeline, states: states, binarize: false)
+                       timeline: timeline, states: states, binarize: false, nonWear: nonWear)
     }
 }
