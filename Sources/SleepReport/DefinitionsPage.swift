@@ -58,6 +58,25 @@ public enum DefinitionsPage {
     </table>
     <p>A night with less than 2 h of data is charted but not scored (<code>insufficient-data</code>); one without a persistent sleep run is <code>no-sleep-found</code>.
     Wearable nights (GGIR's method: HDCZA sleep period window, van Hees 2015 sustained inactivity) name each metric's GGIR part-4 column on their page.</p>
+    <h2>Epoch files</h2>
+    <p>Files whose activity device software already reduced to epochs (Actiware, ActiLife, <code>.agd</code>, QUT, MMASH …) are scored as that
+    software does: Actiwatch counts by Oakley (Actiware's arithmetic, wake above 40 counts), ActiGraph counts by Cole–Kripke (ActiLife,
+    60-s epochs), acceleration summaries (ENMO) by the phones' relative rule. Time in bed comes from a sleep diary, the file's own rest
+    intervals, ActiLife's Tudor-Locke sleep period, the span of a recording of the night only, or the movement, in that order; the page says
+    which. Runs of at least 2 h of zero counts are taken as not worn: missing data, neither sleep nor wake. Where the file carries its own
+    sleep/wake, the page gives the agreement with it (accuracy, Cohen's κ) and its TST by the same rules.</p>
+    <h2>Rhythm across days (recording pages)</h2>
+    <table>
+    <tr><th>Metric</th><th>Unit</th><th>Definition</th></tr>
+    <tr><td>Interdaily stability (IS)</td><td>0–1</td><td>how alike the days' hourly activity profiles are (Witting et al. 1990)</td></tr>
+    <tr><td>Intradaily variability (IV)</td><td>≈0–2</td><td>how fragmented the rhythm is from hour to hour</td></tr>
+    <tr><td>L5, M10</td><td>activity per epoch</td><td>mean activity of the least active 5 h and the most active 10 h of the average day, with their onset clock times</td></tr>
+    <tr><td>Relative amplitude (RA)</td><td>0–1</td><td>(M10 − L5) / (M10 + L5)</td></tr>
+    <tr><td>Sleep regularity index (SRI)</td><td>−100–100</td><td>how likely the same sleep/wake state is 24 h apart, rescaled (Phillips et al. 2017)</td></tr>
+    </table>
+    <p>As pyActigraphy 1.2.2 computes them: counts binarized at &gt; 4, hourly bins; wearables use ENMO in mg per minute, not binarized.
+    Recordings of at least 3 days only; phones record the nights only and get none. Night metrics are also averaged per recording over all,
+    weekday and weekend nights (a weekend night starts on a Friday or Saturday evening).</p>
     <h2>Comparing interval lengths</h2>
     <p>Differences are the longer length's value − the shorter one's of the same night. Bland–Altman bias and 95 % limits of agreement (bias ± 1.96 SD), ICC(2,1);
     with few nights (fewer than 10) limits of agreement and ICC are too uncertain to mean much.</p>
