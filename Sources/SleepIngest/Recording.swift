@@ -150,6 +150,9 @@ public struct QualitySummary: Sendable, Equatable, Codable {
     /// Offset (g) and scale per axis applied as (raw + offset) · scale.
     public var calibrationOffsetG: [Double]? = nil
     public var calibrationScale: [Double]? = nil
+    /// ActiGraph counts from the raw samples (asked for by a counts-based `--sleep-algorithm`):
+    /// `computed …`, or `not computed: <reason>`; nil when not asked for.
+    public var activityCounts: String? = nil
     /// 5-s epochs (GGIR's milestone) with data, and those flagged non-wear (GGIR 2013 rule).
     public var wearableEpochs: Int? = nil
     public var nonWearSeconds: Int? = nil

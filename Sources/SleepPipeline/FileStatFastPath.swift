@@ -1,3 +1,4 @@
+import SleepCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -72,6 +73,7 @@ extension Pipeline {
               let stored = try storing({ try db.storedFileStat(ofRecordingAt: relativePath) }), let stat = stored.stat
         else { return false }
         if let kind = configuration.kindOverride, kind.rawValue != stored.kind { return false }
+        if configuration.needsActivityCounts && stored.kind == RecordingKind.wearable24h.rawValue && !stored.activityCountsAttempted { return false }
         guard FileStatFastPath(racyMarginNanoseconds: configuration.statRacyMarginNanoseconds).isUnchanged(current, stored: stat)
         else { return false }
         logger.debug("\(relativePath): unchanged (size, mtime, ctime, inode as stored; not hashed)")

@@ -18,13 +18,14 @@ struct IngestRead: Sendable {
     /// `milestone: false` when the recording cannot be analysed as `wearable-24h` (`--kind phone-in-bed`):
     /// the reader then runs alone, on every core, and the wearable sink's arithmetic (about a third
     /// of such a run) is not done for nothing. The recording is the same either way.
+    /// `activityCounts`: also compute ActiGraph counts in the milestone (a counts-based `--sleep-algorithm`).
     static func read(reader: any RecordingReader, path: String, options: IngestOptions,
-                     milestone: Bool = true) throws(IngestError) -> IngestRead {
+                     milestone: Bool = true, activityCounts: Bool = false) throws(IngestError) -> IngestRead {
         guard milestone, let raw = reader as? any RawSampleReader else {
             return IngestRead(recording: try reader.read(path: path, options: options), sink: nil)
         }
         // The milestone's arithmetic runs on the other core while the reader decodes (ThreadedSampleSink).
-        let (recording, sink) = try milestonePass(raw, path: path, options: options, sink: WearableEpochSink(collectCalibrationFeatures: true))
+        let (recording, sink) = try milestonePass(raw, path: path, options: options, sink: WearableEpochSink(collectCalibrationFeatures: true, activityCounts: activityCounts))
         return IngestRead(recording: recording, sink: sink, reader: raw, options: options)
     }
 
@@ -72,9 +73,16 @@ struct IngestRead: Sendable {
                 q.calibration = "skipped: \(reason)"
             }
         }
-        let epochs: WearableEpochs
+        var epochs: WearableEpochs
         do { epochs = try chosen.finish().epochs } catch {
             throw IngestError(file: path, byteOffset: 0, message: "wearable epochs: \(error)")
+        }
+        // ActiGraph counts come from the first pass, of the samples as read (ActiLife does not calibrate).
+        if let counts = sink.activityCounts(startUTC: epochs.startUTC, count: epochs.count), let rate = sink.activityCountsRateHz {
+            epochs.counts = counts
+            q.activityCounts = "computed as ActiLife does (agcounts 0.2.6: \(rate) Hz → 30 Hz, band-pass, normal filter), uncalibrated samples; axis-1 total \(counts.axis1.reduce(0) { $0 + Int($1) })"
+        } else if let reason = sink.countsUnavailableReason {
+            q.activityCounts = "not computed: \(reason)"
         }
         q.wearableEpochs = (0..<epochs.count).reduce(0) { $0 + (epochs.hasData($1) ? 1 : 0) }
         q.nonWearSeconds = epochs.nonWearSeconds

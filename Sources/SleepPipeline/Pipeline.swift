@@ -281,7 +281,8 @@ public struct Pipeline {
         let storedSize = try storing { try db.storedSizeBytes(ofRecordingAt: relativePath) }
         let early = reader.flatMap { r in
             SpeculativeRead.worthIt(path: path, storedSizeBytes: storedSize)
-                ? SpeculativeRead(reader: r, path: path, options: options, milestone: configuration.needsWearableMilestone) : nil
+                ? SpeculativeRead(reader: r, path: path, options: options, milestone: configuration.needsWearableMilestone,
+                                  activityCounts: configuration.needsActivityCounts) : nil
         }
         defer { early?.wait() }
         let sha = try FileHashing.sha256(path: path)
@@ -290,6 +291,10 @@ public struct Pipeline {
         let storedKind = try storing { try db.recordingKind(contentSHA256: sha) }
         // (An epoch file is always analysed as one: `--kind` does not apply to it.)
         let kindChanged = reader != nil && (configuration.kindOverride.map { storedKind != nil && $0.rawValue != storedKind } ?? false)
+        // A counts-based `--sleep-algorithm` over a wearable stored without counts: read again to compute them.
+        let countsMissing = try reader != nil && configuration.needsActivityCounts && storedKind == RecordingKind.wearable24h.rawValue
+            && !storing { try db.activityCountsAttempted(contentSHA256: sha) }
+        if countsMissing { logger.notice("\(relativePath): read again for ActiGraph counts (--sleep-algorithm \(configuration.parameters.sleepAlgorithm?.rawValue ?? ""))") }
         // `--tz` other than the zone the nights were split with: the zone is a parameter of the
         // nights, so they are split again. The file is read again rather than the stored series
         // re-cut, because a device clock without a zone was placed in UTC with the old zone.
@@ -300,7 +305,7 @@ public struct Pipeline {
             logger.notice("\(relativePath): time zone \(was) → \(configuration.timeZoneIdentifier ?? "") (--tz): nights split again")
         }
         let oldNightIDs = zoneChanged ? try storing { try db.nightIDs(contentSHA256: sha) } : []
-        if !kindChanged && !zoneChanged, let storedPath = try storing({ try db.recordingPath(contentSHA256: sha) }) {
+        if !kindChanged && !zoneChanged && !countsMissing, let storedPath = try storing({ try db.recordingPath(contentSHA256: sha) }) {
             // Same content: unchanged, or moved (its old path is gone), or a copy (both exist).
             let oldFile = (configuration.dataDirectory as NSString).appendingPathComponent(storedPath)
             if storedPath != relativePath && !FileManager.default.fileExists(atPath: oldFile) {
@@ -322,7 +327,8 @@ public struct Pipeline {
             return outcome
         }
         let file = try early?.wait().get() ?? IngestRead.read(reader: reader, path: path, options: options,
-                                                             milestone: configuration.needsWearableMilestone)
+                                                             milestone: configuration.needsWearableMilestone,
+                                                             activityCounts: configuration.needsActivityCounts)
         var recording = file.recording
         AccelerationUnits.resolve(&recording, option: configuration.units)
         let span = recording.segments.compactMap(\.series.dataSpan)

@@ -36,6 +36,8 @@ public struct PipelineConfiguration: Sendable {
     /// Whether a read must also compute the wearable 5-s milestone: not when `--kind phone-in-bed`
     /// rules the wearable method out before the file is read.
     var needsWearableMilestone: Bool { kindOverride != .phoneInBed }
+    /// Whether the milestone must carry ActiGraph counts (a counts-based `--sleep-algorithm`).
+    var needsActivityCounts: Bool { needsWearableMilestone && (parameters.sleepAlgorithm?.needsCounts ?? false) }
     /// `--shard K/N`: process only the files of shard K of N (``Shard``), nil for all.
     public var shard: Shard? = nil
     /// Files ingested at once (``Pipeline/ingestFiles(_:db:runID:progress:threads:)``); nil for one per core.

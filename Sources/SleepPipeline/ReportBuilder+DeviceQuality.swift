@@ -35,6 +35,7 @@ extension ReportBuilder {
             }
             facts.append(("Auto-calibration (van Hees 2014)", text))
         }
+        if let counts = q.activityCounts { facts.append(("ActiGraph counts from raw (agcounts)", counts)) }
         if let nonWear = q.nonWearSeconds {
             facts.append(("Not worn (recording, GGIR 2013 rule)", "\(q.nonWearPeriods ?? 0) period(s), \(nonWear / 60) min in total, of \((q.wearableEpochs ?? 0) * 5 / 60) min with data"))
         }
@@ -62,6 +63,7 @@ extension ReportBuilder {
         var calibrationErrorAfterMilliG: Double?
         var calibrationOffsetG: [Double]?
         var calibrationScale: [Double]?
+        var activityCounts: String?
         var wearableEpochs: Int?
         var nonWearSeconds: Int?
         var nonWearPeriods: Int?

@@ -15,10 +15,10 @@ final class SpeculativeRead: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private var joined = false
 
-    init(reader: any RecordingReader, path: String, options: IngestOptions, milestone: Bool = true) {
+    init(reader: any RecordingReader, path: String, options: IngestOptions, milestone: Bool = true, activityCounts: Bool = false) {
         DispatchQueue.global().async {
             let r: Result<IngestRead, IngestError>
-            do throws(IngestError) { r = .success(try IngestRead.read(reader: reader, path: path, options: options, milestone: milestone)) } catch { r = .failure(error) }
+            do throws(IngestError) { r = .success(try IngestRead.read(reader: reader, path: path, options: options, milestone: milestone, activityCounts: activityCounts)) } catch { r = .failure(error) }
             self.result = r
             self.finished.signal()
         }

@@ -57,11 +57,13 @@ public enum DefinitionsPage {
     <tr><td>Light, deep</td><td>min</td><td>time in each movement phase inside the sleep period</td></tr>
     </table>
     <p>A night with less than 2 h of data is charted but not scored (<code>insufficient-data</code>); one without a persistent sleep run is <code>no-sleep-found</code>.
-    Wearable nights (GGIR's method: HDCZA sleep period window, van Hees 2015 sustained inactivity) name each metric's GGIR part-4 column on their page.</p>
+    Wearable nights (GGIR's method: HDCZA sleep period window, van Hees 2015 sustained inactivity) name each metric's GGIR part-4 column on their page.
+    With <code>--sleep-algorithm cole-kripke</code> or <code>sadeh</code>, sleep/wake inside the window comes instead from ActiGraph axis-1 counts per minute,
+    computed from the raw samples as ActiLife does (agcounts), scored with ActiLife's Cole–Kripke or Sadeh; the page's parameter table says which ran.</p>
     <h2>Epoch files</h2>
     <p>Files whose activity device software already reduced to epochs (Actiware, ActiLife, <code>.agd</code>, QUT, MMASH …) are scored as that
     software does: Actiwatch counts by Oakley (Actiware's arithmetic, wake above 40 counts), ActiGraph counts by Cole–Kripke (ActiLife,
-    60-s epochs), acceleration summaries (ENMO) by the phones' relative rule. Time in bed comes from a sleep diary, the file's own rest
+    60-s epochs; Sadeh with <code>--sleep-algorithm sadeh</code>), acceleration summaries (ENMO) by the phones' relative rule. Time in bed comes from a sleep diary, the file's own rest
     intervals, ActiLife's Tudor-Locke sleep period, the span of a recording of the night only, or the movement, in that order; the page says
     which. Runs of at least 2 h of zero counts are taken as not worn: missing data, neither sleep nor wake. Where the file carries its own
     sleep/wake, the page gives the agreement with it (accuracy, Cohen's κ) and its TST by the same rules.</p>

@@ -218,6 +218,11 @@ enum Schema {
         m.registerMigration("v6-night-ids-without-device-extensions") { db in
             try NightIDRenaming.dropDeviceExtensions(db)
         }
+        // ActiGraph counts per 5-s epoch in the wearable milestone (issue 12, `--sleep-algorithm
+        // cole-kripke|sadeh`): int32 x, y, z interleaved per epoch; NULL where not computed.
+        m.registerMigration("v7-wearable-activity-counts") { db in
+            try db.execute(sql: "ALTER TABLE epoch_series ADD COLUMN counts_xyz_i32le BLOB")
+        }
         return m
     }
 }

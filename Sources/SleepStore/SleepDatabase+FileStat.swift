@@ -23,20 +23,33 @@ extension SleepDatabase {
     /// The stat stored for the recording at `path` and the recording's kind; the stat is nil when
     /// none was stored for its current content (recordings from before migration v5-file-stat, or
     /// a row left by a recording since replaced).
-    public func storedFileStat(ofRecordingAt path: String) throws -> (stat: StoredFileStat?, kind: String)? {
+    public func storedFileStat(ofRecordingAt path: String) throws -> (stat: StoredFileStat?, kind: String, activityCountsAttempted: Bool)? {
         try pool.read { db in
             guard let row = try Row.fetchOne(db, sql: """
-                SELECT r.kind, f.device, f.inode, f.size_bytes, f.mtime_ns, f.ctime_ns, f.verified_ns
+                SELECT r.kind, json_extract(r.quality_json, '$.activityCounts') IS NOT NULL AS counts_attempted,
+                    f.device, f.inode, f.size_bytes, f.mtime_ns, f.ctime_ns, f.verified_ns
                 FROM recordings r LEFT JOIN file_stats f
                     ON f.path = r.path AND f.content_sha256 = r.content_sha256 AND f.size_bytes = r.size_bytes
                 WHERE r.path = ?
                 """, arguments: [path]) else { return nil }
             let kind: String = row["kind"]
+            let counts: Bool = row["counts_attempted"]
             guard let device: Int64 = row["device"], let inode: Int64 = row["inode"], let size: Int64 = row["size_bytes"],
                   let mtime: Int64 = row["mtime_ns"], let ctime: Int64 = row["ctime_ns"],
-                  let verified: Int64 = row["verified_ns"] else { return (nil, kind) }
+                  let verified: Int64 = row["verified_ns"] else { return (nil, kind, counts) }
             return (StoredFileStat(device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), sizeBytes: size,
-                                   modifiedNanoseconds: mtime, statusChangedNanoseconds: ctime, verifiedNanoseconds: verified), kind)
+                                   modifiedNanoseconds: mtime, statusChangedNanoseconds: ctime, verifiedNanoseconds: verified), kind, counts)
+        }
+    }
+
+    /// Whether ActiGraph counts were computed, or found not computable, when the recording with
+    /// content `sha` was read (its quality record has `activityCounts`): a counts-based
+    /// `--sleep-algorithm` reads a wearable again otherwise.
+    public func activityCountsAttempted(contentSHA256 sha: String) throws -> Bool {
+        try pool.read { db in
+            try Bool.fetchOne(db, sql: """
+                SELECT json_extract(quality_json, '$.activityCounts') IS NOT NULL FROM recordings WHERE content_sha256 = ?
+                """, arguments: [sha]) ?? false
         }
     }
 

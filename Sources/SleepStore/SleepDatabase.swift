@@ -131,11 +131,11 @@ public final class SleepDatabase: Sendable {
         if let e = night.epochs {
             try db.execute(sql: """
                 INSERT INTO epoch_series (night_id, start_utc, epoch_seconds, epochs, enmo_f32le, anglez_f32le, mad_f32le,
-                    sample_counts_u16le, nonwear_u8)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    sample_counts_u16le, nonwear_u8, counts_xyz_i32le)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [night.id, e.startUTC, WearableEpochs.epochSeconds, e.count, BlobCodec.data(e.enmo),
                                  BlobCodec.data(e.angleZ), BlobCodec.data(e.mad), BlobCodec.data(e.sampleCounts),
-                                 Data(e.nonWear.map { $0 ? 1 : 0 })])
+                                 Data(e.nonWear.map { $0 ? 1 : 0 }), e.counts.map(BlobCodec.data)])
         }
         if let f = night.epochFile {
             let columns = f.columns.map { EpochColumnHeader(name: $0.name, sourceName: $0.sourceName, unit: $0.unit) }
@@ -204,7 +204,7 @@ public final class SleepDatabase: Sendable {
             guard let row = try Row.fetchOne(db, sql: """
                 SELECT n.*, b.start_utc AS b_start, b.movement_f32le, b.legacy_movement_f32le, b.sample_counts_u16le,
                     r.kind AS recording_kind, e.start_utc AS e_start, e.enmo_f32le, e.anglez_f32le, e.mad_f32le,
-                    e.sample_counts_u16le AS e_counts, e.nonwear_u8,
+                    e.sample_counts_u16le AS e_counts, e.nonwear_u8, e.counts_xyz_i32le,
                     f.format AS f_format, f.start_utc AS f_start, f.epoch_seconds AS f_epoch_seconds, f.epochs AS f_epochs,
                     f.columns_json AS f_columns, f.values_f64le, f.file_labels_u8, f.file_labels_name
                 FROM nights n JOIN base_series b ON b.night_id = n.id JOIN recordings r ON r.id = n.recording_id
@@ -214,7 +214,8 @@ public final class SleepDatabase: Sendable {
             if let start = row["e_start"] as Int64? {
                 epochs = WearableEpochs(startUTC: start, enmo: BlobCodec.floats(row["enmo_f32le"]), angleZ: BlobCodec.floats(row["anglez_f32le"]),
                                         mad: BlobCodec.floats(row["mad_f32le"]), sampleCounts: BlobCodec.uint16s(row["e_counts"]),
-                                        nonWear: (row["nonwear_u8"] as Data).map { $0 != 0 })
+                                        nonWear: (row["nonwear_u8"] as Data).map { $0 != 0 },
+                                        counts: (row["counts_xyz_i32le"] as Data?).map(BlobCodec.counts))
             }
             let series = SecondSeries(startSecond: row["b_start"],
                                       movement: BlobCodec.floats(row["movement_f32le"]),
@@ -268,7 +269,7 @@ public final class SleepDatabase: Sendable {
                 kind, status_reason, details_json)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [nightID, key, try JSONText.encode(a.parameters), a.parameters.interval.seconds,
-                             a.method.algorithm, a.status.rawValue, a.wakeThreshold.flatMap { $0.isFinite ? $0 : nil }, runID,
+                             a.method.algorithm(a.parameters), a.status.rawValue, a.wakeThreshold.flatMap { $0.isFinite ? $0 : nil }, runID,
                              a.kind.rawValue, a.statusReason,
                              try a.wearable.map { try JSONText.encode($0) } ?? a.epochFile.map { try JSONText.encode($0) }])
         let analysisID = db.lastInsertedRowID
@@ -464,6 +465,24 @@ enum BlobCodec {
             for i in result.indices { result[i] = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))) }
         }
         return result
+    }
+    /// ActiGraph counts: int32 x, y, z interleaved per epoch.
+    static func data(_ c: WearableEpochs.Counts) -> Data {
+        var out = [Int32](); out.reserveCapacity(3 * c.count)
+        for i in 0..<c.count { out.append(c.x[i].littleEndian); out.append(c.y[i].littleEndian); out.append(c.z[i].littleEndian) }
+        return out.withUnsafeBytes { Data($0) }
+    }
+    static func counts(_ data: Data) -> WearableEpochs.Counts {
+        let n = data.count / 12
+        var x = [Int32](repeating: 0, count: n), y = x, z = x
+        data.withUnsafeBytes { raw in
+            for i in 0..<n {
+                x[i] = Int32(littleEndian: raw.loadUnaligned(fromByteOffset: i * 12, as: Int32.self))
+                y[i] = Int32(littleEndian: raw.loadUnaligned(fromByteOffset: i * 12 + 4, as: Int32.self))
+                z[i] = Int32(littleEndian: raw.loadUnaligned(fromByteOffset: i * 12 + 8, as: Int32.self))
+            }
+        }
+        return WearableEpochs.Counts(x: x, y: y, z: z)
     }
     static func uint16s(_ data: Data) -> [UInt16] {
         var result = [UInt16](repeating: 0, count: data.count / 2)

@@ -30,6 +30,9 @@ struct PipelineOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Recording kind, which picks the night method: auto (decide per file from the data), phone-in-bed (a phone on the mattress) or wearable-24h (a device with gravity worn day and night).", valueName: "kind"))
     var kind: String = "auto"
 
+    @Option(name: .long, help: ArgumentHelp("Sleep/wake inside the sleep period: auto (each method's default: vanhees2015 for wearables, cole-kripke for ActiGraph-count epoch files), vanhees2015 (angle-z, 5° / 5 min), cole-kripke or sadeh (ActiLife's, on axis-1 counts per minute; for wearables the counts are computed from the raw samples as ActiLife does). Phones and Actiwatch counts keep their own scorer.", valueName: "name"))
+    var sleepAlgorithm: String = "auto"
+
     @Option(name: .long, help: ArgumentHelp("Acceleration unit of raw timestamp,x,y,z CSVs, which state none: auto (from the data: gravity, else the noise floor), g or m/s2.", valueName: "unit"))
     var units: String = AccelerationUnits.auto.rawValue
 
@@ -65,6 +68,9 @@ struct PipelineOptions: ParsableArguments {
         guard kind == "auto" || kind == RecordingKind.phoneInBed.rawValue || kind == RecordingKind.wearable24h.rawValue else {
             throw ValidationError("--kind must be auto, phone-in-bed or wearable-24h (epoch files are always analysed as epoch-file)")
         }
+        guard sleepAlgorithm == "auto" || SleepAlgorithmChoice(rawValue: sleepAlgorithm) != nil else {
+            throw ValidationError("--sleep-algorithm '\(sleepAlgorithm)': use auto, \(SleepAlgorithmChoice.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
         if let shard, Shard(parsing: shard) == nil {
             throw ValidationError("--shard '\(shard)' must be K/N with 1 ≤ K ≤ N, e.g. 3/8")
         }
@@ -76,6 +82,7 @@ struct PipelineOptions: ParsableArguments {
         p.interval = IntervalLength(parsing: interval)!
         p.metric = MovementMetric(rawValue: metric)!
         p.wakeThresholdFactor = wakeThreshold
+        p.sleepAlgorithm = SleepAlgorithmChoice(rawValue: sleepAlgorithm)
         return p
     }
 

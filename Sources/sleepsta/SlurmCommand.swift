@@ -41,6 +41,7 @@ struct Slurm: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("IANA time zone, passed to every run.", valueName: "zone")) var tz: String?
     @Option(name: .long, help: ArgumentHelp("Recording kind, passed to every run.", valueName: "kind")) var kind: String?
     @Option(name: .long, help: ArgumentHelp("Acceleration unit, passed to every run.", valueName: "unit")) var units: String?
+    @Option(name: .long, help: ArgumentHelp("Sleep algorithm, passed to every run (see run --help).", valueName: "name")) var sleepAlgorithm: String?
 
     @Flag(name: .long, help: "Submit with sbatch after writing (prints the array and merge job ids).")
     var submit = false
@@ -61,6 +62,7 @@ struct Slurm: ParsableCommand {
         if let tz { options += ["--tz", tz] }
         if let kind { options += ["--kind", kind] }
         if let units { options += ["--units", units] }
+        if let sleepAlgorithm { options += ["--sleep-algorithm", sleepAlgorithm] }
         let binary = sleepsta.map(Self.absolute)
             ?? ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? Self.absolute(CommandLine.arguments[0]))
         let script = SlurmScript(sleepsta: binary, dataDirectory: Self.absolute(data), workDirectory: Self.absolute(work), shards: shards,

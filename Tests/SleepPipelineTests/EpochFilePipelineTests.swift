@@ -82,6 +82,28 @@ struct EpochFilePipelineTests {
         }
     }
 
+    @Test("--sleep-algorithm sadeh on ActiLife's Sadeh export: every minute of time in bed as ActiLife labelled it (κ 1); Cole–Kripke by default", .enabled(if: ExternalData.available, Comment(rawValue: ExternalData.skipMessage)))
+    func actiLifeSadehExport() throws {
+        let w = Workspace()
+        try FileManager.default.copyItem(atPath: try #require(ExternalData.url("actigraph_sleepr_actilife/GT3XPlus-RawData-Day01-Sadeh.csv")).path,
+                                         toPath: w.data + "/sadeh.csv")
+        for choice in [nil, SleepAlgorithmChoice.sadeh] {
+            let summary = try w.run(tz: nil) { $0.parameters.sleepAlgorithm = choice }
+            #expect(summary.failures.isEmpty)
+            let algorithm = choice == nil ? "epoch-file-device-defaults" : "epoch-file-device-defaults-sadeh"
+            let row = try #require(try SleepDatabase(path: w.db).query(
+                "SELECT details_json FROM analyses WHERE status = 'scored' AND algorithm = ?", [algorithm]).first)
+            let facts = try JSONDecoder().decode(EpochFileNightSummary.self, from: Data(row["details_json"]!.utf8))
+            print("ActiLife Sadeh export, \(choice?.rawValue ?? "default (cole-kripke)"): κ \(facts.agreementKappa ?? .nan), accuracy \(facts.agreementAccuracy ?? .nan) over \(facts.agreementEpochs ?? 0) minutes; \(facts.scorer ?? "")")
+            if choice == .sadeh {
+                #expect(facts.agreementKappa == 1 && facts.agreementAccuracy == 1 && (facts.agreementEpochs ?? 0) >= 300)
+                #expect(facts.scorer?.hasPrefix("Sadeh as ActiLife") == true)
+            } else {
+                #expect(facts.scorer?.hasPrefix("Cole–Kripke as ActiLife") == true)
+            }
+        }
+    }
+
     @Test("Actiware rhythm through the database equals pyActigraphy 1.2.2 (IS, IV, RA, L5, M10 and their onsets, SRI)", .enabled(if: ExternalData.available, Comment(rawValue: ExternalData.skipMessage)))
     func rhythmEqualsPyActigraphy() throws {
         let w = try Self.workspaceWithSharedEpochFiles()

@@ -69,6 +69,53 @@ struct WearablePipelineTests {
         }
     }
 
+    @Test("--sleep-algorithm cole-kripke / sadeh: ActiGraph counts computed from the raw .cwa, scored per minute as ActiLife; a stored milestone without counts is read again once")
+    func countsFromRaw() throws {
+        let generator = WearableCSVGenerator(days: 3)
+        let truth = generator.truth()
+        let w = Workspace()
+        try WearableCWAGenerator(signal: generator).write(to: w.data + "/wrist-3d.cwa")
+        let db = try SleepDatabase(path: w.db)
+        // 1. The default (van Hees 2015) computes no counts.
+        _ = try Self.run(w)
+        #expect(try db.query("SELECT COUNT(*) AS n FROM epoch_series WHERE counts_xyz_i32le IS NOT NULL").first?["n"] == "0")
+        func nights(_ algorithm: String) throws -> [[String: String]] {
+            try db.query("""
+                SELECT a.night_id, a.status, m.sleep_onset_utc, m.wake_time_utc, m.total_sleep_time_min FROM analyses a
+                LEFT JOIN night_metrics m ON m.analysis_id = a.id WHERE a.algorithm = ? ORDER BY a.night_id
+                """, [algorithm])
+        }
+        for (choice, algorithm) in [(SleepAlgorithmChoice.coleKripke, "ggir-hdcza-colekripke-actilife"), (.sadeh, "ggir-hdcza-sadeh-actilife")] {
+            let summary = try w.run { $0.parameters.sleepAlgorithm = choice }
+            #expect(summary.failures.isEmpty, "\(summary.failures)")
+            // 2. Counts are asked for the first time: the file is read again (once), not for Sadeh after it.
+            #expect(summary.filesIngested == (choice == .coleKripke ? 1 : 0))
+            #expect(try db.query("SELECT COUNT(*) AS n FROM epoch_series WHERE counts_xyz_i32le IS NULL").first?["n"] == "0")
+            let quality = try #require(try db.query("SELECT quality_json FROM recordings").first?["quality_json"])
+            #expect(quality.contains("computed as ActiLife does"))
+            let rows = try nights(algorithm)
+            #expect(rows.count == 4)
+            var scored = 0
+            for row in rows where row["status"] == "scored" {
+                let onset = Int64(row["sleep_onset_utc"]!)!, wake = Int64(row["wake_time_utc"]!)!
+                let tst = Double(row["total_sleep_time_min"]!)!
+                let night = try #require(truth.first { abs($0.onsetUTC - onset) < 4 * 3600 })
+                let dOn = Double(onset - night.onsetUTC) / 60, dWake = Double(wake - night.wakeUTC) / 60, dTST = tst - Double(night.sleepMinutes)
+                print("WEARABLE \(choice.rawValue) \(row["night_id"]!): onset \(Self.signed(dOn)) min, wake \(Self.signed(dWake)) min, TST \(Int(tst)) min (script \(night.sleepMinutes), \(Self.signed(dTST)))")
+                #expect(abs(dOn) <= 20 && abs(dWake) <= 20 && abs(dTST) <= 30, "\(row)")
+                scored += 1
+            }
+            #expect(scored == 2)
+            let page = try String(contentsOfFile: w.reports + "/wrist-3d_2024-06-15/index.html", encoding: .utf8)
+            #expect(page.contains(choice == .sadeh ? "Sadeh (Sadeh et al. 1994) with ActiLife" : "Cole–Kripke (Cole et al. 1992) with ActiLife"))
+            #expect(page.contains("ActiGraph counts from raw (agcounts)"))
+        }
+        // 3. The default again: re-derived from the database, nothing read.
+        let back = try Self.run(w)
+        #expect(back.filesIngested == 0 && back.failures.isEmpty)
+        #expect(try nights("ggir-hdcza-vanhees2015").filter { $0["status"] == "scored" }.count == 2)
+    }
+
     @Test("a raw CSV with gravity over one night is a phone with a warning; --kind wearable-24h gives it the wearable method, too short")
     func gravityNight() throws {
         let w = Workspace()

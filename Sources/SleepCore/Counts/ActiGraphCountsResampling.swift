@@ -164,6 +164,30 @@ extension ActiGraphCounts {
             feedback = -((Double.pi - twoL) / (Double.pi + twoL))
         }
 
+        /// One raw sample in, at most one 30 Hz sample out (L ≤ M on every rational path): the
+        /// same arithmetic as ``process(_:range:into:)``, for streams that arrive a sample at a time
+        /// (``ActiGraphCountStream``).
+        @inline(__always)
+        mutating func step(_ sample: Lanes) -> Lanes? {
+            var result: Lanes? = nil
+            if upsampleFactor == 1 {
+                if phase == 0 { result = sample }
+                phase += 1
+                if phase == downsampleFactor { phase = 0 }
+                return result
+            }
+            var y = previous
+            let driven = gain * sample
+            for position in 0..<upsampleFactor {
+                y = position < 2 ? driven + feedback * y : feedback * y
+                if phase == 0 { result = y }
+                phase += 1
+                if phase == downsampleFactor { phase = 0 }
+            }
+            previous = y
+            return result
+        }
+
         /// Resamples raw samples `range`, writing at most ⌈count·L/M⌉ samples to `out`;
         /// returns how many.
         mutating func process(_ raw: AxisBuffers, range: Range<Int>, into out: UnsafeMutablePointer<Lanes>) -> Int {

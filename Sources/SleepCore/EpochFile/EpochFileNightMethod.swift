@@ -65,13 +65,16 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
     public init(column: String? = nil) { self.column = column }
     public var kind: RecordingKind { .epochFile }
     public var algorithm: String { "epoch-file-device-defaults" }
-    public var summary: String {
-        "epoch-file: the file's activity epochs scored as the device's own software does — Actiwatch counts by Oakley (Actiware, medium threshold 40), ActiGraph counts by Cole–Kripke (ActiLife, 60-s epochs), acceleration by the phones' relative rule; time in bed from the file's rest intervals, ActiLife's Tudor-Locke periods, or the movement"
+    public var summary: String { summary(AnalysisParameters()) }
+    public func summary(_ p: AnalysisParameters) -> String {
+        "epoch-file: the file's activity epochs scored as the device's own software does — Actiwatch counts by Oakley (Actiware, medium threshold 40), ActiGraph counts by \(p.sleepAlgorithm == .sadeh ? "Sadeh" : "Cole–Kripke") (ActiLife, 60-s epochs), acceleration by the phones' relative rule; time in bed from the file's rest intervals, ActiLife's Tudor-Locke periods, or the movement"
     }
+
+    public func algorithm(_ p: AnalysisParameters) -> String { p.sleepAlgorithm == .sadeh ? algorithm + "-sadeh" : algorithm }
 
     public func parametersKey(_ p: AnalysisParameters) -> String {
         "method=\(kind.rawValue);interval=\(p.interval.seconds)s;column=\(column ?? "auto");"
-            + "actiwatch=oakley-actiware(\(Self.actiwareThreshold));actigraph=colekripke-actilife@60s+tudorlocke-actilife;"
+            + "actiwatch=oakley-actiware(\(Self.actiwareThreshold));actigraph=\(p.sleepAlgorithm == .sadeh ? "sadeh" : "colekripke")-actilife@60s+tudorlocke-actilife;"
             + "acceleration=relative(\(p.wakeThresholdFactor)xmedian-per-minute)@file-epoch;guider=rest>tudorlocke>inbed<16h>movement;"
             + "persistent=\(p.persistentSleepMinutes)m;deep=q\(p.deepQuantile);mincoverage=\(p.minimumCoverageSeconds)s"
             + (p.diaryDigest.map { ";diary=\($0)" } ?? "")
@@ -213,8 +216,15 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
             return Scored(startUTC: c.start, epochSeconds: 60, activity: c.values, states: states, threshold: actiwareThreshold, movementFactor: 1)
         case .actiGraphCounts:
             guard let c = collapsed(column.values, .sum) else { return nil }
-            let states = ColeKripke.score(countsPerEpoch: c.values, variant: .actilife, rescoring: nil)
-            summary.scorer = "Cole–Kripke as ActiLife implements it, on \(column.name) summed to 60-s epochs"
+            // `--sleep-algorithm sadeh` picks ActiLife's other scorer; Cole–Kripke otherwise.
+            let states: [SleepWake?]
+            if p.sleepAlgorithm == .sadeh {
+                states = Sadeh.score(countsPerEpoch: c.values, variant: .actilife)
+                summary.scorer = "Sadeh as ActiLife implements it, on \(column.name) summed to 60-s epochs (--sleep-algorithm sadeh)"
+            } else {
+                states = ColeKripke.score(countsPerEpoch: c.values, variant: .actilife, rescoring: nil)
+                summary.scorer = "Cole–Kripke as ActiLife implements it, on \(column.name) summed to 60-s epochs"
+            }
             return Scored(startUTC: c.start, epochSeconds: 60, activity: c.values,
                           states: zip(states, c.values).map { $1.isNaN ? nil : $0 }, threshold: nil, movementFactor: 1)
         case .acceleration:

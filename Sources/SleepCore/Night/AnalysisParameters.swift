@@ -18,6 +18,10 @@ public struct AnalysisParameters: Sendable, Hashable, Codable {
     /// Digest of the sleep diary in use (`--diary`), nil without one. Part of the analysis key of
     /// the methods a diary guides (epoch files); a changed diary is a new analysis.
     public var diaryDigest: String? = nil
+    /// `--sleep-algorithm`: sleep/wake inside the sleep period of wearables and ActiGraph-count
+    /// epoch files; nil = each method's default (van Hees 2015 for wearables, Cole–Kripke as
+    /// ActiLife for ActiGraph counts). Older stored parameters decode as nil.
+    public var sleepAlgorithm: SleepAlgorithmChoice? = nil
 
     public init(interval: IntervalLength = .tenMinutes, metric: MovementMetric = .meanAbsoluteAxis,
                 epochSeconds: Int = 60, wakeThresholdFactor: Double = 4, persistentSleepMinutes: Int = 10,
@@ -35,4 +39,17 @@ public struct AnalysisParameters: Sendable, Hashable, Codable {
         "interval=\(interval.seconds)s;metric=\(metric.rawValue);algorithm=\(Self.algorithmName);epoch=\(epochSeconds)s;"
             + "threshold=\(wakeThresholdFactor)xmedian;persistent=\(persistentSleepMinutes)m;deep=q\(deepQuantile);mincoverage=\(minimumCoverageSeconds)s"
     }
+}
+
+/// The sleep/wake algorithm `--sleep-algorithm` picks for the methods that offer a choice.
+public enum SleepAlgorithmChoice: String, Sendable, Hashable, Codable, CaseIterable {
+    /// van Hees et al. 2015: sustained inactivity, no change in angle-z above 5° for 5 min (wearables).
+    case vanHees2015 = "vanhees2015"
+    /// Cole et al. 1992 with ActiLife's parameters, on ActiGraph axis-1 counts per minute.
+    case coleKripke = "cole-kripke"
+    /// Sadeh et al. 1994 with ActiLife's parameters, on ActiGraph axis-1 counts per minute.
+    case sadeh = "sadeh"
+
+    /// Whether it scores ActiGraph counts (for a wearable: counts computed from the raw samples).
+    public var needsCounts: Bool { self != .vanHees2015 }
 }

@@ -43,6 +43,14 @@ public protocol NightAnalysisMethod: Sendable {
     /// The store's key for an analysis with these parameters: every parameter the result depends on.
     func parametersKey(_ parameters: AnalysisParameters) -> String
     func analyze(_ night: NightData, parameters: AnalysisParameters) -> NightAnalysis
+    /// ``algorithm`` and ``summary`` under given parameters (`--sleep-algorithm` changes them).
+    func algorithm(_ parameters: AnalysisParameters) -> String
+    func summary(_ parameters: AnalysisParameters) -> String
+}
+
+extension NightAnalysisMethod {
+    public func algorithm(_ parameters: AnalysisParameters) -> String { algorithm }
+    public func summary(_ parameters: AnalysisParameters) -> String { summary }
 }
 
 /// The pipeline's one place that maps a recording kind to its method.

@@ -33,6 +33,10 @@ public struct WearableEpochSink: SampleSink, Sendable {
     private let collectsFeatures: Bool
     private var held: [(Double, Double, Double, Double)] = []
     private var metrics: RawMetricsAccumulator?
+    private let countsRequested: Bool
+    private var countStream: ActiGraphCountStream?
+    /// Why counts were asked for but not computed (the rate has no ActiLife path), else nil.
+    public private(set) var countsUnavailableReason: String?
     private var stats = EpochAxisStatistics(startUTC: 0)
     private var failureText: String?
     /// Samples whose timestamp or axis was not finite (skipped, as by the metrics).
@@ -52,11 +56,23 @@ public struct WearableEpochSink: SampleSink, Sendable {
     /// - Parameters:
     ///   - calibration: applied to every sample first (the second pass, once a calibration is known).
     ///   - collectCalibrationFeatures: also collect ``AutoCalibration`` features of the raw samples.
-    public init(calibration: LinearCalibration? = nil, collectCalibrationFeatures: Bool = false) {
+    ///   - activityCounts: also compute ActiGraph counts per epoch (``ActiGraphCountStream``) of the
+    ///     samples as read, before any calibration (ActiLife does not calibrate).
+    public init(calibration: LinearCalibration? = nil, collectCalibrationFeatures: Bool = false, activityCounts: Bool = false) {
         self.calibration = calibration
         collectsFeatures = collectCalibrationFeatures
+        countsRequested = activityCounts
+        precondition(!(activityCounts && calibration != nil), "counts are of the samples as read: ask for them in the uncalibrated pass")
         held.reserveCapacity(512)
     }
+
+    /// ActiGraph counts of the `count` 5-s epochs from `startUTC`, when asked for and computable.
+    public func activityCounts(startUTC: Int64, count: Int) -> WearableEpochs.Counts? {
+        countStream?.counts(startUTC: startUTC, count: count)
+    }
+
+    /// The rate the counts were computed at, when they were.
+    public var activityCountsRateHz: Int? { countStream?.sampleRateHz }
 
     /// The auto-calibration features of the samples as read, when collected.
     public var calibrationFeatures: AutoCalibration.Features? { collectsFeatures ? features.finish() : nil }
@@ -91,6 +107,11 @@ public struct WearableEpochSink: SampleSink, Sendable {
             failureText = "\(error)"
             return
         }
+        if countsRequested {
+            do { countStream = try ActiGraphCountStream(sampleRateHz: Int(rate)) } catch {
+                countsUnavailableReason = "ActiGraph counts need a sample rate of 30–100 Hz in steps of 10 (ActiLife's resampling to 30 Hz); this recording's is \(Int(rate)) Hz"
+            }
+        }
         let replay = held
         held = []
         for (t, x, y, z) in replay { consume(t, x, y, z) }
@@ -99,6 +120,7 @@ public struct WearableEpochSink: SampleSink, Sendable {
     @inline(__always)
     private mutating func consume(_ t: Double, _ x: Double, _ y: Double, _ z: Double) {
         metrics!.add(timestamp: t, x: x, y: y, z: z)
+        countStream?.add(timestamp: t, x: x, y: y, z: z)
         let e = LocalClock.floorDiv(Int64(t.rounded(.down)), Int64(WearableEpochs.epochSeconds))
         if e != epoch {
             closeEpoch(upTo: e)
@@ -147,7 +169,8 @@ public struct WearableEpochSink: SampleSink, Sendable {
             startUTC: raw.startUTC,
             enmo: raw.enmo.prefix(n).map(Float.init), angleZ: raw.angleZDegrees.prefix(n).map(Float.init),
             mad: (raw.mad ?? raw.enmo.map { _ in .nan }).prefix(n).map(Float.init),
-            sampleCounts: raw.sampleCounts.prefix(n).map { UInt16(clamping: $0) }, nonWear: Array(nonWear.prefix(n)))
+            sampleCounts: raw.sampleCounts.prefix(n).map { UInt16(clamping: $0) }, nonWear: Array(nonWear.prefix(n)),
+            counts: copy.countStream?.counts(startUTC: raw.startUTC, count: n))
         return (epochs, stats)
     }
 }

@@ -20,12 +20,29 @@ public struct WearableEpochs: Sendable, Equatable {
     public var sampleCounts: [UInt16]
     /// `true` where the device was not worn (``EpochStillnessNonWear``): a flag, nothing is deleted.
     public var nonWear: [Bool]
+    /// ActiGraph counts per epoch (``ActiGraphCountStream``, ActiLife's algorithm on the samples as
+    /// read), computed when a counts-based sleep algorithm asks for them; nil otherwise.
+    public var counts: Counts?
 
-    public init(startUTC: Int64, enmo: [Float], angleZ: [Float], mad: [Float], sampleCounts: [UInt16], nonWear: [Bool]) {
+    /// ActiGraph counts of the device axes per 5-s epoch. ActiLife's axis 1 is the device's y.
+    public struct Counts: Sendable, Equatable {
+        public var x: [Int32], y: [Int32], z: [Int32]
+        public init(x: [Int32], y: [Int32], z: [Int32]) {
+            precondition(x.count == y.count && y.count == z.count, "count axes must have equal lengths")
+            self.x = x; self.y = y; self.z = z
+        }
+        public var count: Int { x.count }
+        /// ActiLife's axis 1 (the device's y axis), the axis Cole–Kripke and Sadeh were fitted on.
+        public var axis1: [Int32] { y }
+    }
+
+    public init(startUTC: Int64, enmo: [Float], angleZ: [Float], mad: [Float], sampleCounts: [UInt16], nonWear: [Bool],
+                counts: Counts? = nil) {
         precondition(enmo.count == angleZ.count && enmo.count == mad.count && enmo.count == sampleCounts.count
-                     && enmo.count == nonWear.count, "per-epoch arrays must have equal lengths")
+                     && enmo.count == nonWear.count && (counts?.count ?? enmo.count) == enmo.count,
+                     "per-epoch arrays must have equal lengths")
         self.startUTC = startUTC; self.enmo = enmo; self.angleZ = angleZ; self.mad = mad
-        self.sampleCounts = sampleCounts; self.nonWear = nonWear
+        self.sampleCounts = sampleCounts; self.nonWear = nonWear; self.counts = counts
     }
 
     public static func empty(startUTC: Int64) -> WearableEpochs {
@@ -47,7 +64,9 @@ public struct WearableEpochs: Sendable, Equatable {
         let n = to > lo ? Int((to - lo + e - 1) / e) : 0
         var result = WearableEpochs(startUTC: lo, enmo: .init(repeating: .nan, count: n), angleZ: .init(repeating: .nan, count: n),
                                     mad: .init(repeating: .nan, count: n), sampleCounts: .init(repeating: 0, count: n),
-                                    nonWear: .init(repeating: false, count: n))
+                                    nonWear: .init(repeating: false, count: n),
+                                    counts: counts.map { _ in Counts(x: .init(repeating: 0, count: n), y: .init(repeating: 0, count: n),
+                                                                     z: .init(repeating: 0, count: n)) })
         guard n > 0, count > 0 else { return result }
         let offset = Int((lo - startUTC) / e)   // may be negative
         let dstFrom = max(0, -offset), dstTo = min(n, count - offset)
@@ -58,6 +77,11 @@ public struct WearableEpochs: Sendable, Equatable {
         result.mad.replaceSubrange(dstFrom..<dstTo, with: mad[src])
         result.sampleCounts.replaceSubrange(dstFrom..<dstTo, with: sampleCounts[src])
         result.nonWear.replaceSubrange(dstFrom..<dstTo, with: nonWear[src])
+        if let c = counts {
+            result.counts!.x.replaceSubrange(dstFrom..<dstTo, with: c.x[src])
+            result.counts!.y.replaceSubrange(dstFrom..<dstTo, with: c.y[src])
+            result.counts!.z.replaceSubrange(dstFrom..<dstTo, with: c.z[src])
+        }
         return result
     }
 

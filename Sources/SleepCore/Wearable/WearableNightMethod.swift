@@ -12,7 +12,11 @@
 ///    **Day sleepers:** when the window ends in the last hour before noon (11:00–12:00), HDCZA runs
 ///    again on 18:00 to 18:00, as GGIR does.
 /// 3. **Sleep/wake.** Sustained inactivity bouts of ``VanHees2015`` (5° / 5 min, van Hees et al.
-///    2015) on angle-z; invalid epochs are neither sleep nor wake.
+///    2015) on angle-z; invalid epochs are neither sleep nor wake. `--sleep-algorithm cole-kripke`
+///    or `sadeh` score instead ActiGraph axis-1 counts computed from the raw samples
+///    (``ActiGraphCountStream``: agcounts/ActiLife) per minute with ActiLife's Cole–Kripke or Sadeh
+///    (``ColeKripke``, ``Sadeh``; as GGIR offers with `Sadeh_axis`); a minute without valid epochs is
+///    missing, and each valid 5-s epoch takes its minute's label.
 /// 4. **Sleep onset and wake-up** (GGIR part 4, `relyonguider = FALSE`): start of the first and end
 ///    of the last sustained inactivity bout that overlaps the guider window.
 /// 5. **Metrics**, in GGIR's part-4 names (``WearableNightSummary``) and in the AASM/yasa names used
@@ -31,13 +35,39 @@ public struct WearableNightMethod: NightAnalysisMethod {
     public init() {}
     public var kind: RecordingKind { .wearable24h }
     public var algorithm: String { "ggir-hdcza-vanhees2015" }
-    public var summary: String {
-        "wearable-24h: GGIR's chain on 5-s epochs — non-wear (van Hees 2013), sleep period window by HDCZA on angle-z (van Hees 2018), sleep by sustained inactivity (van Hees 2015, 5° / 5 min), phases on ENMO"
+    public func algorithm(_ p: AnalysisParameters) -> String {
+        switch p.sleepAlgorithm ?? .vanHees2015 {
+        case .vanHees2015: return algorithm
+        case .coleKripke: return "ggir-hdcza-colekripke-actilife"
+        case .sadeh: return "ggir-hdcza-sadeh-actilife"
+        }
+    }
+
+    /// The page's line on how sleep and wake were told apart.
+    public static func sleepWakeText(_ choice: SleepAlgorithmChoice?) -> String {
+        switch choice ?? .vanHees2015 {
+        case .vanHees2015:
+            return "van Hees 2015: sustained inactivity, no angle-z change above \(Int(angleThresholdDegrees))° for more than \(Int(timeThresholdMinutes)) min"
+        case .coleKripke:
+            return "Cole–Kripke (Cole et al. 1992) with ActiLife's parameters on ActiGraph axis-1 (device y) counts per minute, computed from the raw samples as ActiLife does (Neishabouri et al. 2022, agcounts); --sleep-algorithm cole-kripke"
+        case .sadeh:
+            return "Sadeh (Sadeh et al. 1994) with ActiLife's parameters on ActiGraph axis-1 (device y) counts per minute, computed from the raw samples as ActiLife does (Neishabouri et al. 2022, agcounts); --sleep-algorithm sadeh"
+        }
+    }
+    public var summary: String { summary(AnalysisParameters()) }
+    public func summary(_ p: AnalysisParameters) -> String {
+        let sleep: String
+        switch p.sleepAlgorithm ?? .vanHees2015 {
+        case .vanHees2015: sleep = "sleep by sustained inactivity (van Hees 2015, 5° / 5 min)"
+        case .coleKripke: sleep = "sleep by Cole–Kripke as ActiLife on axis-1 counts per minute computed from the raw samples (agcounts)"
+        case .sadeh: sleep = "sleep by Sadeh as ActiLife on axis-1 counts per minute computed from the raw samples (agcounts)"
+        }
+        return "wearable-24h: GGIR's chain on 5-s epochs — non-wear (van Hees 2013), sleep period window by HDCZA on angle-z (van Hees 2018), \(sleep), phases on ENMO"
     }
 
     public func parametersKey(_ p: AnalysisParameters) -> String {
         "method=\(kind.rawValue);interval=\(p.interval.seconds)s;metrics=enmo+anglez+mad@5s;nonwear=ggir2013;"
-            + "spt=hdcza-ggir+daysleeper;sleep=vanhees2015(\(Self.angleThresholdDegrees)deg,\(Self.timeThresholdMinutes)min);"
+            + "spt=hdcza-ggir+daysleeper;sleep=\(Self.sleepKey(p.sleepAlgorithm));"
             + "includenight=\(Self.minimumValidHours)h;deep=q\(p.deepQuantile)"
             + (p.diaryDigest.map { ";diary=\($0)" } ?? "")
     }
@@ -115,11 +145,20 @@ public struct WearableNightMethod: NightAnalysisMethod {
         summary.guiderOnsetUTC = range.epochStartUTC(spt.span.startEpoch)
         summary.guiderWakeupUTC = range.epochStartUTC(spt.span.endEpoch)
 
-        // 3. Sustained inactivity bouts; invalid epochs are neither sleep nor wake.
-        let angles = (0..<range.count).map { range.hasData($0) ? Double(range.angleZ[$0]) : .nan }
-        let sib = VanHees2015.score(angleZDegrees: angles, epochSeconds: Double(WearableEpochs.epochSeconds),
-                                    timeThresholdMinutes: Self.timeThresholdMinutes, angleThresholdDegrees: Self.angleThresholdDegrees)
-        let states: [SleepWake?] = (0..<range.count).map { range.isValid($0) ? sib[$0] : nil }
+        // 3. Sustained inactivity bouts (or counts scored per minute); invalid epochs are neither sleep nor wake.
+        let states: [SleepWake?]
+        switch p.sleepAlgorithm ?? .vanHees2015 {
+        case .vanHees2015:
+            let angles = (0..<range.count).map { range.hasData($0) ? Double(range.angleZ[$0]) : .nan }
+            let sib = VanHees2015.score(angleZDegrees: angles, epochSeconds: Double(WearableEpochs.epochSeconds),
+                                        timeThresholdMinutes: Self.timeThresholdMinutes, angleThresholdDegrees: Self.angleThresholdDegrees)
+            states = (0..<range.count).map { range.isValid($0) ? sib[$0] : nil }
+        case let choice:
+            guard let scored = Self.countStates(range, algorithm: choice) else {
+                return result(.unsuitable, "--sleep-algorithm \(choice.rawValue) scores ActiGraph counts, computed from the raw samples, and this recording has none: they need a sample rate of 30–100 Hz in steps of 10 (ActiLife's paths to 30 Hz; the rate is among the recording's facts)", range)
+            }
+            states = scored
+        }
 
         // 4. Onset and wake-up: the bouts that overlap the guider window.
         var onset: Int? = nil, wake: Int? = nil
@@ -167,6 +206,33 @@ public struct WearableNightMethod: NightAnalysisMethod {
             sleepFragmentationIndexPerHour: tst > 0 ? Double(awakenings + 1) / (tst / 60) : nil)
         let reason = summary.daysleeper ? "day sleeper: the HDCZA window ended between 11:00 and 12:00, so it was searched again from 18:00 to 18:00 (GGIR's rule)" : nil
         return result(.scored, reason, range, states: states, metrics: metrics, period: (onsetUTC, wakeUTC))
+    }
+
+    static func sleepKey(_ choice: SleepAlgorithmChoice?) -> String {
+        switch choice ?? .vanHees2015 {
+        case .vanHees2015: return "vanhees2015(\(angleThresholdDegrees)deg,\(timeThresholdMinutes)min)"
+        case .coleKripke: return "colekripke-actilife(axis1-counts-agcounts,60s)"
+        case .sadeh: return "sadeh-actilife(axis1-counts-agcounts,60s)"
+        }
+    }
+
+    /// Sleep/wake per 5-s epoch from ActiGraph axis-1 counts summed per UTC minute and scored with
+    /// ActiLife's Cole–Kripke or Sadeh. A minute with no valid (worn, with data) epoch is missing
+    /// (NaN: the scorers leave minutes whose window reaches it unscored); invalid epochs get no label.
+    /// nil when the epochs carry no counts.
+    static func countStates(_ e: WearableEpochs, algorithm: SleepAlgorithmChoice) -> [SleepWake?]? {
+        guard let c = e.counts, e.count > 0 else { return nil }
+        let firstMinute = LocalClock.floorDiv(e.startUTC, 60)
+        let minutes = Int(LocalClock.floorDiv(e.endUTC - 1, 60) - firstMinute) + 1
+        var sums = [Double](repeating: 0, count: minutes), valid = [Int](repeating: 0, count: minutes)
+        func minute(_ i: Int) -> Int { Int(LocalClock.floorDiv(e.epochStartUTC(i), 60) - firstMinute) }
+        for i in 0..<e.count where e.isValid(i) {
+            sums[minute(i)] += Double(c.axis1[i]); valid[minute(i)] += 1
+        }
+        let perMinute = zip(sums, valid).map { $1 > 0 ? $0 : Double.nan }
+        let labels = algorithm == .sadeh ? Sadeh.score(countsPerEpoch: perMinute, variant: .actilife)
+                                         : ColeKripke.score(countsPerEpoch: perMinute, variant: .actilife, rescoring: nil)
+        return (0..<e.count).map { e.isValid($0) ? labels[minute($0)] : nil }
     }
 
     static func guider(_ e: WearableEpochs) -> SleepPeriodTimeWindow? {
