@@ -109,6 +109,8 @@ PEER_PACKAGES := agcounts "numpy<2" "pandas<2.2" joblib lmfit plotly numba pyexc
                  "statsmodels>=0.14" "stochastic>=0.6.0" pytz tqdm matplotlib scikit-learn imbalanced-learn
 # The columnar engines sleepsta is compared with end to end (issue 18).
 COLUMNAR_PEERS := polars duckdb
+# The .cwa reader (Rust) sleepsta's decoder is compared with (issue 12).
+CWA_PEERS := actfast==1.3.0
 
 .PHONY: bench bench-peers
 # BENCH_BUILD_FLAGS: extra `swift build` flags, e.g. --scratch-path DIR.
@@ -138,3 +140,7 @@ bench-peers:
 	  echo "adding $(COLUMNAR_PEERS) to $(BENCH_VENV)"; \
 	  $(BENCH_VENV)/bin/pip install -q $(COLUMNAR_PEERS) && touch $(BENCH_VENV)/.peers-columnar || \
 	  echo "could not install $(COLUMNAR_PEERS): their rows are skipped"; }
+	@test ! -f $(BENCH_VENV)/.peers-installed || test -f $(BENCH_VENV)/.peers-actfast || { \
+	  echo "adding $(CWA_PEERS) to $(BENCH_VENV)"; \
+	  $(BENCH_VENV)/bin/pip install -q $(CWA_PEERS) && touch $(BENCH_VENV)/.peers-actfast || \
+	  echo "could not install $(CWA_PEERS) (no network?): its row is skipped"; }

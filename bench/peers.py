@@ -14,6 +14,9 @@ not a result, so the bench reports agreement next to every ratio).
   polars       polars (multi-threaded, in-process) reads the CSV or .csv.gz and computes the same
                per-second aggregation and the per-interval (10 min) totals of it (issue 18).
   duckdb       DuckDB's read_csv and two GROUP BYs, the same work (issue 18).
+  actfast      actfast 1.3.0 (a reader written in Rust) reads a whole .cwa into numpy arrays (int64 ns
+               times, float32 acceleration) -> count, first and last time, exact checksums of every
+               value and every 1000th sample, compared with sleepsta's decode-cwa stage (issue 12).
   pyactigraphy pyActigraphy 1.2.2 Cole-Kripke (settings="mean", no rescoring) and Sadeh on 60-s
                axis-1 counts -> sleep/wake per epoch, compared with sleepsta's pyActigraphy variants.
 """
@@ -253,10 +256,96 @@ def duckdb_peer(args):
             "version": duckdb.__version__}
 
 
+def agree_cwa(args, times_ns, acceleration):
+    """actfast's samples against what sleepsta's decode-cwa stage kept of its own (CWAChecksumSink in
+    Sources/SleepstaBench/CWADecodeStage.swift): the count, the first and last time to the ms, the
+    exact integer checksums of q = value x 2^16 over every sample, and every 1000th sample (values
+    within 1e-9 g, times within 1 ms)."""
+    with open(args.compare + ".decode.json") as f:
+        ours = json.load(f)
+    picks = np.fromfile(args.compare + ".decode-samples", dtype="<f8").reshape(-1, 4)
+    n = len(times_ns)
+
+    def ms(ns):
+        return (int(ns) + 500_000) // 1_000_000
+
+    first_ok = n > 0 and ms(times_ns[0]) == round(ours["first"] * 1000)
+    last_ok = n > 0 and ms(times_ns[-1]) == round(ours["last"] * 1000)
+    sums = np.zeros(3, np.int64)
+    squares = np.zeros(3, np.int64)
+    weighted = np.zeros(3, np.int64)
+    chunk = 1 << 20
+    with np.errstate(over="ignore"):   # int64 wraps modulo 2^64, as the Swift side's &+ does
+        for a in range(0, n, chunk):
+            q = (acceleration[a:a + chunk].astype(np.float64) * ours["scale"]).astype(np.int64)
+            w = (np.arange(a, a + len(q), dtype=np.int64) % ours["weightModulus"] + 1)[:, None]
+            sums += q.sum(axis=0)
+            squares += (q * q).sum(axis=0)
+            weighted += (q * w).sum(axis=0)
+    checksums_ok = (sums.tolist() == ours["sum"] and squares.tolist() == ours["sumOfSquares"]
+                    and weighted.tolist() == ours["weightedSum"])
+    idx = np.arange(0, n, ours["sampleStride"])
+    same_picks = len(idx) == len(picks)
+    max_dg = float(np.max(np.abs(acceleration[idx].astype(np.float64) - picks[:, 1:]))) if same_picks else None
+    max_dt = float(np.max(np.abs(times_ns[idx] / 1e9 - picks[:, 0]))) if same_picks else None
+    values_ok = same_picks and max_dg <= 1e-9
+    times_ok = same_picks and max_dt <= 1e-3
+    return {
+        "samples": int(n),
+        "sleepsta samples": int(ours["samples"]),
+        "first and last time equal to the ms": bool(first_ok and last_ok),
+        "checksums of every value equal": bool(checksums_ok),
+        "every 1000th sample max |dg|": max_dg,
+        "every 1000th sample max |dt| ms": None if max_dt is None else round(max_dt * 1000, 6),
+        "agree": bool(n == ours["samples"] and first_ok and last_ok and checksums_ok and values_ok and times_ok),
+    }
+
+
+def actfast_peer(args):
+    try:
+        import actfast
+    except ImportError:
+        return {"peer": "actfast", "skipped": "actfast is not installed in this environment (make bench-peers adds it; "
+                                              "without network its row is skipped)"}
+
+    def high_frequency(data):
+        # The series holding the raw acceleration ("high_frequency" for .cwa in 1.3.0).
+        series = data["timeseries"]
+        key = next(k for k, v in series.items() if "acceleration" in v)
+        return series[key]["datetime"], series[key]["acceleration"]
+
+    # The first read is the warm-up: its output is checked before anything is timed, then dropped,
+    # so that no two recordings are held at once (the peak is one read's).
+    data = actfast.read(args.cwa)
+    times_ns, acceleration = high_frequency(data)
+    rows = int(len(times_ns))
+    agreement = agree_cwa(args, times_ns, acceleration) if args.compare else {}
+    del data, times_ns, acceleration
+    # User and system CPU besides the wall time: most of a read's wall time here is the kernel
+    # faulting in the fresh pages of its arrays (system time), not the decoding (user time).
+    times, user, system = [], [], []
+    for _ in range(args.repeats):
+        before, start = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
+        data = actfast.read(args.cwa)
+        times.append(time.perf_counter() - start)
+        after = resource.getrusage(resource.RUSAGE_SELF)
+        user.append(after.ru_utime - before.ru_utime)
+        system.append(after.ru_stime - before.ru_stime)
+        del data
+    return {"peer": "actfast", "times": times, "user_seconds": user, "system_seconds": system, "rows": rows,
+            "peak_rss_bytes": peak_rss_bytes(), "agreement": agreement, "version": version("actfast")}
+
+
+def version(package):
+    from importlib.metadata import version as v
+    return v(package)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("peer", choices=["pandas", "agcounts", "pyactigraphy", "polars", "duckdb"])
+    ap.add_argument("peer", choices=["pandas", "agcounts", "pyactigraphy", "polars", "duckdb", "actfast"])
     ap.add_argument("--csv")
+    ap.add_argument("--cwa", help="an Axivity .cwa (actfast)")
     ap.add_argument("--counts", help="prefix of sleepsta's counts dump (<prefix>.counts)")
     ap.add_argument("--rows", type=int, default=None)
     ap.add_argument("--rate", type=int, default=100)
@@ -266,7 +355,7 @@ def main():
     ap.add_argument("--repeats", type=int, default=3)
     args = ap.parse_args()
     result = {"pandas": pandas_peer, "agcounts": agcounts_peer, "pyactigraphy": pyactigraphy_peer,
-              "polars": polars_peer, "duckdb": duckdb_peer}[args.peer](args)
+              "polars": polars_peer, "duckdb": duckdb_peer, "actfast": actfast_peer}[args.peer](args)
     result["python"] = sys.version.split()[0]
     result["versions"] = {"numpy": np.__version__, "pandas": pd.__version__}
     print(json.dumps(result))

@@ -18,6 +18,10 @@ struct PeerResult: Codable, Sendable {
     /// Whether its output agreed with sleepsta's (checked before any time is compared).
     var agrees: Bool
     var agreement: [String: String]
+    /// User and system CPU seconds of each timed run, where the peer reports them.
+    var userSeconds: [Double] = []
+    var systemSeconds: [Double] = []
+    var version: String?
     var medianSeconds: Double { Stopwatch.median(seconds) }
 }
 
@@ -101,6 +105,17 @@ struct BenchReport: Codable, Sendable {
                                      passed: p.agrees && speed >= 2 && ours.peakResidentBytes < 200 << 20,
                                      detail: String(format: "%.2f× (spread %.2f–%.2f×): sleepsta %.3f s, %@ %.3f s; peak %.0f MB vs %.0f MB; agree: %@",
                                                     speed, low, high, ours.medianSeconds, name, p.medianSeconds,
+                                                    Double(ours.peakResidentBytes) / 1048576, Double(p.peakResidentBytes) / 1048576,
+                                                    p.agrees ? "yes" : "NO")))
+            case let name where name.hasPrefix("actfast"):
+                // Issue 12 asks for the ratio, not a threshold: the check is that both read the same samples.
+                targets.append(Check(what: "the .cwa decoder vs actfast 1.3.0 (Rust) on the same file: same samples, ratio measured",
+                                     passed: p.agrees,
+                                     detail: String(format: "%.2f× (spread %.2f–%.2f×): sleepsta %.3f s (user %@ s, system %@ s), every sample through the per-second accumulator + QC, none kept; actfast %.3f s (user %.3f s, system %.3f s: the kernel faulting in its arrays), all into numpy arrays; peak %.0f MB vs %.0f MB; agree: %@",
+                                                    speed, (p.seconds.min() ?? 0) / max(ours.seconds.max() ?? 1, 1e-9),
+                                                    (p.seconds.max() ?? 0) / max(ours.seconds.min() ?? 1, 1e-9),
+                                                    ours.medianSeconds, ours.notes["user s"] ?? "?", ours.notes["system s"] ?? "?",
+                                                    p.medianSeconds, Stopwatch.median(p.userSeconds), Stopwatch.median(p.systemSeconds),
                                                     Double(ours.peakResidentBytes) / 1048576, Double(p.peakResidentBytes) / 1048576,
                                                     p.agrees ? "yes" : "NO")))
             case "pandas":

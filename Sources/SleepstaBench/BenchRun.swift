@@ -47,16 +47,17 @@ final class BenchRunner {
     let bench: String
     var report = BenchReport()
 
-    init(work: String, sleepsta: String, python: String?, peersScript: String, days: Double, repeats: Int) throws {
+    /// `sleepsta` nil: a run of this program's own stages and the peers only (`cwa-decoder`).
+    init(work: String, sleepsta: String?, python: String?, peersScript: String, days: Double, repeats: Int) throws {
         self.work = (work as NSString).standardizingPath
-        self.sleepsta = sleepsta
+        self.sleepsta = sleepsta ?? ""
         self.python = python.flatMap { FileManager.default.isExecutableFile(atPath: $0) ? $0 : nil }
         self.peersScript = peersScript
         self.days = days
         self.repeats = repeats
         bench = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        guard FileManager.default.isExecutableFile(atPath: sleepsta) else {
-            throw BenchError.failed("\(sleepsta) not found: build it first (swift build -c release --product sleepsta)")
+        guard sleepsta == nil || FileManager.default.isExecutableFile(atPath: self.sleepsta) else {
+            throw BenchError.failed("\(self.sleepsta) not found: build it first (swift build -c release --product sleepsta)")
         }
     }
 
@@ -104,6 +105,8 @@ final class BenchRunner {
         // (d) the binary wearable file of the same length: the same signal as .cwa, checked against the CSV.
         try stage("ingest-file", file: files.wearableCWA, output: "ingest-cwa", timeZone: "Europe/Berlin", label: "binary .cwa, same signal")
         report.checks.append(cwaAgreesWithCSV())
+        // The .cwa decoder alone, and actfast (Rust) reading the same file (issue 12).
+        try cwaDecoderPeer(cwa: files.wearableCWA)
         try stage("accumulate", file: files.wearableDay, repeats: repeats)
 
         // Counts and scorers (the peers' own stages).
@@ -296,12 +299,19 @@ final class BenchRunner {
             report.notes.append("peer \(name) failed (exit \(o.status))")
             return
         }
+        if let reason = object["skipped"] as? String {
+            report.notes.append("peer \(name) skipped: \(reason)")
+            return
+        }
         let times = (object["times"] as? [Double]) ?? []
         let agreement = (object["agreement"] as? [String: Any]) ?? [:]
         var result = PeerResult(peer: label ?? name, comparedWith: against, seconds: times,
                                 rows: (object["rows"] as? Int) ?? 0, peakResidentBytes: o.peakResidentBytes,
                                 agrees: (agreement["agree"] as? Bool) ?? false, agreement: [:])
         for (k, v) in agreement { result.agreement[k] = "\(v)" }
+        result.userSeconds = (object["user_seconds"] as? [Double]) ?? []
+        result.systemSeconds = (object["system_seconds"] as? [Double]) ?? []
+        result.version = object["version"] as? String
         report.peers.append(result)
     }
 

@@ -13,8 +13,9 @@ struct SleepstaBench: ParsableCommand {
           sleepsta-bench generate --work bench-work        (the workloads, deterministic)
           sleepsta-bench stage ingest --file F --threads 2  (one stage, in this process; prints JSON)
           sleepsta-bench columnar --python .venv-peers/bin/python  (only sleepsta vs polars and DuckDB, 24 h file)
+          sleepsta-bench cwa-decoder --python .venv-peers/bin/python --file F.cwa  (only the .cwa decoder vs actfast)
         """,
-        subcommands: [All.self, Generate.self, Stage.self, Columnar.self])
+        subcommands: [All.self, Generate.self, Stage.self, Columnar.self, CWADecoder.self])
 }
 
 struct Generate: ParsableCommand {
@@ -45,7 +46,7 @@ struct Stage: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run one stage in this process and print its result as JSON (one object per line).")
 
-    @Argument(help: "parse | ingest | ingest-serial | ingest-file | accumulate | counts | score | store")
+    @Argument(help: "parse | ingest | ingest-serial | ingest-file | decode-cwa | accumulate | counts | score | store")
     var name: String
     @Option(help: "Input file.") var file = ""
     @Option(help: "Cores to use.") var threads = 1
@@ -63,6 +64,7 @@ struct Stage: ParsableCommand {
         case "ingest": results = [try IngestStages.ingestParallel(o)]
         case "ingest-serial": results = [try IngestStages.ingestSerial(o)]
         case "ingest-file": results = [try IngestStages.ingestFile(o)]
+        case "decode-cwa": results = [try CWADecodeStage.run(o)]
         case "accumulate": results = try IngestStages.accumulate(o)
         case "counts": results = [try EpochStages.counts(o)]
         case "score": results = [try EpochStages.score(o)]
