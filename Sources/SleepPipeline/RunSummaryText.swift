@@ -15,7 +15,8 @@ public enum RunSummaryText {
         }
         var lines = [
             "sleepsta \(SleepstaVersion.current) \(c.command): \(s.filesSeen) file(s) in \(c.dataDirectory): \(s.filesIngested) ingested, \(s.filesUnchanged) unchanged, \(s.filesFailed) failed",
-            "nights: \(s.nightsStored) new, \(s.nightsAnalysed) analysed with \(c.parameters.interval) intervals (\(c.parameters.key))",
+            "nights: \(s.nightsStored) new, \(s.nightsAnalysed) analysed with \(c.parameters.interval) intervals (\(c.parameters.key))"
+                + (c.parameters.sleepAlgorithm.map { "; --sleep-algorithm \($0.rawValue)" } ?? ""),
             "database: \(c.databasePath)",
             reportLine,
         ]

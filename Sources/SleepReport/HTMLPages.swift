@@ -161,19 +161,27 @@ extension HTMLPages {
     /// The wearable night's metrics, each with its AASM/yasa name, GGIR part-4 name and definition.
     static func wearableMetricRows(_ a: NightAnalysis, _ tl: UTCOffsetTimeline) -> [[String: String]] {
         guard let m = a.metrics, let w = a.wearable else { return [] }
+        // What a sleep epoch is under the night's sleep algorithm (`--sleep-algorithm`).
+        let scorer: String? = switch a.parameters.sleepAlgorithm ?? .vanHees2015 {
+        case .vanHees2015: nil
+        case .coleKripke: "Cole–Kripke (ActiLife) on axis-1 counts per minute"
+        case .sadeh: "Sadeh (ActiLife) on axis-1 counts per minute"
+        }
+        let bout = scorer.map { "sleep run (\($0))" } ?? "sustained inactivity bout"
         return [
             ["label": "Sleep period window (guider)", "ggir": "guider_onset – guider_wakeup",
              "value": "\(Fmt.clock(w.guiderOnsetUTC, tl))–\(Fmt.clock(w.guiderWakeupUTC, tl))",
              "def": "HDCZA (van Hees 2018): the longest block without change in angle-z, on 5-s epochs"],
             ["label": "Sleep onset", "ggir": "sleeponset", "value": Fmt.clock(m.sleepOnsetUTC, tl),
-             "def": "start of the first sustained inactivity bout that overlaps the guider window"],
+             "def": "start of the first \(bout) that overlaps the guider window"],
             ["label": "Wake time", "ggir": "wakeup", "value": Fmt.clock(m.wakeTimeUTC, tl),
-             "def": "end of the last sustained inactivity bout that overlaps the guider window"],
+             "def": "end of the last \(bout) that overlaps the guider window"],
             ["label": "Sleep period (SPT)", "ggir": "SptDuration", "value": Fmt.minutes(m.sleepPeriodMinutes), "def": "sleep onset to wake time"],
             ["label": "Total sleep time (TST)", "ggir": "SleepDurationInSpt", "value": Fmt.minutes(m.totalSleepTimeMinutes),
-             "def": "sustained inactivity (van Hees 2015: no change in angle-z above 5° for more than 5 min) inside the sleep period"],
+             "def": scorer.map { "minutes scored sleep by \($0) inside the sleep period" }
+                ?? "sustained inactivity (van Hees 2015: no change in angle-z above 5° for more than 5 min) inside the sleep period"],
             ["label": "Wake after sleep onset (WASO)", "ggir": "WASO", "value": Fmt.minutes(m.wakeAfterSleepOnsetMinutes),
-             "def": "worn, not sustained inactivity, inside the sleep period"],
+             "def": scorer.map { "worn, scored wake by \($0), inside the sleep period" } ?? "worn, not sustained inactivity, inside the sleep period"],
             ["label": "Awakenings", "ggir": "number_of_awakenings", "value": String(m.awakenings), "def": "wake bouts inside the sleep period"],
             ["label": "Invalid in the sleep period", "ggir": "", "value": Fmt.minutes(w.invalidInSptMinutes),
              "def": "not worn or no data: neither sleep nor wake"],

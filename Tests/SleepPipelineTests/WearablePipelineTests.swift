@@ -109,6 +109,7 @@ struct WearablePipelineTests {
             let page = try String(contentsOfFile: w.reports + "/wrist-3d_2024-06-15/index.html", encoding: .utf8)
             #expect(page.contains(choice == .sadeh ? "Sadeh (Sadeh et al. 1994) with ActiLife" : "Cole–Kripke (Cole et al. 1992) with ActiLife"))
             #expect(page.contains("ActiGraph counts from raw (agcounts)"))
+            #expect(page.contains("minutes scored sleep by \(choice == .sadeh ? "Sadeh" : "Cole–Kripke") (ActiLife)") && !page.contains("sustained inactivity bout"))
         }
         // 3. The default again: re-derived from the database, nothing read.
         let back = try Self.run(w)
