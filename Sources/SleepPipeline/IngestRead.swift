@@ -24,14 +24,15 @@ struct IngestRead: Sendable {
         guard milestone, let raw = reader as? any RawSampleReader else {
             return IngestRead(recording: try reader.read(path: path, options: options), sink: nil)
         }
-        // The milestone's arithmetic runs on the other core while the reader decodes (ThreadedSampleSink).
-        let (recording, sink) = try milestonePass(raw, path: path, options: options, sink: WearableEpochSink(collectCalibrationFeatures: true, activityCounts: activityCounts))
+        // The milestone's statistics run beside the reader, its metrics on the other core (SplitWearableSink).
+        let (recording, sink) = try milestonePass(raw, path: path, options: options,
+                                                  sink: SplitWearableSink(collectCalibrationFeatures: true, activityCounts: activityCounts))
         return IngestRead(recording: recording, sink: sink, reader: raw, options: options)
     }
 
     static func milestonePass(_ raw: any RawSampleReader, path: String, options: IngestOptions,
-                              sink inner: WearableEpochSink) throws(IngestError) -> (Recording, WearableEpochSink) {
-        var sink = ThreadedSampleSink(inner)
+                              sink: SplitWearableSink) throws(IngestError) -> (Recording, WearableEpochSink) {
+        var sink = sink
         let recording: Recording
         do { recording = try WearableSampleRead.read(raw, path: path, options: options, sink: &sink) } catch {
             _ = sink.finish()
@@ -67,7 +68,7 @@ struct IngestRead: Sendable {
             case .calibrated:
                 q.calibration = "applied (\(calibration.stillWindows) still 10-s windows over \(Int(calibration.hoursUsed)) h; GGIR: \(calibration.ggirMessage))"
                 if let raw = file.reader {
-                    chosen = try milestonePass(raw, path: path, options: file.options, sink: WearableEpochSink(calibration: LinearCalibration(calibration))).1
+                    chosen = try milestonePass(raw, path: path, options: file.options, sink: SplitWearableSink(calibration: LinearCalibration(calibration))).1
                 }
             case .skipped(let reason):
                 q.calibration = "skipped: \(reason)"

@@ -34,6 +34,34 @@ struct ThreadedSampleSinkTests {
         #expect(copy.timestamps == buffer.timestamps && copy.x == buffer.x && copy.z == buffer.z && copy.count == n)
     }
 
+    @Test("the milestone split over two cores (SplitWearableSink) equals one complete sink, bit for bit: epochs, statistics, calibration features, counts",
+          arguments: [false, true])
+    func splitEqualsComplete(calibrated: Bool) throws {
+        let calibration = calibrated ? LinearCalibration(offset: [0.01, -0.02, 0.005], scale: [1.01, 0.99, 1.002]) : nil
+        var whole = WearableEpochSink(calibration: calibration, collectCalibrationFeatures: !calibrated, activityCounts: !calibrated)
+        var split = SplitWearableSink(calibration: calibration, collectCalibrationFeatures: !calibrated, activityCounts: !calibrated)
+        // 100 Hz over 3.2 batches, with a gap and a sample out of order.
+        let n = ThreadedSampleSink<WearableEpochSink>.batchSamples * 16 / 5
+        for i in 0..<n {
+            var t = 1_718_380_800 + Double(i) / 100 + (i > n / 2 ? 300 : 0)
+            if i == 1000 { t -= 0.5 }
+            let x = sin(Double(i) * 0.01), y = cos(Double(i) * 0.013), z = 0.3 * sin(Double(i) * 0.002)
+            whole.add(timestamp: t, x: x, y: y, z: z)
+            split.add(timestamp: t, x: x, y: y, z: z)
+        }
+        let merged = split.finish()
+        let a = try whole.finish(), b = try merged.finish()
+        func bits(_ v: [Float]) -> [UInt32] { v.map(\.bitPattern) }
+        func bits(_ v: [[Double]]) -> [[UInt64]] { v.map { $0.map(\.bitPattern) } }
+        #expect(a.epochs.count > 100 && a.epochs.sampleCounts.contains(0))
+        #expect(a.epochs.startUTC == b.epochs.startUTC && a.epochs.sampleCounts == b.epochs.sampleCounts && a.epochs.nonWear == b.epochs.nonWear)
+        #expect(bits(a.epochs.enmo) == bits(b.epochs.enmo) && bits(a.epochs.angleZ) == bits(b.epochs.angleZ) && bits(a.epochs.mad) == bits(b.epochs.mad))
+        #expect(a.epochs.counts == b.epochs.counts && (a.epochs.counts != nil) == !calibrated)
+        #expect(a.statistics.counts == b.statistics.counts && bits(a.statistics.mean) == bits(b.statistics.mean)
+                && bits(a.statistics.m2) == bits(b.statistics.m2) && bits(a.statistics.maximum) == bits(b.statistics.maximum))
+        #expect(whole.calibrationFeatures == merged.calibrationFeatures && whole.outOfOrderSamples == 1 && merged.outOfOrderSamples == 1)
+    }
+
     @Test("nothing added: finish returns the untouched inner sink")
     func empty() {
         var s = ThreadedSampleSink(RawSampleBuffer())

@@ -27,6 +27,21 @@ public struct LinearCalibration: Sendable, Hashable, Codable {
 /// replayed. Devices' stated rates are integers or, for GENEActiv, close to one (85.7 Hz → 86 gives
 /// the same window as GGIR's 85.7).
 public struct WearableEpochSink: SampleSink, Sendable {
+    /// Which share of the work this sink does. A reader's pass can run the milestone as two sinks
+    /// over the same samples: ``Role/statistics`` beside the reader and ``Role/metrics`` (the rolling
+    /// medians: most of the arithmetic) on the other core (`SplitWearableSink` in SleepIngest);
+    /// ``merged(statistics:metrics:)`` is then the sink one ``Role/complete`` sink would have been,
+    /// bit for bit. (Measured on a 7-day `.cwa`: with the axis statistics on the metrics' side
+    /// instead, the run takes 2.5–2.7 s instead of 2.4 s.)
+    public enum Role: Sendable {
+        /// Everything.
+        case complete
+        /// Calibration features, the per-epoch axis statistics of the non-wear rule, ActiGraph counts.
+        case statistics
+        /// ENMO, angle-z and MAD (``RawMetricsAccumulator``).
+        case metrics
+    }
+    public private(set) var role: Role
     public let calibration: LinearCalibration?
     /// Auto-calibration features (van Hees 2014) of the samples as read, before any calibration.
     private var features = AutoCalibration.FeatureCollector()
@@ -58,10 +73,13 @@ public struct WearableEpochSink: SampleSink, Sendable {
     ///   - collectCalibrationFeatures: also collect ``AutoCalibration`` features of the raw samples.
     ///   - activityCounts: also compute ActiGraph counts per epoch (``ActiGraphCountStream``) of the
     ///     samples as read, before any calibration (ActiLife does not calibrate).
-    public init(calibration: LinearCalibration? = nil, collectCalibrationFeatures: Bool = false, activityCounts: Bool = false) {
+    ///   - role: the share of the work (``Role``); features and counts are the statistics' share.
+    public init(calibration: LinearCalibration? = nil, collectCalibrationFeatures: Bool = false, activityCounts: Bool = false,
+                role: Role = .complete) {
+        self.role = role
         self.calibration = calibration
-        collectsFeatures = collectCalibrationFeatures
-        countsRequested = activityCounts
+        collectsFeatures = collectCalibrationFeatures && role != .metrics
+        countsRequested = activityCounts && role != .metrics
         precondition(!(activityCounts && calibration != nil), "counts are of the samples as read: ask for them in the uncalibrated pass")
         held.reserveCapacity(512)
     }
@@ -117,9 +135,21 @@ public struct WearableEpochSink: SampleSink, Sendable {
         for (t, x, y, z) in replay { consume(t, x, y, z) }
     }
 
+    /// One sink doing the work of both: `statistics`' features, axis statistics and counts with
+    /// `metrics`' accumulator. Both must have seen the same samples (the same reader pass).
+    public static func merged(statistics: WearableEpochSink, metrics: WearableEpochSink) -> WearableEpochSink {
+        precondition(statistics.role == .statistics && metrics.role == .metrics, "merge the two shares of one pass")
+        var whole = statistics
+        whole.role = .complete
+        whole.metrics = metrics.metrics
+        if whole.failureText == nil { whole.failureText = metrics.failureText }
+        return whole
+    }
+
     @inline(__always)
     private mutating func consume(_ t: Double, _ x: Double, _ y: Double, _ z: Double) {
-        metrics!.add(timestamp: t, x: x, y: y, z: z)
+        if role != .statistics { metrics!.add(timestamp: t, x: x, y: y, z: z) }
+        guard role != .metrics else { return }
         countStream?.add(timestamp: t, x: x, y: y, z: z)
         let e = LocalClock.floorDiv(Int64(t.rounded(.down)), Int64(WearableEpochs.epochSeconds))
         if e != epoch {
@@ -154,6 +184,7 @@ public struct WearableEpochSink: SampleSink, Sendable {
     /// The milestone: metrics per epoch with the non-wear flag, the axis statistics, and how the
     /// non-wear rule judged the 15-min blocks.
     public func finish() throws(RawMetricsError) -> (epochs: WearableEpochs, statistics: EpochAxisStatistics) {
+        precondition(role == .complete, "finish a complete sink (merge a split one first)")
         var copy = self
         if copy.metrics == nil { copy.start() }
         if let failure = copy.failureText { throw .invalidConfiguration(failure) }

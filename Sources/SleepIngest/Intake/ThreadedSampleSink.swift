@@ -2,8 +2,8 @@ import Dispatch
 import Foundation
 import SleepCore
 
-/// Runs a costly ``SampleSink`` (the wearable milestone: rolling medians, ENMO, axis statistics) on
-/// a thread of its own, so that it overlaps the reader's decoding and per-second accumulation on
+/// Runs a costly ``SampleSink`` (the wearable milestone's metrics: rolling medians, ENMO, angle-z;
+/// ``SplitWearableSink``) on a thread of its own, so that it overlaps the reader's decoding and per-second accumulation on
 /// the other core instead of following them.
 ///
 /// The reader's side only copies each sample into a batch (four stores); full batches of

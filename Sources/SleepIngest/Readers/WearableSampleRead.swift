@@ -1,6 +1,6 @@
 import SleepCore
 
-/// Reads a raw-sample file into the wearable 5-s milestone (``WearableEpochSink``) as well as the
+/// Reads a raw-sample file into the wearable 5-s milestone (``SplitWearableSink``) as well as the
 /// recording.
 ///
 /// Why a switch over the concrete readers: a call through `any RawSampleReader` runs the reader's
@@ -10,7 +10,7 @@ import SleepCore
 /// Readers not listed still work through the generic path.
 public enum WearableSampleRead {
     public static func read(_ reader: any RawSampleReader, path: String, options: IngestOptions,
-                            sink: inout ThreadedSampleSink<WearableEpochSink>) throws(IngestError) -> Recording {
+                            sink: inout SplitWearableSink) throws(IngestError) -> Recording {
         switch reader {
         case let r as AxivityCWAReader: return try r.read(path: path, options: options, samples: &sink)
         case let r as GENEActivBinReader: return try r.read(path: path, options: options, samples: &sink)
