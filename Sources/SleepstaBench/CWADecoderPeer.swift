@@ -38,22 +38,14 @@ struct CWADecoder: ParsableCommand {
     func run() throws {
         // Only stages of this program and the peer run: no sleepsta binary is needed.
         let runner = try BenchRunner(work: work, sleepsta: nil, python: python, peersScript: peersScript, days: 7, repeats: repeats)
-        runner.report.command = "sleepsta-bench cwa-decoder"
-        runner.report.machine = Machine.describe()
-        runner.report.loadAtStart = Machine.loadAverage()
-        try FileManager.default.createDirectory(atPath: runner.outputs, withIntermediateDirectories: true)
-        let cwa = file ?? "\(runner.work)/\(Workloads.wearableName(days: 7)).cwa"
-        if file == nil && !FileManager.default.fileExists(atPath: cwa) {
-            runner.log("generating \(cwa) (the bench's 7-day signal, Axivity packed 10-bit)")
-            try WearableCWAGenerator(signal: WearableCSVGenerator(days: 7)).write(to: cwa)
+        try runner.runAlone(command: "sleepsta-bench cwa-decoder", json: json) {
+            let cwa = file ?? "\(runner.work)/\(Workloads.wearableName(days: 7)).cwa"
+            if file == nil && !FileManager.default.fileExists(atPath: cwa) {
+                runner.log("generating \(cwa) (the bench's 7-day signal, Axivity packed 10-bit)")
+                try WearableCWAGenerator(signal: WearableCSVGenerator(days: 7)).write(to: cwa)
+            }
+            runner.report.workloads["wearable cwa"] = "\((cwa as NSString).lastPathComponent): \(IngestStages.fileSize(cwa)) bytes"
+            try runner.cwaDecoderPeer(cwa: cwa)
         }
-        runner.report.workloads["wearable cwa"] = "\((cwa as NSString).lastPathComponent): \(IngestStages.fileSize(cwa)) bytes"
-        try runner.cwaDecoderPeer(cwa: cwa)
-        runner.report.loadAtEnd = Machine.loadAverage()
-        runner.report.evaluateTargets()
-        print(runner.report.table())
-        try FileManager.default.createDirectory(atPath: (json as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try runner.report.jsonData().write(to: URL(fileURLWithPath: json))
-        print("\nwritten: \(json)")
     }
 }

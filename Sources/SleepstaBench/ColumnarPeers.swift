@@ -70,18 +70,28 @@ struct Columnar: ParsableCommand {
 
     func run() throws {
         let runner = try BenchRunner(work: work, sleepsta: sleepsta, python: python, peersScript: peersScript, days: 1, repeats: repeats)
-        runner.report.command = "sleepsta-bench columnar"
-        runner.report.machine = Machine.describe()
-        runner.report.loadAtStart = Machine.loadAverage()
-        try FileManager.default.createDirectory(atPath: runner.outputs, withIntermediateDirectories: true)
-        let files = try Workloads.prepare(work: work, days: 1, log: runner.log)
-        runner.report.workloads = files.descriptions
-        try runner.columnarPeers(day: files.wearableDay)
-        runner.report.loadAtEnd = Machine.loadAverage()
-        runner.report.evaluateTargets()
-        print(runner.report.table())
+        try runner.runAlone(command: "sleepsta-bench columnar", json: json) {
+            let files = try Workloads.prepare(work: work, days: 1, log: runner.log)
+            runner.report.workloads = files.descriptions
+            try runner.columnarPeers(day: files.wearableDay)
+        }
+    }
+}
+
+extension BenchRunner {
+    /// A subcommand's part of the bench on its own: the report's header, `body`, the targets, the
+    /// table printed and the JSON written to `json`.
+    func runAlone(command: String, json: String, _ body: () throws -> Void) throws {
+        report.command = command
+        report.machine = Machine.describe()
+        report.loadAtStart = Machine.loadAverage()
+        try FileManager.default.createDirectory(atPath: outputs, withIntermediateDirectories: true)
+        try body()
+        report.loadAtEnd = Machine.loadAverage()
+        report.evaluateTargets()
+        print(report.table())
         try FileManager.default.createDirectory(atPath: (json as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try runner.report.jsonData().write(to: URL(fileURLWithPath: json))
+        try report.jsonData().write(to: URL(fileURLWithPath: json))
         print("\nwritten: \(json)")
     }
 }
