@@ -40,13 +40,18 @@ extension ReportBuilder {
         let renderer = ChartRenderer()
         // A night's clock without its series (the catalog reads no blobs).
         let timelines = Dictionary(uniqueKeysWithValues: try db.nightCatalog().map { ($0.nightID, $0.timeline) })
-        for item in try db.recordingsWithRhythm() {
+        // Only the recordings whose page is due are read with their activity series: a nightly run
+        // over a cohort touches a few of them (and reading every series costs a blob per recording).
+        let due = byPath.filter { path, nights in
+            guard let only else { return true }
+            let page = (reportsDirectory as NSString).appendingPathComponent(Self.recordingFolder(path)) + "/index.html"
+            return nights.contains { only.contains($0.nightID) } || !FileManager.default.fileExists(atPath: page)
+        }
+        for item in try db.recordingsWithRhythm(paths: Set(due.keys)) {
             let r = item.recording
             let nights = (byPath[r.path] ?? []).sorted { ($0.date, $0.nightID) < ($1.date, $1.nightID) }
             let folder = Self.recordingFolder(r.path)
             let directory = (reportsDirectory as NSString).appendingPathComponent(folder)
-            if let only, !nights.contains(where: { only.contains($0.nightID) }),
-               FileManager.default.fileExists(atPath: directory + "/index.html") { continue }
             guard let firstNight = nights.first, let timeline = timelines[firstNight.nightID] else { continue }
             var scored: [(date: CivilDate, metrics: NightSummaryMetrics)] = []
             var periods: [(Int64, Int64)] = []

@@ -30,14 +30,32 @@ extension SleepDatabase {
     }
 
     /// Every recording (by path) with its rhythm, if any.
-    public func recordingsWithRhythm() throws -> [RecordingWithRhythm] {
-        try pool.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT r.*, h.source AS h_source, h.epoch_seconds AS h_epoch, h.days AS h_days, h.status AS h_status,
-                    h.status_reason AS h_reason, h.interdaily_stability, h.intradaily_variability, h.relative_amplitude,
-                    h.l5, h.l5_start, h.m10, h.m10_start, h.sleep_regularity_index, h.activity_f32le, h.start_utc AS h_start, h.sleep_u8, h.nonwear_u8
-                FROM recordings r LEFT JOIN recording_rhythm h ON h.recording_id = r.id ORDER BY r.path
-                """).map { row in
+    /// - Parameter paths: only the recordings at these paths (a nightly run renders the pages of the
+    ///   recordings it touched: it must not read every recording's activity series); nil for all.
+    public func recordingsWithRhythm(paths: Set<String>? = nil) throws -> [RecordingWithRhythm] {
+        let select = """
+            SELECT r.*, h.source AS h_source, h.epoch_seconds AS h_epoch, h.days AS h_days, h.status AS h_status,
+                h.status_reason AS h_reason, h.interdaily_stability, h.intradaily_variability, h.relative_amplitude,
+                h.l5, h.l5_start, h.m10, h.m10_start, h.sleep_regularity_index, h.activity_f32le, h.start_utc AS h_start, h.sleep_u8, h.nonwear_u8
+            FROM recordings r LEFT JOIN recording_rhythm h ON h.recording_id = r.id
+            """
+        return try pool.read { db in
+            let rows: [Row]
+            if let paths {
+                // Chunks of bound parameters, well below SQLite's limit on variables per statement.
+                var fetched: [Row] = []
+                let sorted = paths.sorted()
+                for start in stride(from: 0, to: sorted.count, by: 500) {
+                    let chunk = Array(sorted[start..<min(start + 500, sorted.count)])
+                    let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+                    fetched += try Row.fetchAll(db, sql: select + " WHERE r.path IN (\(marks)) ORDER BY r.path",
+                                                arguments: StatementArguments(chunk))
+                }
+                rows = fetched
+            } else {
+                rows = try Row.fetchAll(db, sql: select + " ORDER BY r.path")
+            }
+            return rows.map { row in
                 let recording = Self.storedRecording(row)
                 var rhythm: RecordingRhythm? = nil
                 if let status = (row["h_status"] as String?).flatMap(RecordingRhythm.Status.init(rawValue:)) {

@@ -41,6 +41,21 @@ struct NightlyTests {
         return w
     }
 
+    @Test("recording pages: a nightly run renders those of the recordings it touched and any that is missing, no other")
+    func rendersOnlyDueRecordingPages() throws {
+        let w = try workspace(nights: 2)
+        try nightly(w)
+        let page1 = w.reports + "/recordings/night1.csv/index.html", page2 = w.reports + "/recordings/night2.csv/index.html"
+        let stamp = { (p: String) in try FileManager.default.attributesOfItem(atPath: p)[.modificationDate] as! Date }
+        let before2 = try stamp(page2)
+        try FileManager.default.removeItem(atPath: page1)
+        Thread.sleep(forTimeInterval: 0.05)
+        let again = try nightly(w)
+        #expect(again.filesIngested == 0)
+        #expect(FileManager.default.fileExists(atPath: page1))   // missing: rendered again
+        #expect(try stamp(page2) == before2)                      // neither touched nor missing: left alone
+    }
+
     @Test("only nights ingested in this run are rendered, plus the index and their neighbours' pages (links); the rest are not even rendered")
     func rendersOnlyAffectedNights() throws {
         let w = try workspace(nights: 1)

@@ -33,6 +33,17 @@ struct SleepDatabaseTests {
         #expect(try db.recordingID(contentSHA256: "h1") != nil)
     }
 
+    @Test("recordingsWithRhythm(paths:) reads only the recordings asked for, in path order, across chunks of bound parameters")
+    func recordingsByPath() throws {
+        let db = try SleepDatabase(path: path)
+        for i in 0..<1203 { try db.replaceRecording(recording("h\(i)", path: String(format: "p%04d.csv", i)), nights: [], analyses: [:], runID: nil) }
+        #expect(try db.recordingsWithRhythm().count == 1203)
+        let wanted: Set<String> = Set((0..<1203).filter { $0 % 2 == 1 }.map { String(format: "p%04d.csv", $0) }).union(["missing.csv"])
+        let got = try db.recordingsWithRhythm(paths: wanted).map(\.recording.path)
+        #expect(got.count == 601 && got == got.sorted() && Set(got) == wanted.subtracting(["missing.csv"]))
+        #expect(try db.recordingsWithRhythm(paths: []).isEmpty)
+    }
+
     @Test("an analysis round-trips, and saving it again replaces it")
     func analysisRoundTrip() throws {
         let db = try SleepDatabase(path: path)
