@@ -31,7 +31,12 @@ struct ReportBuilder {
         func count(_ o: ReportWriter.Outcome) { if case .written = o { written += 1 } else { unchanged += 1 } }
         let renderer = ChartRenderer()
         var rows: [IndexRow] = []
-        let overviews = try db.overviews(keys: keys)
+        // Every night's status and metrics (for the index, the links and the recording pages), but
+        // the series, the scored epochs and the files only of the nights rendered: a nightly run
+        // over a store of many nights reads little more than what it renders.
+        let overviews = try db.overviews(keys: keys, epochs: false)
+        let catalog = Dictionary(uniqueKeysWithValues: try db.nightCatalog().map { ($0.nightID, $0) })
+        let keys = self.keys
         // Nights are independent: they are rendered on every core (ParallelNights), and counted and
         // listed afterwards in night order, so files and index are those of a serial loop.
         ChartRenderer.prepareForConcurrentRendering()
@@ -43,34 +48,40 @@ struct ReportBuilder {
             .subtracting(only) } ?? []
         let nights = try ParallelNights.map(overviews.count) { k -> (outcomes: [ReportWriter.Outcome], row: IndexRow)? in
             let overview = overviews[k]
-            guard let night = try db.night(id: overview.nightID), let analysis = overview.analysis else { return nil }
+            guard let listed = overview.analysis else { return nil }
             var outcomes: [ReportWriter.Outcome] = []
             let folder = (reportsDirectory as NSString).appendingPathComponent(overview.nightID)
             let whole = (only?.contains(overview.nightID) ?? true) || !Self.nightFilesExist(in: folder)
-            if whole || pagesOnly.contains(overview.nightID) {
-                let recording = try db.recording(forNight: overview.nightID)
-                let chart = analysis.kind == .epochFile
-                    ? Self.epochFileChart(analysis, night: night, interval: parameters.interval)
-                    : analysis.kind == .wearable24h
-                    ? MovementChart.wearableNight(analysis, epochs: night.epochs, timeline: night.timeline,
-                                                  title: "Night of \(night.window.date) · ENMO per \(parameters.interval) interval, angle-z per minute")
-                    : MovementChart.night(analysis, timeline: night.timeline,
-                                          title: "Night of \(night.window.date) · \(MovementUnits.meanAccelerationLabel) per \(parameters.interval) interval")
-                if whole { outcomes.append(try ReportWriter.write(renderer.png(chart), to: folder + "/movement.png")) }
-                var input = NightReportInput(
-                    nightID: overview.nightID, date: night.window.date, timeline: night.timeline, timeZoneName: night.timeZone,
-                    recordingPath: PrintableText.escaped(overview.recordingPath), recordingFormat: overview.recordingFormat,
-                    dataFacts: Self.facts(night: night, recording: recording), warnings: Self.warnings(recording),
-                    preBedSurvey: night.preBedSurvey.map { ($0.question, $0.answer) },
-                    postBedSurvey: night.postBedSurvey.map { ($0.question, $0.answer) },
-                    analysis: analysis, sourceResolutionSeconds: night.series.sourceResolutionSeconds)
-                input.kindReason = recording?.kindReason ?? ""
-                input.recordingPage = "../" + Self.recordingFolder(overview.recordingPath) + "/index.html"
-                input.previousNight = neighbours[overview.nightID]?.previous
-                input.nextNight = neighbours[overview.nightID]?.next
-                input.timeZoneSource = recording?.timeZoneSource ?? ""
-                outcomes.append(try ReportWriter.write(HTMLPages.nightPage(input, chartFile: "movement.png"), to: folder + "/index.html"))
+            guard whole || pagesOnly.contains(overview.nightID) else {
+                guard let entry = catalog[overview.nightID] else { return nil }
+                steps.step(overview.nightID)
+                return (outcomes, IndexRow(nightID: overview.nightID, date: entry.date, recordingPath: PrintableText.escaped(overview.recordingPath),
+                                           timeline: entry.timeline, analysis: listed))
             }
+            guard let night = try db.night(id: overview.nightID), let key = keys[overview.kind],
+                  let analysis = try db.analysis(nightID: overview.nightID, parametersKey: key) else { return nil }
+            let recording = try db.recording(forNight: overview.nightID)
+            let chart = analysis.kind == .epochFile
+                ? Self.epochFileChart(analysis, night: night, interval: parameters.interval)
+                : analysis.kind == .wearable24h
+                ? MovementChart.wearableNight(analysis, epochs: night.epochs, timeline: night.timeline,
+                                              title: "Night of \(night.window.date) · ENMO per \(parameters.interval) interval, angle-z per minute")
+                : MovementChart.night(analysis, timeline: night.timeline,
+                                      title: "Night of \(night.window.date) · \(MovementUnits.meanAccelerationLabel) per \(parameters.interval) interval")
+            if whole { outcomes.append(try ReportWriter.write(renderer.png(chart), to: folder + "/movement.png")) }
+            var input = NightReportInput(
+                nightID: overview.nightID, date: night.window.date, timeline: night.timeline, timeZoneName: night.timeZone,
+                recordingPath: PrintableText.escaped(overview.recordingPath), recordingFormat: overview.recordingFormat,
+                dataFacts: Self.facts(night: night, recording: recording), warnings: Self.warnings(recording),
+                preBedSurvey: night.preBedSurvey.map { ($0.question, $0.answer) },
+                postBedSurvey: night.postBedSurvey.map { ($0.question, $0.answer) },
+                analysis: analysis, sourceResolutionSeconds: night.series.sourceResolutionSeconds)
+            input.kindReason = recording?.kindReason ?? ""
+            input.recordingPage = "../" + Self.recordingFolder(overview.recordingPath) + "/index.html"
+            input.previousNight = neighbours[overview.nightID]?.previous
+            input.nextNight = neighbours[overview.nightID]?.next
+            input.timeZoneSource = recording?.timeZoneSource ?? ""
+            outcomes.append(try ReportWriter.write(HTMLPages.nightPage(input, chartFile: "movement.png"), to: folder + "/index.html"))
             steps.step(overview.nightID)
             return (outcomes, IndexRow(nightID: overview.nightID, date: night.window.date, recordingPath: PrintableText.escaped(overview.recordingPath),
                                        timeline: night.timeline, analysis: analysis))
