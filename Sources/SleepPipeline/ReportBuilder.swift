@@ -32,9 +32,9 @@ struct ReportBuilder {
         let renderer = ChartRenderer()
         var rows: [IndexRow] = []
         // Every night's status and metrics (for the index, the links and the recording pages), but
-        // the series, the scored epochs and the files only of the nights rendered: a nightly run
-        // over a store of many nights reads little more than what it renders.
-        let overviews = try db.overviews(keys: keys, epochs: false)
+        // the series, the intervals, the scored epochs and the files only of the nights rendered: a
+        // nightly run over a store of many nights reads little more than what it renders.
+        let overviews = try db.overviews(keys: keys, series: false)
         let catalog = Dictionary(uniqueKeysWithValues: try db.nightCatalog().map { ($0.nightID, $0) })
         let keys = self.keys
         // Nights are independent: they are rendered on every core (ParallelNights), and counted and

@@ -310,20 +310,20 @@ public final class SleepDatabase: Sendable {
         try pool.read { db in try Self.fetchAnalysis(nightID: nightID, key: parametersKey, db: db) }
     }
 
-    /// - Parameter epochs: also read the scored epochs (a wearable night has 17,000 of them); the
-    ///   index and the recording pages need the status and metrics only.
-    static func fetchAnalysis(nightID: String, key: String, db: Database, epochs withEpochs: Bool = true) throws -> NightAnalysis? {
+    /// - Parameter series: also read the intervals and the scored epochs (a wearable night has
+    ///   17,000 of them); the index and the recording pages need the status and metrics only.
+    static func fetchAnalysis(nightID: String, key: String, db: Database, series withSeries: Bool = true) throws -> NightAnalysis? {
         guard let a = try Row.fetchOne(db, sql: "SELECT * FROM analyses WHERE night_id = ? AND parameters_key = ?",
                                        arguments: [nightID, key]) else { return nil }
         let id: Int64 = a["id"]
         let parameters = try JSONText.decode(AnalysisParameters.self, a["parameters_json"])
-        let intervals = try Row.fetchAll(db, sql: "SELECT * FROM intervals WHERE analysis_id = ? ORDER BY start_utc", arguments: [id]).map { r in
+        let intervals = !withSeries ? [] : try Row.fetchAll(db, sql: "SELECT * FROM intervals WHERE analysis_id = ? ORDER BY start_utc", arguments: [id]).map { r in
             AnalyzedInterval(movement: IntervalMovement(startUTC: r["start_utc"], endUTC: r["end_utc"], movementSum: r["movement_sum"],
                                                         legacyMovementSum: r["legacy_movement_sum"], coverageSeconds: r["coverage_seconds"]),
                              state: (r["state"] as String?).flatMap(sleepWake), phase: (r["phase"] as String?).flatMap(MovementPhase.init(rawValue:)))
         }
         // By column index, not name: GRDB matches names case-insensitively, per row and column.
-        let epochs = !withEpochs ? [] : try Row.fetchAll(db, sql: "SELECT start_utc, activity, state FROM scores WHERE analysis_id = ? ORDER BY start_utc",
+        let epochs = !withSeries ? [] : try Row.fetchAll(db, sql: "SELECT start_utc, activity, state FROM scores WHERE analysis_id = ? ORDER BY start_utc",
                                                          arguments: [id]).map { r in
             ScoredEpoch(startUTC: r[0], activity: (r[1] as Double?) ?? .nan, state: (r[2] as String?).flatMap(sleepWake))
         }
@@ -350,8 +350,9 @@ public final class SleepDatabase: Sendable {
     static func sleepWake(_ letter: String) -> SleepWake? { letter == "S" ? .sleep : (letter == "W" ? .wake : nil) }
 
     /// Every night with its analysis under the key of its recording's kind (nil if not analysed), by date.
-    /// - Parameter epochs: with each analysis' scored epochs (``fetchAnalysis(nightID:key:db:epochs:)``).
-    public func overviews(keys: [RecordingKind: String], epochs: Bool = true) throws -> [NightOverview] {
+    /// - Parameter series: with each analysis' intervals and scored epochs (``fetchAnalysis(nightID:key:db:series:)``);
+    ///   without, the analyses hold their status, parameters, metrics and details only.
+    public func overviews(keys: [RecordingKind: String], series: Bool = true) throws -> [NightOverview] {
         try pool.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT n.id, n.night_date, n.time_zone, r.path, r.format, r.kind FROM nights n JOIN recordings r ON r.id = n.recording_id
@@ -362,7 +363,7 @@ public final class SleepDatabase: Sendable {
                 let kind = RecordingKind(rawValue: r["kind"]) ?? .phoneInBed
                 return NightOverview(nightID: id, date: CivilDate(iso: date)!, recordingPath: r["path"], recordingFormat: r["format"],
                                      timeZone: r["time_zone"],
-                                     analysis: try keys[kind].flatMap { try Self.fetchAnalysis(nightID: id, key: $0, db: db, epochs: epochs) }, kind: kind)
+                                     analysis: try keys[kind].flatMap { try Self.fetchAnalysis(nightID: id, key: $0, db: db, series: series) }, kind: kind)
             }
         }
     }
