@@ -20,8 +20,7 @@ public struct ActiGraphCountStream: Sendable {
     public let sampleRateHz: Int
     public let trimming: ActiGraphCounts.Trimming
     private var resampler: ActiGraphCounts.RationalResampler
-    private var filter = ActiGraphCounts.BandPassFilter()
-    private var tx = 0, ty = 0, tz = 0, fill = 0
+    private var reducer: ActiGraphCounts.TenHzReducer
     /// The 5-s epoch (UTC seconds / 5) of element 0 of the sums; nil before the first 10 Hz value.
     private var firstEpoch: Int64? = nil
     private var x: [Int32] = [], y: [Int32] = [], z: [Int32] = []
@@ -33,6 +32,7 @@ public struct ActiGraphCountStream: Sendable {
         }
         self.sampleRateHz = sampleRateHz
         self.trimming = trimming
+        reducer = ActiGraphCounts.TenHzReducer(trimming: trimming)
         resampler = ActiGraphCounts.RationalResampler(upsampleFactor: up, downsampleFactor: down)
     }
 
@@ -42,15 +42,7 @@ public struct ActiGraphCountStream: Sendable {
     /// One sample: UTC seconds and acceleration in g (as read, uncalibrated, as ActiLife counts it).
     @inline(__always)
     public mutating func add(timestamp t: Double, x ax: Double, y ay: Double, z az: Double) {
-        guard let s = resampler.step(Lanes(ax, ay, az, 0)) else { return }
-        let rounded = Lanes(ActiGraphCounts.roundedToMilliG(s[0]), ActiGraphCounts.roundedToMilliG(s[1]),
-                            ActiGraphCounts.roundedToMilliG(s[2]), 0)
-        let f = ActiGraphCounts.countsPerFilterUnit * filter.step(rounded)
-        tx &+= ActiGraphCounts.trimmed(f[0], trimming)
-        ty &+= ActiGraphCounts.trimmed(f[1], trimming)
-        tz &+= ActiGraphCounts.trimmed(f[2], trimming)
-        fill += 1
-        guard fill == 3 else { return }
+        guard let s = resampler.step(Lanes(ax, ay, az, 0)), let v = reducer.step(s) else { return }
         let epoch = LocalClock.floorDiv(Int64(t.rounded(.down)), Int64(Self.epochSeconds))
         if firstEpoch == nil { firstEpoch = epoch }
         let index = Int(epoch - firstEpoch!)
@@ -61,9 +53,8 @@ public struct ActiGraphCountStream: Sendable {
             z.append(contentsOf: repeatElement(0, count: grow))
         }
         if index >= 0 {
-            x[index] &+= Int32(tx / 3); y[index] &+= Int32(ty / 3); z[index] &+= Int32(tz / 3)
+            x[index] &+= Int32(v.x); y[index] &+= Int32(v.y); z[index] &+= Int32(v.z)
         }
-        tx = 0; ty = 0; tz = 0; fill = 0
     }
 
     /// Counts per 5-s epoch for the `count` epochs from `startUTC` (a multiple of 5): epochs the

@@ -138,20 +138,44 @@ extension ActiGraphCounts {
         }
     }
 
-    /// Stages 2–6 fused: consumes 30 Hz samples (one axis per lane) in chunks and accumulates
-    /// epoch counts.
-    struct EpochAccumulator {
+    /// Stages 2–5 fused, a 30 Hz sample at a time (one axis per lane): round, band-pass, trim, and
+    /// every third sample the "10 Hz" value ⌊(t₀ + t₁ + t₂)/3⌋ per axis. Shared by the batch
+    /// ``EpochAccumulator`` and the streamed ``ActiGraphCountStream``.
+    struct TenHzReducer {
         let trimming: Trimming
-        let tenHzPerEpoch: Int
         var filter = BandPassFilter()
         var tripleX = 0, tripleY = 0, tripleZ = 0
         var tripleFill = 0
+
+        init(trimming: Trimming) { self.trimming = trimming }
+
+        /// The 10 Hz values (x, y, z) when `sample` completes a triple, else nil.
+        @inline(__always)
+        mutating func step(_ sample: Lanes) -> (x: Int, y: Int, z: Int)? {
+            let rounded = Lanes(ActiGraphCounts.roundedToMilliG(sample[0]), ActiGraphCounts.roundedToMilliG(sample[1]),
+                                ActiGraphCounts.roundedToMilliG(sample[2]), 0)
+            let filtered = ActiGraphCounts.countsPerFilterUnit * filter.step(rounded)
+            tripleX &+= ActiGraphCounts.trimmed(filtered[0], trimming)
+            tripleY &+= ActiGraphCounts.trimmed(filtered[1], trimming)
+            tripleZ &+= ActiGraphCounts.trimmed(filtered[2], trimming)
+            tripleFill += 1
+            guard tripleFill == 3 else { return nil }
+            defer { tripleX = 0; tripleY = 0; tripleZ = 0; tripleFill = 0 }
+            return (tripleX / 3, tripleY / 3, tripleZ / 3)
+        }
+    }
+
+    /// Stages 2–6 fused: consumes 30 Hz samples (one axis per lane) in chunks and accumulates
+    /// epoch counts.
+    struct EpochAccumulator {
+        let tenHzPerEpoch: Int
+        var reducer: TenHzReducer
         var epochX = 0, epochY = 0, epochZ = 0
         var epochFill = 0
         var epochsX: [Int] = [], epochsY: [Int] = [], epochsZ: [Int] = []
 
         init(epochSeconds: Int, trimming: Trimming, expectedSamples30Hz: Int) {
-            self.trimming = trimming
+            reducer = TenHzReducer(trimming: trimming)
             tenHzPerEpoch = 10 * epochSeconds
             let epochs = expectedSamples30Hz / 3 / tenHzPerEpoch
             epochsX.reserveCapacity(epochs)
@@ -160,40 +184,28 @@ extension ActiGraphCounts {
         }
 
         mutating func consume(_ samples: UnsafeBufferPointer<Lanes>) {
-            var filter = self.filter
-            var tripleX = self.tripleX, tripleY = self.tripleY, tripleZ = self.tripleZ
+            // Locals for the loop (the struct's fields would be written back every sample).
+            var reducer = self.reducer
             var epochX = self.epochX, epochY = self.epochY, epochZ = self.epochZ
-            var tripleFill = self.tripleFill, epochFill = self.epochFill
-            let trimming = self.trimming, tenHzPerEpoch = self.tenHzPerEpoch
-            let gain = ActiGraphCounts.countsPerFilterUnit
+            var epochFill = self.epochFill
+            let tenHzPerEpoch = self.tenHzPerEpoch
             for sample in samples {
-                let rounded = Lanes(ActiGraphCounts.roundedToMilliG(sample[0]), ActiGraphCounts.roundedToMilliG(sample[1]),
-                                    ActiGraphCounts.roundedToMilliG(sample[2]), 0)
-                let filtered = gain * filter.step(rounded)
-                tripleX &+= ActiGraphCounts.trimmed(filtered[0], trimming)
-                tripleY &+= ActiGraphCounts.trimmed(filtered[1], trimming)
-                tripleZ &+= ActiGraphCounts.trimmed(filtered[2], trimming)
-                tripleFill += 1
-                if tripleFill == 3 {
-                    epochX &+= tripleX / 3
-                    epochY &+= tripleY / 3
-                    epochZ &+= tripleZ / 3
-                    tripleX = 0; tripleY = 0; tripleZ = 0
-                    tripleFill = 0
-                    epochFill += 1
-                    if epochFill == tenHzPerEpoch {
-                        epochsX.append(epochX)
-                        epochsY.append(epochY)
-                        epochsZ.append(epochZ)
-                        epochX = 0; epochY = 0; epochZ = 0
-                        epochFill = 0
-                    }
+                guard let v = reducer.step(sample) else { continue }
+                epochX &+= v.x
+                epochY &+= v.y
+                epochZ &+= v.z
+                epochFill += 1
+                if epochFill == tenHzPerEpoch {
+                    epochsX.append(epochX)
+                    epochsY.append(epochY)
+                    epochsZ.append(epochZ)
+                    epochX = 0; epochY = 0; epochZ = 0
+                    epochFill = 0
                 }
             }
-            self.filter = filter
-            self.tripleX = tripleX; self.tripleY = tripleY; self.tripleZ = tripleZ
+            self.reducer = reducer
             self.epochX = epochX; self.epochY = epochY; self.epochZ = epochZ
-            self.tripleFill = tripleFill; self.epochFill = epochFill
+            self.epochFill = epochFill
         }
     }
 }
