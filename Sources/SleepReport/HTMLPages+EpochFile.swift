@@ -11,22 +11,15 @@ extension HTMLPages {
     static func epochFileMetricRows(_ a: NightAnalysis, _ tl: UTCOffsetTimeline) -> [[String: String]] {
         guard let m = a.metrics else { return [] }
         let guider = a.epochFile?.guider ?? "the guider"
-        return [
-            ["label": "In bed", "value": "\(Fmt.clock(m.inBedStartUTC, tl))–\(Fmt.clock(m.inBedEndUTC, tl))", "def": "time in bed from \(guider)"],
-            ["label": "Sleep onset", "value": Fmt.clock(m.sleepOnsetUTC, tl), "def": "start of the first run of \(a.parameters.persistentSleepMinutes) min of sleep epochs in bed"],
-            ["label": "Wake time", "value": Fmt.clock(m.wakeTimeUTC, tl), "def": "end of the last such run"],
-            ["label": "Time in bed (TIB)", "value": Fmt.minutes(m.timeInBedMinutes), "def": "in bed to out of bed"],
-            ["label": "Total sleep time (TST)", "value": Fmt.minutes(m.totalSleepTimeMinutes), "def": "sleep epochs between sleep onset and wake time"],
-            ["label": "Sleep onset latency (SOL)", "value": Fmt.minutes(m.sleepOnsetLatencyMinutes), "def": "in bed to sleep onset"],
-            ["label": "Wake after sleep onset (WASO)", "value": Fmt.minutes(m.wakeAfterSleepOnsetMinutes), "def": "wake epochs between sleep onset and wake time"],
-            ["label": "No data in the sleep period", "value": Fmt.minutes(m.noDataInSleepPeriodMinutes), "def": "epochs without data or not worn: neither sleep nor wake"],
-            ["label": "Sleep efficiency (SE)", "value": Fmt.fixed(m.sleepEfficiencyPercent, 1) + " %", "def": "TST / (TIB − minutes without data in bed)"],
-            ["label": "Sleep maintenance efficiency (SME)", "value": Fmt.fixed(m.sleepMaintenanceEfficiencyPercent, 1) + " %", "def": "TST / (SPT − minutes without data)"],
-            ["label": "Awakenings", "value": String(m.awakenings), "def": "wake runs between sleep onset and wake time that sleep follows"],
-            ["label": "Sleep fragmentation index (SFI)", "value": Fmt.fixed(m.sleepFragmentationIndexPerHour, 2) + " /h", "def": "awakenings + 1 per hour of TST"],
-            ["label": "Light / deep (movement phases)", "value": "\(Fmt.minutes(m.lightMinutes)) / \(Fmt.minutes(m.deepMinutes))",
-             "def": "sleep intervals above / at or below the night's quantile of activity (movement intensity, not EEG stages)"],
-        ]
+        return metricRows(m, tl, definitions: MetricDefinitions(
+            inBed: "time in bed from \(guider)",
+            onset: "start of the first run of \(a.parameters.persistentSleepMinutes) min of sleep epochs in bed",
+            wake: "end of the last such run", timeInBed: "in bed to out of bed",
+            totalSleep: "sleep epochs between sleep onset and wake time", latency: "in bed to sleep onset",
+            waso: "wake epochs between sleep onset and wake time", noData: "epochs without data or not worn: neither sleep nor wake",
+            efficiency: "TST / (TIB − minutes without data in bed)", maintenance: "TST / (SPT − minutes without data)",
+            awakenings: "wake runs between sleep onset and wake time that sleep follows", fragmentation: "awakenings + 1 per hour of TST",
+            phases: "sleep intervals above / at or below the night's quantile of activity (movement intensity, not EEG stages)"))
     }
 
     /// The night's facts: what was scored, how, the guider, and the agreement with the file's own scoring.

@@ -25,22 +25,8 @@ public enum HTMLPages {
         let m = a.metrics
         let wearable = a.kind == .wearable24h
         let epochFile = a.kind == .epochFile
-        let metricRows: [[String: String]] = epochFile ? epochFileMetricRows(a, tl) : wearable ? wearableMetricRows(a, tl) : m.map { m in [
-            ["label": "In bed", "value": "\(Fmt.clock(m.inBedStartUTC, tl))–\(Fmt.clock(m.inBedEndUTC, tl))", "def": "first to last second with data"],
-            ["label": "Sleep onset", "value": Fmt.clock(m.sleepOnsetUTC, tl), "def": "first sleep interval of the sleep period (persistent sleep, at interval resolution)"],
-            ["label": "Wake time", "value": Fmt.clock(m.wakeTimeUTC, tl), "def": "end of the last sleep interval of the sleep period"],
-            ["label": "Time in bed (TIB)", "value": Fmt.minutes(m.timeInBedMinutes), "def": "in-bed span"],
-            ["label": "Total sleep time (TST)", "value": Fmt.minutes(m.totalSleepTimeMinutes), "def": "sleep inside the sleep period"],
-            ["label": "Sleep onset latency (SOL)", "value": Fmt.minutes(m.sleepOnsetLatencyMinutes), "def": "in bed to sleep onset"],
-            ["label": "Wake after sleep onset (WASO)", "value": Fmt.minutes(m.wakeAfterSleepOnsetMinutes), "def": "wake inside the sleep period (intervals without data are not wake)"],
-            ["label": "No data in the sleep period", "value": Fmt.minutes(m.noDataInSleepPeriodMinutes), "def": "intervals of the sleep period without data: neither sleep nor wake, in neither TST nor WASO"],
-            ["label": "Sleep efficiency (SE)", "value": Fmt.fixed(m.sleepEfficiencyPercent, 1) + " %", "def": "TST / (TIB − minutes without data in the sleep period)"],
-            ["label": "Sleep maintenance efficiency (SME)", "value": Fmt.fixed(m.sleepMaintenanceEfficiencyPercent, 1) + " %", "def": "TST / (SPT − minutes without data)"],
-            ["label": "Awakenings", "value": String(m.awakenings), "def": "wake bouts inside the sleep period that sleep follows (a gap neither makes nor splits one)"],
-            ["label": "Sleep fragmentation index (SFI)", "value": Fmt.fixed(m.sleepFragmentationIndexPerHour, 2) + " /h", "def": "sleep→wake transitions (final awakening included) per hour of TST"],
-            ["label": "Light / deep (movement phases)", "value": "\(Fmt.minutes(m.lightMinutes)) / \(Fmt.minutes(m.deepMinutes))",
-             "def": "sleep intervals above / at or below the night's quantile of movement"],
-        ] } ?? []
+        let metricRows: [[String: String]] = epochFile ? epochFileMetricRows(a, tl) : wearable ? wearableMetricRows(a, tl)
+            : m.map { Self.metricRows($0, tl, definitions: .phone) } ?? []
         let intervals: [[String: String]] = a.intervals.map { iv in
             let mv = iv.movement
             return [
@@ -158,6 +144,43 @@ public enum HTMLPages {
 }
 
 extension HTMLPages {
+    /// What each row of the night's metric table (AASM/yasa names) means under a method: the
+    /// phone method's and the epoch-file method's tables have the same rows and values.
+    struct MetricDefinitions {
+        var inBed, onset, wake, timeInBed, totalSleep, latency, waso, noData, efficiency, maintenance, awakenings, fragmentation, phases: String
+
+        static let phone = MetricDefinitions(
+            inBed: "first to last second with data",
+            onset: "first sleep interval of the sleep period (persistent sleep, at interval resolution)",
+            wake: "end of the last sleep interval of the sleep period", timeInBed: "in-bed span",
+            totalSleep: "sleep inside the sleep period", latency: "in bed to sleep onset",
+            waso: "wake inside the sleep period (intervals without data are not wake)",
+            noData: "intervals of the sleep period without data: neither sleep nor wake, in neither TST nor WASO",
+            efficiency: "TST / (TIB − minutes without data in the sleep period)", maintenance: "TST / (SPT − minutes without data)",
+            awakenings: "wake bouts inside the sleep period that sleep follows (a gap neither makes nor splits one)",
+            fragmentation: "sleep→wake transitions (final awakening included) per hour of TST",
+            phases: "sleep intervals above / at or below the night's quantile of movement")
+    }
+
+    /// The metric table's rows: label and value from the metrics, definition from `d`.
+    static func metricRows(_ m: NightSummaryMetrics, _ tl: UTCOffsetTimeline, definitions d: MetricDefinitions) -> [[String: String]] {
+        [
+            ["label": "In bed", "value": "\(Fmt.clock(m.inBedStartUTC, tl))–\(Fmt.clock(m.inBedEndUTC, tl))", "def": d.inBed],
+            ["label": "Sleep onset", "value": Fmt.clock(m.sleepOnsetUTC, tl), "def": d.onset],
+            ["label": "Wake time", "value": Fmt.clock(m.wakeTimeUTC, tl), "def": d.wake],
+            ["label": "Time in bed (TIB)", "value": Fmt.minutes(m.timeInBedMinutes), "def": d.timeInBed],
+            ["label": "Total sleep time (TST)", "value": Fmt.minutes(m.totalSleepTimeMinutes), "def": d.totalSleep],
+            ["label": "Sleep onset latency (SOL)", "value": Fmt.minutes(m.sleepOnsetLatencyMinutes), "def": d.latency],
+            ["label": "Wake after sleep onset (WASO)", "value": Fmt.minutes(m.wakeAfterSleepOnsetMinutes), "def": d.waso],
+            ["label": "No data in the sleep period", "value": Fmt.minutes(m.noDataInSleepPeriodMinutes), "def": d.noData],
+            ["label": "Sleep efficiency (SE)", "value": Fmt.fixed(m.sleepEfficiencyPercent, 1) + " %", "def": d.efficiency],
+            ["label": "Sleep maintenance efficiency (SME)", "value": Fmt.fixed(m.sleepMaintenanceEfficiencyPercent, 1) + " %", "def": d.maintenance],
+            ["label": "Awakenings", "value": String(m.awakenings), "def": d.awakenings],
+            ["label": "Sleep fragmentation index (SFI)", "value": Fmt.fixed(m.sleepFragmentationIndexPerHour, 2) + " /h", "def": d.fragmentation],
+            ["label": "Light / deep (movement phases)", "value": "\(Fmt.minutes(m.lightMinutes)) / \(Fmt.minutes(m.deepMinutes))", "def": d.phases],
+        ]
+    }
+
     /// The wearable night's metrics, each with its AASM/yasa name, GGIR part-4 name and definition.
     static func wearableMetricRows(_ a: NightAnalysis, _ tl: UTCOffsetTimeline) -> [[String: String]] {
         guard let m = a.metrics, let w = a.wearable else { return [] }
