@@ -69,57 +69,52 @@ extension ChartRenderer {
         let W = Int32(width) * s
         let days = Int32(a.dayCount)
         let H = top + rowH * days + bottom
-        let im = gdImageCreateTrueColor(W, H)!
-        defer { gdImageDestroy(im) }
-        func colour(_ r: Int32, _ g: Int32, _ b: Int32) -> Int32 { sleepsta_gd_rgba(r, g, b, 0) }
-        let white = colour(255, 255, 255), ink = colour(40, 40, 40), grid = colour(215, 215, 215)
-        let bar = colour(0, 114, 178), sleepShade = colour(222, 236, 250), noData = colour(236, 236, 236), offWrist = colour(250, 215, 215)
-        FastGD.fill(im, 0, 0, W - 1, H - 1, white)
-        let plotW = W - left - right
-        let rowSeconds: Int64 = 2 * 86_400
-        func px(_ secondsIntoRow: Int64) -> Int32 { left + Int32(Double(secondsIntoRow) / Double(rowSeconds) * Double(plotW)) }
-        text(im, a.title, x: left, y: 24 * s, size: 13 * Double(s), colour: ink)
-        text(im, "Double-plotted: each row is a day and the next (48 h, local clock). Bars: mean \(a.unit) per \(a.binSeconds / 60) min; blue band: sleep period; grey: no data; red: not worn.",
-             x: left, y: 44 * s, size: 8.5 * Double(s), colour: ink)
+        return supersampled(width: W, height: H) { im in
+            let colour = Self.rgb
+            let ink = colour(40, 40, 40), grid = colour(215, 215, 215)
+            let bar = colour(0, 114, 178), sleepShade = colour(222, 236, 250), noData = colour(236, 236, 236), offWrist = colour(250, 215, 215)
+            let plotW = W - left - right
+            let rowSeconds: Int64 = 2 * 86_400
+            func px(_ secondsIntoRow: Int64) -> Int32 { left + Int32(Double(secondsIntoRow) / Double(rowSeconds) * Double(plotW)) }
+            text(im, a.title, x: left, y: 24 * s, size: 13 * Double(s), colour: ink)
+            text(im, "Double-plotted: each row is a day and the next (48 h, local clock). Bars: mean \(a.unit) per \(a.binSeconds / 60) min; blue band: sleep period; grey: no data; red: not worn.",
+                 x: left, y: 44 * s, size: 8.5 * Double(s), colour: ink)
 
-        // Robust bar scale: the 99th percentile of the bins with data.
-        let present = a.activity.compactMap { $0 }.sorted()
-        let scale = present.isEmpty ? 1 : max(present[min(present.count - 1, Int(Double(present.count - 1) * 0.99))], 1e-9)
-        let perDay = 86_400 / a.binSeconds
-        for d in 0..<Int(days) {
-            let y0 = top + Int32(d) * rowH, y1 = y0 + rowH - 2 * s
-            let rowStart = a.firstLocalMidnight + Int64(d) * 86_400
-            // Shades: sleep periods, then no data / not worn, per bin.
-            for p in a.sleepPeriods {
-                let from = max(p.startLocal, rowStart), to = min(p.endLocal, rowStart + rowSeconds)
-                if to > from { FastGD.fill(im, px(from - rowStart), y0, px(to - rowStart), y1, sleepShade) }
+            // Robust bar scale: the 99th percentile of the bins with data.
+            let present = a.activity.compactMap { $0 }.sorted()
+            let scale = present.isEmpty ? 1 : max(present[min(present.count - 1, Int(Double(present.count - 1) * 0.99))], 1e-9)
+            let perDay = 86_400 / a.binSeconds
+            for d in 0..<Int(days) {
+                let y0 = top + Int32(d) * rowH, y1 = y0 + rowH - 2 * s
+                let rowStart = a.firstLocalMidnight + Int64(d) * 86_400
+                // Shades: sleep periods, then no data / not worn, per bin.
+                for p in a.sleepPeriods {
+                    let from = max(p.startLocal, rowStart), to = min(p.endLocal, rowStart + rowSeconds)
+                    if to > from { FastGD.fill(im, px(from - rowStart), y0, px(to - rowStart), y1, sleepShade) }
+                }
+                for k in 0..<(2 * perDay) {
+                    let b = d * perDay + k
+                    let x0 = px(Int64(k * a.binSeconds)), x1 = px(Int64((k + 1) * a.binSeconds))
+                    guard b < a.activity.count else { FastGD.fill(im, x0, y0, x1, y1, noData); continue }
+                    if a.nonWear[b] { FastGD.fill(im, x0, y0, x1, y1, offWrist); continue }
+                    guard let v = a.activity[b] else { FastGD.fill(im, x0, y0, x1, y1, noData); continue }
+                    let h = Int32(min(1, v / scale) * Double(y1 - y0))
+                    if h > 0 { FastGD.fill(im, x0, y1 - h, max(x0, x1 - 1), y1, bar) }
+                }
+                gdImageSetThickness(im, 1 * s)
+                gdImageLine(im, left, y1, W - right, y1, grid)
+                let date = CivilDate(daysSinceEpoch: LocalClock.floorDiv(rowStart, 86_400))
+                text(im, date.description, x: 8 * s, y: y0 + rowH / 2 + 4 * s, size: 9 * Double(s), colour: ink)
             }
-            for k in 0..<(2 * perDay) {
-                let b = d * perDay + k
-                let x0 = px(Int64(k * a.binSeconds)), x1 = px(Int64((k + 1) * a.binSeconds))
-                guard b < a.activity.count else { FastGD.fill(im, x0, y0, x1, y1, noData); continue }
-                if a.nonWear[b] { FastGD.fill(im, x0, y0, x1, y1, offWrist); continue }
-                guard let v = a.activity[b] else { FastGD.fill(im, x0, y0, x1, y1, noData); continue }
-                let h = Int32(min(1, v / scale) * Double(y1 - y0))
-                if h > 0 { FastGD.fill(im, x0, y1 - h, max(x0, x1 - 1), y1, bar) }
+            // Hour grid every 3 h, with clock labels; a heavier line at each midnight.
+            for h in stride(from: 0, through: 48, by: 3) {
+                let x = px(Int64(h) * 3600)
+                gdImageSetThickness(im, (h % 24 == 0 ? 2 : 1) * s)
+                gdImageLine(im, x, top, x, top + rowH * days, h % 24 == 0 ? colour(150, 150, 150) : grid)
+                let label = (h % 24 < 10 ? "0" : "") + "\(h % 24):00"
+                text(im, label, x: x - 16 * s, y: top + rowH * days + 18 * s, size: 8.5 * Double(s), colour: ink)
             }
-            gdImageSetThickness(im, 1 * s)
-            gdImageLine(im, left, y1, W - right, y1, grid)
-            let date = CivilDate(daysSinceEpoch: LocalClock.floorDiv(rowStart, 86_400))
-            text(im, date.description, x: 8 * s, y: y0 + rowH / 2 + 4 * s, size: 9 * Double(s), colour: ink)
         }
-        // Hour grid every 3 h, with clock labels; a heavier line at each midnight.
-        for h in stride(from: 0, through: 48, by: 3) {
-            let x = px(Int64(h) * 3600)
-            gdImageSetThickness(im, (h % 24 == 0 ? 2 : 1) * s)
-            gdImageLine(im, x, top, x, top + rowH * days, h % 24 == 0 ? colour(150, 150, 150) : grid)
-            let label = (h % 24 < 10 ? "0" : "") + "\(h % 24):00"
-            text(im, label, x: x - 16 * s, y: top + rowH * days + 18 * s, size: 8.5 * Double(s), colour: ink)
-        }
-        let out = gdImageCreateTrueColor(W / s, H / s)!
-        defer { gdImageDestroy(out) }
-        FastGD.halve(im, into: out)
-        return encode(out)
     }
 }
 
@@ -147,37 +142,32 @@ extension ChartRenderer {
         let s: Int32 = 2
         let rowH: Int32 = 18 * s, top: Int32 = 48 * s, left: Int32 = 260 * s, right: Int32 = 110 * s, bottom: Int32 = 34 * s
         let W = Int32(width) * s, H = top + rowH * Int32(max(1, o.rows.count)) + bottom
-        let im = gdImageCreateTrueColor(W, H)!
-        defer { gdImageDestroy(im) }
-        func colour(_ r: Int32, _ g: Int32, _ b: Int32) -> Int32 { sleepsta_gd_rgba(r, g, b, 0) }
-        let white = colour(255, 255, 255), ink = colour(40, 40, 40), grid = colour(220, 220, 220)
-        let bed = colour(200, 222, 242), sleep = colour(0, 90, 160)
-        FastGD.fill(im, 0, 0, W - 1, H - 1, white)
-        let from = 6 * 3600, to = 26 * 3600   // 18:00 to 14:00 the next day, as seconds after noon
-        let plotW = W - left - right
-        func px(_ t: Int) -> Int32 { left + Int32(Double(min(max(t, from), to) - from) / Double(to - from) * Double(plotW)) }
-        text(im, o.title, x: left, y: 22 * s, size: 12 * Double(s), colour: ink)
-        text(im, "Light bar: time in bed; dark bar: sleep period (onset to wake); right: total sleep time.", x: left, y: 38 * s, size: 8.5 * Double(s), colour: ink)
-        for h in stride(from: 18, through: 38, by: 2) {
-            let x = px((h - 12) * 3600)
-            gdImageSetThickness(im, 1 * s)
-            gdImageLine(im, x, top, x, top + rowH * Int32(o.rows.count), grid)
-            let c = h % 24
-            text(im, (c < 10 ? "0" : "") + "\(c):00", x: x - 15 * s, y: top + rowH * Int32(o.rows.count) + 18 * s, size: 8.5 * Double(s), colour: ink)
-        }
-        for (k, r) in o.rows.enumerated() {
-            let y0 = top + Int32(k) * rowH + 3 * s, y1 = y0 + rowH - 6 * s
-            text(im, r.label, x: 8 * s, y: y1, size: 8.5 * Double(s), colour: ink)
-            if let b = r.inBed { FastGD.fill(im, px(b.0), y0, px(b.1), y1, bed) }
-            if let sl = r.sleep { FastGD.fill(im, px(sl.0), y0 + 3 * s, px(sl.1), y1 - 3 * s, sleep) }
-            if let t = r.totalSleepMinutes {
-                let h = Int(t) / 60, m = Int(t.rounded()) % 60
-                text(im, "TST \(h) h \(m < 10 ? "0" : "")\(m)", x: W - right + 10 * s, y: y1, size: 8.5 * Double(s), colour: ink)
+        return supersampled(width: W, height: H) { im in
+            let colour = Self.rgb
+            let ink = colour(40, 40, 40), grid = colour(220, 220, 220)
+            let bed = colour(200, 222, 242), sleep = colour(0, 90, 160)
+            let from = 6 * 3600, to = 26 * 3600   // 18:00 to 14:00 the next day, as seconds after noon
+            let plotW = W - left - right
+            func px(_ t: Int) -> Int32 { left + Int32(Double(min(max(t, from), to) - from) / Double(to - from) * Double(plotW)) }
+            text(im, o.title, x: left, y: 22 * s, size: 12 * Double(s), colour: ink)
+            text(im, "Light bar: time in bed; dark bar: sleep period (onset to wake); right: total sleep time.", x: left, y: 38 * s, size: 8.5 * Double(s), colour: ink)
+            for h in stride(from: 18, through: 38, by: 2) {
+                let x = px((h - 12) * 3600)
+                gdImageSetThickness(im, 1 * s)
+                gdImageLine(im, x, top, x, top + rowH * Int32(o.rows.count), grid)
+                let c = h % 24
+                text(im, (c < 10 ? "0" : "") + "\(c):00", x: x - 15 * s, y: top + rowH * Int32(o.rows.count) + 18 * s, size: 8.5 * Double(s), colour: ink)
+            }
+            for (k, r) in o.rows.enumerated() {
+                let y0 = top + Int32(k) * rowH + 3 * s, y1 = y0 + rowH - 6 * s
+                text(im, r.label, x: 8 * s, y: y1, size: 8.5 * Double(s), colour: ink)
+                if let b = r.inBed { FastGD.fill(im, px(b.0), y0, px(b.1), y1, bed) }
+                if let sl = r.sleep { FastGD.fill(im, px(sl.0), y0 + 3 * s, px(sl.1), y1 - 3 * s, sleep) }
+                if let t = r.totalSleepMinutes {
+                    let h = Int(t) / 60, m = Int(t.rounded()) % 60
+                    text(im, "TST \(h) h \(m < 10 ? "0" : "")\(m)", x: W - right + 10 * s, y: y1, size: 8.5 * Double(s), colour: ink)
+                }
             }
         }
-        let out = gdImageCreateTrueColor(W / s, H / s)!
-        defer { gdImageDestroy(out) }
-        FastGD.halve(im, into: out)
-        return encode(out)
     }
 }

@@ -201,6 +201,22 @@ public struct ChartRenderer: Sendable {
         return encode(out)
     }
 
+    /// A white canvas of `W` × `H` pixels (twice the PNG's size), drawn on by `draw`, halved for
+    /// anti-aliasing and encoded as PNG: the frame of the actogram and the nights overview.
+    func supersampled(width W: Int32, height H: Int32, _ draw: (gdImagePtr) -> Void) -> [UInt8] {
+        let im = gdImageCreateTrueColor(W, H)!
+        defer { gdImageDestroy(im) }
+        FastGD.fill(im, 0, 0, W - 1, H - 1, Self.rgb(255, 255, 255))
+        draw(im)
+        let out = gdImageCreateTrueColor(W / 2, H / 2)!
+        defer { gdImageDestroy(out) }
+        FastGD.halve(im, into: out)
+        return encode(out)
+    }
+
+    /// An opaque truecolour.
+    static func rgb(_ r: Int32, _ g: Int32, _ b: Int32) -> Int32 { sleepsta_gd_rgba(r, g, b, 0) }
+
     func encode(_ im: gdImagePtr) -> [UInt8] {
         var size: Int32 = 0
         guard let ptr = gdImagePngPtr(im, &size) else { return [] }
