@@ -287,25 +287,25 @@ public struct Pipeline {
         defer { early?.wait() }
         let sha = try FileHashing.sha256(path: path)
         try turn?.wait()   // from here on the store as earlier files left it (ParallelIngest.swift)
+        let known = try storing { try db.recording(contentSHA256: sha) }
         // `--kind` other than the stored kind: the file is read again, as a changed file would be.
-        let storedKind = try storing { try db.recordingKind(contentSHA256: sha) }
+        let storedKind = known?.recording.kind
         // (An epoch file is always analysed as one: `--kind` does not apply to it.)
         let kindChanged = reader != nil && (configuration.kindOverride.map { storedKind != nil && $0.rawValue != storedKind } ?? false)
         // A counts-based `--sleep-algorithm` over a wearable stored without counts: read again to compute them.
-        let countsMissing = try reader != nil && configuration.needsActivityCounts && storedKind == RecordingKind.wearable24h.rawValue
-            && !storing { try db.activityCountsAttempted(contentSHA256: sha) }
+        let countsMissing = reader != nil && configuration.needsActivityCounts && storedKind == RecordingKind.wearable24h.rawValue
+            && !(known?.activityCountsAttempted ?? false)
         if countsMissing { logger.notice("\(relativePath): read again for ActiGraph counts (--sleep-algorithm \(configuration.parameters.sleepAlgorithm?.rawValue ?? ""))") }
         // `--tz` other than the zone the nights were split with: the zone is a parameter of the
         // nights, so they are split again. The file is read again rather than the stored series
         // re-cut, because a device clock without a zone was placed in UTC with the old zone.
-        let storedZone = try storing { try db.recordingTimeZone(contentSHA256: sha) }
-        let zoneChanged = configuration.timeZoneIdentifier.map { tz in storedZone.map { $0.zone != tz } ?? false } ?? false
-        if zoneChanged, let old = storedZone {
-            let was = old.source == "assumed-utc" ? "UTC (assumed: no zone in the file, no --tz)" : "\(old.zone ?? "UTC offsets from the data") (\(old.source))"
+        let zoneChanged = configuration.timeZoneIdentifier.map { tz in known.map { $0.recording.timeZone != tz } ?? false } ?? false
+        if zoneChanged, let old = known?.recording {
+            let was = old.timeZoneSource == "assumed-utc" ? "UTC (assumed: no zone in the file, no --tz)" : "\(old.timeZone ?? "UTC offsets from the data") (\(old.timeZoneSource))"
             logger.notice("\(relativePath): time zone \(was) → \(configuration.timeZoneIdentifier ?? "") (--tz): nights split again")
         }
         let oldNightIDs = zoneChanged ? try storing { try db.nightIDs(contentSHA256: sha) } : []
-        if !kindChanged && !zoneChanged && !countsMissing, let storedPath = try storing({ try db.recordingPath(contentSHA256: sha) }) {
+        if !kindChanged && !zoneChanged && !countsMissing, let storedPath = known?.recording.path {
             // Same content: unchanged, or moved (its old path is gone), or a copy (both exist).
             let oldFile = (configuration.dataDirectory as NSString).appendingPathComponent(storedPath)
             if storedPath != relativePath && !FileManager.default.fileExists(atPath: oldFile) {

@@ -42,17 +42,6 @@ extension SleepDatabase {
         }
     }
 
-    /// Whether ActiGraph counts were computed, or found not computable, when the recording with
-    /// content `sha` was read (its quality record has `activityCounts`): a counts-based
-    /// `--sleep-algorithm` reads a wearable again otherwise.
-    public func activityCountsAttempted(contentSHA256 sha: String) throws -> Bool {
-        try pool.read { db in
-            try Bool.fetchOne(db, sql: """
-                SELECT json_extract(quality_json, '$.activityCounts') IS NOT NULL FROM recordings WHERE content_sha256 = ?
-                """, arguments: [sha]) ?? false
-        }
-    }
-
     /// Stores `stat` for the file at `path` whose content hash is `sha`. It counts only while the
     /// recording at `path` has that hash and that size (see ``storedFileStat(ofRecordingAt:)``).
     public func recordFileStat(_ stat: StoredFileStat, ofRecordingAt path: String, contentSHA256 sha: String) throws {

@@ -10,18 +10,15 @@ extension SleepDatabase {
         }
     }
 
-    /// The kind (``RecordingKind`` raw value) of the recording with this content, if stored.
-    public func recordingKind(contentSHA256 sha: String) throws -> String? {
+    /// The recording stored with this content, if any (what the batch compares a hashed file with:
+    /// its path, kind and zone), and whether ActiGraph counts were computed, or found not computable,
+    /// when it was read (its quality record has `activityCounts`).
+    public func recording(contentSHA256 sha: String) throws -> (recording: StoredRecording, activityCountsAttempted: Bool)? {
         try pool.read { db in
-            try String.fetchOne(db, sql: "SELECT kind FROM recordings WHERE content_sha256 = ?", arguments: [sha])
-        }
-    }
-
-    /// The zone (nil: UTC offsets only) and its source of the recording with this content, if stored.
-    public func recordingTimeZone(contentSHA256 sha: String) throws -> (zone: String?, source: String)? {
-        try pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT time_zone, time_zone_source FROM recordings WHERE content_sha256 = ?",
-                             arguments: [sha]).map { (zone: $0["time_zone"], source: $0["time_zone_source"]) }
+            try Row.fetchOne(db, sql: """
+                SELECT *, json_extract(quality_json, '$.activityCounts') IS NOT NULL AS counts_attempted
+                FROM recordings WHERE content_sha256 = ?
+                """, arguments: [sha]).map { (Self.storedRecording($0), $0["counts_attempted"]) }
         }
     }
 }

@@ -47,13 +47,6 @@ public final class SleepDatabase: Sendable {
         }
     }
 
-    /// The path a recording with this content is stored under.
-    public func recordingPath(contentSHA256 sha: String) throws -> String? {
-        try pool.read { db in
-            try String.fetchOne(db, sql: "SELECT path FROM recordings WHERE content_sha256 = ?", arguments: [sha])
-        }
-    }
-
     /// Records that a stored recording's file now lives at `newPath` (it was moved or renamed), so a
     /// later change to the file at its new path replaces the same nights.
     public func moveRecording(contentSHA256 sha: String, to newPath: String) throws {
