@@ -26,6 +26,9 @@ let package = Package(
         // Intel ISA-L igzip from Debian: the fast gzip inflate (about 2.3x zlib here); zlib stays the
         // fallback for whatever it refuses (Streams/IsalGzip.swift).
         .systemLibrary(name: "CIsal", pkgConfig: "libisal", providers: [.apt(["libisal-dev"])]),
+        // BLAKE3's official C code (vendored: Debian 12 has no package), the content identity of
+        // recording files (Sources/CBLAKE3/README.md).
+        .target(name: "CBLAKE3", exclude: ["upstream", "README.md"]),
 
         // Pure computation: sample buffers, accumulator, scorers, night metrics. No I/O.
         .target(name: "SleepCore", exclude: ["SleepCore.docc"]),
@@ -47,7 +50,7 @@ let package = Package(
         ]),
         // The thin composition Ingest -> Core -> Store -> Report.
         .target(name: "SleepPipeline", dependencies: [
-            "SleepCore", "SleepIngest", "SleepStore", "SleepReport",
+            "SleepCore", "SleepIngest", "SleepStore", "SleepReport", "CBLAKE3",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The CLI: parses options, calls the pipeline.
@@ -73,7 +76,8 @@ let package = Package(
         .testTarget(name: "SleepIngestTests", dependencies: ["SleepIngest", "SleepCore", .product(name: "GRDB", package: "GRDB.swift")], exclude: ["Fixtures"]),
         .testTarget(name: "SleepStoreTests", dependencies: ["SleepStore", "SleepCore"]),
         .testTarget(name: "SleepReportTests", dependencies: ["SleepReport", "SleepCore", "CGD"]),
-        .testTarget(name: "SleepPipelineTests", dependencies: ["SleepPipeline", "SleepIngest", "SleepStore", "SleepCore", "SleepstaWorkloads"]),
+        .testTarget(name: "SleepPipelineTests", dependencies: ["SleepPipeline", "SleepIngest", "SleepStore", "SleepCore", "SleepstaWorkloads",
+                                                      .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "SleepCompareTests", dependencies: ["SleepPipeline", "SleepReport", "SleepStore", "SleepCore", "CGD"],
                     exclude: ["Fixtures"]),
     ]

@@ -44,7 +44,7 @@ enum EpochFileIngest {
 extension Pipeline {
     /// One epoch file, all or nothing (the counterpart of ``ingest(path:relativePath:db:runID:)``
     /// after the content hash said the file is new or changed).
-    func ingestEpochFile(reader: any EpochFileReader, path: String, relativePath: String, sha: String,
+    func ingestEpochFile(reader: any EpochFileReader, path: String, relativePath: String, contentHash: String,
                          before: FileStability, db: SleepDatabase, runID: Int64?) throws -> IngestOutcome {
         let options = IngestOptions(timeZoneIdentifier: configuration.timeZoneIdentifier)
         let file = try reader.read(path: path, options: options)
@@ -72,7 +72,7 @@ extension Pipeline {
         let span = base.dataSpan
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         let stored = StoredRecording(
-            path: relativePath, contentSHA256: sha, format: file.format.rawValue,
+            path: relativePath, contentHash: contentHash, format: file.format.rawValue,
             sizeBytes: (attributes?[.size] as? NSNumber)?.int64Value ?? 0, sampleCount: Int64(file.count - file.absentEpochs),
             effectiveSampleRateHz: 1 / Double(file.epochSeconds), firstUTC: span?.first, endUTC: span?.end,
             timeZone: file.timeZoneName, timeZoneSource: file.timeZoneSource.rawValue, units: column?.unit ?? "",

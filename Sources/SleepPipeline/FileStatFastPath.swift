@@ -7,7 +7,7 @@ import Darwin
 import SleepStore
 
 /// When a nightly run may take a file for unchanged without reading it: the content hash
-/// (SHA-256 over every byte, ~1.4 GB/s) is the recording's identity, but re-hashing unchanged
+/// (BLAKE3 over every byte, 6–7 GB/s of a core) is the recording's identity, but re-hashing unchanged
 /// files every night costs seconds per large file. Like git's index, the store keeps each
 /// recording's `stat` from the last time its hash was verified, and the hash is skipped when the
 /// file's stat still matches it — with git's "racily clean" rule on top.
@@ -82,10 +82,10 @@ extension Pipeline {
 
     /// After a hash that began at `hashBegan` with the file as `before` matched the recording at
     /// `relativePath`: stores that stat for the next run's fast path, if the file is still as it was.
-    func rememberStat(_ before: FileStability, hashBegan: Int64, path: String, relativePath: String, sha: String,
+    func rememberStat(_ before: FileStability, hashBegan: Int64, path: String, relativePath: String, contentHash: String,
                       db: SleepDatabase) throws {
         guard (try? before.requireUnchanged(path: path)) != nil else { return }
         try storing { try db.recordFileStat(FileStatFastPath.stored(before, verifiedNanoseconds: hashBegan),
-                                            ofRecordingAt: relativePath, contentSHA256: sha) }
+                                            ofRecordingAt: relativePath, contentHash: contentHash) }
     }
 }

@@ -285,9 +285,13 @@ public struct Pipeline {
                                   activityCounts: configuration.needsActivityCounts) : nil
         }
         defer { early?.wait() }
-        let sha = try FileHashing.sha256(path: path)
+        // SHA-256 as well only if a recording of this size still has its identity from before
+        // BLAKE3 (FileHashing.swift).
+        let legacy = try storing { try db.holdsLegacyContentHash(sizeBytes: before.sizeBytes) }
+        let hashes = try FileHashing.contentHash(path: path, legacySHA256: legacy)
         try turn?.wait()   // from here on the store as earlier files left it (ParallelIngest.swift)
-        let known = try storing { try db.recording(contentSHA256: sha) }
+        let identity = hashes.blake3
+        let known = try storing { try identify(hashes, relativePath: relativePath, db: db) }
         // `--kind` other than the stored kind: the file is read again, as a changed file would be.
         let storedKind = known?.recording.kind
         // (An epoch file is always analysed as one: `--kind` does not apply to it.)
@@ -304,25 +308,25 @@ public struct Pipeline {
             let was = old.timeZoneSource == "assumed-utc" ? "UTC (assumed: no zone in the file, no --tz)" : "\(old.timeZone ?? "UTC offsets from the data") (\(old.timeZoneSource))"
             logger.notice("\(relativePath): time zone \(was) → \(configuration.timeZoneIdentifier ?? "") (--tz): nights split again")
         }
-        let oldNightIDs = zoneChanged ? try storing { try db.nightIDs(contentSHA256: sha) } : []
+        let oldNightIDs = zoneChanged ? try storing { try db.nightIDs(contentHash: identity) } : []
         if !kindChanged && !zoneChanged && !countsMissing, let storedPath = known?.recording.path {
             // Same content: unchanged, or moved (its old path is gone), or a copy (both exist).
             let oldFile = (configuration.dataDirectory as NSString).appendingPathComponent(storedPath)
             if storedPath != relativePath && !FileManager.default.fileExists(atPath: oldFile) {
-                try storing { try db.moveRecording(contentSHA256: sha, to: relativePath) }
-                try rememberStat(before, hashBegan: hashBegan, path: path, relativePath: relativePath, sha: sha, db: db)
+                try storing { try db.moveRecording(contentHash: identity, to: relativePath) }
+                try rememberStat(before, hashBegan: hashBegan, path: path, relativePath: relativePath, contentHash: identity, db: db)
                 logger.notice("\(relativePath): moved from \(storedPath) (same content, nights kept)")
-                return .moved(nightIDs: try storing { try db.nightIDs(contentSHA256: sha) })
+                return .moved(nightIDs: try storing { try db.nightIDs(contentHash: identity) })
             }
-            logger.debug("\(relativePath): unchanged (sha256 \(sha.prefix(12)))")
+            logger.debug("\(relativePath): unchanged (\(identity.prefix(19)))")
             if storedPath == relativePath {
-                try rememberStat(before, hashBegan: hashBegan, path: path, relativePath: relativePath, sha: sha, db: db)
+                try rememberStat(before, hashBegan: hashBegan, path: path, relativePath: relativePath, contentHash: identity, db: db)
             }
             return .unchanged
         }
         guard let reader else {
-            let outcome = try ingestEpochFile(reader: epochReader!, path: path, relativePath: relativePath, sha: sha, before: before, db: db, runID: runID)
-            try rememberStat(before, hashBegan: hashBegan, path: path, relativePath: relativePath, sha: sha, db: db)
+            let outcome = try ingestEpochFile(reader: epochReader!, path: path, relativePath: relativePath, contentHash: identity, before: before, db: db, runID: runID)
+            try rememberStat(before, hashBegan: hashBegan, path: path, relativePath: relativePath, contentHash: identity, db: db)
             if case .ingested(let nightIDs, _) = outcome { removeReportFolders(Set(oldNightIDs).subtracting(nightIDs)) }
             return outcome
         }
@@ -345,7 +349,7 @@ public struct Pipeline {
         let taken = try storing { try db.nightIDs(excludingPath: relativePath) }
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         let stored = StoredRecording(
-            path: relativePath, contentSHA256: sha, format: recording.format.rawValue,
+            path: relativePath, contentHash: identity, format: recording.format.rawValue,
             sizeBytes: (attributes?[.size] as? NSNumber)?.int64Value ?? 0, sampleCount: Int64(recording.quality.sampleCount),
             effectiveSampleRateHz: recording.quality.effectiveSampleRateHz, firstUTC: span.map(\.first).min(),
             endUTC: span.map(\.end).max(), timeZone: recording.timeZoneName, timeZoneSource: recording.timeZoneSource.rawValue,
@@ -377,12 +381,24 @@ public struct Pipeline {
             }
         }
         } }
-        try rememberStat(before, hashBegan: hashBegan, path: path, relativePath: relativePath, sha: sha, db: db)
+        try rememberStat(before, hashBegan: hashBegan, path: path, relativePath: relativePath, contentHash: identity, db: db)
         // Nights the new split no longer has lose their report folders (the index no longer lists them).
         removeReportFolders(Set(oldNightIDs).subtracting(nightIDs))
         logger.info("\(relativePath): \(recording.format.rawValue), \(decision.kind.rawValue) (\(decision.reason)), \(recording.quality.sampleCount) samples, \(nightIDs.count) night(s)")
         for w in recording.warnings { logger.notice("\(relativePath): \(w)") }
         return .ingested(nightIDs: nightIDs, warnings: recording.warnings)
+    }
+
+    /// The recording stored with the content `hashes` describe, if any. One stored before the
+    /// store's identities became BLAKE3 is found by its SHA-256 and gets its BLAKE3 here, so the
+    /// rest of the batch (moved, copied, unchanged) knows it by BLAKE3 only (FileHashing.swift).
+    func identify(_ hashes: FileHashing.ContentHashes, relativePath: String, db: SleepDatabase) throws
+        -> (recording: StoredRecording, activityCountsAttempted: Bool)? {
+        if let known = try db.recording(contentHash: hashes.blake3) { return known }
+        guard let legacy = hashes.sha256, try db.recording(contentHash: legacy) != nil else { return nil }
+        try db.replaceContentHash(legacy, with: hashes.blake3)
+        logger.debug("\(relativePath): content identity \(legacy.prefix(19))… is now \(hashes.blake3.prefix(19))…")
+        return try db.recording(contentHash: hashes.blake3)
     }
 
     static func timestamp(_ date: Date = Date()) -> String {

@@ -78,7 +78,7 @@ extension ReportBuilder {
             let input = RecordingReportInput(
                 path: PrintableText.escaped(r.path), format: r.format, kind: r.kind, kindReason: r.kindReason,
                 timeZone: "\(r.timeZone ?? "UTC offsets from the data") (\(r.timeZoneSource))",
-                facts: [("Format", r.format), ("Size", "\(r.sizeBytes) bytes, sha256 \(r.contentSHA256.prefix(16))…"),
+                facts: [("Format", r.format), ("Size", "\(r.sizeBytes) bytes, \(ReportBuilder.shortContentHash(r.contentHash))"),
                         ("Data", r.firstUTC.flatMap { a in r.endUTC.map { b in "\(LocalClock.iso8601(utcSecond: a, timeline: timeline)) to \(LocalClock.iso8601(utcSecond: b, timeline: timeline))" } } ?? "–")],
                 warnings: Self.warnings(r), rhythm: rhythm, averages: NightMetricAverages.compute(scored), nights: links2,
                 actogramFile: actogramFile)

@@ -123,6 +123,13 @@ struct ReportBuilder {
         return fm.fileExists(atPath: folder + "/index.html") && fm.fileExists(atPath: folder + "/movement.png")
     }
 
+    /// A stored content identity as pages show it: "blake3 0123456789abcdef…" (the algorithm, then
+    /// the first 16 hex digits).
+    static func shortContentHash(_ identity: String) -> String {
+        guard let colon = identity.firstIndex(of: ":") else { return "\(identity.prefix(16))…" }
+        return "\(identity[..<colon]) \(identity[identity.index(after: colon)...].prefix(16))…"
+    }
+
     static func facts(night: StoredNight, recording: StoredRecording?) -> [(label: String, value: String)] {
         var facts: [(String, String)] = []
         let tl = night.timeline
@@ -133,7 +140,7 @@ struct ReportBuilder {
         facts.append(("Night window", "\(LocalClock.iso8601(utcSecond: night.window.startUTC, timeline: tl)) to \(LocalClock.iso8601(utcSecond: night.window.endUTC, timeline: tl)) (\(night.window.durationSeconds / 3600) h)"))
         facts.append(("Source resolution", night.series.sourceResolutionSeconds == 1 ? "raw samples (1-s base series)" : "\(night.series.sourceResolutionSeconds) s totals"))
         if let r = recording {
-            facts.append(("Recording", "\(PrintableText.escaped(r.path)) (\(r.format), \(r.sizeBytes) bytes, sha256 \(r.contentSHA256.prefix(16))…)"))
+            facts.append(("Recording", "\(PrintableText.escaped(r.path)) (\(r.format), \(r.sizeBytes) bytes, \(Self.shortContentHash(r.contentHash)))"))
             facts.append(("Samples", "\(r.sampleCount), effective rate \(String(format: "%.2f", r.effectiveSampleRateHz)) Hz"))
             facts.append(("Time zone", "\(HTMLPages.timeZoneText(name: r.timeZone, source: r.timeZoneSource)); time_zone_source \(r.timeZoneSource)"))
             facts.append(("Gravity", r.gravity))

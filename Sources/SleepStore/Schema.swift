@@ -223,6 +223,19 @@ enum Schema {
         m.registerMigration("v7-wearable-activity-counts") { db in
             try db.execute(sql: "ALTER TABLE epoch_series ADD COLUMN counts_xyz_i32le BLOB")
         }
+        // The content identity becomes BLAKE3, three times as fast as SHA-256 here (issue 18;
+        // SleepPipeline's FileHashing.swift says why that is safe). `content_hash` names its
+        // algorithm: "blake3:<hex>" from now on; rows stored before keep their SHA-256 as
+        // "sha256:<hex>" until a run meets their file again and stores its BLAKE3 (a store never
+        // reads recording files itself). The UNIQUE index follows the renamed column.
+        m.registerMigration("v8-content-hash-blake3") { db in
+            try db.execute(sql: """
+                ALTER TABLE recordings RENAME COLUMN content_sha256 TO content_hash;
+                UPDATE recordings SET content_hash = 'sha256:' || content_hash;
+                ALTER TABLE file_stats RENAME COLUMN content_sha256 TO content_hash;
+                UPDATE file_stats SET content_hash = 'sha256:' || content_hash;
+                """)
+        }
         return m
     }
 }

@@ -10,7 +10,7 @@ import GRDB
 /// row differs by design between a sharded and a single run. A row is matched across databases by
 /// its *natural key*:
 /// - a table whose primary key is a row id (`id INTEGER PRIMARY KEY`: recordings, analyses) is
-///   matched by its first UNIQUE key (`content_sha256`; `night_id, parameters_key`), and its ids
+///   matched by its first UNIQUE key (`content_hash`; `night_id, parameters_key`), and its ids
 ///   are renumbered: foreign keys to it are rewritten through the shard-to-merged id map;
 /// - any other table by its primary key (`nights.id`, `intervals(analysis_id, start_utc)` after
 ///   the id map);

@@ -29,7 +29,7 @@ extension SleepDatabase {
                 SELECT r.kind, json_extract(r.quality_json, '$.activityCounts') IS NOT NULL AS counts_attempted,
                     f.device, f.inode, f.size_bytes, f.mtime_ns, f.ctime_ns, f.verified_ns
                 FROM recordings r LEFT JOIN file_stats f
-                    ON f.path = r.path AND f.content_sha256 = r.content_sha256 AND f.size_bytes = r.size_bytes
+                    ON f.path = r.path AND f.content_hash = r.content_hash AND f.size_bytes = r.size_bytes
                 WHERE r.path = ?
                 """, arguments: [path]) else { return nil }
             let kind: String = row["kind"]
@@ -42,14 +42,14 @@ extension SleepDatabase {
         }
     }
 
-    /// Stores `stat` for the file at `path` whose content hash is `sha`. It counts only while the
+    /// Stores `stat` for the file at `path` whose content hash is `hash`. It counts only while the
     /// recording at `path` has that hash and that size (see ``storedFileStat(ofRecordingAt:)``).
-    public func recordFileStat(_ stat: StoredFileStat, ofRecordingAt path: String, contentSHA256 sha: String) throws {
+    public func recordFileStat(_ stat: StoredFileStat, ofRecordingAt path: String, contentHash hash: String) throws {
         try pool.write { db in
             try db.execute(sql: """
-                INSERT OR REPLACE INTO file_stats (path, content_sha256, device, inode, size_bytes, mtime_ns, ctime_ns, verified_ns)
+                INSERT OR REPLACE INTO file_stats (path, content_hash, device, inode, size_bytes, mtime_ns, ctime_ns, verified_ns)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [path, sha, Int64(bitPattern: stat.device), Int64(bitPattern: stat.inode), stat.sizeBytes,
+                """, arguments: [path, hash, Int64(bitPattern: stat.device), Int64(bitPattern: stat.inode), stat.sizeBytes,
                                  stat.modifiedNanoseconds, stat.statusChangedNanoseconds, stat.verifiedNanoseconds])
         }
     }

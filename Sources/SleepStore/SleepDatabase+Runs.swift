@@ -48,12 +48,12 @@ extension SleepDatabase {
     }
 
     /// Ids of the nights of the recording with this content (by date).
-    public func nightIDs(contentSHA256 sha: String) throws -> [String] {
+    public func nightIDs(contentHash hash: String) throws -> [String] {
         try pool.read { db in
             try String.fetchAll(db, sql: """
-                SELECT n.id FROM nights n JOIN recordings r ON r.id = n.recording_id WHERE r.content_sha256 = ?
+                SELECT n.id FROM nights n JOIN recordings r ON r.id = n.recording_id WHERE r.content_hash = ?
                 ORDER BY n.night_date, n.id
-                """, arguments: [sha])
+                """, arguments: [hash])
         }
     }
 

@@ -41,17 +41,17 @@ public final class SleepDatabase: Sendable {
     // MARK: Recordings and nights
 
     /// The id of a recording with this content hash, if stored.
-    public func recordingID(contentSHA256 sha: String) throws -> Int64? {
+    public func recordingID(contentHash hash: String) throws -> Int64? {
         try pool.read { db in
-            try Int64.fetchOne(db, sql: "SELECT id FROM recordings WHERE content_sha256 = ?", arguments: [sha])
+            try Int64.fetchOne(db, sql: "SELECT id FROM recordings WHERE content_hash = ?", arguments: [hash])
         }
     }
 
     /// Records that a stored recording's file now lives at `newPath` (it was moved or renamed), so a
     /// later change to the file at its new path replaces the same nights.
-    public func moveRecording(contentSHA256 sha: String, to newPath: String) throws {
+    public func moveRecording(contentHash hash: String, to newPath: String) throws {
         try pool.write { db in
-            try db.execute(sql: "UPDATE recordings SET path = ? WHERE content_sha256 = ?", arguments: [newPath, sha])
+            try db.execute(sql: "UPDATE recordings SET path = ? WHERE content_hash = ?", arguments: [newPath, hash])
         }
     }
 
@@ -76,10 +76,10 @@ public final class SleepDatabase: Sendable {
 
     static func insert(_ recording: StoredRecording, db: Database) throws {
         try db.execute(sql: """
-            INSERT INTO recordings (path, content_sha256, format, size_bytes, sample_count, effective_rate_hz,
+            INSERT INTO recordings (path, content_hash, format, size_bytes, sample_count, effective_rate_hz,
                 first_utc, end_utc, time_zone, time_zone_source, units, gravity, quality_json, warnings_json, kind, kind_reason)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [recording.path, recording.contentSHA256, recording.format, recording.sizeBytes,
+            """, arguments: [recording.path, recording.contentHash, recording.format, recording.sizeBytes,
                              recording.sampleCount, recording.effectiveSampleRateHz, recording.firstUTC, recording.endUTC,
                              recording.timeZone, recording.timeZoneSource, recording.units, recording.gravity,
                              recording.qualityJSON, recording.warningsJSON, recording.kind, recording.kindReason])
@@ -92,8 +92,8 @@ public final class SleepDatabase: Sendable {
     public func replaceRecording(_ recording: StoredRecording, runID: Int64?, rhythm: RecordingRhythm? = nil,
                                  nights produce: (_ store: (StoredNight, NightAnalysis?) throws -> Void) throws -> Void) throws -> Int64 {
         try pool.write { db in
-            try db.execute(sql: "DELETE FROM recordings WHERE path = ? OR content_sha256 = ?",
-                           arguments: [recording.path, recording.contentSHA256])
+            try db.execute(sql: "DELETE FROM recordings WHERE path = ? OR content_hash = ?",
+                           arguments: [recording.path, recording.contentHash])
             try Self.insert(recording, db: db)
             let recordingID = db.lastInsertedRowID
             if let rhythm { try Self.insert(rhythm, recordingID: recordingID, db: db) }
@@ -239,7 +239,7 @@ public final class SleepDatabase: Sendable {
 
     /// A `recordings` row (`SELECT r.*` or `SELECT *`) as a ``StoredRecording``.
     static func storedRecording(_ row: Row) -> StoredRecording {
-        StoredRecording(id: row["id"], path: row["path"], contentSHA256: row["content_sha256"], format: row["format"],
+        StoredRecording(id: row["id"], path: row["path"], contentHash: row["content_hash"], format: row["format"],
                         sizeBytes: row["size_bytes"], sampleCount: row["sample_count"],
                         effectiveSampleRateHz: row["effective_rate_hz"], firstUTC: row["first_utc"], endUTC: row["end_utc"],
                         timeZone: row["time_zone"], timeZoneSource: row["time_zone_source"], units: row["units"],

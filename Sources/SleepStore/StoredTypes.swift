@@ -5,7 +5,9 @@ public struct StoredRecording: Sendable, Equatable {
     public var id: Int64?
     /// The path as the batch saw it (relative to the data folder when run over one).
     public var path: String
-    public var contentSHA256: String
+    /// The file's content identity, "<algorithm>:<hex>": "blake3:…" (migration v8-content-hash-blake3),
+    /// or "sha256:…" for a recording stored before it and not met since.
+    public var contentHash: String
     public var format: String
     public var sizeBytes: Int64
     public var sampleCount: Int64
@@ -25,12 +27,12 @@ public struct StoredRecording: Sendable, Equatable {
     /// Why that kind, in one sentence.
     public var kindReason: String = ""
 
-    public init(id: Int64? = nil, path: String, contentSHA256: String, format: String, sizeBytes: Int64, sampleCount: Int64,
+    public init(id: Int64? = nil, path: String, contentHash: String, format: String, sizeBytes: Int64, sampleCount: Int64,
                 effectiveSampleRateHz: Double, firstUTC: Int64?, endUTC: Int64?, timeZone: String?, timeZoneSource: String,
                 units: String, gravity: String, qualityJSON: String, warningsJSON: String,
                 kind: String = RecordingKind.phoneInBed.rawValue, kindReason: String = "") {
         self.kind = kind; self.kindReason = kindReason
-        self.id = id; self.path = path; self.contentSHA256 = contentSHA256; self.format = format; self.sizeBytes = sizeBytes
+        self.id = id; self.path = path; self.contentHash = contentHash; self.format = format; self.sizeBytes = sizeBytes
         self.sampleCount = sampleCount; self.effectiveSampleRateHz = effectiveSampleRateHz; self.firstUTC = firstUTC
         self.endUTC = endUTC; self.timeZone = timeZone; self.timeZoneSource = timeZoneSource; self.units = units
         self.gravity = gravity; self.qualityJSON = qualityJSON; self.warningsJSON = warningsJSON

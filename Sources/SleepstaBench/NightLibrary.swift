@@ -66,9 +66,9 @@ enum NightLibrary {
             let id = "year/phone_\(date)"
             let night = StoredNight(id: id, window: window, timeline: timeline, timeZone: zone, label: nil,
                                     preBedSurvey: [], postBedSurvey: [], series: series)
-            let hex = String(format: "%064x", k + 1)
+            let hex = "blake3:" + String(format: "%064x", k + 1)   // a made-up identity of the stored form
             let recording = StoredRecording(
-                path: "year/phone-\(date).csv", contentSHA256: hex, format: RecordingFormat.rawCSV.rawValue,
+                path: "year/phone-\(date).csv", contentHash: hex, format: RecordingFormat.rawCSV.rawValue,
                 sizeBytes: Int64(seconds * 50 * 40), sampleCount: Int64(seconds * 50), effectiveSampleRateHz: 50,
                 firstUTC: start, endUTC: start + Int64(seconds), timeZone: zone, timeZoneSource: TimeZoneSource.option.rawValue,
                 units: "g", gravity: GravityContent.removed.rawValue, qualityJSON: "{}", warningsJSON: "[]")

@@ -5,7 +5,7 @@ struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Ingest every recording under a folder, analyse each night, store it and render the reports.",
         discussion: """
-        Files are recognised by content (SHA-256): a file already in the database is skipped, a changed file replaces its earlier version, and nights are re-analysed from the stored per-second series when the parameters change. A new --tz splits the nights of the files it concerns again. Report files are rewritten only when their content changes.
+        Files are recognised by content (BLAKE3 hash): a file already in the database is skipped, a changed file replaces its earlier version, and nights are re-analysed from the stored per-second series when the parameters change. A new --tz splits the nights of the files it concerns again. Report files are rewritten only when their content changes.
 
         Formats, recognised by content (each also gzip-compressed):
           raw-sample CSV: timestamp,x,y,z (g or m/s², see --units)

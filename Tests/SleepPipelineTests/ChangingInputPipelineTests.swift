@@ -81,8 +81,8 @@ struct ChangingInputPipelineTests {
         let next = try w.run()
         #expect(next.failures.isEmpty && next.filesIngested == 1)
         #expect(try String(contentsOfFile: path, encoding: .utf8) == new)
-        let sha = try FileHashing.sha256(path: path)
-        #expect(try SleepDatabase(path: w.db).query("SELECT content_sha256 FROM recordings").first?["content_sha256"] == sha)
+        let sha = try FileHashing.contentHash(path: path).blake3
+        #expect(try SleepDatabase(path: w.db).query("SELECT content_hash FROM recordings").first?["content_hash"] == sha)
     }
 
     @Test("a reader's error for a file that changed meanwhile (a row cut by truncation) is reported as the change")

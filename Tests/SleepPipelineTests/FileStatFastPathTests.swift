@@ -20,7 +20,7 @@ struct FileStatFastPathTests {
     }
 
     func sha(_ w: Workspace, _ path: String) throws -> String? {
-        try SleepDatabase(path: w.db).query("SELECT content_sha256 FROM recordings WHERE path = ?", [path]).first?["content_sha256"]
+        try SleepDatabase(path: w.db).query("SELECT content_hash FROM recordings WHERE path = ?", [path]).first?["content_hash"]
     }
 
     @Test("an untouched file is taken for unchanged without hashing; the first run stores its stat")

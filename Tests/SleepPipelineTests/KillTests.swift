@@ -120,7 +120,7 @@ struct KillTests {
     /// Per recording its night count, per night whether it has a base series and how many analyses,
     /// per analysis its interval and score counts: a subset of the full run's rows means whole nights.
     static let wholenessQueries = [
-        "SELECT r.content_sha256 AS sha, (SELECT COUNT(*) FROM nights n WHERE n.recording_id = r.id) AS nights FROM recordings r",
+        "SELECT r.content_hash AS sha, (SELECT COUNT(*) FROM nights n WHERE n.recording_id = r.id) AS nights FROM recordings r",
         "SELECT n.id, (SELECT COUNT(*) FROM base_series b WHERE b.night_id = n.id) AS series, (SELECT COUNT(*) FROM analyses a WHERE a.night_id = n.id) AS analyses FROM nights n",
         "SELECT a.id, a.night_id, (SELECT COUNT(*) FROM intervals i WHERE i.analysis_id = a.id) AS intervals, (SELECT COUNT(*) FROM scores s WHERE s.analysis_id = a.id) AS scores, (SELECT COUNT(*) FROM night_metrics m WHERE m.analysis_id = a.id) AS metrics FROM analyses a",
     ]

@@ -183,7 +183,7 @@ struct ShardMergeTests {
                     CREATE TABLE recording_facts (id INTEGER PRIMARY KEY, recording_id INTEGER NOT NULL REFERENCES recordings(id) ON DELETE CASCADE,
                         fact TEXT NOT NULL, value REAL);
                     CREATE TABLE night_notes (night_id TEXT PRIMARY KEY REFERENCES nights(id) ON DELETE CASCADE, note TEXT NOT NULL);
-                    INSERT INTO recording_facts (recording_id, fact, value) SELECT id, 'samples', sample_count FROM recordings ORDER BY content_sha256 DESC;
+                    INSERT INTO recording_facts (recording_id, fact, value) SELECT id, 'samples', sample_count FROM recordings ORDER BY content_hash DESC;
                     INSERT INTO night_notes (night_id, note) SELECT id, 'night of ' || night_date FROM nights;
                     """)
             }

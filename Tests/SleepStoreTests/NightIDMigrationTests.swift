@@ -10,7 +10,7 @@ struct NightIDMigrationTests {
     let path = NSTemporaryDirectory() + "sleepsta-v6-\(UUID().uuidString).sqlite"
 
     func recording(_ sha: String, path: String) -> StoredRecording {
-        StoredRecording(path: path, contentSHA256: sha, format: "axivity-cwa", sizeBytes: 10, sampleCount: 3, effectiveSampleRateHz: 1,
+        StoredRecording(path: path, contentHash: sha, format: "axivity-cwa", sizeBytes: 10, sampleCount: 3, effectiveSampleRateHz: 1,
                         firstUTC: 0, endUTC: 3, timeZone: "Europe/Berlin", timeZoneSource: "option", units: "g", gravity: "included",
                         qualityJSON: "{}", warningsJSON: "[]")
     }

@@ -9,7 +9,7 @@ struct SleepDatabaseTests {
     let path = NSTemporaryDirectory() + "sleepsta-store-\(UUID().uuidString).sqlite"
 
     func recording(_ sha: String, path: String = "a.csv") -> StoredRecording {
-        StoredRecording(path: path, contentSHA256: sha, format: "raw-csv", sizeBytes: 10, sampleCount: 3, effectiveSampleRateHz: 1,
+        StoredRecording(path: path, contentHash: sha, format: "raw-csv", sizeBytes: 10, sampleCount: 3, effectiveSampleRateHz: 1,
                         firstUTC: 0, endUTC: 3, timeZone: "Europe/Berlin", timeZoneSource: "option", units: "g", gravity: "removed",
                         qualityJSON: "{}", warningsJSON: "[]")
     }
@@ -30,7 +30,7 @@ struct SleepDatabaseTests {
         #expect(back.series.sampleCounts == [3, 0, 65535])
         #expect(back.timeline == .fixed(7200))
         #expect(back.preBedSurvey == [SurveyItem(question: "q", answer: "<a>")])
-        #expect(try db.recordingID(contentSHA256: "h1") != nil)
+        #expect(try db.recordingID(contentHash: "h1") != nil)
     }
 
     @Test("recordingsWithRhythm(paths:) reads only the recordings asked for, in path order, across chunks of bound parameters")
@@ -84,7 +84,7 @@ struct SleepDatabaseTests {
         let db = try SleepDatabase(path: path)
         try db.replaceRecording(recording("old"), nights: [night("n1")], analyses: [:], runID: nil)
         try db.replaceRecording(recording("new"), nights: [night("n1")], analyses: [:], runID: nil)
-        #expect(try db.recordingID(contentSHA256: "old") == nil)
+        #expect(try db.recordingID(contentHash: "old") == nil)
         #expect(try db.rowCounts()["nights"] == 1)
     }
 
