@@ -42,7 +42,8 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // SQLite schema, migrations, transactions: the only module that speaks SQL.
-        .target(name: "SleepStore", dependencies: ["SleepCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "SleepStore", dependencies: ["SleepCore", .product(name: "GRDB", package: "GRDB.swift"),
+                                                 .product(name: "GRDBSQLite", package: "GRDB.swift")]),
         // libgd charts and HTML pages: the only module that knows pixels and markup.
         .target(name: "SleepReport", dependencies: [
             "SleepCore", "CGD",

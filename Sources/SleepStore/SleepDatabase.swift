@@ -276,13 +276,7 @@ public final class SleepDatabase: Sendable {
                                                       m.legacyMovementSum, m.movementPerMinute, m.coverageSeconds,
                                                       iv.state.map { String($0.letter) }, iv.phase?.rawValue])
         }
-        let scoreStatement = try db.cachedStatement(sql: """
-            INSERT INTO scores (analysis_id, start_utc, epoch_seconds, activity, state) VALUES (?, ?, ?, ?, ?)
-            """)
-        for e in a.epochs {
-            try scoreStatement.execute(arguments: [analysisID, e.startUTC, a.scoredEpochSeconds,
-                                                   e.activity.isNaN ? nil : e.activity, e.state.map { String($0.letter) }])
-        }
+        try insertScores(a.epochs, epochSeconds: a.scoredEpochSeconds, analysisID: analysisID, db: db)
         if let m = a.metrics {
             try db.execute(sql: """
                 INSERT INTO night_metrics (analysis_id, night_id, interval_seconds, resolution_seconds, in_bed_start_utc, in_bed_end_utc,
@@ -315,11 +309,7 @@ public final class SleepDatabase: Sendable {
                                                         legacyMovementSum: r["legacy_movement_sum"], coverageSeconds: r["coverage_seconds"]),
                              state: (r["state"] as String?).flatMap(sleepWake), phase: (r["phase"] as String?).flatMap(MovementPhase.init(rawValue:)))
         }
-        // By column index, not name: GRDB matches names case-insensitively, per row and column.
-        let epochs = !withSeries ? [] : try Row.fetchAll(db, sql: "SELECT start_utc, activity, state FROM scores WHERE analysis_id = ? ORDER BY start_utc",
-                                                         arguments: [id]).map { r in
-            ScoredEpoch(startUTC: r[0], activity: (r[1] as Double?) ?? .nan, state: (r[2] as String?).flatMap(sleepWake))
-        }
+        let epochs = !withSeries ? [] : try fetchScores(analysisID: id, db: db)
         let metrics = try Row.fetchOne(db, sql: "SELECT * FROM night_metrics WHERE analysis_id = ?", arguments: [id]).map { r in
             NightSummaryMetrics(resolutionSeconds: r["resolution_seconds"], inBedStartUTC: r["in_bed_start_utc"], inBedEndUTC: r["in_bed_end_utc"],
                                 sleepOnsetUTC: r["sleep_onset_utc"], wakeTimeUTC: r["wake_time_utc"], timeInBedMinutes: r["time_in_bed_min"],

@@ -48,6 +48,9 @@ public struct WearableEpochSink: SampleSink, Sendable {
     private let collectsFeatures: Bool
     private var held: [(Double, Double, Double, Double)] = []
     private var metrics: RawMetricsAccumulator?
+    /// Whether the rate is fixed (``start()`` ran). A flag, not `metrics == nil`: comparing the
+    /// optional accumulator with nil copied it (arrays and all) for every sample.
+    private var started = false
     private let countsRequested: Bool
     private var countStream: ActiGraphCountStream?
     /// Why counts were asked for but not computed (the rate has no ActiLife path), else nil.
@@ -103,7 +106,7 @@ public struct WearableEpochSink: SampleSink, Sendable {
         guard t.isFinite, x.isFinite, y.isFinite, z.isFinite else { nonFiniteSamples += 1; return }
         guard t >= lastTimestamp else { outOfOrderSamples += 1; return }
         lastTimestamp = t
-        if metrics == nil {
+        if !started {
             held.append((t, x, y, z))
             if held.count >= 512 || t - held[0].0 >= 4 { start() }
             return
@@ -114,13 +117,16 @@ public struct WearableEpochSink: SampleSink, Sendable {
     /// Fixes the rate from the held samples and replays them.
     private mutating func start() {
         guard !held.isEmpty else { return }
+        started = true
         var diffs: [Double] = []
         for i in 1..<max(1, held.count) where held[i].0 > held[i - 1].0 { diffs.append(held[i].0 - held[i - 1].0) }
         diffs.sort()
         let rate = diffs.isEmpty ? 1 : Swift.max(1, (1 / diffs[diffs.count / 2]).rounded())
         sampleRateHz = rate
         do {
-            metrics = RawMetricsAccumulator(configuration: try RawMetrics.Configuration(sampleRateHz: rate, epochSeconds: WearableEpochs.epochSeconds))
+            let configuration = try RawMetrics.Configuration(sampleRateHz: rate, epochSeconds: WearableEpochs.epochSeconds)
+            // The statistics share never adds to it (the metrics share's is the one merged).
+            if role != .statistics { metrics = RawMetricsAccumulator(configuration: configuration) }
         } catch {
             failureText = "\(error)"
             return
@@ -186,7 +192,7 @@ public struct WearableEpochSink: SampleSink, Sendable {
     public func finish() throws(RawMetricsError) -> (epochs: WearableEpochs, statistics: EpochAxisStatistics) {
         precondition(role == .complete, "finish a complete sink (merge a split one first)")
         var copy = self
-        if copy.metrics == nil { copy.start() }
+        if !copy.started { copy.start() }
         if let failure = copy.failureText { throw .invalidConfiguration(failure) }
         guard let accumulator = copy.metrics, copy.epoch != .min else { return (.empty(startUTC: 0), EpochAxisStatistics(startUTC: 0)) }
         copy.closeEpoch(upTo: copy.epoch + 1)
