@@ -92,11 +92,7 @@ public struct SecondAccumulator: Sendable {
     @inlinable @inline(__always)
     public static func contribution(x: Double, y: Double, z: Double) -> (movement: Double, legacy: Double) {
         let ax = abs(x), ay = abs(y), az = abs(z)
-        // Both divisions in one SIMD division (`divpd`): IEEE division lane by lane, so the same
-        // bits as `(ax + ay + az) / 3` and `ax + ay + az / 3`, at half the divider time (two scalar
-        // divisions were a fifth of a .cwa reader's own time, `perf annotate`).
-        let q = SIMD2(ax + ay + az, az) / SIMD2(repeating: 3)
-        return (q.x, ax + ay + q.y)
+        return ((ax + ay + az) / 3, ax + ay + az / 3)
     }
 
     /// A second summed elsewhere: sums of ``contribution(x:y:z:)`` over its samples in time order
