@@ -68,6 +68,8 @@ enum IngestStages {
     static func ingestParallel(_ o: StageOptions) throws -> StageResult {
         var run: RawCSVIngest.Run? = nil
         let times = try Stopwatch.measure(warmUp: o.warmUp, repeats: o.repeats) {
+            // The previous repeat's recording goes first: the peak is one run's, not two outputs side by side.
+            run = nil
             run = try RawCSVIngest.read(path: o.file, options: IngestOptions(timeZoneIdentifier: o.timeZone), threads: o.threads)
         }
         guard let run else { throw BenchError.failed("no recording") }
