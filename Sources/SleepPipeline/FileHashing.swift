@@ -85,7 +85,7 @@ enum FileHashing {
                              sha256: sha256.map { sha256Prefix + hex($0.finalize()) })
     }
 
-    /// "blake3:<hex>" of bytes in memory (tests, and the hash's own checks).
+    /// "blake3:<hex>" of bytes in memory (the tests' reference for the file path).
     static func blake3(of bytes: UnsafeRawBufferPointer) -> String {
         var hasher = blake3_hasher()
         blake3_hasher_init(&hasher)

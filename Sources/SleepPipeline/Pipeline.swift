@@ -395,10 +395,11 @@ public struct Pipeline {
     func identify(_ hashes: FileHashing.ContentHashes, relativePath: String, db: SleepDatabase) throws
         -> (recording: StoredRecording, activityCountsAttempted: Bool)? {
         if let known = try db.recording(contentHash: hashes.blake3) { return known }
-        guard let legacy = hashes.sha256, try db.recording(contentHash: legacy) != nil else { return nil }
+        guard let legacy = hashes.sha256, var found = try db.recording(contentHash: legacy) else { return nil }
         try db.replaceContentHash(legacy, with: hashes.blake3)
         logger.debug("\(relativePath): content identity \(legacy.prefix(19))… is now \(hashes.blake3.prefix(19))…")
-        return try db.recording(contentHash: hashes.blake3)
+        found.recording.contentHash = hashes.blake3
+        return found
     }
 
     static func timestamp(_ date: Date = Date()) -> String {

@@ -13,12 +13,10 @@ extension SleepDatabase {
     /// in the same columns, NULL for a missing activity or state.
     static func insertScores(_ epochs: [ScoredEpoch], epochSeconds: Int, analysisID: Int64, db: Database) throws {
         guard !epochs.isEmpty else { return }
-        let sql = "INSERT INTO scores (analysis_id, start_utc, epoch_seconds, activity, state) VALUES (?, ?, ?, ?, ?)"
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(db.sqliteConnection, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
-            throw StoreError("cannot prepare the scores insert: \(String(cString: sqlite3_errmsg(db.sqliteConnection)))")
-        }
-        defer { sqlite3_finalize(statement) }
+        // Prepared (and finalized) by GRDB; only the binding and stepping are done by hand.
+        let prepared = try db.makeStatement(sql: "INSERT INTO scores (analysis_id, start_utc, epoch_seconds, activity, state) VALUES (?, ?, ?, ?, ?)")
+        let statement = prepared.sqliteStatement
+        defer { withExtendedLifetime(prepared) {} }
         // SQLITE_TRANSIENT: SQLite copies the one-byte state text before the call returns.
         let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
         var letters: (UInt8, UInt8) = (UInt8(ascii: "S"), UInt8(ascii: "W"))
@@ -48,12 +46,9 @@ extension SleepDatabase {
     /// (`perf`: the largest share of rendering a 7-day wearable recording's pages). A state other
     /// than `S` or `W` reads as none, as before.
     static func fetchScores(analysisID: Int64, db: Database) throws -> [ScoredEpoch] {
-        let sql = "SELECT start_utc, activity, state FROM scores WHERE analysis_id = ? ORDER BY start_utc"
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(db.sqliteConnection, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
-            throw StoreError("cannot prepare the scores query: \(String(cString: sqlite3_errmsg(db.sqliteConnection)))")
-        }
-        defer { sqlite3_finalize(statement) }
+        let prepared = try db.makeStatement(sql: "SELECT start_utc, activity, state FROM scores WHERE analysis_id = ? ORDER BY start_utc")
+        let statement = prepared.sqliteStatement
+        defer { withExtendedLifetime(prepared) {} }
         sqlite3_bind_int64(statement, 1, analysisID)
         var epochs: [ScoredEpoch] = []
         while true {
