@@ -70,10 +70,9 @@ extension Pipeline {
         var quality = QualitySummary(series: [base], sampleCount: base.coveredSeconds / max(1, file.epochSeconds), duplicateTimestamps: 0)
         quality.nominalSampleRateHz = 1 / Double(file.epochSeconds)
         let span = base.dataSpan
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         let stored = StoredRecording(
             path: relativePath, contentHash: contentHash, format: file.format.rawValue,
-            sizeBytes: (attributes?[.size] as? NSNumber)?.int64Value ?? 0, sampleCount: Int64(file.count - file.absentEpochs),
+            sizeBytes: before.sizeBytes, sampleCount: Int64(file.count - file.absentEpochs),
             effectiveSampleRateHz: 1 / Double(file.epochSeconds), firstUTC: span?.first, endUTC: span?.end,
             timeZone: file.timeZoneName, timeZoneSource: file.timeZoneSource.rawValue, units: column?.unit ?? "",
             gravity: GravityContent.unknown.rawValue, qualityJSON: try Self.json(quality), warningsJSON: try Self.json(warnings),

@@ -280,7 +280,7 @@ public struct Pipeline {
         // A new file, or one whose size changed, is read anyway: read it while hashing (SpeculativeRead).
         let storedSize = try storing { try db.storedSizeBytes(ofRecordingAt: relativePath) }
         let early = reader.flatMap { r in
-            SpeculativeRead.worthIt(path: path, storedSizeBytes: storedSize)
+            SpeculativeRead.worthIt(sizeBytes: before.sizeBytes, storedSizeBytes: storedSize)
                 ? SpeculativeRead(reader: r, path: path, options: options, milestone: configuration.needsWearableMilestone,
                                   activityCounts: configuration.needsActivityCounts) : nil
         }
@@ -347,10 +347,9 @@ public struct Pipeline {
         let method = NightAnalysisMethods.method(for: decision.kind)
         let stem = NightNaming.recordingStem(relativePath)
         let taken = try storing { try db.nightIDs(excludingPath: relativePath) }
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         let stored = StoredRecording(
             path: relativePath, contentHash: identity, format: recording.format.rawValue,
-            sizeBytes: (attributes?[.size] as? NSNumber)?.int64Value ?? 0, sampleCount: Int64(recording.quality.sampleCount),
+            sizeBytes: before.sizeBytes, sampleCount: Int64(recording.quality.sampleCount),
             effectiveSampleRateHz: recording.quality.effectiveSampleRateHz, firstUTC: span.map(\.first).min(),
             endUTC: span.map(\.end).max(), timeZone: recording.timeZoneName, timeZoneSource: recording.timeZoneSource.rawValue,
             units: recording.units, gravity: recording.gravity.rawValue, qualityJSON: try Self.json(recording.quality),

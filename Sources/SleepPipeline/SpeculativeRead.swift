@@ -31,11 +31,11 @@ final class SpeculativeRead: @unchecked Sendable {
         return result!
     }
 
-    /// Whether reading `path` ahead of its hash is worth it: no recording is stored at this path,
-    /// or the stored one has another size (so the content changed).
-    static func worthIt(path: String, storedSizeBytes: Int64?) -> Bool {
+    /// Whether reading a file of `sizeBytes` (its `stat`, through a symbolic link) ahead of its hash
+    /// is worth it: no recording is stored at its path, or the stored one has another size (so the
+    /// content changed).
+    static func worthIt(sizeBytes: Int64, storedSizeBytes: Int64?) -> Bool {
         guard let stored = storedSizeBytes else { return true }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
-        return size != stored
+        return sizeBytes != stored
     }
 }

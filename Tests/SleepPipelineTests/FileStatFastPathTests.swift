@@ -36,6 +36,21 @@ struct FileStatFastPathTests {
         #expect(second.failures.isEmpty)
     }
 
+    @Test("a recording reached through a symbolic link stores its file's size (not the link's) and takes the fast path")
+    func symbolicLink() throws {
+        let w = Workspace()
+        let target = w.root + "/elsewhere.csv"
+        let text = Workspace.phoneNight(startUTC: Self.evening, hours: 2)
+        FileManager.default.createFile(atPath: target, contents: Data(text.utf8))
+        try FileManager.default.createSymbolicLink(atPath: w.data + "/linked.csv", withDestinationPath: target)
+        let first = try run(w)
+        #expect(first.filesIngested == 1 && first.failures.isEmpty, "\(first.failures)")
+        let size = try SleepDatabase(path: w.db).query("SELECT size_bytes FROM recordings WHERE path = 'linked.csv'").first?["size_bytes"]
+        #expect(size == String(text.utf8.count))
+        let second = try run(w)
+        #expect(second.filesUnchanged == 1 && second.filesUnchangedByStat == 1 && second.filesIngested == 0)
+    }
+
     @Test("a file rewritten with the same size and its modification time put back is hashed and re-ingested")
     func sameSizeRewriteIsSeen() throws {
         let w = Workspace()
