@@ -182,6 +182,30 @@ struct RawMetricsTests {
         }
     }
 
+    @Test("the waiting samples' epoch runs pop in sample order, across runs and around the ring")
+    func epochRunQueue() {
+        var rng = RawMetricsLCG(state: 11)
+        var queue = RawMetrics.EpochRunQueue(capacity: 40)
+        var expected: [Int32] = []  // one entry per sample, the model
+        var epoch: Int32 = 0
+        for _ in 0..<5_000 {
+            if rng.next() < 0.55 && expected.count < 40 {
+                if rng.next() < 0.2 { epoch += 1 + Int32(rng.next() * 3) }
+                queue.push(epoch)
+                expected.append(epoch)
+            } else if !expected.isEmpty {
+                let take = 1 + Int(rng.next() * Double(expected.count))
+                var popped: [Int32] = []
+                queue.pop(samples: take) { e, n in popped += Array(repeating: e, count: n) }
+                #expect(popped == Array(expected.prefix(take)))
+                expected.removeFirst(take)
+            }
+            #expect(queue.sampleCount == expected.count)
+        }
+        queue.reset()
+        #expect(queue.sampleCount == 0)
+    }
+
     @Test("rolling median equals sorting the window, with ties and while filling")
     func rollingMedianMatchesSort() {
         var rng = RawMetricsLCG(state: 7)

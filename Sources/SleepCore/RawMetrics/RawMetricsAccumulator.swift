@@ -62,13 +62,16 @@ public struct RawMetricsAccumulator: SampleSink, Sendable {
     // The current segment's rolling median.
     private var previousTimestamp = 0.0
     private var segmentSamples = 0
+    /// Samples until the next one enters the rolling median (0: this one): `segmentSamples %
+    /// decimationStep == 0` without a division per sample.
+    private var untilEntering = 0
     private var entered = 0
     private var firstPendingSample = 0
     private var lastAngle = Double.nan
     private var windowX: RawMetrics.MedianWindow
     private var windowY: RawMetrics.MedianWindow
     private var windowZ: RawMetrics.MedianWindow
-    private var pending: RawMetrics.EpochIndexQueue
+    private var pending: RawMetrics.EpochRunQueue
 
     public init(configuration: RawMetrics.Configuration) {
         self.configuration = configuration
@@ -120,11 +123,11 @@ public struct RawMetricsAccumulator: SampleSink, Sendable {
 
         let norm = (x * x + y * y + z * z).squareRoot()
         enmoSum += max(0, norm - 1)
-        norms.append(norm)
-        counts[currentIndex] += 1
+        norms.append(norm)  // the epoch's sample count is norms.count (written at closeEpoch)
 
         pending.push(Int32(currentIndex))
-        if segmentSamples % decimationStep == 0 {
+        if untilEntering == 0 {
+            untilEntering = decimationStep
             windowX.push(x); windowY.push(y); windowZ.push(z)
             entered += 1
             if entered >= medianWindowLength {
@@ -136,6 +139,7 @@ public struct RawMetricsAccumulator: SampleSink, Sendable {
             }
         }
         segmentSamples += 1
+        untilEntering -= 1
     }
 
     /// The epochs so far, with every waiting sample given its (edge) angle; the accumulator can
@@ -177,6 +181,7 @@ public struct RawMetricsAccumulator: SampleSink, Sendable {
     private mutating func closeEpoch() {
         let n = norms.count
         guard n > 0 else { return }
+        counts[currentIndex] = n
         let deviation: Double = norms.withUnsafeBufferPointer { v in
             var sum = 0.0
             for value in v { sum += value }
@@ -192,15 +197,20 @@ public struct RawMetricsAccumulator: SampleSink, Sendable {
 
     // MARK: - Rolling median
 
+    /// Adds `angle` once per waiting sample, in sample order, up to sample `end` of the segment.
+    /// Repeated additions (not `angle · k`), so every epoch's sum is the one a sample-by-sample
+    /// loop gives, bit for bit.
     private mutating func assignPending(upToSample end: Int, angle: Double) {
-        var k = firstPendingSample
+        let take = Swift.min(end - firstPendingSample, pending.sampleCount)
+        guard take > 0 else { return }
         angleSums.withUnsafeMutableBufferPointer { sums in
-            while k < end && pending.count > 0 {
-                sums[Int(pending.pop())] += angle
-                k += 1
+            pending.pop(samples: take) { epoch, count in
+                var sum = sums[Int(epoch)]
+                for _ in 0..<count { sum += angle }
+                sums[Int(epoch)] = sum
             }
         }
-        firstPendingSample = k
+        firstPendingSample += take
     }
 
     private mutating func finishSegment() {
@@ -212,6 +222,7 @@ public struct RawMetricsAccumulator: SampleSink, Sendable {
         windowX.reset(); windowY.reset(); windowZ.reset()
         pending.reset()
         segmentSamples = 0
+        untilEntering = 0
         entered = 0
         firstPendingSample = 0
         lastAngle = .nan

@@ -12,10 +12,10 @@ extension RawMetrics {
     struct MedianWindow: Sendable {
         let capacity: Int
         private var values: [Double]
-        /// Per ring slot: index in `low` when ≥ 0, index `-(i + 1)` in `high` when negative.
-        private var position: [Int]
-        private var low: [Int]
-        private var high: [Int]
+        /// Three arrays of `capacity` in one (one uniqueness check per push instead of three):
+        /// per ring slot its heap position (index in the lower heap when ≥ 0, index `-(i + 1)` in
+        /// the upper heap when negative), then the lower heap, then the upper heap (ring slots).
+        private var indices: [Int]
         private var lowCount = 0
         private var highCount = 0
         private var oldest = 0
@@ -25,9 +25,7 @@ extension RawMetrics {
             precondition(capacity >= 1)
             self.capacity = capacity
             values = [Double](repeating: 0, count: capacity)
-            position = [Int](repeating: 0, count: capacity)
-            low = [Int](repeating: 0, count: capacity)
-            high = [Int](repeating: 0, count: capacity)
+            indices = [Int](repeating: 0, count: 3 * capacity)
         }
 
         mutating func reset() {
@@ -40,20 +38,18 @@ extension RawMetrics {
         /// Adds `value` (finite); when the window is full the oldest value leaves.
         mutating func push(_ value: Double) {
             // One uniqueness check per array per value, then plain pointer work (this runs three
-            // times per sample in the full-rate variant).
+            // times per sample in the full-rate variant, three times per 10 samples in GGIR's).
             let filling = count < capacity
             let slot = filling ? (oldest + count) % capacity : oldest
             var heaps = (low: lowCount, high: highCount)
+            let c = capacity
             values.withUnsafeMutableBufferPointer { v in
-                position.withUnsafeMutableBufferPointer { pos in
-                    low.withUnsafeMutableBufferPointer { lo in
-                        high.withUnsafeMutableBufferPointer { hi in
-                            var core = Heaps(v: v.baseAddress!, pos: pos.baseAddress!, low: lo.baseAddress!,
-                                             high: hi.baseAddress!, lowCount: heaps.low, highCount: heaps.high)
-                            if filling { core.insert(slot: slot, value: value) } else { core.replace(slot: slot, value: value) }
-                            heaps = (core.lowCount, core.highCount)
-                        }
-                    }
+                indices.withUnsafeMutableBufferPointer { ix in
+                    let base = ix.baseAddress!
+                    var core = Heaps(v: v.baseAddress!, pos: base, low: base + c, high: base + 2 * c,
+                                     lowCount: heaps.low, highCount: heaps.high)
+                    if filling { core.insert(slot: slot, value: value) } else { core.replace(slot: slot, value: value) }
+                    heaps = (core.lowCount, core.highCount)
                 }
             }
             lowCount = heaps.low
@@ -63,7 +59,8 @@ extension RawMetrics {
 
         var median: Double {
             precondition(count > 0, "median of an empty window")
-            return count % 2 == 1 ? values[low[0]] : (values[low[0]] + values[high[0]]) / 2
+            let lowTop = indices[capacity]
+            return count % 2 == 1 ? values[lowTop] : (values[lowTop] + values[indices[2 * capacity]]) / 2
         }
 
         /// The double heap over borrowed storage (valid only inside `push`).
@@ -104,6 +101,10 @@ extension RawMetrics {
             mutating func replace(slot: Int, value: Double) {
                 let leaving = v[slot]
                 v[slot] = value
+                // An equal value in the same place (stored all the same: 0 and −0 compare equal):
+                // no sift would move anything, so both heaps stay as they are. Common in quantised
+                // recordings at rest (a `.cwa` counts in 1/256 g).
+                if value == leaving { return }
                 let p = pos[slot]
                 if p >= 0 {
                     if value > leaving { lowSiftUp(p) } else { lowSiftDown(p) }
@@ -177,29 +178,59 @@ extension RawMetrics {
         }
     }
 
-    /// A fixed-capacity FIFO of epoch indices (samples waiting for their rolling median).
-    struct EpochIndexQueue: Sendable {
-        private var storage: [Int32]
+    /// The epoch indices of the samples waiting for their rolling median, in sample order, as runs
+    /// (epoch, samples): consecutive samples share their epoch, so a push is usually one increment
+    /// and a pop hands a whole run at once (a queue entry per sample was about a tenth of the
+    /// metrics' time on a 7-day recording).
+    struct EpochRunQueue: Sendable {
+        private var epochs: [Int32]
+        private var counts: [Int]
         private var head = 0
-        private(set) var count = 0
+        /// Runs held.
+        private var runs = 0
+        /// Samples held, over all runs.
+        private(set) var sampleCount = 0
 
-        init(capacity: Int) { storage = [Int32](repeating: 0, count: max(capacity, 1)) }
+        /// `capacity`: the most samples held at once (at most that many runs).
+        init(capacity: Int) {
+            epochs = [Int32](repeating: 0, count: max(capacity, 1))
+            counts = [Int](repeating: 0, count: max(capacity, 1))
+        }
 
+        @inline(__always)
         mutating func push(_ epoch: Int32) {
-            precondition(count < storage.count, "epoch index queue overflow")
-            var slot = head + count
-            if slot >= storage.count { slot -= storage.count }
-            storage[slot] = epoch
-            count += 1
+            precondition(sampleCount < counts.count, "epoch run queue overflow")
+            sampleCount += 1
+            if runs > 0 {
+                var last = head + runs - 1
+                if last >= epochs.count { last -= epochs.count }
+                if epochs[last] == epoch { counts[last] += 1; return }
+            }
+            var slot = head + runs
+            if slot >= epochs.count { slot -= epochs.count }
+            epochs[slot] = epoch
+            counts[slot] = 1
+            runs += 1
         }
 
-        mutating func pop() -> Int32 {
-            let v = storage[head]
-            head = head + 1 == storage.count ? 0 : head + 1
-            count -= 1
-            return v
+        /// Removes the first `samples` samples (at most ``sampleCount``), calling `body` once per
+        /// run or part of a run, in order, with its epoch and how many of its samples leave.
+        mutating func pop(samples: Int, _ body: (Int32, Int) -> Void) {
+            precondition(samples <= sampleCount, "popping more samples than held")
+            var left = samples
+            while left > 0 {
+                let take = Swift.min(left, counts[head])
+                body(epochs[head], take)
+                left -= take
+                sampleCount -= take
+                counts[head] -= take
+                if counts[head] == 0 {
+                    head = head + 1 == epochs.count ? 0 : head + 1
+                    runs -= 1
+                }
+            }
         }
 
-        mutating func reset() { head = 0; count = 0 }
+        mutating func reset() { head = 0; runs = 0; sampleCount = 0 }
     }
 }
