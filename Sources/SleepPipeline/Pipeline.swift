@@ -311,6 +311,11 @@ public struct Pipeline {
         let oldNightIDs = zoneChanged ? try storing { try db.nightIDs(contentHash: identity) } : []
         if !kindChanged && !zoneChanged && !countsMissing, let storedPath = known?.recording.path {
             // Same content: unchanged, or moved (its old path is gone), or a copy (both exist).
+            // Same content has the same size: a stored size that differs is a link's own size from
+            // an older store, which kept the stat fast path from ever matching.
+            if known?.recording.sizeBytes != before.sizeBytes {
+                try storing { try db.correctSizeBytes(contentHash: identity, to: before.sizeBytes) }
+            }
             let oldFile = (configuration.dataDirectory as NSString).appendingPathComponent(storedPath)
             if storedPath != relativePath && !FileManager.default.fileExists(atPath: oldFile) {
                 try storing { try db.moveRecording(contentHash: identity, to: relativePath) }

@@ -47,3 +47,19 @@ extension SleepDatabase {
         }
     }
 }
+
+extension SleepDatabase {
+    /// Sets the size of the recording with this content to `sizeBytes`, the size of a file just
+    /// hashed to it (equal content, equal size). Stores written before the symbolic-link fix (commit
+    /// 0c2575a) hold the link's own size for a recording reached through a link; the stat fast path
+    /// joins on the size, so without this repair every nightly run hashed such a file again.
+    /// Returns whether a row changed.
+    @discardableResult
+    public func correctSizeBytes(contentHash hash: String, to sizeBytes: Int64) throws -> Bool {
+        try pool.write { db in
+            try db.execute(sql: "UPDATE recordings SET size_bytes = ? WHERE content_hash = ? AND size_bytes <> ?",
+                           arguments: [sizeBytes, hash, sizeBytes])
+            return db.changesCount > 0
+        }
+    }
+}

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import GRDB
 import Testing
 @testable import SleepPipeline
 @testable import SleepStore
@@ -36,7 +37,7 @@ struct FileStatFastPathTests {
         #expect(second.failures.isEmpty)
     }
 
-    @Test("a recording reached through a symbolic link stores its file's size (not the link's) and takes the fast path")
+    @Test("a recording reached through a symbolic link stores its file's size (not the link's) and takes the fast path; an older store's link size is put right")
     func symbolicLink() throws {
         let w = Workspace()
         let target = w.root + "/elsewhere.csv"
@@ -49,6 +50,23 @@ struct FileStatFastPathTests {
         #expect(size == String(text.utf8.count))
         let second = try run(w)
         #expect(second.filesUnchanged == 1 && second.filesUnchangedByStat == 1 && second.filesIngested == 0)
+
+        // A store from before the fix: the link's own size on the recording, no stat row. The next
+        // run hashes the file, finds it unchanged and puts the file's size back; the run after
+        // that takes the fast path again.
+        let linkSize = try FileManager.default.attributesOfItem(atPath: w.data + "/linked.csv")[.size] as? Int
+        #expect(linkSize != nil && linkSize != text.utf8.count)
+        try DatabaseQueue(path: w.db).write { db in
+            try db.execute(sql: "UPDATE recordings SET size_bytes = ? WHERE path = 'linked.csv'", arguments: [linkSize ?? 29])
+            try db.execute(sql: "DELETE FROM file_stats WHERE path = 'linked.csv'")
+        }
+        let store = try SleepDatabase(path: w.db)
+        let third = try run(w)
+        #expect(third.filesUnchanged == 1 && third.filesUnchangedByStat == 0 && third.filesIngested == 0)
+        let repaired = try store.query("SELECT size_bytes FROM recordings WHERE path = 'linked.csv'").first?["size_bytes"]
+        #expect(repaired == String(text.utf8.count))
+        let fourth = try run(w)
+        #expect(fourth.filesUnchanged == 1 && fourth.filesUnchangedByStat == 1 && fourth.filesIngested == 0)
     }
 
     @Test("a file rewritten with the same size and its modification time put back is hashed and re-ingested")
