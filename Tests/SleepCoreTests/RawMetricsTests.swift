@@ -206,6 +206,33 @@ struct RawMetricsTests {
         #expect(queue.sampleCount == 0)
     }
 
+    @Test("the three-axis rolling medians equal sorting each window: sorted copies and heaps, ties, zeros of both signs, resets")
+    func axesMedianWindowMatchesSort() {
+        var rng = RawMetricsLCG(state: 19)
+        for W in [1, 2, 5, 8, 9, 51, 64, RawMetrics.AxesMedianWindow.sortedLimit, RawMetrics.AxesMedianWindow.sortedLimit + 1, 201] {
+            var window = RawMetrics.AxesMedianWindow(capacity: W)
+            var history: [[Double]] = [[], [], []]
+            func median(_ values: ArraySlice<Double>) -> Double {
+                let v = values.sorted()
+                return v.count % 2 == 1 ? v[v.count / 2] : (v[v.count / 2 - 1] + v[v.count / 2]) / 2
+            }
+            for step in 0..<1_500 {
+                if step == 700 {  // a new segment
+                    window.reset()
+                    history = [[], [], []]
+                }
+                // Many ties, and -0.0 beside 0.0.
+                let v = (0..<3).map { _ in ((rng.next() * 12).rounded(.down) / 4 - 1.5) * (rng.next() < 0.5 ? 1 : -1) }
+                window.push(v[0], v[1], v[2])
+                for a in 0..<3 { history[a].append(v[a]) }
+                let m = window.medians
+                #expect(window.count == min(history[0].count, W))
+                #expect(m.x == median(history[0].suffix(W)) && m.y == median(history[1].suffix(W)) && m.z == median(history[2].suffix(W)),
+                        "W = \(W), step \(step)")
+            }
+        }
+    }
+
     @Test("rolling median equals sorting the window, with ties and while filling")
     func rollingMedianMatchesSort() {
         var rng = RawMetricsLCG(state: 7)

@@ -68,9 +68,7 @@ public struct RawMetricsAccumulator: SampleSink, Sendable {
     private var entered = 0
     private var firstPendingSample = 0
     private var lastAngle = Double.nan
-    private var windowX: RawMetrics.MedianWindow
-    private var windowY: RawMetrics.MedianWindow
-    private var windowZ: RawMetrics.MedianWindow
+    private var windows: RawMetrics.AxesMedianWindow
     private var pending: RawMetrics.EpochRunQueue
 
     public init(configuration: RawMetrics.Configuration) {
@@ -78,9 +76,7 @@ public struct RawMetricsAccumulator: SampleSink, Sendable {
         let (step, length) = configuration.angleZWindow.medianWindow(sampleRateHz: configuration.sampleRateHz)
         decimationStep = step
         medianWindowLength = length
-        windowX = .init(capacity: length)
-        windowY = .init(capacity: length)
-        windowZ = .init(capacity: length)
+        windows = .init(capacity: length)
         // Before the first median: 2h+1 entering samples and the step-1 samples after each.
         pending = .init(capacity: length * step + step)
         norms.reserveCapacity(Int((configuration.sampleRateHz * Double(configuration.epochSeconds)).rounded(.up)) + 16)
@@ -128,13 +124,14 @@ public struct RawMetricsAccumulator: SampleSink, Sendable {
         pending.push(Int32(currentIndex))
         if untilEntering == 0 {
             untilEntering = decimationStep
-            windowX.push(x); windowY.push(y); windowZ.push(z)
+            windows.push(x, y, z)
             entered += 1
             if entered >= medianWindowLength {
                 // The median centred on entering sample j covers the samples of its step-block;
                 // the first one also covers the blocks before it (the segment's head).
                 let j = entered - 1 - medianWindowLength / 2
-                lastAngle = RawMetrics.angleZDegrees(x: windowX.median, y: windowY.median, z: windowZ.median)
+                let m = windows.medians
+                lastAngle = RawMetrics.angleZDegrees(x: m.x, y: m.y, z: m.z)
                 assignPending(upToSample: (j + 1) * decimationStep, angle: lastAngle)
             }
         }
@@ -215,11 +212,13 @@ public struct RawMetricsAccumulator: SampleSink, Sendable {
 
     private mutating func finishSegment() {
         guard segmentSamples > 0 else { return }
-        let angle = entered >= medianWindowLength
-            ? lastAngle
-            : RawMetrics.angleZDegrees(x: windowX.median, y: windowY.median, z: windowZ.median)
+        let angle: Double
+        if entered >= medianWindowLength { angle = lastAngle } else {
+            let m = windows.medians
+            angle = RawMetrics.angleZDegrees(x: m.x, y: m.y, z: m.z)
+        }
         assignPending(upToSample: Int.max, angle: angle)
-        windowX.reset(); windowY.reset(); windowZ.reset()
+        windows.reset()
         pending.reset()
         segmentSamples = 0
         untilEntering = 0
