@@ -68,8 +68,10 @@ public struct WearableEpochSink: SampleSink, Sendable {
     // The open epoch of the axis statistics.
     private var epoch: Int64 = .min
     private var n = 0
-    private var ref = (0.0, 0.0, 0.0), s = (0.0, 0.0, 0.0), ss = (0.0, 0.0, 0.0)
-    private var lo = (0.0, 0.0, 0.0), hi = (0.0, 0.0, 0.0)
+    // (x, y, z, 0) vectors, 16-byte aligned: lane by lane the same operations as scalars (see
+    // AutoCalibration.FeatureCollector for why not scalars).
+    private var ref = SIMD4<Double>(), s = SIMD4<Double>(), ss = SIMD4<Double>()
+    private var lo = SIMD4<Double>(), hi = SIMD4<Double>()
 
     /// - Parameters:
     ///   - calibration: applied to every sample first (the second pass, once a calibration is known).
@@ -158,16 +160,19 @@ public struct WearableEpochSink: SampleSink, Sendable {
         guard role != .metrics else { return }
         countStream?.add(timestamp: t, x: x, y: y, z: z)
         let e = LocalClock.floorDiv(Int64(t.rounded(.down)), Int64(WearableEpochs.epochSeconds))
+        let v = SIMD4(x, y, z, 0)
         if e != epoch {
             closeEpoch(upTo: e)
-            ref = (x, y, z); lo = (x, y, z); hi = (x, y, z)
+            ref = v; lo = v; hi = v
         }
         n += 1
-        let dx = x - ref.0, dy = y - ref.1, dz = z - ref.2
-        s.0 += dx; s.1 += dy; s.2 += dz
-        ss.0 += dx * dx; ss.1 += dy * dy; ss.2 += dz * dz
-        lo.0 = Swift.min(lo.0, x); lo.1 = Swift.min(lo.1, y); lo.2 = Swift.min(lo.2, z)
-        hi.0 = Swift.max(hi.0, x); hi.1 = Swift.max(hi.1, y); hi.2 = Swift.max(hi.2, z)
+        let d = v - ref
+        s += d
+        ss += d * d
+        // Swift.min(lo, v) is `v < lo ? v : lo`, Swift.max(hi, v) is `v >= hi ? v : hi`: the same
+        // choices lane by lane, so even the sign of a zero extreme is as before.
+        lo.replace(with: v, where: v .< lo)
+        hi.replace(with: v, where: v .>= hi)
     }
 
     /// Closes the open epoch and adds empty epochs up to (not including) `next`.
@@ -176,15 +181,15 @@ public struct WearableEpochSink: SampleSink, Sendable {
             stats = EpochAxisStatistics(startUTC: next * Int64(WearableEpochs.epochSeconds))
         } else {
             let k = Double(n)
-            let mean = (ref.0 + s.0 / k, ref.1 + s.1 / k, ref.2 + s.2 / k)
-            let m2 = (ss.0 - s.0 * s.0 / k, ss.1 - s.1 * s.1 / k, ss.2 - s.2 * s.2 / k)
-            stats.append(count: n, mean: mean, m2: m2, minimum: lo, maximum: hi)
+            let mean = (ref.x + s.x / k, ref.y + s.y / k, ref.z + s.z / k)
+            let m2 = (ss.x - s.x * s.x / k, ss.y - s.y * s.y / k, ss.z - s.z * s.z / k)
+            stats.append(count: n, mean: mean, m2: m2, minimum: (lo.x, lo.y, lo.z), maximum: (hi.x, hi.y, hi.z))
             var gap = epoch + 1
             let empty = (Double.nan, Double.nan, Double.nan)
             while gap < next { stats.append(count: 0, mean: empty, m2: empty, minimum: empty, maximum: empty); gap += 1 }
         }
         epoch = next
-        n = 0; s = (0, 0, 0); ss = (0, 0, 0)
+        n = 0; s = .zero; ss = .zero
     }
 
     /// The milestone: metrics per epoch with the non-wear flag, the axis statistics, and how the
