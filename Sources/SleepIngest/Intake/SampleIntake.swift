@@ -92,7 +92,7 @@ struct SampleIntake<Sink: SampleSink> {
         normCount += open.count
         let minute = LocalClock.floorDiv(openSecond, 60)
         if minute != vector.minute { vector.flush(); vector.minute = minute }
-        vector.sum.0 += open.sum.0; vector.sum.1 += open.sum.1; vector.sum.2 += open.sum.2
+        vector.sum.0 += open.sum.x; vector.sum.1 += open.sum.y; vector.sum.2 += open.sum.z
         vector.count += open.count
         if tracksStillness { stillness.addSecond(openSecond, open) }
         open = SecondStats()
@@ -183,7 +183,7 @@ struct SampleIntake<Sink: SampleSink> {
         var v = vector
         if open.count > 0 {
             if LocalClock.floorDiv(openSecond, 60) != v.minute { v.flush() }
-            v.sum.0 += open.sum.0; v.sum.1 += open.sum.1; v.sum.2 += open.sum.2; v.count += open.count
+            v.sum.0 += open.sum.x; v.sum.1 += open.sum.y; v.sum.2 += open.sum.z; v.count += open.count
         }
         v.flush()
         return v.minutes >= 5 ? v.lengthSum / Double(v.minutes) : nil
@@ -237,22 +237,30 @@ struct SampleIntake<Sink: SampleSink> {
 /// What the quality checks need of one second's samples, summed in time order: their count, the
 /// sum of |a| (the gravity check), and per axis the sum, sum of squares, minimum and maximum
 /// (stillness). Summed per second so that a parser thread can sum whole seconds and hand them over.
+///
+/// The per-axis values are (x, y, z, 0) vectors, 16-byte aligned: lane by lane the same operations
+/// as scalars. As scalar tuples the compiler paired them into unaligned 16-byte loads and stores
+/// on the parser's stack, which straddle a cache line whenever the frame lands on one (the same
+/// stall as in AutoCalibration.FeatureCollector).
 struct SecondStats: Sendable {
     var count = 0
     var normSum = 0.0
-    var sum = (0.0, 0.0, 0.0)
-    var sumSq = (0.0, 0.0, 0.0)
-    var lo = (Double.infinity, Double.infinity, Double.infinity)
-    var hi = (-Double.infinity, -Double.infinity, -Double.infinity)
+    var sum = SIMD4<Double>()
+    var sumSq = SIMD4<Double>()
+    var lo = SIMD4<Double>(repeating: .infinity)
+    var hi = SIMD4<Double>(repeating: -.infinity)
 
     @inline(__always)
     mutating func add(x: Double, y: Double, z: Double) {
         count &+= 1
         normSum += (x * x + y * y + z * z).squareRoot()
-        sum.0 += x; sum.1 += y; sum.2 += z
-        sumSq.0 += x * x; sumSq.1 += y * y; sumSq.2 += z * z
-        lo.0 = min(lo.0, x); lo.1 = min(lo.1, y); lo.2 = min(lo.2, z)
-        hi.0 = max(hi.0, x); hi.1 = max(hi.1, y); hi.2 = max(hi.2, z)
+        let v = SIMD4(x, y, z, 0)
+        sum += v
+        sumSq += v * v
+        // min(lo, v) is `v < lo ? v : lo` and max(hi, v) is `v >= hi ? v : hi`: the same choices
+        // lane by lane (a NaN or an equal zero of the other sign leaves or takes the same value).
+        lo.replace(with: v, where: v .< lo)
+        hi.replace(with: v, where: v .>= hi)
     }
 }
 
@@ -297,14 +305,14 @@ struct StillnessTracker {
             closeBlock()
             // Blocks stay on the grid of the first second, so a gap skips whole blocks.
             blockStart = blockStart.isNaN ? t : blockStart + Self.blockSeconds * ((t - blockStart) / Self.blockSeconds).rounded(.down)
-            n = 0; sum = (0, 0, 0); sumSq = (0, 0, 0); lo = s.lo; hi = s.hi
+            n = 0; sum = (0, 0, 0); sumSq = (0, 0, 0); lo = (s.lo.x, s.lo.y, s.lo.z); hi = (s.hi.x, s.hi.y, s.hi.z)
         }
         n += Double(s.count)
         blockLast = t
-        sum.0 += s.sum.0; sum.1 += s.sum.1; sum.2 += s.sum.2
-        sumSq.0 += s.sumSq.0; sumSq.1 += s.sumSq.1; sumSq.2 += s.sumSq.2
-        lo.0 = min(lo.0, s.lo.0); lo.1 = min(lo.1, s.lo.1); lo.2 = min(lo.2, s.lo.2)
-        hi.0 = max(hi.0, s.hi.0); hi.1 = max(hi.1, s.hi.1); hi.2 = max(hi.2, s.hi.2)
+        sum.0 += s.sum.x; sum.1 += s.sum.y; sum.2 += s.sum.z
+        sumSq.0 += s.sumSq.x; sumSq.1 += s.sumSq.y; sumSq.2 += s.sumSq.z
+        lo.0 = min(lo.0, s.lo.x); lo.1 = min(lo.1, s.lo.y); lo.2 = min(lo.2, s.lo.z)
+        hi.0 = max(hi.0, s.hi.x); hi.1 = max(hi.1, s.hi.y); hi.2 = max(hi.2, s.hi.z)
     }
 
     private mutating func closeBlock() {
