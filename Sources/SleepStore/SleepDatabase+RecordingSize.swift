@@ -53,13 +53,9 @@ extension SleepDatabase {
     /// hashed to it (equal content, equal size). Stores written before the symbolic-link fix (commit
     /// 0c2575a) hold the link's own size for a recording reached through a link; the stat fast path
     /// joins on the size, so without this repair every nightly run hashed such a file again.
-    /// Returns whether a row changed.
-    @discardableResult
-    public func correctSizeBytes(contentHash hash: String, to sizeBytes: Int64) throws -> Bool {
+    public func correctSizeBytes(contentHash hash: String, to sizeBytes: Int64) throws {
         try pool.write { db in
-            try db.execute(sql: "UPDATE recordings SET size_bytes = ? WHERE content_hash = ? AND size_bytes <> ?",
-                           arguments: [sizeBytes, hash, sizeBytes])
-            return db.changesCount > 0
+            try db.execute(sql: "UPDATE recordings SET size_bytes = ? WHERE content_hash = ?", arguments: [sizeBytes, hash])
         }
     }
 }

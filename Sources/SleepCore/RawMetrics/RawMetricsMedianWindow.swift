@@ -37,8 +37,8 @@ extension RawMetrics {
 
         /// Adds `value` (finite); when the window is full the oldest value leaves.
         mutating func push(_ value: Double) {
-            // One uniqueness check per array per value, then plain pointer work (this runs three
-            // times per sample in the full-rate variant, three times per 10 samples in GGIR's).
+            // One uniqueness check per array per value, then plain pointer work (three times per
+            // sample in the full-rate variant; GGIR's 51-value window uses `SortedAxes` instead).
             let filling = count < capacity
             let slot = filling ? (oldest + count) % capacity : oldest
             var heaps = (low: lowCount, high: highCount)

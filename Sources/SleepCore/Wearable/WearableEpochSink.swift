@@ -169,10 +169,8 @@ public struct WearableEpochSink: SampleSink, Sendable {
         let d = v - ref
         s += d
         ss += d * d
-        // Swift.min(lo, v) is `v < lo ? v : lo`, Swift.max(hi, v) is `v >= hi ? v : hi`: the same
-        // choices lane by lane, so even the sign of a zero extreme is as before.
-        lo.replace(with: v, where: v .< lo)
-        hi.replace(with: v, where: v .>= hi)
+        lo.formMinimum(with: v)
+        hi.formMaximum(with: v)
     }
 
     /// Closes the open epoch and adds empty epochs up to (not including) `next`.

@@ -257,10 +257,8 @@ struct SecondStats: Sendable {
         let v = SIMD4(x, y, z, 0)
         sum += v
         sumSq += v * v
-        // min(lo, v) is `v < lo ? v : lo` and max(hi, v) is `v >= hi ? v : hi`: the same choices
-        // lane by lane (a NaN or an equal zero of the other sign leaves or takes the same value).
-        lo.replace(with: v, where: v .< lo)
-        hi.replace(with: v, where: v .>= hi)
+        lo.formMinimum(with: v)
+        hi.formMaximum(with: v)
     }
 }
 
