@@ -41,6 +41,25 @@ struct IngestRead: Sendable {
         return (recording, sink.finish())
     }
 
+    /// The milestone again, through the calibration. A plain raw CSV whose first read handed every
+    /// sample on (``RawCSVReader/passedEverySample(_:)``) has its samples replayed straight into the
+    /// sink, without the per-second accumulator and quality checks whose results the first read
+    /// already gave; anything else is read again in full. The sink gets the same samples either way.
+    static func calibratedPass(_ raw: any RawSampleReader, path: String, options: IngestOptions, firstRead: Recording,
+                               calibration: LinearCalibration) throws(IngestError) -> WearableEpochSink {
+        if let csv = raw as? RawCSVReader, RawCSVReader.passedEverySample(firstRead) {
+            var sink = SplitWearableSink(calibration: calibration)
+            let replayed: Bool
+            do { replayed = try WearableSampleRead.replay(csv, path: path, sink: &sink) } catch {
+                _ = sink.finish()
+                throw error
+            }
+            let finished = sink.finish()
+            if replayed { return finished }
+        }
+        return try milestonePass(raw, path: path, options: options, sink: SplitWearableSink(calibration: calibration)).1
+    }
+
     /// The wearable milestone of a recording analysed as `wearable-24h`, with its facts added to the
     /// recording's quality record; nil, with a warning saying why, when the data cannot give one
     /// (no raw samples, or acceleration without gravity: ENMO and angle-z would mean nothing).
@@ -68,7 +87,8 @@ struct IngestRead: Sendable {
             case .calibrated:
                 q.calibration = "applied (\(calibration.stillWindows) still 10-s windows over \(Int(calibration.hoursUsed)) h; GGIR: \(calibration.ggirMessage))"
                 if let raw = file.reader {
-                    chosen = try milestonePass(raw, path: path, options: file.options, sink: SplitWearableSink(calibration: LinearCalibration(calibration))).1
+                    chosen = try calibratedPass(raw, path: path, options: file.options, firstRead: recording,
+                                                calibration: LinearCalibration(calibration))
                 }
             case .skipped(let reason):
                 q.calibration = "skipped: \(reason)"

@@ -197,6 +197,50 @@ struct WearablePipelineTests {
         var calibrationScale: [Double]?
     }
 
+    @Test("a plain CSV's calibrated pass replays its samples straight to the milestone: the same epochs and statistics as a full second read, bit for bit",
+          arguments: ["clean", "stepsBack", "iso"])
+    func calibratedReplay(shape: String) throws {
+        // 3 h at 25 Hz with gravity, a header, a CRLF row; "stepsBack": one timestamp a little
+        // earlier than the row before (the intake keeps or drops such samples, so no replay);
+        // "iso": ISO 8601 timestamps (not the mapped path's: replaySamples declines before a sample).
+        let w = Workspace()
+        var lines = ["timestamp,x,y,z"]
+        let t0 = 1_718_380_800
+        for i in 0..<(3 * 3600 * 25) {
+            let a = Double(i)
+            let x = 0.2 * sin(a * 0.0007) + 0.01 * sin(a * 0.9), y = 0.3 * cos(a * 0.0003), z = -0.9 + 0.02 * sin(a * 0.31)
+            var t = "\(t0 + i / 25).\(String(format: "%02d", (i % 25) * 4))"
+            if shape == "stepsBack" && i == 40_000 { t = "\(t0 + i / 25 - 1).50" }   // 0.46 s back, into the second before: dropped
+            if shape == "iso" {
+                let sec = i / 25   // t0 is 2024-06-14T16:00:00Z
+                t = String(format: "2024-06-14T%02d:%02d:%02d.%03dZ", 16 + sec / 3600, sec / 60 % 60, sec % 60, (i % 25) * 40)
+            }
+            lines.append("\(t),\(String(format: "%.4f", x)),\(String(format: "%.4f", y)),\(String(format: "%.4f", z))" + (i == 500 ? "\r" : ""))
+        }
+        w.write("wrist.csv", lines.joined(separator: "\n") + "\n")
+        let path = w.data + "/wrist.csv"
+        let options = IngestOptions(timeZoneIdentifier: "Europe/Berlin")
+        let reader = RawCSVReader()
+        let first = try IngestRead.read(reader: reader, path: path, options: options)
+        // The ISO file's first read (the serial reader) handed every sample on, but the mapped path does not take it.
+        #expect(RawCSVReader.passedEverySample(first.recording) == (shape != "stepsBack"))
+        var probe = RawSampleBuffer()
+        #expect(try reader.replaySamples(path: path, samples: &probe) == (shape != "iso"))
+
+        let calibration = LinearCalibration(offset: [0.012, -0.031, 0.004], scale: [1.013, 0.987, 1.002])
+        let replayed = try IngestRead.calibratedPass(reader, path: path, options: options, firstRead: first.recording, calibration: calibration)
+        let full = try IngestRead.milestonePass(reader, path: path, options: options, sink: SplitWearableSink(calibration: calibration)).1
+        let a = try replayed.finish(), b = try full.finish()
+        func bits(_ v: [Float]) -> [UInt32] { v.map(\.bitPattern) }
+        func bits(_ v: [[Double]]) -> [[UInt64]] { v.map { $0.map(\.bitPattern) } }
+        #expect(a.epochs.count == 3 * 720 && a.epochs.startUTC == b.epochs.startUTC)
+        #expect(a.epochs.sampleCounts == b.epochs.sampleCounts && a.epochs.nonWear == b.epochs.nonWear)
+        #expect(bits(a.epochs.enmo) == bits(b.epochs.enmo) && bits(a.epochs.angleZ) == bits(b.epochs.angleZ) && bits(a.epochs.mad) == bits(b.epochs.mad))
+        #expect(bits(a.statistics.mean) == bits(b.statistics.mean) && bits(a.statistics.m2) == bits(b.statistics.m2)
+                && bits(a.statistics.minimum) == bits(b.statistics.minimum) && bits(a.statistics.maximum) == bits(b.statistics.maximum))
+        #expect(replayed.outOfOrderSamples == full.outOfOrderSamples)
+    }
+
     @Test("the real wearable files of other projects' test suites run through run and get the wearable method (too short: insufficient-data)",
           .enabled(if: ExternalData.available, Comment(rawValue: ExternalData.skipMessage)))
     func peerDeviceFiles() throws {

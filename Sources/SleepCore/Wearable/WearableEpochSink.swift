@@ -43,6 +43,12 @@ public struct WearableEpochSink: SampleSink, Sendable {
     }
     public private(set) var role: Role
     public let calibration: LinearCalibration?
+    /// The calibration as (x, y, z, 0) lanes, read per sample: the arrays of ``LinearCalibration``
+    /// cost a retain, a release and bounds checks on every sample (over half of the reader's core in
+    /// a calibrated pass). Lane by lane the same two IEEE operations as ``LinearCalibration/apply(_:_:_:)``.
+    private let calibrates: Bool
+    private let calibrationOffset: SIMD4<Double>
+    private let calibrationScale: SIMD4<Double>
     /// Auto-calibration features (van Hees 2014) of the samples as read, before any calibration.
     private var features = AutoCalibration.FeatureCollector()
     private let collectsFeatures: Bool
@@ -83,6 +89,13 @@ public struct WearableEpochSink: SampleSink, Sendable {
                 role: Role = .complete) {
         self.role = role
         self.calibration = calibration
+        calibrates = calibration != nil
+        if let c = calibration {
+            calibrationOffset = SIMD4(c.offset[0], c.offset[1], c.offset[2], 0)
+            calibrationScale = SIMD4(c.scale[0], c.scale[1], c.scale[2], 1)
+        } else {
+            calibrationOffset = .zero; calibrationScale = .one
+        }
         collectsFeatures = collectCalibrationFeatures && role != .metrics
         countsRequested = activityCounts && role != .metrics
         precondition(!(activityCounts && calibration != nil), "counts are of the samples as read: ask for them in the uncalibrated pass")
@@ -104,7 +117,10 @@ public struct WearableEpochSink: SampleSink, Sendable {
         guard failureText == nil else { return }
         if collectsFeatures { features.add(timestamp: t, x: rawX, y: rawY, z: rawZ) }
         var x = rawX, y = rawY, z = rawZ
-        if let c = calibration { (x, y, z) = c.apply(rawX, rawY, rawZ) }
+        if calibrates {
+            let v = (SIMD4(rawX, rawY, rawZ, 0) + calibrationOffset) * calibrationScale
+            x = v.x; y = v.y; z = v.z
+        }
         guard t.isFinite, x.isFinite, y.isFinite, z.isFinite else { nonFiniteSamples += 1; return }
         guard t >= lastTimestamp else { outOfOrderSamples += 1; return }
         lastTimestamp = t

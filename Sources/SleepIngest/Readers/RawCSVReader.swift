@@ -84,6 +84,25 @@ public struct RawCSVReader: RecordingReader {
 
 extension RawCSVReader: RawSampleReader {}
 
+extension RawCSVReader {
+    /// Whether a first read that gave `recording` handed every parsed sample to its sink, in file
+    /// order: a plain file whose intake kept no sample out of order and dropped none. Only then
+    /// may ``replaySamples(path:samples:)`` stand in for a second full read.
+    public static func passedEverySample(_ recording: Recording) -> Bool {
+        recording.format == .rawCSV && recording.compression == nil
+            && recording.quality.backwardTimestampsKept == 0 && recording.quality.backwardSamplesDropped == 0
+    }
+
+    /// The file's samples again, straight to `samples` (no recording): see
+    /// ``ParallelRawCSVReader/replay(path:samples:)``, including when it returns false. Call it only
+    /// when ``passedEverySample(_:)`` held for the first read.
+    public func replaySamples<Sink: SampleSink>(path: String, samples: inout Sink) throws(IngestError) -> Bool {
+        guard parallel else { return false }
+        return try ParallelRawCSVReader().replay(path: path, samples: &samples)
+    }
+}
+
+
 /// The reader's per-file state, separate so that `line` can be a tight mutating method.
 /// Generic over the sink so the per-sample call is static, not through an existential.
 private struct ParseState<Sink: SampleSink> {

@@ -22,4 +22,11 @@ public enum WearableSampleRead {
         default: return try reader.read(path: path, options: options, samples: &sink)
         }
     }
+
+    /// ``RawCSVReader/replaySamples(path:samples:)`` for this sink, specialised here for the same
+    /// reason as ``read(_:path:options:sink:)`` (through the generic entry the parser's per-row
+    /// call went through a protocol witness).
+    public static func replay(_ reader: RawCSVReader, path: String, sink: inout SplitWearableSink) throws(IngestError) -> Bool {
+        try reader.replaySamples(path: path, samples: &sink)
+    }
 }
