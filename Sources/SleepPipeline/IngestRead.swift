@@ -25,8 +25,10 @@ struct IngestRead: Sendable {
             return IngestRead(recording: try reader.read(path: path, options: options), sink: nil)
         }
         // The milestone's statistics run beside the reader, its metrics on the other core (SplitWearableSink).
+        // A text reader is the heavier side of the pass: the axis statistics go to the other core with the metrics.
         let (recording, sink) = try milestonePass(raw, path: path, options: options,
-                                                  sink: SplitWearableSink(collectCalibrationFeatures: true, activityCounts: activityCounts))
+                                                  sink: SplitWearableSink(collectCalibrationFeatures: true, activityCounts: activityCounts,
+                                                                          statisticsOnWorker: raw is RawCSVReader))
         return IngestRead(recording: recording, sink: sink, reader: raw, options: options)
     }
 

@@ -34,12 +34,13 @@ struct ThreadedSampleSinkTests {
         #expect(copy.timestamps == buffer.timestamps && copy.x == buffer.x && copy.z == buffer.z && copy.count == n)
     }
 
-    @Test("the milestone split over two cores (SplitWearableSink) equals one complete sink, bit for bit: epochs, statistics, calibration features, counts",
-          arguments: [false, true])
-    func splitEqualsComplete(calibrated: Bool) throws {
+    @Test("the milestone split over two cores (SplitWearableSink, either split) equals one complete sink, bit for bit: epochs, statistics, calibration features, counts",
+          arguments: [false, true], [false, true])
+    func splitEqualsComplete(calibrated: Bool, statisticsOnWorker: Bool) throws {
         let calibration = calibrated ? LinearCalibration(offset: [0.01, -0.02, 0.005], scale: [1.01, 0.99, 1.002]) : nil
         var whole = WearableEpochSink(calibration: calibration, collectCalibrationFeatures: !calibrated, activityCounts: !calibrated)
-        var split = SplitWearableSink(calibration: calibration, collectCalibrationFeatures: !calibrated, activityCounts: !calibrated)
+        var split = SplitWearableSink(calibration: calibration, collectCalibrationFeatures: !calibrated, activityCounts: !calibrated,
+                                      statisticsOnWorker: statisticsOnWorker)
         // 100 Hz over 3.2 batches, with a gap and a sample out of order.
         let n = ThreadedSampleSink<WearableEpochSink>.batchSamples * 16 / 5
         for i in 0..<n {

@@ -40,6 +40,11 @@ public struct WearableEpochSink: SampleSink, Sendable {
         case statistics
         /// ENMO, angle-z and MAD (``RawMetricsAccumulator``).
         case metrics
+        /// Calibration features and ActiGraph counts only (beside a text reader, whose worker then
+        /// takes the metrics and the axis statistics: ``merged(features:rest:)``).
+        case features
+        /// Everything but the features and counts.
+        case metricsAndStatistics
     }
     public private(set) var role: Role
     public let calibration: LinearCalibration?
@@ -51,13 +56,13 @@ public struct WearableEpochSink: SampleSink, Sendable {
     private let calibrationScale: SIMD4<Double>
     /// Auto-calibration features (van Hees 2014) of the samples as read, before any calibration.
     private var features = AutoCalibration.FeatureCollector()
-    private let collectsFeatures: Bool
+    private var collectsFeatures: Bool
     private var held: [(Double, Double, Double, Double)] = []
     private var metrics: RawMetricsAccumulator?
     /// Whether the rate is fixed (``start()`` ran). A flag, not `metrics == nil`: comparing the
     /// optional accumulator with nil copied it (arrays and all) for every sample.
     private var started = false
-    private let countsRequested: Bool
+    private var countsRequested: Bool
     private var countStream: ActiGraphCountStream?
     /// Why counts were asked for but not computed (the rate has no ActiLife path), else nil.
     public private(set) var countsUnavailableReason: String?
@@ -96,8 +101,8 @@ public struct WearableEpochSink: SampleSink, Sendable {
         } else {
             calibrationOffset = .zero; calibrationScale = .one
         }
-        collectsFeatures = collectCalibrationFeatures && role != .metrics
-        countsRequested = activityCounts && role != .metrics
+        collectsFeatures = collectCalibrationFeatures && (role == .complete || role == .statistics || role == .features)
+        countsRequested = activityCounts && (role == .complete || role == .statistics || role == .features)
         precondition(!(activityCounts && calibration != nil), "counts are of the samples as read: ask for them in the uncalibrated pass")
         held.reserveCapacity(512)
     }
@@ -144,7 +149,9 @@ public struct WearableEpochSink: SampleSink, Sendable {
         do {
             let configuration = try RawMetrics.Configuration(sampleRateHz: rate, epochSeconds: WearableEpochs.epochSeconds)
             // The statistics share never adds to it (the metrics share's is the one merged).
-            if role != .statistics { metrics = RawMetricsAccumulator(configuration: configuration) }
+            if role == .complete || role == .metrics || role == .metricsAndStatistics {
+                metrics = RawMetricsAccumulator(configuration: configuration)
+            }
         } catch {
             failureText = "\(error)"
             return
@@ -170,11 +177,27 @@ public struct WearableEpochSink: SampleSink, Sendable {
         return whole
     }
 
+    /// One sink doing the work of both: `features`' calibration features and counts with the
+    /// metrics and axis statistics of `rest`. Both must have seen the same samples.
+    public static func merged(features: WearableEpochSink, rest: WearableEpochSink) -> WearableEpochSink {
+        precondition(features.role == .features && rest.role == .metricsAndStatistics, "merge the two shares of one pass")
+        var whole = rest
+        whole.role = .complete
+        whole.features = features.features
+        whole.collectsFeatures = features.collectsFeatures
+        whole.countsRequested = features.countsRequested
+        whole.countStream = features.countStream
+        whole.countsUnavailableReason = features.countsUnavailableReason
+        if whole.failureText == nil { whole.failureText = features.failureText }
+        return whole
+    }
+
     @inline(__always)
     private mutating func consume(_ t: Double, _ x: Double, _ y: Double, _ z: Double) {
-        if role != .statistics { metrics!.add(timestamp: t, x: x, y: y, z: z) }
+        if role == .complete || role == .metrics || role == .metricsAndStatistics { metrics!.add(timestamp: t, x: x, y: y, z: z) }
         guard role != .metrics else { return }
         countStream?.add(timestamp: t, x: x, y: y, z: z)
+        guard role != .features else { return }
         let e = LocalClock.floorDiv(Int64(t.rounded(.down)), Int64(WearableEpochs.epochSeconds))
         let v = SIMD4(x, y, z, 0)
         if e != epoch {
