@@ -118,7 +118,7 @@ extension ReportBuilder {
             var inBed: (Int, Int)? = nil, sleep: (Int, Int)? = nil
             if let m, let a = after(m.inBedStartUTC), let b = after(m.inBedEndUTC) { inBed = (a, b) }
             if let m, let a = after(m.sleepOnsetUTC), let b = after(m.wakeTimeUTC) { sleep = (a, b) }
-            let label = "\(r.date) " + String(r.nightID.prefix(26))
+            let label = "\(r.date)  " + (r.recordingPath as NSString).lastPathComponent
             return NightsOverview.Row(label: label, inBed: inBed, sleep: sleep,
                                       totalSleepMinutes: r.analysis?.status == .scored ? m?.totalSleepTimeMinutes : nil)
         }

@@ -123,6 +123,7 @@ extension ChartRenderer {
 /// written at the right.
 public struct NightsOverview: Sendable {
     public struct Row: Sendable {
+        /// Shortened in the middle ("…") where it would run into the bars.
         public var label: String
         /// Seconds after the night's 12:00 (local): in bed, sleep onset, wake, out of bed.
         public var inBed: (Int, Int)?
@@ -160,7 +161,7 @@ extension ChartRenderer {
             }
             for (k, r) in o.rows.enumerated() {
                 let y0 = top + Int32(k) * rowH + 3 * s, y1 = y0 + rowH - 6 * s
-                text(im, r.label, x: 8 * s, y: y1, size: 8.5 * Double(s), colour: ink)
+                text(im, fitted(r.label, size: 8.5 * Double(s), width: left - 20 * s), x: 8 * s, y: y1, size: 8.5 * Double(s), colour: ink)
                 if let b = r.inBed { FastGD.fill(im, px(b.0), y0, px(b.1), y1, bed) }
                 if let sl = r.sleep { FastGD.fill(im, px(sl.0), y0 + 3 * s, px(sl.1), y1 - 3 * s, sleep) }
                 if let t = r.totalSleepMinutes {

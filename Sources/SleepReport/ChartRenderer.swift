@@ -245,6 +245,40 @@ public struct ChartRenderer: Sendable {
         }
     }
 
+    /// The width in pixels of `string` drawn by ``text(_:_:x:y:size:colour:angle:)`` at `size`
+    /// (FreeType's bounding box, nothing drawn; the bitmap fallback's 6 pixels a character).
+    func textWidth(_ string: String, size: Double) -> Int32 {
+        if let fontPath {
+            var brect = [Int32](repeating: 0, count: 8)
+            let failure = fontPath.withCString { font in
+                string.withCString { s in
+                    gdImageStringFT(nil, &brect, 0, UnsafeMutablePointer(mutating: font), size, 0, 0, 0, UnsafeMutablePointer(mutating: s))
+                }
+            }
+            if failure == nil { return brect[2] - brect[0] }
+        }
+        return Int32(string.unicodeScalars.count * 6)
+    }
+
+    /// `string` as it fits in `width` pixels at `size`: whole when it fits, else its start and its
+    /// end with "…" between (the end of a file name often tells recordings apart: a participant,
+    /// a device serial).
+    func fitted(_ string: String, size: Double, width: Int32) -> String {
+        guard textWidth(string, size: size) > width else { return string }
+        let characters = Array(string)
+        var lo = 0, hi = characters.count   // the most characters kept such that the elided text fits
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if textWidth(Self.elided(characters, keeping: mid), size: size) <= width { lo = mid } else { hi = mid - 1 }
+        }
+        return Self.elided(characters, keeping: lo)
+    }
+
+    static func elided(_ characters: [Character], keeping n: Int) -> String {
+        let head = (n + 1) / 2, tail = n / 2
+        return String(characters.prefix(head)) + "…" + String(characters.suffix(tail))
+    }
+
     /// 4–6 round tick values from 0 covering `max`.
     static func niceTicks(max: Double) -> [Double] {
         guard max > 0, max.isFinite else { return [0, 1] }

@@ -48,6 +48,21 @@ struct ReportTests {
         #expect(columnsWithLine.count > 800, "columns: \(columnsWithLine.count)")
     }
 
+    @Test("a long name in the index overview is shortened in the middle to fit its gutter; a short one is kept whole")
+    func overviewLabelFits() {
+        let r = ChartRenderer()
+        let size = 17.0, width: Int32 = 480
+        let long = "2024-06-14  participant-0042_wrist-left_axivity-ax3-serial-123456_2024-06-10.cwa"
+        let shown = r.fitted(long, size: size, width: width)
+        #expect(shown != long && shown.contains("…") && r.textWidth(shown, size: size) <= width)
+        #expect(shown.hasPrefix("2024-06-14  partic") && shown.hasSuffix(".cwa"))
+        #expect(r.textWidth(long, size: size) > width)
+        let short = "2024-06-14  night.csv"
+        #expect(r.fitted(short, size: size, width: width) == short)
+        let overview = NightsOverview(title: "All 1 nights", rows: [.init(label: long, inBed: (36_000, 70_000), sleep: (40_000, 68_000), totalSleepMinutes: 420)])
+        #expect(r.png(overview).count > 1000)
+    }
+
     @Test("charts are deterministic: same input, same bytes")
     func deterministicPNG() {
         let chart = MovementChart.night(Self.analysis(), timeline: .fixed(7200), title: "t")
