@@ -24,11 +24,10 @@ struct IngestRead: Sendable {
         guard milestone, let raw = reader as? any RawSampleReader else {
             return IngestRead(recording: try reader.read(path: path, options: options), sink: nil)
         }
-        // The milestone's statistics run beside the reader, its metrics on the other core (SplitWearableSink).
-        // A text reader is the heavier side of the pass: the axis statistics go to the other core with the metrics.
+        // The milestone's metrics run on the other core (SplitWearableSink), its statistics beside the reader or with the metrics.
         let (recording, sink) = try milestonePass(raw, path: path, options: options,
                                                   sink: SplitWearableSink(collectCalibrationFeatures: true, activityCounts: activityCounts,
-                                                                          statisticsOnWorker: raw is RawCSVReader))
+                                                                          statisticsOnWorker: statisticsOnWorker(raw)))
         return IngestRead(recording: recording, sink: sink, reader: raw, options: options)
     }
 
@@ -50,7 +49,7 @@ struct IngestRead: Sendable {
     static func calibratedPass(_ raw: any RawSampleReader, path: String, options: IngestOptions, firstRead: Recording,
                                calibration: LinearCalibration) throws(IngestError) -> WearableEpochSink {
         if let csv = raw as? RawCSVReader, RawCSVReader.passedEverySample(firstRead) {
-            var sink = SplitWearableSink(calibration: calibration)
+            var sink = SplitWearableSink(calibration: calibration, statisticsOnWorker: statisticsOnWorker(raw))
             let replayed: Bool
             do { replayed = try WearableSampleRead.replay(csv, path: path, sink: &sink) } catch {
                 _ = sink.finish()
@@ -59,8 +58,14 @@ struct IngestRead: Sendable {
             let finished = sink.finish()
             if replayed { return finished }
         }
-        return try milestonePass(raw, path: path, options: options, sink: SplitWearableSink(calibration: calibration)).1
+        return try milestonePass(raw, path: path, options: options,
+                                 sink: SplitWearableSink(calibration: calibration, statisticsOnWorker: statisticsOnWorker(raw))).1
     }
+
+    /// Where the non-wear rule's axis statistics run (``SplitWearableSink``): a reader that parses
+    /// text is the heavier side of its passes, so they go to the worker with the metrics; a binary
+    /// decoder is the lighter side, so they stay beside it (measured on the 7-day CSV and `.cwa`).
+    static func statisticsOnWorker(_ raw: any RawSampleReader) -> Bool { raw is RawCSVReader || raw is ActiLifeRawCSVReader }
 
     /// The wearable milestone of a recording analysed as `wearable-24h`, with its facts added to the
     /// recording's quality record; nil, with a warning saying why, when the data cannot give one

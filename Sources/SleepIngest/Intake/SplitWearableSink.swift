@@ -14,8 +14,10 @@ import SleepCore
 /// per-second accumulator and QC on the reading core) kept that core busy all through while the
 /// metrics' core idled a third of the time. There (`statisticsOnWorker`) only the calibration
 /// features and counts run beside the reader, and the axis statistics go with the metrics:
-/// 7-day CSV 4.02–4.05 → 3.76–3.88 s. (Everything on the worker overturned the balance: the
-/// worker busy throughout, the reader a third idle, no gain.)
+/// 7-day CSV 4.02–4.05 → 3.76–3.88 s; the same in the calibrated pass (whose reader only parses
+/// and replays): 5.23–5.82 → 4.38–4.81 s in a slow spell of the machine, 4 runs each. (Everything
+/// on the worker, features too, overturned the balance: the worker busy throughout, the reader a
+/// third idle, no gain.)
 public struct SplitWearableSink: SampleSink {
     var front: WearableEpochSink
     var back: ThreadedSampleSink<WearableEpochSink>

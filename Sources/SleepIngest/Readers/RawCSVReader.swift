@@ -246,8 +246,11 @@ private struct ParseState<Sink: SampleSink> {
         return IngestError(file: path, line: lineNumber, message: "timestamp '\(shown)' is not valid; expected \(expected)")
     }
 
+    /// `mutating` only so that the call does not copy `self` (its intake and sink, over 2 KB) for
+    /// every field, as a non-mutating call from ``line(_:_:_:fileOffset:)`` did (see
+    /// ``ColumnSampleCSV/value(_:_:_:line:)``).
     @inline(__always)
-    func value(_ p: UnsafeMutablePointer<UInt8>, _ a: Int, _ b: Int, axis: String) throws(IngestError) -> Double {
+    mutating func value(_ p: UnsafeMutablePointer<UInt8>, _ a: Int, _ b: Int, axis: String) throws(IngestError) -> Double {
         switch FastNumber.parse(p, a, b) {
         case .number(let v):
             if abs(v) > RawCSVReader.implausibleG {
