@@ -62,9 +62,12 @@ struct IngestRead: Sendable {
                                  sink: SplitWearableSink(calibration: calibration, statisticsOnWorker: statisticsOnWorker(raw))).1
     }
 
-    /// Where the non-wear rule's axis statistics run (``SplitWearableSink``): a reader that parses
-    /// text is the heavier side of its passes, so they go to the worker with the metrics; a binary
-    /// decoder is the lighter side, so they stay beside it (measured on the 7-day CSV and `.cwa`).
+    /// Where the non-wear rule's axis statistics run (``SplitWearableSink``): beside the raw-CSV
+    /// and ActiLife raw CSV readers the reading core is the busier one, so they go to the worker
+    /// with the metrics; beside a binary decoder the worker is, so they stay with the reader
+    /// (measured on the 7-day CSV and `.cwa` and a 2-day ActiLife file). The phone apps' text
+    /// readers (SensorLog, Sensor Logger) keep the default split: not measured, and their files
+    /// are nights, not weeks.
     static func statisticsOnWorker(_ raw: any RawSampleReader) -> Bool { raw is RawCSVReader || raw is ActiLifeRawCSVReader }
 
     /// The wearable milestone of a recording analysed as `wearable-24h`, with its facts added to the

@@ -118,7 +118,12 @@ extension ReportBuilder {
             var inBed: (Int, Int)? = nil, sleep: (Int, Int)? = nil
             if let m, let a = after(m.inBedStartUTC), let b = after(m.inBedEndUTC) { inBed = (a, b) }
             if let m, let a = after(m.sleepOnsetUTC), let b = after(m.wakeTimeUTC) { sleep = (a, b) }
-            let label = "\(r.date)  " + (r.recordingPath as NSString).lastPathComponent
+            // The recording's path in the data folder (files of the same name in two folders stay
+            // apart) and, for a second night of the same evening, its number.
+            var label = "\(r.date)  " + PrintableText.escaped(r.recordingPath)
+            if let dash = r.nightID.range(of: "_\(r.date)-", options: .backwards), let n = Int(r.nightID[dash.upperBound...]) {
+                label += " (night \(n))"
+            }
             return NightsOverview.Row(label: label, inBed: inBed, sleep: sleep,
                                       totalSleepMinutes: r.analysis?.status == .scored ? m?.totalSleepTimeMinutes : nil)
         }

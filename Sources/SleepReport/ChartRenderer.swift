@@ -262,7 +262,7 @@ public struct ChartRenderer: Sendable {
 
     /// `string` as it fits in `width` pixels at `size`: whole when it fits, else its start and its
     /// end with "…" between (the end of a file name often tells recordings apart: a participant,
-    /// a device serial).
+    /// a device serial); empty when not even "…" fits.
     func fitted(_ string: String, size: Double, width: Int32) -> String {
         guard textWidth(string, size: size) > width else { return string }
         let characters = Array(string)
@@ -271,7 +271,8 @@ public struct ChartRenderer: Sendable {
             let mid = (lo + hi + 1) / 2
             if textWidth(Self.elided(characters, keeping: mid), size: size) <= width { lo = mid } else { hi = mid - 1 }
         }
-        return Self.elided(characters, keeping: lo)
+        let shown = Self.elided(characters, keeping: lo)
+        return textWidth(shown, size: size) <= width ? shown : ""
     }
 
     static func elided(_ characters: [Character], keeping n: Int) -> String {

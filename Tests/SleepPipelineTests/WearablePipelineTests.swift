@@ -198,11 +198,13 @@ struct WearablePipelineTests {
     }
 
     @Test("a plain CSV's calibrated pass replays its samples straight to the milestone: the same epochs and statistics as a full second read, bit for bit",
-          arguments: ["clean", "stepsBack", "iso"])
+          arguments: ["clean", "stepsBack", "keptBack", "iso"])
     func calibratedReplay(shape: String) throws {
-        // 3 h at 25 Hz with gravity, a header, a CRLF row; "stepsBack": one timestamp a little
-        // earlier than the row before (the intake keeps or drops such samples, so no replay);
-        // "iso": ISO 8601 timestamps (not the mapped path's: replaySamples declines before a sample).
+        // 3 h at 25 Hz with gravity, a header, a CRLF row; "stepsBack": one timestamp 0.46 s
+        // earlier than the row before, in the second before (the intake drops it); "keptBack": one
+        // a little earlier in the same second (the intake keeps it); either way no replay, the
+        // milestone comes from a full read. "iso": ISO 8601 timestamps (not the mapped path's:
+        // replaySamples declines before a sample).
         let w = Workspace()
         var lines = ["timestamp,x,y,z"]
         let t0 = 1_718_380_800
@@ -211,6 +213,7 @@ struct WearablePipelineTests {
             let x = 0.2 * sin(a * 0.0007) + 0.01 * sin(a * 0.9), y = 0.3 * cos(a * 0.0003), z = -0.9 + 0.02 * sin(a * 0.31)
             var t = "\(t0 + i / 25).\(String(format: "%02d", (i % 25) * 4))"
             if shape == "stepsBack" && i == 40_000 { t = "\(t0 + i / 25 - 1).50" }   // 0.46 s back, into the second before: dropped
+            if shape == "keptBack" && i == 40_002 { t = "\(t0 + i / 25).02" }        // before the row's .04, same second: kept
             if shape == "iso" {
                 let sec = i / 25   // t0 is 2024-06-14T16:00:00Z
                 t = String(format: "2024-06-14T%02d:%02d:%02d.%03dZ", 16 + sec / 3600, sec / 60 % 60, sec % 60, (i % 25) * 40)
@@ -223,9 +226,19 @@ struct WearablePipelineTests {
         let reader = RawCSVReader()
         let first = try IngestRead.read(reader: reader, path: path, options: options)
         // The ISO file's first read (the serial reader) handed every sample on, but the mapped path does not take it.
-        #expect(RawCSVReader.passedEverySample(first.recording) == (shape != "stepsBack"))
+        #expect(RawCSVReader.passedEverySample(first.recording) == (shape == "clean" || shape == "iso"))
         var probe = RawSampleBuffer()
-        #expect(try reader.replaySamples(path: path, samples: &probe) == (shape != "iso"))
+        // Called anyway, the replay stops at a step back (ForwardingConsumer) and declines ISO times.
+        #expect(try reader.replaySamples(path: path, samples: &probe) == (shape == "clean"))
+        if shape == "clean" {
+            // The replay hands on exactly what the first read's intake handed its sink.
+            var handed = RawSampleBuffer()
+            _ = try reader.read(path: path, options: options, samples: &handed)
+            func bits(_ v: [Double]) -> [UInt64] { v.map(\.bitPattern) }
+            #expect(probe.timestamps.count == 3 * 3600 * 25)
+            #expect(bits(probe.timestamps) == bits(handed.timestamps) && bits(probe.x) == bits(handed.x)
+                    && bits(probe.y) == bits(handed.y) && bits(probe.z) == bits(handed.z))
+        }
 
         let calibration = LinearCalibration(offset: [0.012, -0.031, 0.004], scale: [1.013, 0.987, 1.002])
         let replayed = try IngestRead.calibratedPass(reader, path: path, options: options, firstRead: first.recording, calibration: calibration)
@@ -239,6 +252,41 @@ struct WearablePipelineTests {
         #expect(bits(a.statistics.mean) == bits(b.statistics.mean) && bits(a.statistics.m2) == bits(b.statistics.m2)
                 && bits(a.statistics.minimum) == bits(b.statistics.minimum) && bits(a.statistics.maximum) == bits(b.statistics.maximum))
         #expect(replayed.outOfOrderSamples == full.outOfOrderSamples)
+    }
+
+    @Test("a file rewritten between the two passes stops the replay where the intake would have objected (a step back, a time far ahead): the pass is read in full")
+    func replayStopsOnChangedFile() throws {
+        let w = Workspace()
+        let path = w.data + "/wrist.csv"
+        func write(_ edit: (Int, inout Int) -> Void) {
+            var lines = ["timestamp,x,y,z"]
+            for i in 0..<20_000 {
+                var centis = 1_718_380_800 * 100 + i * 4
+                edit(i, &centis)
+                lines.append("\(centis / 100).\(String(format: "%02d", centis % 100)),0.0100,-0.9800,0.1800")
+            }
+            w.write("wrist.csv", lines.joined(separator: "\n") + "\n")
+        }
+        write { _, _ in }
+        let first = try IngestRead.read(reader: RawCSVReader(), path: path, options: IngestOptions())
+        #expect(RawCSVReader.passedEverySample(first.recording))
+        var clean = RawSampleBuffer()
+        #expect(try RawCSVReader().replaySamples(path: path, samples: &clean) && clean.timestamps.count == 20_000)
+        // Rewritten: 2 s back at row 10 000 (the intake would refuse the file) ...
+        write { i, c in if i == 10_000 { c -= 200 } }
+        var back = RawSampleBuffer()
+        #expect(try RawCSVReader().replaySamples(path: path, samples: &back) == false)
+        #expect(back.timestamps.count == 10_000)
+        // ... or a row 100 days ahead (past the 62-day span: it would be refused, not stretch the epochs).
+        write { i, c in if i == 15_000 { c += 100 * 86_400 * 100 } }
+        var ahead = RawSampleBuffer()
+        #expect(try RawCSVReader().replaySamples(path: path, samples: &ahead) == false)
+        #expect(ahead.timestamps.count == 15_000)
+        // calibratedPass then reads the file in full, whose intake reports the problem.
+        #expect(throws: IngestError.self) {
+            _ = try IngestRead.calibratedPass(RawCSVReader(), path: path, options: IngestOptions(), firstRead: first.recording,
+                                              calibration: LinearCalibration(offset: [0, 0, 0], scale: [1, 1, 1]))
+        }
     }
 
     @Test("the real wearable files of other projects' test suites run through run and get the wearable method (too short: insufficient-data)",

@@ -28,11 +28,15 @@ public struct LinearCalibration: Sendable, Hashable, Codable {
 /// the same window as GGIR's 85.7).
 public struct WearableEpochSink: SampleSink, Sendable {
     /// Which share of the work this sink does. A reader's pass can run the milestone as two sinks
-    /// over the same samples: ``Role/statistics`` beside the reader and ``Role/metrics`` (the rolling
-    /// medians: most of the arithmetic) on the other core (`SplitWearableSink` in SleepIngest);
-    /// ``merged(statistics:metrics:)`` is then the sink one ``Role/complete`` sink would have been,
-    /// bit for bit. (Measured on a 7-day `.cwa`: with the axis statistics on the metrics' side
-    /// instead, the run takes 2.5–2.7 s instead of 2.4 s.)
+    /// over the same samples, one beside the reader and one on the other core (`SplitWearableSink`
+    /// in SleepIngest), split one of two ways:
+    /// - ``Role/statistics`` beside a binary decoder and ``Role/metrics`` (the rolling medians: most
+    ///   of the arithmetic) on the worker, joined by ``merged(statistics:metrics:)``. (Measured on a
+    ///   7-day `.cwa`: with the axis statistics on the metrics' side instead, 2.5–2.7 s, not 2.4 s.)
+    /// - ``Role/features`` beside a text reader (the busier side there) and
+    ///   ``Role/metricsAndStatistics`` on the worker, joined by ``merged(features:rest:)``.
+    ///
+    /// Either way the joined sink is the one ``Role/complete`` sink would have been, bit for bit.
     public enum Role: Sendable {
         /// Everything.
         case complete
@@ -89,7 +93,8 @@ public struct WearableEpochSink: SampleSink, Sendable {
     ///   - collectCalibrationFeatures: also collect ``AutoCalibration`` features of the raw samples.
     ///   - activityCounts: also compute ActiGraph counts per epoch (``ActiGraphCountStream``) of the
     ///     samples as read, before any calibration (ActiLife does not calibrate).
-    ///   - role: the share of the work (``Role``); features and counts are the statistics' share.
+    ///   - role: the share of the work (``Role``); features and counts are computed by the
+    ///     `complete`, `statistics` and `features` shares only.
     public init(calibration: LinearCalibration? = nil, collectCalibrationFeatures: Bool = false, activityCounts: Bool = false,
                 role: Role = .complete) {
         self.role = role
@@ -148,7 +153,7 @@ public struct WearableEpochSink: SampleSink, Sendable {
         sampleRateHz = rate
         do {
             let configuration = try RawMetrics.Configuration(sampleRateHz: rate, epochSeconds: WearableEpochs.epochSeconds)
-            // The statistics share never adds to it (the metrics share's is the one merged).
+            // Only the shares that compute metrics have one (theirs is the one merged).
             if role == .complete || role == .metrics || role == .metricsAndStatistics {
                 metrics = RawMetricsAccumulator(configuration: configuration)
             }

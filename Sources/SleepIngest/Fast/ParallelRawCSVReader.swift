@@ -85,8 +85,9 @@ struct ParallelRawCSVReader {
     ///
     /// Returns false, having handed `samples` nothing, when the file is not one this path takes
     /// (gzip, ISO timestamps, no data row); and false, with `samples` fed partway, when a row needs
-    /// the serial reader after all: the caller then discards the sink and reads the file the usual
-    /// way. Throws when the file shrank while it was read.
+    /// the serial reader after all or a sample is one the intake would not have handed on as it is
+    /// (``ForwardingConsumer``: the file changed since the first read): the caller then discards
+    /// the sink and reads the file the usual way. Throws when the file shrank while it was read.
     func replay<Sink: SampleSink>(path: String, samples: inout Sink) throws(IngestError) -> Bool {
         guard let file = MappedFile(path: path) else { return false }
         defer { file.close() }
@@ -100,7 +101,8 @@ struct ParallelRawCSVReader {
             guard let range = file.chunkRange(index, count: chunkCount, dataStart: head.dataStart, chunkBytes: chunkBytes) else { return false }
             file.prefetch(range)
             guard case .finished = RawCSVFastLines.parse(p, from: range.lowerBound, to: range.upperBound,
-                                                         secondsPerUnit: head.secondsPerUnit, into: &consumer) else { return false }
+                                                         secondsPerUnit: head.secondsPerUnit, into: &consumer),
+                  !consumer.refused else { return false }
             file.release(range)
         }
         if file.changedWhileRead { throw IngestError.changedWhileRead(path: path, detail: "it shrank from \(file.size) bytes") }
@@ -214,12 +216,43 @@ struct IntakeConsumer<Sink: SampleSink>: ParsedSampleConsumer {
     }
 }
 
-/// Hands parsed samples straight to a sink (``ParallelRawCSVReader/replay(path:samples:)``).
+/// Hands parsed samples straight to a sink (``ParallelRawCSVReader/replay(path:samples:)``), and
+/// stops at the first sample ``SampleIntake`` would not have handed on as it is: one earlier than
+/// the sample before, before 1970 or after ``SampleIntake/latestPlausibleSecond``, or stretching the
+/// recording past ``SecondAccumulator/maximumSpanSeconds``. On the unchanged file of a first read
+/// that handed every sample on, none is; on a file rewritten between the passes, the replay stops
+/// there (``refused``) and the caller reads the file in full, through the intake's checks.
 struct ForwardingConsumer<Sink: SampleSink>: ParsedSampleConsumer {
     var sink: Sink
+    private(set) var refused = false
+    private var last = 0.0
+    /// Below this: plausible, and within the span from the first sample's second (an integer
+    /// bound, so `t < upper` is exactly the intake's `floor(t) − first second < span`).
+    private var upper = -Double.infinity
+    init(sink: Sink) { self.sink = sink }
+
     @inline(__always)
-    mutating func consume(timestamp: Double, x: Double, y: Double, z: Double) {
-        sink.add(timestamp: timestamp, x: x, y: y, z: z)
+    mutating func consume(timestamp t: Double, x: Double, y: Double, z: Double) {
+        if t >= last && t < upper {
+            last = t
+            sink.add(timestamp: t, x: x, y: y, z: z)
+        } else {
+            first(timestamp: t, x: x, y: y, z: z)
+        }
+    }
+
+    /// The first sample (which fixes the bounds), or one that leaves them.
+    @inline(never)
+    private mutating func first(timestamp t: Double, x: Double, y: Double, z: Double) {
+        guard !refused, upper == -.infinity, t >= 0, t < SampleIntake<DiscardingSampleSink>.latestPlausibleSecond else {
+            refused = true
+            upper = -.infinity; last = .infinity   // nothing more is handed on
+            return
+        }
+        upper = Swift.min(SampleIntake<DiscardingSampleSink>.latestPlausibleSecond,
+                          t.rounded(.down) + Double(SecondAccumulator.maximumSpanSeconds))
+        last = t
+        sink.add(timestamp: t, x: x, y: y, z: z)
     }
 }
 
