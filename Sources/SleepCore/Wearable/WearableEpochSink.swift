@@ -82,6 +82,8 @@ public struct WearableEpochSink: SampleSink, Sendable {
 
     // The open epoch of the axis statistics.
     private var epoch: Int64 = .min
+    /// The open epoch's first second and the next epoch's, as times (none before the first sample).
+    private var epochStart = Double.infinity, epochEnd = -Double.infinity
     private var n = 0
     // (x, y, z, 0) vectors, 16-byte aligned: lane by lane the same operations as scalars (see
     // AutoCalibration.FeatureCollector for why not scalars).
@@ -203,11 +205,18 @@ public struct WearableEpochSink: SampleSink, Sendable {
         guard role != .metrics else { return }
         countStream?.add(timestamp: t, x: x, y: y, z: z)
         guard role != .features else { return }
-        let e = LocalClock.floorDiv(Int64(t.rounded(.down)), Int64(WearableEpochs.epochSeconds))
         let v = SIMD4(x, y, z, 0)
-        if e != epoch {
-            closeEpoch(upTo: e)
-            ref = v; lo = v; hi = v
+        // Within the open epoch's [start, end) the epoch index is the open one: the bounds are
+        // whole seconds, so `start ≤ t < end` is exactly `start ≤ floor(t) < end`. Two comparisons
+        // instead of a floor (a libm call) and an integer division per sample.
+        if !(t >= epochStart && t < epochEnd) {
+            let e = LocalClock.floorDiv(Int64(t.rounded(.down)), Int64(WearableEpochs.epochSeconds))
+            if e != epoch {
+                closeEpoch(upTo: e)
+                ref = v; lo = v; hi = v
+            }
+            epochStart = Double(e * Int64(WearableEpochs.epochSeconds))
+            epochEnd = Double((e + 1) * Int64(WearableEpochs.epochSeconds))
         }
         n += 1
         let d = v - ref
