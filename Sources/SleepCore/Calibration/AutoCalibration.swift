@@ -288,23 +288,20 @@ public enum AutoCalibration {
         public init(parameters: Parameters = .ggir) { self.parameters = parameters }
 
         public mutating func add(timestamp: Double, x: Double, y: Double, z: Double) {
+            guard x.isFinite, y.isFinite, z.isFinite, !(x == 0 && y == 0 && z == 0) else { ignoredSamples += 1; return }
             let q = timestamp / parameters.windowSeconds
             // Within the open window, floor(q) is `current` exactly when current ≤ q < current + 1
-            // (whole numbers): two comparisons instead of a floor (a libm call) per sample.
-            if q >= currentLow && q < currentHigh {
-                guard x.isFinite, y.isFinite, z.isFinite, !(x == 0 && y == 0 && z == 0) else { ignoredSamples += 1; return }
-            } else {
+            // (whole numbers): two comparisons instead of a floor (a libm call) per sample. Outside
+            // them (or for a q that is NaN) floor(q) is not `current`.
+            if !(q >= currentLow && q < currentHigh) {
                 let position = q.rounded(.down)
-                guard position.isFinite, abs(position) < 9e15, x.isFinite, y.isFinite, z.isFinite,
-                      !(x == 0 && y == 0 && z == 0) else { ignoredSamples += 1; return }
+                guard position.isFinite, abs(position) < 9e15 else { ignoredSamples += 1; return }
                 let k = Int64(position)
-                if k != current {
-                    guard k > current else { ignoredSamples += 1; return }
-                    closeWindow()
-                    current = k
-                    currentLow = Double(k); currentHigh = Double(k + 1)
-                    origin = SIMD4(x, y, z, 0)
-                }
+                guard k > current else { ignoredSamples += 1; return }
+                closeWindow()
+                current = k
+                currentLow = Double(k); currentHigh = Double(k + 1)
+                origin = SIMD4(x, y, z, 0)
             }
             let d = SIMD4(x, y, z, 0) - origin
             sums += d

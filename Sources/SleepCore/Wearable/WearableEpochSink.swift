@@ -49,6 +49,13 @@ public struct WearableEpochSink: SampleSink, Sendable {
         case features
         /// Everything but the features and counts.
         case metricsAndStatistics
+
+        /// Whether this share keeps the metrics (``RawMetricsAccumulator``).
+        var computesMetrics: Bool { self == .complete || self == .metrics || self == .metricsAndStatistics }
+        /// Whether this share collects the calibration features and counts (when asked for).
+        var collectsFeaturesAndCounts: Bool { self == .complete || self == .statistics || self == .features }
+        /// Whether this share sums the non-wear rule's axis statistics.
+        var computesAxisStatistics: Bool { self == .complete || self == .statistics || self == .metricsAndStatistics }
     }
     public private(set) var role: Role
     public let calibration: LinearCalibration?
@@ -101,15 +108,16 @@ public struct WearableEpochSink: SampleSink, Sendable {
                 role: Role = .complete) {
         self.role = role
         self.calibration = calibration
-        calibrates = calibration != nil
+        // The features share sees only the samples as read (features and counts are of those).
+        calibrates = calibration != nil && role != .features
         if let c = calibration {
             calibrationOffset = SIMD4(c.offset[0], c.offset[1], c.offset[2], 0)
             calibrationScale = SIMD4(c.scale[0], c.scale[1], c.scale[2], 1)
         } else {
             calibrationOffset = .zero; calibrationScale = .one
         }
-        collectsFeatures = collectCalibrationFeatures && (role == .complete || role == .statistics || role == .features)
-        countsRequested = activityCounts && (role == .complete || role == .statistics || role == .features)
+        collectsFeatures = collectCalibrationFeatures && role.collectsFeaturesAndCounts
+        countsRequested = activityCounts && role.collectsFeaturesAndCounts
         precondition(!(activityCounts && calibration != nil), "counts are of the samples as read: ask for them in the uncalibrated pass")
         held.reserveCapacity(512)
     }
@@ -156,9 +164,7 @@ public struct WearableEpochSink: SampleSink, Sendable {
         do {
             let configuration = try RawMetrics.Configuration(sampleRateHz: rate, epochSeconds: WearableEpochs.epochSeconds)
             // Only the shares that compute metrics have one (theirs is the one merged).
-            if role == .complete || role == .metrics || role == .metricsAndStatistics {
-                metrics = RawMetricsAccumulator(configuration: configuration)
-            }
+            if role.computesMetrics { metrics = RawMetricsAccumulator(configuration: configuration) }
         } catch {
             failureText = "\(error)"
             return
@@ -201,20 +207,18 @@ public struct WearableEpochSink: SampleSink, Sendable {
 
     @inline(__always)
     private mutating func consume(_ t: Double, _ x: Double, _ y: Double, _ z: Double) {
-        if role == .complete || role == .metrics || role == .metricsAndStatistics { metrics!.add(timestamp: t, x: x, y: y, z: z) }
-        guard role != .metrics else { return }
-        countStream?.add(timestamp: t, x: x, y: y, z: z)
-        guard role != .features else { return }
+        if role.computesMetrics { metrics!.add(timestamp: t, x: x, y: y, z: z) }
+        if role.collectsFeaturesAndCounts { countStream?.add(timestamp: t, x: x, y: y, z: z) }
+        guard role.computesAxisStatistics else { return }
         let v = SIMD4(x, y, z, 0)
         // Within the open epoch's [start, end) the epoch index is the open one: the bounds are
         // whole seconds, so `start ≤ t < end` is exactly `start ≤ floor(t) < end`. Two comparisons
-        // instead of a floor (a libm call) and an integer division per sample.
+        // instead of a floor (a libm call) and an integer division per sample; outside them the
+        // index is another epoch's (a later one: samples arrive in time order).
         if !(t >= epochStart && t < epochEnd) {
             let e = LocalClock.floorDiv(Int64(t.rounded(.down)), Int64(WearableEpochs.epochSeconds))
-            if e != epoch {
-                closeEpoch(upTo: e)
-                ref = v; lo = v; hi = v
-            }
+            closeEpoch(upTo: e)
+            ref = v; lo = v; hi = v
             epochStart = Double(e * Int64(WearableEpochs.epochSeconds))
             epochEnd = Double((e + 1) * Int64(WearableEpochs.epochSeconds))
         }

@@ -21,24 +21,15 @@ import SleepCore
 public struct SplitWearableSink: SampleSink {
     var front: WearableEpochSink
     var back: ThreadedSampleSink<WearableEpochSink>
-    /// Whether the axis statistics run beside the reader (else with the metrics, on the worker).
-    let statisticsBesideReader: Bool
 
     /// The same parameters as ``WearableEpochSink/init(calibration:collectCalibrationFeatures:activityCounts:role:)``;
     /// `statisticsOnWorker`: the axis statistics on the worker with the metrics; beside the reader
     /// only the calibration features and counts.
     public init(calibration: LinearCalibration? = nil, collectCalibrationFeatures: Bool = false, activityCounts: Bool = false,
                 statisticsOnWorker: Bool = false) {
-        statisticsBesideReader = !statisticsOnWorker
-        if statisticsOnWorker {
-            front = WearableEpochSink(calibration: calibration, collectCalibrationFeatures: collectCalibrationFeatures,
-                                      activityCounts: activityCounts, role: .features)
-            back = ThreadedSampleSink(WearableEpochSink(calibration: calibration, role: .metricsAndStatistics))
-        } else {
-            front = WearableEpochSink(calibration: calibration, collectCalibrationFeatures: collectCalibrationFeatures,
-                                      activityCounts: activityCounts, role: .statistics)
-            back = ThreadedSampleSink(WearableEpochSink(calibration: calibration, role: .metrics))
-        }
+        front = WearableEpochSink(calibration: calibration, collectCalibrationFeatures: collectCalibrationFeatures,
+                                  activityCounts: activityCounts, role: statisticsOnWorker ? .features : .statistics)
+        back = ThreadedSampleSink(WearableEpochSink(calibration: calibration, role: statisticsOnWorker ? .metricsAndStatistics : .metrics))
     }
 
     @inline(__always)
@@ -49,7 +40,7 @@ public struct SplitWearableSink: SampleSink {
 
     /// Waits for the worker and returns the complete sink. Call once, after the reader has returned.
     public mutating func finish() -> WearableEpochSink {
-        statisticsBesideReader ? WearableEpochSink.merged(statistics: front, metrics: back.finish())
+        front.role == .statistics ? WearableEpochSink.merged(statistics: front, metrics: back.finish())
             : WearableEpochSink.merged(features: front, rest: back.finish())
     }
 }
