@@ -96,15 +96,8 @@ struct ParallelRawCSVReader {
         guard let head = RawCSVHead.locate(p, size: file.size) else { return false }
         var consumer = ForwardingConsumer(sink: samples)
         defer { samples = consumer.sink }
-        let chunkCount = max(1, (file.size - head.dataStart + chunkBytes - 1) / chunkBytes)
-        for index in 0..<chunkCount {
-            guard let range = file.chunkRange(index, count: chunkCount, dataStart: head.dataStart, chunkBytes: chunkBytes) else { return false }
-            file.prefetch(range)
-            guard case .finished = RawCSVFastLines.parse(p, from: range.lowerBound, to: range.upperBound,
-                                                         secondsPerUnit: head.secondsPerUnit, into: &consumer),
-                  !consumer.refused else { return false }
-            file.release(range)
-        }
+        guard Self.fusedSerial(file, head: head, chunkCount: file.chunkCount(dataStart: head.dataStart, chunkBytes: chunkBytes),
+                               chunkBytes: chunkBytes, consumer: &consumer) else { return false }
         if file.changedWhileRead { throw IngestError.changedWhileRead(path: path, detail: "it shrank from \(file.size) bytes") }
         return true
     }
@@ -127,8 +120,7 @@ struct ParallelRawCSVReader {
 
         let original = samples
         var consumer = IntakeConsumer(intake: SampleIntake(sink: samples))
-        let dataBytes = size - head.dataStart
-        let chunkCount = max(1, (dataBytes + chunkBytes - 1) / chunkBytes)
+        let chunkCount = file.chunkCount(dataStart: head.dataStart, chunkBytes: chunkBytes)
         // A sink that keeps samples gets them from the accumulating thread in order, so parser
         // threads could only sum seconds it cannot use: parse on one core, and leave the other to
         // the sink (ThreadedSampleSink runs the wearable milestone there).
@@ -159,15 +151,16 @@ struct ParallelRawCSVReader {
         return recording
     }
 
-    /// One thread: parse and accumulate row by row, chunk by chunk (so mapped pages are released as it goes).
-    static func fusedSerial<Sink: SampleSink>(_ file: MappedFile, head: RawCSVHead, chunkCount: Int, chunkBytes: Int,
-                                              consumer: inout IntakeConsumer<Sink>) -> Bool {
+    /// One thread: parse and consume row by row, chunk by chunk (so mapped pages are released as
+    /// it goes); false where a row needs the serial reader or the consumer stopped.
+    static func fusedSerial<Consumer: StoppingSampleConsumer>(_ file: MappedFile, head: RawCSVHead, chunkCount: Int, chunkBytes: Int,
+                                                              consumer: inout Consumer) -> Bool {
         for index in 0..<chunkCount {
             guard let range = file.chunkRange(index, count: chunkCount, dataStart: head.dataStart, chunkBytes: chunkBytes) else { return false }
             file.prefetch(range)
             guard case .finished = RawCSVFastLines.parse(file.bytes, from: range.lowerBound, to: range.upperBound,
                                                          secondsPerUnit: head.secondsPerUnit, into: &consumer),
-                  !consumer.failed else { return false }
+                  !consumer.stopped else { return false }
             file.release(range)
         }
         return true
@@ -200,7 +193,7 @@ struct ParallelRawCSVReader {
 
 /// Feeds parsed samples to ``SampleIntake`` exactly as ``RawCSVReader`` does (including its gravity
 /// check over the first 1000 samples).
-struct IntakeConsumer<Sink: SampleSink>: ParsedSampleConsumer {
+struct IntakeConsumer<Sink: SampleSink>: StoppingSampleConsumer {
     var intake: SampleIntake<Sink>
     var normSum = 0.0
     var normCount = 0
@@ -208,6 +201,7 @@ struct IntakeConsumer<Sink: SampleSink>: ParsedSampleConsumer {
     var failed = false
 
     init(intake: SampleIntake<Sink>) { self.intake = intake }
+    var stopped: Bool { failed }
 
     @inline(__always)
     mutating func consume(timestamp: Double, x: Double, y: Double, z: Double) {
@@ -222,7 +216,7 @@ struct IntakeConsumer<Sink: SampleSink>: ParsedSampleConsumer {
 /// recording past ``SecondAccumulator/maximumSpanSeconds``. On the unchanged file of a first read
 /// that handed every sample on, none is; on a file rewritten between the passes, the replay stops
 /// there (``refused``) and the caller reads the file in full, through the intake's checks.
-struct ForwardingConsumer<Sink: SampleSink>: ParsedSampleConsumer {
+struct ForwardingConsumer<Sink: SampleSink>: StoppingSampleConsumer {
     var sink: Sink
     private(set) var refused = false
     private var last = 0.0
@@ -230,6 +224,7 @@ struct ForwardingConsumer<Sink: SampleSink>: ParsedSampleConsumer {
     /// bound, so `t < upper` is exactly the intake's `floor(t) − first second < span`).
     private var upper = -Double.infinity
     init(sink: Sink) { self.sink = sink }
+    var stopped: Bool { refused }
 
     @inline(__always)
     mutating func consume(timestamp t: Double, x: Double, y: Double, z: Double) {
@@ -362,6 +357,11 @@ final class MappedFile: @unchecked Sendable {
         if let guardSlot { MappedReadGuard.unregister(guardSlot) }
         munmap(UnsafeMutableRawPointer(mutating: bytes), size)
         Glibc.close(fd)
+    }
+
+    /// How many chunks of about `chunkBytes` cover `[dataStart, size)` (at least one).
+    func chunkCount(dataStart: Int, chunkBytes: Int) -> Int {
+        max(1, (size - dataStart + chunkBytes - 1) / chunkBytes)
     }
 
     /// Chunk `index` of `count` over `[dataStart, size)`: nominal boundaries every `chunkBytes`, each

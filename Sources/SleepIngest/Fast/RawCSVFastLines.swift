@@ -9,6 +9,12 @@ protocol ParsedSampleConsumer {
     mutating func consume(timestamp: Double, x: Double, y: Double, z: Double)
 }
 
+/// A consumer that can refuse to go on (checked after each chunk by
+/// ``ParallelRawCSVReader/fusedSerial(_:head:chunkCount:chunkBytes:consumer:)``).
+protocol StoppingSampleConsumer: ParsedSampleConsumer {
+    var stopped: Bool { get }
+}
+
 /// The data rows of a `timestamp,x,y,z` CSV, parsed over a byte range with the same values, bit for
 /// bit, as ``RawCSVReader``'s line parser, but about twice as fast on the common shape of a row.
 ///

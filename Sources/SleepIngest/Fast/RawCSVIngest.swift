@@ -51,7 +51,7 @@ public enum RawCSVIngest {
         guard let file = MappedFile(path: path) else { return nil }
         defer { file.close() }
         guard let head = RawCSVHead.locate(file.bytes, size: file.size) else { return nil }
-        let count = max(1, (file.size - head.dataStart + chunkBytes - 1) / chunkBytes)
+        let count = file.chunkCount(dataStart: head.dataStart, chunkBytes: chunkBytes)
         let results = ResultSlots(count: count)
         let next = ChunkCounter()
         DispatchQueue.concurrentPerform(iterations: max(1, min(threads, count))) { _ in
