@@ -224,17 +224,23 @@ public struct ChartRenderer: Sendable {
         return Array(UnsafeRawBufferPointer(start: ptr, count: Int(size)))
     }
 
-    func text(_ im: gdImagePtr, _ string: String, x: Int32, y: Int32, size: Double, colour: Int32, angle: Double = 0) {
-        if let fontPath {
-            var brect = [Int32](repeating: 0, count: 8)
-            let failure = fontPath.withCString { font in
-                string.withCString { s in
-                    gdImageStringFT(im, &brect, colour, UnsafeMutablePointer(mutating: font), size, angle, x, y,
-                                    UnsafeMutablePointer(mutating: s))
-                }
+    /// `string` through FreeType at `size` (drawn when `im` is an image, only measured when nil):
+    /// its bounding box, or nil without a font or when FreeType fails.
+    private func freeType(_ im: gdImagePtr?, _ string: String, x: Int32, y: Int32, size: Double, colour: Int32,
+                          angle: Double) -> [Int32]? {
+        guard let fontPath else { return nil }
+        var brect = [Int32](repeating: 0, count: 8)
+        let failure = fontPath.withCString { font in
+            string.withCString { s in
+                gdImageStringFT(im, &brect, colour, UnsafeMutablePointer(mutating: font), size, angle, x, y,
+                                UnsafeMutablePointer(mutating: s))
             }
-            if failure == nil { return }
         }
+        return failure == nil ? brect : nil
+    }
+
+    func text(_ im: gdImagePtr, _ string: String, x: Int32, y: Int32, size: Double, colour: Int32, angle: Double = 0) {
+        if freeType(im, string, x: x, y: y, size: size, colour: colour, angle: angle) != nil { return }
         // Bitmap fallback (ASCII only); y is the baseline for FreeType, the top for bitmap fonts.
         let ascii = String(string.unicodeScalars.map { $0.isASCII ? Character($0) : "?" })
         ascii.withCString { s in
@@ -248,15 +254,7 @@ public struct ChartRenderer: Sendable {
     /// The width in pixels of `string` drawn by ``text(_:_:x:y:size:colour:angle:)`` at `size`
     /// (FreeType's bounding box, nothing drawn; the bitmap fallback's 6 pixels a character).
     func textWidth(_ string: String, size: Double) -> Int32 {
-        if let fontPath {
-            var brect = [Int32](repeating: 0, count: 8)
-            let failure = fontPath.withCString { font in
-                string.withCString { s in
-                    gdImageStringFT(nil, &brect, 0, UnsafeMutablePointer(mutating: font), size, 0, 0, 0, UnsafeMutablePointer(mutating: s))
-                }
-            }
-            if failure == nil { return brect[2] - brect[0] }
-        }
+        if let box = freeType(nil, string, x: 0, y: 0, size: size, colour: 0, angle: 0) { return box[2] - box[0] }
         return Int32(string.unicodeScalars.count * 6)
     }
 
