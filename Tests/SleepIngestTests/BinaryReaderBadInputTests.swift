@@ -111,7 +111,7 @@ struct BinaryReaderBadInputTests {
         #expect(first?.message.contains("truncated") == true, "\(String(describing: first))")
     }
 
-    @Test("ActiLife raw CSV: epoch export, m/s² values, cut last row")
+    @Test("ActiLife raw CSV: epoch export, m/s² values, a damaged last row refused (cut short, it is read)")
     func actiLife() throws {
         let text = String(decoding: try bytes("spec_actilife_raw_timestamps.csv"), as: UTF8.self)
         let epoch = text.replacingOccurrences(of: "Epoch Period (hh:mm:ss) 00:00:00", with: "Epoch Period (hh:mm:ss) 00:00:10")
@@ -125,8 +125,13 @@ struct BinaryReaderBadInputTests {
         // The burst (9 g → 88 m/s²) is refused on its row; a file of small values would be refused by its mean |a|.
         #expect(units?.message.contains("wrong units") == true && units?.line != nil, "\(String(describing: units))")
         lines[lines.count - 1] = "6/15/2024 00:00:59.966,0.00"
-        let cut = failure(ActiLifeRawCSVReader(), "cut.csv", Array(lines.joined(separator: "\r\n").utf8))
-        #expect(cut?.line == lines.count && cut?.message.contains("fields") == true, "\(String(describing: cut))")
+        // Cut inside the last row (no line end): read up to the row before it, with a warning.
+        let cutPath = folder.write("cut.csv", bytes: Array(lines.joined(separator: "\r\n").utf8))
+        let cut = try ActiLifeRawCSVReader().read(path: cutPath, options: IngestOptions())
+        #expect(cut.warnings.contains { $0.contains("(line \(lines.count): the 27 bytes") && $0.contains("cut short") }, "\(cut.warnings)")
+        // The same row with its line end is damage, not a cut: refused on its line.
+        let damaged = failure(ActiLifeRawCSVReader(), "damaged.csv", Array((lines.joined(separator: "\r\n") + "\r\n").utf8))
+        #expect(damaged?.line == lines.count && damaged?.message.contains("fields") == true, "\(String(describing: damaged))")
     }
 
     @Test("gzip: a truncated or corrupt stream is an error naming the compressed offset")

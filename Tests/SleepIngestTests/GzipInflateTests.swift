@@ -69,13 +69,64 @@ struct GzipInflateTests {
             }
             #expect(e == f, "\(name): \(e) vs \(f)")
             #expect(e.message.contains("truncated") || e.message.contains("corrupt"), "\(name): \(e)")
-            // The reader's error is the serial zlib reader's, whichever path it took first.
+            // The reader's result is the serial zlib reader's, whichever path it took first: a
+            // stream cut short is read up to its last complete row, with a warning (the file as
+            // far as it goes); a corrupt one is refused with zlib's error.
             var zlibReader = RawCSVReader(parallel: false)
             zlibReader.inflater = .zlib
             let expected = Result { () throws(IngestError) in try zlibReader.read(path: path, options: IngestOptions()) }
             let got = Result { () throws(IngestError) in try RawCSVReader().read(path: path, options: IngestOptions()) }
-            guard case .failure(let ee) = expected, case .failure(let gg) = got else { Issue.record("\(name): read"); continue }
-            #expect(ee == gg, "\(name): \(ee) vs \(gg)")
+            switch (expected, got) {
+            case (.failure(let ee), .failure(let gg)):
+                #expect(name == "corrupt.csv.gz", "\(name): refused: \(ee)")
+                #expect(ee == gg, "\(name): \(ee) vs \(gg)")
+            case (.success(let a), .success(let b)):
+                #expect(name != "corrupt.csv.gz", "\(name): accepted")
+                #expect(Self.sameSeries(a, b) && a.warnings == b.warnings, "\(name): the two paths differ")
+                #expect(a.warnings.contains { $0.contains("without its end-of-stream marker (cut short)") }, "\(name): \(a.warnings)")
+            default:
+                Issue.record("\(name): one path read it, the other refused it: \(expected) vs \(got)")
+            }
+        }
+    }
+
+    /// The same per-second series (bit for bit, NaN included) and quality facts.
+    static func sameSeries(_ a: Recording, _ b: Recording) -> Bool {
+        a.segments.count == b.segments.count && a.quality == b.quality
+            && zip(a.segments, b.segments).allSatisfy {
+                $0.series.startSecond == $1.series.startSecond && $0.series.sampleCounts == $1.series.sampleCounts
+                    && $0.series.movement.map(\.bitPattern) == $1.series.movement.map(\.bitPattern)
+                    && $0.series.legacyMovement.map(\.bitPattern) == $1.series.legacyMovement.map(\.bitPattern)
+            }
+    }
+
+    @Test("a gzip CSV cut short reads as the plain file of its complete rows, with a warning; on both inflaters, serial and fast")
+    func cutShortSalvage() throws {
+        let text = Generated(rows: 30_000, seed: 23).text()
+        let path = gzipVariants(text, name: "salvage.csv")[0]
+        let good = try Data(contentsOf: URL(fileURLWithPath: path))
+        let cut = folder.path + "/salvage-cut.csv.gz"
+        FileManager.default.createFile(atPath: cut, contents: good.prefix(good.count * 2 / 3))
+        // What was inflated up to the cut, and the plain file of its complete rows.
+        var inflated: [UInt8] = []
+        let stream = try GzipByteStream(file: try FileByteStream(path: cut), path: cut)
+        stream.salvageCutShort()
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: 1 << 16)
+        defer { buffer.deallocate() }
+        while case let n = try stream.read(into: buffer, count: 1 << 16), n > 0 { inflated.append(contentsOf: UnsafeBufferPointer(start: buffer, count: n)) }
+        #expect(stream.cutShort?.contains("ends after \(inflated.count) decompressed bytes") == true)
+        #expect(inflated.count > 0 && inflated.count < text.utf8.count && inflated == Array(text.utf8.prefix(inflated.count)))
+        let lastRow = (inflated.lastIndex(of: 10) ?? -1) + 1
+        let plain = folder.path + "/salvage-complete-rows.csv"
+        FileManager.default.createFile(atPath: plain, contents: Data(inflated[..<lastRow]))
+        let reference = try RawCSVReader().read(path: plain, options: IngestOptions())
+        var zlibReader = RawCSVReader(parallel: false)
+        zlibReader.inflater = .zlib
+        for reader in [RawCSVReader(), RawCSVReader(parallel: false), zlibReader] {
+            let r = try reader.read(path: cut, options: IngestOptions())
+            #expect(Self.sameSeries(r, reference), "the rows before the cut, as the plain file of them reads")
+            let warning = "its incomplete last row (the \(inflated.count - lastRow) decompressed bytes from offset \(lastRow)) was dropped"
+            #expect(r.warnings.contains { $0.contains(warning) } || (lastRow == inflated.count && r.warnings.contains { $0.contains("just after a row's end") }), "\(r.warnings)")
         }
     }
 

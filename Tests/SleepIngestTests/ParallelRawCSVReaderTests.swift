@@ -142,6 +142,40 @@ struct ParallelRawCSVReaderTests {
         try compare(folder.write("b.csv", Generated(rows: 5_000, oddRows: false, seed: 7).text().replacingOccurrences(of: "\n", with: "\r\n")), "CRLF")
     }
 
+    @Test("a file cut inside its last row: both paths drop that row with one warning and read the rows before it bit for bit as the file of them; a replay gives the same samples")
+    func cutShort() throws {
+        let text = Generated(rows: 20_000, jitterBack: false, oddRows: false, seed: 12).text()
+        let bytes = Array(text.utf8)
+        let lastRow = bytes[..<(bytes.count - 1)].lastIndex(of: 10)! + 1
+        let complete = folder.write("complete-rows.csv", String(decoding: bytes[..<lastRow], as: UTF8.self))
+        let reference = try RawCSVIngest.readSerially(path: complete)
+        var referenceSamples = RawSampleBuffer()
+        _ = try RawCSVReader(parallel: false).read(path: complete, options: IngestOptions(), samples: &referenceSamples)
+        let timestampLength = bytes[lastRow...].firstIndex(of: 44)! - lastRow
+        // Cut inside the x field, inside the timestamp and just after the last comma: each row
+        // has too few fields or an empty one, and the fast path drops it itself.
+        for (what, keep) in [("inside x", timestampLength + 4), ("inside the timestamp", 5), ("after the last comma", bytes[lastRow...].lastIndex(of: 44)! - lastRow + 1)] {
+            let path = folder.write("cut.csv", String(decoding: bytes[..<(lastRow + keep)], as: UTF8.self))
+            try compare(path, "cut \(what)")
+            let r = try RawCSVReader().read(path: path, options: IngestOptions())
+            let warning = "file ends inside its last row (the \(keep) bytes from offset \(lastRow) have no line end: cut short): that incomplete row was dropped; the rows before it are read"
+            #expect(r.warnings == reference.warnings + [warning], "\(what): \(r.warnings)")
+            var withoutWarning = r
+            withoutWarning.warnings = reference.warnings
+            expectSame(withoutWarning, reference, "cut \(what) vs the complete rows")
+            // The calibrated pass's replay hands on exactly the first read's samples.
+            var first = RawSampleBuffer(), again = RawSampleBuffer()
+            _ = try RawCSVReader().read(path: path, options: IngestOptions(), samples: &first)
+            #expect(try RawCSVReader().replaySamples(path: path, samples: &again))
+            #expect(first.timestamps.map(\.bitPattern) == again.timestamps.map(\.bitPattern) && first.x == again.x && first.z == again.z)
+            #expect(first.timestamps.map(\.bitPattern) == referenceSamples.timestamps.map(\.bitPattern) && first.y == referenceSamples.y)
+        }
+        // A last row that is whole but has no line end is kept, without a warning (as before).
+        let unterminated = try RawCSVIngest.readSerially(path: folder.write("whole.csv", String(text.dropLast())))
+        #expect(unterminated.warnings == reference.warnings && unterminated.quality.sampleCount == reference.quality.sampleCount + 1,
+                "\(unterminated.warnings), \(unterminated.quality.sampleCount) vs \(reference.quality.sampleCount)")
+    }
+
     @Test("bad input: the same error, file and line, as the serial reader")
     func errors() throws {
         let good = Generated(rows: 20_000, oddRows: false, seed: 8).text().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

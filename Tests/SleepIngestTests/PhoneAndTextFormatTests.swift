@@ -35,6 +35,41 @@ struct PhoneAndTextFormatTests {
         #expect(r.warnings.contains { $0.contains("no time zone") })
     }
 
+    @Test("cut inside the last row (plain or gzip, ActiLife raw CSV and SensorLog): that row dropped with a warning naming its line, the rows before it read as the file of them; a damaged row with its line end still refused",
+          arguments: [("ActiLife", "spec_actilife_raw_timestamps.csv"), ("SensorLog", "spec_sensorlog.csv")])
+    func cutShortLastRow(_ format: String, _ fixture: String) throws {
+        let reader: any RawSampleReader = format == "ActiLife" ? ActiLifeRawCSVReader() : SensorLogCSVReader()
+        func read(_ path: String) throws -> (Recording, RawSampleBuffer) {
+            var s = RawSampleBuffer()
+            let r = try reader.read(path: path, options: IngestOptions(timeZoneIdentifier: "Europe/Berlin"), samples: &s)
+            return (r, s)
+        }
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: Fixture.path(fixture))))
+        let lastRow = bytes[..<(bytes.count - 1)].lastIndex(of: 10)! + 1
+        let lines = bytes[..<lastRow].filter { $0 == 10 }.count
+        let (reference, referenceSamples) = try read(folder.write("rows-\(fixture)", String(decoding: bytes[..<lastRow], as: UTF8.self)))
+        let keep = bytes[lastRow...].firstIndex(of: 44)! - lastRow + 3   // inside the second field
+        let cutPath = folder.write("cut-\(fixture)", String(decoding: bytes[..<(lastRow + keep)], as: UTF8.self))
+        let (cut, cutSamples) = try read(cutPath)
+        #expect(cut.warnings == reference.warnings + ["file ends inside its last row (line \(lines + 1): the \(keep) bytes from offset \(lastRow) have no line end: cut short): that incomplete row was dropped; the rows before it are read"], "\(cut.warnings)")
+        #expect(cutSamples.timestamps == referenceSamples.timestamps && cutSamples.x == referenceSamples.x && cutSamples.z == referenceSamples.z)
+        #expect(cut.quality == reference.quality && cutSamples.count > 100)
+        // The same file gzip-compressed and its stream cut inside that row: the same rows, the stream named.
+        let gz = cutPath + ".gz"
+        let zipped = Process()
+        zipped.executableURL = URL(fileURLWithPath: "/bin/sh")
+        zipped.arguments = ["-c", "gzip -c '\(Fixture.path(fixture))' | head -c $(( $(gzip -c '\(Fixture.path(fixture))' | wc -c) - 30 )) > '\(gz)'"]
+        try zipped.run(); zipped.waitUntilExit()
+        let (cutGz, cutGzSamples) = try read(gz)
+        #expect(cutGz.warnings.last?.contains("without its end-of-stream marker (cut short)") == true, "\(cutGz.warnings)")
+        let n = cutGzSamples.count
+        #expect(n > cutSamples.count / 2 && n <= cutSamples.count && cutGzSamples.timestamps == Array(cutSamples.timestamps.prefix(n)))
+        // Damage, not a cut: the same incomplete row with its line end is refused, naming the line.
+        let damaged = folder.write("damaged-\(fixture)", String(decoding: bytes[..<(lastRow + keep)], as: UTF8.self) + "\n")
+        let error = #expect(throws: IngestError.self) { try read(damaged) }
+        #expect(error?.line == lines + 1, "\(String(describing: error))")
+    }
+
     @Test("a gzip-compressed ActiLife CSV reads exactly like the plain file, detected through the .gz")
     func actiLifeGzip() throws {
         let (_, plain) = try Fixture.samples(ActiLifeRawCSVReader(), "spec_actilife_raw_timestamps.csv")

@@ -63,6 +63,28 @@ struct ThreadedSampleSinkTests {
         #expect(whole.calibrationFeatures == merged.calibrationFeatures && whole.outOfOrderSamples == 1 && merged.outOfOrderSamples == 1)
     }
 
+    @Test("rewound after a reader fed it partway (the fast CSV path giving up), the split milestone equals one fed once: no batch or sample of the first attempt survives")
+    func rewindDropsTheFirstAttempt() throws {
+        let n = ThreadedSampleSink<WearableEpochSink>.batchSamples * 5 / 2
+        func sample(_ i: Int) -> (Double, Double, Double, Double) {
+            (1_718_380_800 + Double(i) / 100, sin(Double(i) * 0.01), cos(Double(i) * 0.013), 0.3 * sin(Double(i) * 0.002))
+        }
+        var once = WearableEpochSink(collectCalibrationFeatures: true)
+        for i in 0..<n { let s = sample(i); once.add(timestamp: s.0, x: s.1, y: s.2, z: s.3) }
+        let original = SplitWearableSink(collectCalibrationFeatures: true, statisticsOnWorker: true)
+        var fed = original
+        // More than a batch handed to the worker, and a batch half full, then given up.
+        for i in 0..<(n * 3 / 5) { let s = sample(i); fed.add(timestamp: s.0, x: s.1, y: s.2, z: s.3) }
+        fed.rewind(to: original)
+        for i in 0..<n { let s = sample(i); fed.add(timestamp: s.0, x: s.1, y: s.2, z: s.3) }
+        let merged = fed.finish()
+        let a = try once.finish(), b = try merged.finish()
+        func bits(_ v: [Float]) -> [UInt32] { v.map(\.bitPattern) }
+        #expect(a.epochs.count > 100 && a.epochs.sampleCounts == b.epochs.sampleCounts && merged.outOfOrderSamples == 0)
+        #expect(bits(a.epochs.enmo) == bits(b.epochs.enmo) && bits(a.epochs.angleZ) == bits(b.epochs.angleZ) && bits(a.epochs.mad) == bits(b.epochs.mad))
+        #expect(once.calibrationFeatures == merged.calibrationFeatures && a.statistics.counts == b.statistics.counts)
+    }
+
     @Test("nothing added: finish returns the untouched inner sink")
     func empty() {
         var s = ThreadedSampleSink(RawSampleBuffer())

@@ -113,10 +113,24 @@ struct BadInputTests {
             // Raw-sample CSV
             BadInput(what: "empty CSV", name: "empty.csv", content: .text(""), expect: .refused(["empty file"])),
             BadInput(what: "header only", name: "header-only.csv", content: .text("timestamp,x,y,z\n"), expect: .refused(["no sample rows"])),
+            // Cut short (a copy or download interrupted): the rows before the cut are the recording,
+            // the incomplete last row is dropped, and a warning says so.
             BadInput(what: "truncated inside a row", name: "cut-row.csv",
-                     content: .text("timestamp,x,y,z\n1718398800,0.1,0.1,0.1\n1718398801,0.1"), expect: .refused([":3:"])),
+                     content: .text("timestamp,x,y,z\n1718398800,0.1,0.1,0.1\n1718398801,0.1"),
+                     expect: .accepted { db, _ in
+                         let r = try #require(try db.query("SELECT warnings_json FROM recordings WHERE path = 'cut-row.csv'").first)
+                         #expect(r["warnings_json"]!.contains("file ends inside its last row (the 14 bytes from offset 39 have no line end: cut short): that incomplete row was dropped"))
+                     }),
             BadInput(what: "truncated inside the timestamp", name: "cut-time.csv",
-                     content: .text("timestamp,x,y,z\n1718398800,0.1,0.1,0.1\n17183"), expect: .refused([":3:"])),
+                     content: .text("timestamp,x,y,z\n1718398800,0.1,0.1,0.1\n17183"),
+                     expect: .accepted { db, _ in
+                         let r = try #require(try db.query("SELECT warnings_json FROM recordings WHERE path = 'cut-time.csv'").first)
+                         #expect(r["warnings_json"]!.contains("the 5 bytes from offset 39 have no line end: cut short"))
+                     }),
+            BadInput(what: "a damaged last row with its line end (damage, not a cut)", name: "bad-last-row.csv",
+                     content: .text("timestamp,x,y,z\n1718398800,0.1,0.1,0.1\n1718398801,0.1\n"), expect: .refused([":3:"])),
+            BadInput(what: "truncated inside the only data row", name: "cut-first-row.csv",
+                     content: .text("timestamp,x,y,z\n1718398800,0.1"), expect: .refused(["no sample rows"])),
             BadInput(what: "truncated inside the header", name: "cut-header.csv", content: .text("timestamp,x,"), expect: .refused(["cut-header.csv"])),
             BadInput(what: "binary garbage", name: "garbage.csv", content: .bytes(garbage(20_000, seed: 1)), expect: .refused(["garbage.csv"])),
             BadInput(what: "garbage after a valid start", name: "garbage-tail.csv",

@@ -254,6 +254,59 @@ struct WearablePipelineTests {
         #expect(replayed.outOfOrderSamples == full.outOfOrderSamples)
     }
 
+    @Test("a wrist CSV cut short, plain or gzip: its milestone is the complete rows' one, bit for bit (for gzip the fast path hands the cut stream to the serial reader, which gets a fresh milestone: the first attempt's samples and batches are gone)")
+    func cutShortMilestone() throws {
+        let w = Workspace()
+        var text = "timestamp,x,y,z\n"
+        let t0 = 1_718_380_800
+        for i in 0..<(3 * 3600 * 25) {
+            let a = Double(i)
+            let x = 0.2 * sin(a * 0.0007) + 0.01 * sin(a * 0.9), y = 0.3 * cos(a * 0.0003), z = -0.9 + 0.02 * sin(a * 0.31)
+            text += "\(t0 + i / 25).\(String(format: "%02d", (i % 25) * 4)),\(String(format: "%.4f", x)),\(String(format: "%.4f", y)),\(String(format: "%.4f", z))\n"
+        }
+        let bytes = Array(text.utf8)
+        let cutAt = bytes.count * 4 / 5 + 7
+        let lastRow = bytes[..<cutAt].lastIndex(of: 10)! + 1
+        w.write("complete.csv", String(decoding: bytes[..<lastRow], as: UTF8.self))
+        w.write("cut.csv", String(decoding: bytes[..<cutAt], as: UTF8.self))
+        w.write("whole.csv", text)
+        let gzip = Process()
+        gzip.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // The gzip file of the whole text, cut at 4/5 of its compressed bytes.
+        gzip.arguments = ["-c", "cd '\(w.data)' && gzip -c whole.csv > whole.csv.gz && head -c $(( $(wc -c < whole.csv.gz) * 4 / 5 )) whole.csv.gz > cut.csv.gz"]
+        try gzip.run(); gzip.waitUntilExit()
+        let options = IngestOptions(timeZoneIdentifier: "Europe/Berlin")
+        func milestone(_ name: String) throws -> (Recording, WearableEpochSink) {
+            let read = try IngestRead.read(reader: RawCSVReader(), path: w.data + "/" + name, options: options)
+            return (read.recording, try #require(read.sink))
+        }
+        let (reference, referenceSink) = try milestone("complete.csv")
+        func bits(_ v: [Float]) -> [UInt32] { v.map(\.bitPattern) }
+        func bits(_ v: [[Double]]) -> [[UInt64]] { v.map { $0.map(\.bitPattern) } }
+        let b = try referenceSink.finish()
+        for name in ["cut.csv", "cut.csv.gz"] {
+            let (recording, sink) = try milestone(name)
+            #expect(recording.warnings.last?.contains("cut short") == true, "\(name): \(recording.warnings)")
+            let a = try sink.finish()
+            #expect(sink.calibrationFeatures == referenceSink.calibrationFeatures || name == "cut.csv.gz", "\(name)")
+            if name == "cut.csv" {
+                #expect(a.epochs.startUTC == b.epochs.startUTC && a.epochs.sampleCounts == b.epochs.sampleCounts && a.epochs.nonWear == b.epochs.nonWear)
+                #expect(bits(a.epochs.enmo) == bits(b.epochs.enmo) && bits(a.epochs.angleZ) == bits(b.epochs.angleZ) && bits(a.epochs.mad) == bits(b.epochs.mad))
+                #expect(bits(a.statistics.mean) == bits(b.statistics.mean) && bits(a.statistics.m2) == bits(b.statistics.m2))
+                #expect(recording.quality == reference.quality)
+            } else {
+                // Cut elsewhere (at 4/5 of the compressed bytes): every epoch it has is the whole
+                // file's, and the samples arrived once each, in order.
+                let whole = try milestone("whole.csv").1.finish()
+                let n = a.epochs.count
+                #expect(n > 1000 && n < whole.epochs.count && a.epochs.startUTC == whole.epochs.startUTC && sink.outOfOrderSamples == 0)
+                #expect(Array(a.epochs.sampleCounts.prefix(n - 1)) == Array(whole.epochs.sampleCounts.prefix(n - 1)))
+                #expect(Array(bits(a.epochs.enmo).prefix(n - 1)) == Array(bits(whole.epochs.enmo).prefix(n - 1)))
+                #expect(a.epochs.sampleCounts.reduce(0) { $0 + Int($1) } == recording.quality.sampleCount)
+            }
+        }
+    }
+
     @Test("a file rewritten between the two passes stops the replay where the intake would have objected (a step back, a time far ahead): the pass is read in full")
     func replayStopsOnChangedFile() throws {
         let w = Workspace()

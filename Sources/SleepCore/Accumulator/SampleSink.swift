@@ -3,6 +3,17 @@
 public protocol SampleSink {
     /// `timestamp` in UTC seconds since 1970 (fractional); acceleration in g.
     mutating func add(timestamp: Double, x: Double, y: Double, z: Double)
+
+    /// Makes this sink, which a reader fed partway before giving up, the sink `original` was
+    /// (a copy taken before the reader began), for another reader to feed from the first sample
+    /// (the serial raw-CSV reader after the fast path). A value sink just becomes `original`
+    /// (the default); a sink whose state lives elsewhere (``ThreadedSampleSink``'s worker thread)
+    /// must end that state first, since a copy shares it with the samples already handed on.
+    mutating func rewind(to original: Self)
+}
+
+extension SampleSink {
+    public mutating func rewind(to original: Self) { self = original }
 }
 
 /// Keeps every sample as contiguous arrays (structure of arrays), for computations that need the

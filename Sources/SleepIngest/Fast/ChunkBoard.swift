@@ -214,7 +214,7 @@ final class ChunkBoard<Sink: SampleSink>: @unchecked Sendable {
     }
 
     private func parse(_ index: Int, into block: SampleBlock) -> Bool {
-        guard let range = file.chunkRange(index, count: chunkCount, dataStart: head.dataStart, chunkBytes: chunkBytes) else { return false }
+        guard let range = file.chunkRange(index, count: chunkCount, dataStart: head.dataStart, dataEnd: head.dataEnd, chunkBytes: chunkBytes) else { return false }
         block.prepare(forBytes: range.count)
         file.prefetch(range)
         var writer = AggregatingBlockWriter(base: block.base, reusing: block.takeSeconds(), expectedSeconds: range.count / 512 + 4)

@@ -83,7 +83,8 @@ struct GzipRawCSVReader {
         guard ok, head != nil,
               var recording = ParallelRawCSVReader.finish(consumer, zoneName: options.timeZoneIdentifier, zoneTimeline: zoneTimeline)
         else {
-            samples = original
+            samples = consumer.intake.sink
+            samples.rewind(to: original)
             return nil
         }
         recording.compression = "gzip"

@@ -57,7 +57,8 @@ struct ParallelRawCSVReader {
     }
 
     /// The recording, or nil when the file is not one this path takes (then use the serial reader,
-    /// which also reports any error). `samples` is left as it was when nil is returned. Throws only
+    /// which also reports any error). `samples` is left as it was when nil is returned (rewound, see
+    /// ``SampleSink/rewind(to:)``, if it was fed partway). Throws only
     /// when the file shrank while it was read (see ``MappedFile/changedWhileRead``).
     func read<Sink: SampleSink>(path: String, options: IngestOptions, samples: inout Sink,
                                 statistics: UnsafeMutablePointer<Statistics>? = nil) throws(IngestError) -> Recording? {
@@ -67,7 +68,7 @@ struct ParallelRawCSVReader {
         Self.afterMappingForTesting?(path)
         let recording = readMapped(file, options: options, samples: &samples, statistics: statistics)
         if file.changedWhileRead {
-            samples = original
+            samples.rewind(to: original)
             throw IngestError.changedWhileRead(path: path, detail: "it shrank from \(file.size) bytes")
         }
         return recording
@@ -93,10 +94,11 @@ struct ParallelRawCSVReader {
         defer { file.close() }
         let p = file.bytes
         if file.size >= 2 && p[0] == 0x1F && p[1] == 0x8B { return false }
-        guard let head = RawCSVHead.locate(p, size: file.size) else { return false }
+        guard var head = RawCSVHead.locate(p, size: file.size) else { return false }
+        head.dropRowCutShort(p, size: file.size)
         var consumer = ForwardingConsumer(sink: samples)
         defer { samples = consumer.sink }
-        guard Self.fusedSerial(file, head: head, chunkCount: file.chunkCount(dataStart: head.dataStart, chunkBytes: chunkBytes),
+        guard Self.fusedSerial(file, head: head, chunkCount: file.chunkCount(dataStart: head.dataStart, dataEnd: head.dataEnd, chunkBytes: chunkBytes),
                                chunkBytes: chunkBytes, consumer: &consumer) else { return false }
         if file.changedWhileRead { throw IngestError.changedWhileRead(path: path, detail: "it shrank from \(file.size) bytes") }
         return true
@@ -110,7 +112,8 @@ struct ParallelRawCSVReader {
         let p = file.bytes
         let size = file.size
         if size >= 2 && p[0] == 0x1F && p[1] == 0x8B { return nil }   // gzip: the serial stream inflates it
-        guard let head = RawCSVHead.locate(p, size: size) else { return nil }
+        guard var head = RawCSVHead.locate(p, size: size) else { return nil }
+        head.dropRowCutShort(p, size: size)
 
         let zoneTimeline: UTCOffsetTimeline?
         if let id = options.timeZoneIdentifier {
@@ -120,7 +123,7 @@ struct ParallelRawCSVReader {
 
         let original = samples
         var consumer = IntakeConsumer(intake: SampleIntake(sink: samples))
-        let chunkCount = file.chunkCount(dataStart: head.dataStart, chunkBytes: chunkBytes)
+        let chunkCount = file.chunkCount(dataStart: head.dataStart, dataEnd: head.dataEnd, chunkBytes: chunkBytes)
         // A sink that keeps samples gets them from the accumulating thread in order, so parser
         // threads could only sum seconds it cannot use: parse on one core, and leave the other to
         // the sink (ThreadedSampleSink runs the wearable milestone there).
@@ -142,12 +145,14 @@ struct ParallelRawCSVReader {
         }
         statistics?.pointee = stats
         guard ok, !consumer.failed,
-              let recording = Self.finish(consumer, zoneName: options.timeZoneIdentifier, zoneTimeline: zoneTimeline)
+              var recording = Self.finish(consumer, zoneName: options.timeZoneIdentifier, zoneTimeline: zoneTimeline)
         else {
-            samples = original
+            samples = consumer.intake.sink
+            samples.rewind(to: original)
             return nil
         }
         samples = consumer.intake.sink
+        if let cutShort = head.cutShort { recording.warnings.append(cutShort) }
         return recording
     }
 
@@ -156,7 +161,7 @@ struct ParallelRawCSVReader {
     static func fusedSerial<Consumer: StoppingSampleConsumer>(_ file: MappedFile, head: RawCSVHead, chunkCount: Int, chunkBytes: Int,
                                                               consumer: inout Consumer) -> Bool {
         for index in 0..<chunkCount {
-            guard let range = file.chunkRange(index, count: chunkCount, dataStart: head.dataStart, chunkBytes: chunkBytes) else { return false }
+            guard let range = file.chunkRange(index, count: chunkCount, dataStart: head.dataStart, dataEnd: head.dataEnd, chunkBytes: chunkBytes) else { return false }
             file.prefetch(range)
             guard case .finished = RawCSVFastLines.parse(file.bytes, from: range.lowerBound, to: range.upperBound,
                                                          secondsPerUnit: head.secondsPerUnit, into: &consumer),
@@ -255,6 +260,29 @@ struct ForwardingConsumer<Sink: SampleSink>: StoppingSampleConsumer {
 struct RawCSVHead {
     var dataStart: Int
     var secondsPerUnit: Double
+    /// Where the rows end: the end of the bytes given to ``locate(_:size:)``, or the start of a last
+    /// row cut short (``dropRowCutShort(_:size:)``).
+    var dataEnd: Int
+    /// The warning for a last row cut short and dropped, as ``RawCSVReader`` words it.
+    var cutShort: String? = nil
+
+    /// A plain file whose last row has no line end and does not parse as a row (a copy or
+    /// download interrupted, a logger still writing) ends before that row: the serial reader
+    /// drops it with the same warning (``LineScanner/cutShortWarning(rowStart:end:line:streamCut:)``).
+    /// A last row that parses is kept, as there. A row the intake would refuse (a time far back)
+    /// is left in: the fast path then gives the file to the serial reader, which drops it.
+    mutating func dropRowCutShort(_ p: UnsafePointer<UInt8>, size: Int) {
+        guard size > dataStart, p[size - 1] != UInt8(ascii: "\n") else { return }
+        var rowStart = size
+        while rowStart > dataStart && p[rowStart - 1] != UInt8(ascii: "\n") {
+            rowStart -= 1
+            if size - rowStart >= LineScanner.maximumLineBytes { return }   // the serial reader refuses a line this long
+        }
+        var probe = FirstTimestamp()
+        guard RawCSVFastLines.general(p, from: rowStart, to: size, factor: secondsPerUnit, into: &probe) == nil else { return }
+        dataEnd = rowStart
+        cutShort = LineScanner.cutShortWarning(rowStart: rowStart, end: size, line: nil, streamCut: nil)
+    }
 
     /// Reads the header (if any) and the first data row the way ``RawCSVReader`` does; nil for what
     /// the fast path leaves to the serial reader (ISO timestamps, a bad header, a byte-order mark
@@ -294,7 +322,7 @@ struct RawCSVHead {
             var probe = FirstTimestamp()
             guard RawCSVFastLines.general(p, from: lineStart, to: size, factor: 1, into: &probe) != nil,
                   let v = probe.value, case .epoch(let factor, _) = TimestampKind.epochKind(forMagnitude: v) else { return nil }
-            return RawCSVHead(dataStart: lineStart, secondsPerUnit: factor)
+            return RawCSVHead(dataStart: lineStart, secondsPerUnit: factor, dataEnd: size)
         }
         return nil
     }
@@ -359,9 +387,9 @@ final class MappedFile: @unchecked Sendable {
         Glibc.close(fd)
     }
 
-    /// How many chunks of about `chunkBytes` cover `[dataStart, size)` (at least one).
-    func chunkCount(dataStart: Int, chunkBytes: Int) -> Int {
-        max(1, (size - dataStart + chunkBytes - 1) / chunkBytes)
+    /// How many chunks of about `chunkBytes` cover `[dataStart, dataEnd)` (at least one).
+    func chunkCount(dataStart: Int, dataEnd: Int, chunkBytes: Int) -> Int {
+        max(1, (dataEnd - dataStart + chunkBytes - 1) / chunkBytes)
     }
 
     /// Chunk `index` of `count` over `[dataStart, size)`: nominal boundaries every `chunkBytes`, each
@@ -369,7 +397,7 @@ final class MappedFile: @unchecked Sendable {
     /// crossing a boundary is ``LineScanner/maximumLineBytes`` or longer: the serial reader then
     /// refuses it with its line number, as it does in a gzip file (a chunk once reserved room for
     /// 4 bytes of parsed samples per byte of such a line: 8 GB for a 2 GiB line).
-    func chunkRange(_ index: Int, count: Int, dataStart: Int, chunkBytes: Int) -> Range<Int>? {
+    func chunkRange(_ index: Int, count: Int, dataStart: Int, dataEnd size: Int, chunkBytes: Int) -> Range<Int>? {
         let limit = LineScanner.maximumLineBytes
         func boundary(_ k: Int) -> Int? {
             if k == 0 { return dataStart }

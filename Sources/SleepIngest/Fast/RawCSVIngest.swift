@@ -51,12 +51,12 @@ public enum RawCSVIngest {
         guard let file = MappedFile(path: path) else { return nil }
         defer { file.close() }
         guard let head = RawCSVHead.locate(file.bytes, size: file.size) else { return nil }
-        let count = file.chunkCount(dataStart: head.dataStart, chunkBytes: chunkBytes)
+        let count = file.chunkCount(dataStart: head.dataStart, dataEnd: head.dataEnd, chunkBytes: chunkBytes)
         let results = ResultSlots(count: count)
         let next = ChunkCounter()
         DispatchQueue.concurrentPerform(iterations: max(1, min(threads, count))) { _ in
             while let index = next.take(below: count) {
-                guard let range = file.chunkRange(index, count: count, dataStart: head.dataStart, chunkBytes: chunkBytes) else {
+                guard let range = file.chunkRange(index, count: count, dataStart: head.dataStart, dataEnd: head.dataEnd, chunkBytes: chunkBytes) else {
                     results.set(index, nil); continue
                 }
                 file.prefetch(range)

@@ -38,6 +38,12 @@ public struct SplitWearableSink: SampleSink {
         back.add(timestamp: timestamp, x: x, y: y, z: z)
     }
 
+    /// Both shares as `original` was; the worker's share through ``ThreadedSampleSink/rewind(to:)``.
+    public mutating func rewind(to original: Self) {
+        front = original.front
+        back.rewind(to: original.back)
+    }
+
     /// Waits for the worker and returns the complete sink. Call once, after the reader has returned.
     public mutating func finish() -> WearableEpochSink {
         front.role == .statistics ? WearableEpochSink.merged(statistics: front, metrics: back.finish())

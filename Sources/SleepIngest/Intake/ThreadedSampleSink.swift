@@ -76,6 +76,8 @@ public struct ThreadedSampleSink<Inner: SampleSink & Sendable>: SampleSink {
     }
 
     let shared: Shared
+    /// The inner sink as given to ``init(_:)``, for ``rewind(to:)``.
+    private let initial: Inner
     private var batch: Batch
     /// Samples in `batch`, kept here and written to the batch when it is handed on: a class's
     /// stored property costs a dynamic exclusivity check (`swift_beginAccess`) per read and per
@@ -84,8 +86,18 @@ public struct ThreadedSampleSink<Inner: SampleSink & Sendable>: SampleSink {
     private var finished = false
 
     public init(_ inner: Inner) {
+        initial = inner
         shared = Shared(inner: inner)
         batch = shared.takeFree()
+    }
+
+    /// A copy shares the worker, its batches and the inner sink they went to: restoring one after
+    /// a reader gave up partway would hand the next reader a batch the worker may hold and an
+    /// inner sink that already has samples. So this ends the worker (its result is dropped) and
+    /// starts a fresh one on `original`'s inner sink as it was given to ``init(_:)``.
+    public mutating func rewind(to original: Self) {
+        if !finished { _ = finish() }
+        self = ThreadedSampleSink(original.initial)
     }
 
     @inline(__always)

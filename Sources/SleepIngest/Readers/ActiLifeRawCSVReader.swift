@@ -117,13 +117,14 @@ public struct ActiLifeRawCSVReader: RawSampleReader {
                                     intake: SampleIntake(sink: samples, deviceRangeG: header.rangeG), clock: clock)
         defer { samples = table.intake.sink }
         let stream = try ByteStreams.open(path: path)
-        try LineScanner.scan(stream, path: path, formatName: "an ActiLife raw CSV export", into: &table)
+        var cutShort: String? = nil
+        try LineScanner.scan(stream, path: path, formatName: "an ActiLife raw CSV export", into: &table, cutShort: &cutShort)
         try table.checkUnits(expectedUnit: "g")
         let (series, quality) = table.intake.finish(nominalSampleRateHz: header.rateHz, deviceRangeG: header.rangeG)
         var recording = Recording(format: Self.format, segments: [RecordingSegment(series: series)], timeline: clock.timeline,
                                   timeZoneName: clock.zoneName, timeZoneSource: clock.source, units: "g",
                                   gravity: table.intake.gravity == .removed ? .removed : .included, quality: quality,
-                                  warnings: clock.warnings + table.intake.warnings(quality))
+                                  warnings: clock.warnings + table.intake.warnings(quality) + (cutShort.map { [$0] } ?? []))
         recording.device = header.device
         recording.compression = stream.compression
         return recording

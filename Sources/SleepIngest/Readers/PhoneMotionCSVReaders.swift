@@ -64,11 +64,14 @@ public struct SensorLogCSVReader: RawSampleReader {
                                     x: axes[0], y: axes[1], z: axes[2], toG: 1, intake: SampleIntake(sink: samples), clock: nil)
         defer { samples = table.intake.sink }
         let stream = try ByteStreams.open(path: path)
-        try LineScanner.scan(stream, path: path, formatName: "a SensorLog CSV export", into: &table)
+        var cutShort: String? = nil
+        try LineScanner.scan(stream, path: path, formatName: "a SensorLog CSV export", into: &table, cutShort: &cutShort)
         try table.checkUnits(expectedUnit: "g")
-        return try PhoneRecording.make(format: Self.format, path: path, options: options, table: table,
-                                       gravity: user.count == 3 ? .removed : .included, compression: stream.compression,
-                                       device: "SensorLog (iOS), \(user.count == 3 ? "CoreMotion user acceleration" : "accelerometer")")
+        var recording = try PhoneRecording.make(format: Self.format, path: path, options: options, table: table,
+                                                gravity: user.count == 3 ? .removed : .included, compression: stream.compression,
+                                                device: "SensorLog (iOS), \(user.count == 3 ? "CoreMotion user acceleration" : "accelerometer")")
+        if let cutShort { recording.warnings.append(cutShort) }
+        return recording
     }
 }
 
@@ -107,7 +110,8 @@ public struct SensorLoggerCSVReader: RawSampleReader {
                                     x: x, y: y, z: z, toG: 1 / Self.standardGravity, intake: SampleIntake(sink: samples), clock: nil)
         defer { samples = table.intake.sink }
         let stream = try ByteStreams.open(path: path)
-        try LineScanner.scan(stream, path: path, formatName: "a Sensor Logger CSV", into: &table)
+        var cutShort: String? = nil
+        try LineScanner.scan(stream, path: path, formatName: "a Sensor Logger CSV", into: &table, cutShort: &cutShort)
         try table.checkUnits(expectedUnit: "m/s²")
         // The file name says which sensor; the data must agree (|a| ≈ 1 g with gravity).
         let expectsGravity = name.hasPrefix("totalacceleration")
@@ -119,6 +123,7 @@ public struct SensorLoggerCSVReader: RawSampleReader {
         if measured == .included && !expectsGravity {
             recording.warnings.append("mean |a| is about 1 g: this file includes gravity although its name does not say TotalAcceleration")
         }
+        if let cutShort { recording.warnings.append(cutShort) }
         return recording
     }
 }

@@ -49,7 +49,9 @@ public struct RawCSVReader: RecordingReader {
         if parallel, let recording = try ParallelRawCSVReader().read(path: path, options: options, samples: &samples) { return recording }
         if parallel && inflater == .isal, let recording = GzipRawCSVReader().read(path: path, options: options, samples: &samples) { return recording }
         let stream = try ByteStreams.open(path: path, inflater: inflater)
+        stream.salvageCutShort()
         var state = try ParseState(path: path, options: options, sink: samples)
+        var cutShort: String? = nil
         defer { samples = state.intake.sink }
         let capacity = LineScanner.maximumLineBytes
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + 1)
@@ -63,7 +65,22 @@ public struct RawCSVReader: RecordingReader {
             let n = try stream.read(into: buffer + carried, count: capacity - carried)
             let filled = carried + n
             if n == 0 {
-                if carried > 0 { try state.line(buffer, 0, carried, fileOffset: fileOffset) }
+                // A last row without its line end is complete (some writers leave it off) or cut
+                // short; cut for certain when the gzip stream ended early. A cut row is dropped
+                // with a warning (LineScanner's rule for the other text readers), never half read.
+                if carried > 0 {
+                    let streamCut = stream.cutShort
+                    var taken = false
+                    if streamCut == nil {
+                        let before = state
+                        do { try state.line(buffer, 0, carried, fileOffset: fileOffset); taken = true } catch { state = before }
+                    }
+                    if !taken {
+                        cutShort = LineScanner.cutShortWarning(rowStart: fileOffset, end: fileOffset + carried, line: nil, streamCut: streamCut)
+                    }
+                } else if let streamCut = stream.cutShort {
+                    cutShort = LineScanner.cutShortWarning(rowStart: nil, end: fileOffset, line: nil, streamCut: streamCut)
+                }
                 break
             }
             var start = 0
@@ -78,6 +95,7 @@ public struct RawCSVReader: RecordingReader {
         }
         var recording = try state.finish()
         recording.compression = stream.compression
+        if let cutShort { recording.warnings.append(cutShort) }
         return recording
     }
 }

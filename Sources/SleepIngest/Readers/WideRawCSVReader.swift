@@ -57,13 +57,14 @@ public struct WideRawCSVReader: RawSampleReader {
                                     intake: SampleIntake(sink: samples, deviceRangeG: nil), clock: clock)
         defer { samples = table.intake.sink }
         let stream = try ByteStreams.open(path: path)
-        try LineScanner.scan(stream, path: path, formatName: formatName, into: &table)
+        var cutShort: String? = nil
+        try LineScanner.scan(stream, path: path, formatName: formatName, into: &table, cutShort: &cutShort)
         try table.checkUnits(expectedUnit: "g")
         let (series, quality) = table.intake.finish(nominalSampleRateHz: nil, deviceRangeG: nil)
         var recording = Recording(format: Self.format, segments: [RecordingSegment(series: series)], timeline: clock.timeline,
                                   timeZoneName: clock.zoneName, timeZoneSource: clock.source, units: "g",
                                   gravity: table.intake.gravity == .removed ? .removed : .included,
-                                  quality: quality, warnings: clock.warnings + table.intake.warnings(quality))
+                                  quality: quality, warnings: clock.warnings + table.intake.warnings(quality) + (cutShort.map { [$0] } ?? []))
         recording.compression = stream.compression
         return recording
     }

@@ -15,6 +15,20 @@ public protocol ByteStream: AnyObject {
     var position: Int { get }
     /// `"gzip"`, `"deflate"` or nil for bytes as stored.
     var compression: String? { get }
+    /// Asks the stream to end where its data ends, when that is before the format's own end (a
+    /// gzip file cut short: no end-of-stream marker), instead of throwing; ``cutShort`` then says
+    /// so. Only a reader that drops its incomplete last unit and warns may ask (the text readers
+    /// of raw samples, through ``LineScanner/scan(_:path:formatName:into:cutShort:chunkSize:)``).
+    func salvageCutShort()
+    /// Set once the stream has ended early after ``salvageCutShort()``: what happened, for the
+    /// reader's warning ("the gzip stream ends after N decompressed bytes, …").
+    var cutShort: String? { get }
+}
+
+extension ByteStream {
+    /// Bytes as stored end where the file ends: there is no end marker to miss.
+    public func salvageCutShort() {}
+    public var cutShort: String? { nil }
 }
 
 extension ByteStream {

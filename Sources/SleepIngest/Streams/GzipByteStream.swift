@@ -18,6 +18,9 @@ public final class GzipByteStream: ByteStream {
     private var sawAnyMember = false
     public private(set) var position = 0
     public var compression: String? { "gzip" }
+    private var salvage = false
+    public private(set) var cutShort: String? = nil
+    public func salvageCutShort() { salvage = true }
 
     init(file: FileByteStream, path: String) throws(IngestError) {
         self.file = file
@@ -59,6 +62,13 @@ public final class GzipByteStream: ByteStream {
                 memberEnded = false
             }
             if stream.avail_in == 0 && inputEnded {
+                // Cut short inside a member (a copy or download interrupted): what was inflated
+                // is the file as far as it goes, when the reader can drop its incomplete end.
+                if salvage && (sawAnyMember || position > 0) {
+                    let total = position + min(count, Int(UInt32.max)) - Int(stream.avail_out)
+                    if cutShort == nil { cutShort = "the gzip stream ends after \(total) decompressed bytes, without its end-of-stream marker (cut short)" }
+                    break
+                }
                 throw IngestError(file: path, byteOffset: file.position,
                                   message: sawAnyMember || position > 0
                                       ? "gzip stream is truncated (ends after \(position) decompressed bytes)"

@@ -105,6 +105,10 @@ public final class IsalGzipByteStream: ByteStream {
     private let path: String
     public private(set) var position = 0
     public var compression: String? { "gzip" }
+    private var salvage = false
+    /// ISA-L fails on a stream cut short; zlib, taking over there, ends it (``GzipByteStream``).
+    public var cutShort: String? { zlib?.cutShort }
+    public func salvageCutShort() { salvage = true; zlib?.salvageCutShort() }
 
     init?(path: String) {
         guard let isal = IsalInflater(path: path) else { return nil }
@@ -120,7 +124,7 @@ public final class IsalGzipByteStream: ByteStream {
                 return n
             } catch {
                 self.isal = nil
-                zlib = try Self.zlib(path: path, skipping: position)
+                zlib = try Self.zlib(path: path, skipping: position, salvage: salvage)
             }
         }
         let n = try zlib!.read(into: buffer, count: count)
@@ -129,8 +133,9 @@ public final class IsalGzipByteStream: ByteStream {
     }
 
     /// zlib's stream over the same file, past the first `skip` decompressed bytes.
-    static func zlib(path: String, skipping skip: Int) throws(IngestError) -> GzipByteStream {
+    static func zlib(path: String, skipping skip: Int, salvage: Bool = false) throws(IngestError) -> GzipByteStream {
         let stream = try GzipByteStream(file: try FileByteStream(path: path), path: path)
+        if salvage { stream.salvageCutShort() }
         let chunk = 1 << 20
         let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: chunk)
         defer { scratch.deallocate() }

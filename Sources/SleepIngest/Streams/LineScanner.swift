@@ -23,10 +23,35 @@ enum LineScanner {
     @discardableResult
     static func scan<C: LineConsumer>(_ stream: any ByteStream, path: String, formatName: String,
                                       into consumer: inout C, chunkSize: Int = LineScanner.chunkSize) throws(IngestError) -> Int {
+        var cutShort: String? = nil
+        return try scan(stream, path: path, formatName: formatName, into: &consumer, salvage: false, cutShort: &cutShort, chunkSize: chunkSize)
+    }
+
+    /// As ``scan(_:path:formatName:into:chunkSize:)``, for a file that may have been cut short (a
+    /// copy or download interrupted, a logger still writing): a last line without a line end that
+    /// `consumer` refuses is dropped, as is any last line of a gzip stream that ends early, and
+    /// `cutShort` says what was dropped (for the recording's warnings). The binary readers drop
+    /// their incomplete last block in the same way. A bad line anywhere else, or one with its line
+    /// end, is still refused: that is damage, not a cut.
+    ///
+    /// `consumer` must be a value whose `line` either takes the line whole or throws: a copy taken
+    /// before the last line stands in for it when that line is dropped.
+    @discardableResult
+    static func scan<C: LineConsumer>(_ stream: any ByteStream, path: String, formatName: String,
+                                      into consumer: inout C, cutShort: inout String?,
+                                      chunkSize: Int = LineScanner.chunkSize) throws(IngestError) -> Int {
+        try scan(stream, path: path, formatName: formatName, into: &consumer, salvage: true, cutShort: &cutShort, chunkSize: chunkSize)
+    }
+
+    private static func scan<C: LineConsumer>(_ stream: any ByteStream, path: String, formatName: String,
+                                              into consumer: inout C, salvage: Bool, cutShort: inout String?,
+                                              chunkSize: Int) throws(IngestError) -> Int {
+        if salvage { stream.salvageCutShort() }
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: chunkSize + 1)
         defer { buffer.deallocate() }
         var carried = 0
         var lineNumber = 0
+        var offset = 0   // stream offset of buffer[0]
         while true {
             if carried == chunkSize {
                 throw IngestError(file: path, line: lineNumber + 1, message: "line longer than \(chunkSize) bytes: not \(formatName)")
@@ -38,7 +63,24 @@ enum LineScanner {
                     lineNumber += 1
                     var end = carried
                     if buffer[end - 1] == 13 { end -= 1 }
-                    try consumer.line(buffer, 0, end, number: lineNumber)
+                    if salvage {
+                        // The last line has no line end: complete (some writers leave it off) or cut.
+                        // A stream that ended early cut it for certain; otherwise the consumer decides.
+                        let streamCut = stream.cutShort
+                        var taken = false
+                        if streamCut == nil {
+                            let before = consumer
+                            do { try consumer.line(buffer, 0, end, number: lineNumber); taken = true } catch { consumer = before }
+                        }
+                        if !taken {
+                            cutShort = cutShortWarning(rowStart: offset, end: offset + carried, line: lineNumber, streamCut: streamCut)
+                            return lineNumber - 1
+                        }
+                    } else {
+                        try consumer.line(buffer, 0, end, number: lineNumber)
+                    }
+                } else if salvage, let streamCut = stream.cutShort {
+                    cutShort = cutShortWarning(rowStart: nil, end: offset, line: nil, streamCut: streamCut)
                 }
                 return lineNumber
             }
@@ -53,7 +95,23 @@ enum LineScanner {
             }
             carried = filled - start
             if carried > 0 && start > 0 { memmove(buffer, buffer + start, carried) }
+            offset += start
         }
+    }
+
+    /// The warning for a text file cut short: its incomplete last row (bytes `rowStart..<end` of
+    /// the file, or of the decompressed stream) dropped, or, with `rowStart` nil, a gzip stream
+    /// that ended early just after a row's end. `line` when the reader counts lines.
+    static func cutShortWarning(rowStart: Int?, end: Int, line: Int?, streamCut: String?) -> String {
+        let lineText = line.map { "line \($0): " } ?? ""
+        guard let rowStart else {
+            return "\(streamCut ?? "the file ends early"), just after a row's end: nothing was dropped; the rows before it are read"
+        }
+        let count = end - rowStart
+        if let streamCut {
+            return "\(streamCut): its incomplete last row (\(lineText)the \(count) decompressed byte\(count == 1 ? "" : "s") from offset \(rowStart)) was dropped; the rows before it are read"
+        }
+        return "file ends inside its last row (\(lineText)the \(count) byte\(count == 1 ? "" : "s") from offset \(rowStart) \(count == 1 ? "has" : "have") no line end: cut short): that incomplete row was dropped; the rows before it are read"
     }
 }
 
