@@ -6,8 +6,12 @@ import SleepIngest
 /// (``WearableEpochSink``), so that the kind can be decided after reading without a second read.
 struct IngestRead: Sendable {
     var recording: Recording
-    /// The milestone's sink after the pass; nil for formats without raw samples (interval totals).
+    /// The milestone's sink after the pass; nil for formats without raw samples (interval totals)
+    /// and after a lean first pass.
     var sink: WearableEpochSink?
+    /// A raw CSV's lean first pass: the calibration features of its samples, and nothing else of
+    /// the milestone, which its second pass computes (``wearableEpochs(_:path:recording:)``).
+    var features: AutoCalibration.Features? = nil
     /// For a second, calibrated pass over the same file.
     var reader: (any RawSampleReader)? = nil
     var options = IngestOptions()
@@ -23,6 +27,16 @@ struct IngestRead: Sendable {
                      milestone: Bool = true, activityCounts: Bool = false) throws(IngestError) -> IngestRead {
         guard milestone, let raw = reader as? any RawSampleReader else {
             return IngestRead(recording: try reader.read(path: path, options: options), sink: nil)
+        }
+        // A plain raw CSV with epoch timestamps (the mapped path, whose second pass replays the
+        // samples): the first pass makes the recording and collects the calibration features on
+        // both cores, without the metrics. GGIR cannot use the metrics of the samples as read once
+        // its calibration applies, and the second pass costs what the first one's metrics did
+        // (the parse is a third of it). 7-day CSV: see Performance.md, "Lean first pass".
+        if !activityCounts, let csv = raw as? RawCSVReader, csv.takesLeanFirstPass(path: path) {
+            var collector = AutoCalibration.FeatureCollector()
+            let recording = try csv.read(path: path, options: options, samples: &collector)
+            return IngestRead(recording: recording, sink: nil, features: collector.finish(), reader: raw, options: options)
         }
         // The milestone's metrics run on the other core (SplitWearableSink), its statistics beside the reader or with the metrics.
         let (recording, sink) = try milestonePass(raw, path: path, options: options,
@@ -47,9 +61,11 @@ struct IngestRead: Sendable {
     /// sink, without the per-second accumulator and quality checks whose results the first read
     /// already gave; anything else is read again in full. The sink gets the same samples either way.
     static func calibratedPass(_ raw: any RawSampleReader, path: String, options: IngestOptions, firstRead: Recording,
-                               calibration: LinearCalibration) throws(IngestError) -> WearableEpochSink {
+                               calibration: LinearCalibration?) throws(IngestError) -> WearableEpochSink {
         if let csv = raw as? RawCSVReader, RawCSVReader.passedEverySample(firstRead) {
-            var sink = SplitWearableSink(calibration: calibration, statisticsOnWorker: statisticsOnWorker(raw))
+            // The replay's reader only parses: the axis statistics go beside it, the metrics to the
+            // worker, which then share the pass about evenly.
+            var sink = SplitWearableSink(calibration: calibration, statisticsOnWorker: false)
             let replayed: Bool
             do { replayed = try WearableSampleRead.replay(csv, path: path, sink: &sink) } catch {
                 _ = sink.finish()
@@ -74,7 +90,7 @@ struct IngestRead: Sendable {
     /// recording's quality record; nil, with a warning saying why, when the data cannot give one
     /// (no raw samples, or acceleration without gravity: ENMO and angle-z would mean nothing).
     static func wearableEpochs(_ file: IngestRead, path: String, recording: inout Recording) throws(IngestError) -> WearableEpochs? {
-        guard let sink = file.sink else {
+        guard file.sink != nil || file.features != nil else {
             recording.warnings.append("the wearable method needs raw acceleration samples; this \(recording.format.rawValue) file holds none, so its nights are not scored")
             return nil
         }
@@ -84,9 +100,9 @@ struct IngestRead: Sendable {
         }
         // Auto-calibration (van Hees 2014, GGIR g.calibrate) from the first pass's features; when
         // GGIR would use it, the file is read again through it (GGIR also reads twice).
-        var chosen = sink
         var q = recording.quality
-        if let features = sink.calibrationFeatures {
+        var fitted: LinearCalibration? = nil
+        if let features = file.sink?.calibrationFeatures ?? file.features {
             let calibration = AutoCalibration.fit(features)
             q.calibrationErrorBeforeMilliG = calibration.errorBeforeMilliG
             q.calibrationErrorAfterMilliG = calibration.errorAfterMilliG
@@ -96,23 +112,30 @@ struct IngestRead: Sendable {
             switch calibration.status {
             case .calibrated:
                 q.calibration = "applied (\(calibration.stillWindows) still 10-s windows over \(Int(calibration.hoursUsed)) h; GGIR: \(calibration.ggirMessage))"
-                if let raw = file.reader {
-                    chosen = try calibratedPass(raw, path: path, options: file.options, firstRead: recording,
-                                                calibration: LinearCalibration(calibration))
-                }
+                if file.reader != nil { fitted = LinearCalibration(calibration) }
             case .skipped(let reason):
                 q.calibration = "skipped: \(reason)"
             }
+        }
+        // The first pass's milestone when it has one and no calibration applies; else the second
+        // pass, through the calibration if one applies.
+        let chosen: WearableEpochSink
+        if let sink = file.sink, fitted == nil {
+            chosen = sink
+        } else if let raw = file.reader {
+            chosen = try calibratedPass(raw, path: path, options: file.options, firstRead: recording, calibration: fitted)
+        } else {
+            throw IngestError(file: path, byteOffset: 0, message: "wearable epochs: no reader for the second pass")
         }
         var epochs: WearableEpochs
         do { epochs = try chosen.finish().epochs } catch {
             throw IngestError(file: path, byteOffset: 0, message: "wearable epochs: \(error)")
         }
         // ActiGraph counts come from the first pass, of the samples as read (ActiLife does not calibrate).
-        if let counts = sink.activityCounts(startUTC: epochs.startUTC, count: epochs.count), let rate = sink.activityCountsRateHz {
+        if let sink = file.sink, let counts = sink.activityCounts(startUTC: epochs.startUTC, count: epochs.count), let rate = sink.activityCountsRateHz {
             epochs.counts = counts
             q.activityCounts = "computed as ActiLife does (agcounts 0.2.6: \(rate) Hz → 30 Hz, band-pass, normal filter), uncalibrated samples; axis-1 total \(counts.axis1.reduce(0) { $0 + Int($1) })"
-        } else if let reason = sink.countsUnavailableReason {
+        } else if let reason = file.sink?.countsUnavailableReason {
             q.activityCounts = "not computed: \(reason)"
         }
         q.wearableEpochs = (0..<epochs.count).reduce(0) { $0 + (epochs.hasData($1) ? 1 : 0) }
@@ -121,8 +144,8 @@ struct IngestRead: Sendable {
         for i in 0..<epochs.count where epochs.nonWear[i] && (i == 0 || !epochs.nonWear[i - 1]) { periods += 1 }
         q.nonWearPeriods = periods
         recording.quality = q
-        if sink.outOfOrderSamples > 0 {
-            recording.warnings.append("\(sink.outOfOrderSamples) sample(s) earlier than the sample before were left out of the 5-s epochs (ENMO, angle-z need time order)")
+        if chosen.outOfOrderSamples > 0 {
+            recording.warnings.append("\(chosen.outOfOrderSamples) sample(s) earlier than the sample before were left out of the 5-s epochs (ENMO, angle-z need time order)")
         }
         return epochs
     }

@@ -641,6 +641,49 @@ private func autoCalGGIRFeatures(_ x: [Double], _ y: [Double], _ z: [Double], ch
 #endif
 
 extension AutoCalibrationTests {
+    @Test("a run of samples collected apart (a parser thread's chunk) and appended gives the features of one collector, bit for bit, wherever the runs are cut")
+    func chunksAppend() {
+        // 25 Hz with a gap, repeated timestamps, all-zero and non-finite samples, and still stretches.
+        var samples: [(Double, Double, Double, Double)] = []
+        var t = 1_718_380_800.0
+        for i in 0..<60_000 {
+            if i == 20_000 { t += 95.3 }
+            if i % 501 != 7 { t += 0.04 }
+            let still = (i / 3000) % 2 == 0
+            var x = still ? 0.011 : sin(Double(i) * 0.01), y = still ? -0.98 : cos(Double(i) * 0.013), z = 0.2 * sin(Double(i) * 0.002)
+            if i % 997 == 3 { (x, y, z) = (0, 0, 0) }
+            if i % 1999 == 5 { x = .nan }
+            samples.append((t, x, y, z))
+        }
+        var whole = AutoCalibration.FeatureCollector()
+        for s in samples { whole.add(timestamp: s.0, x: s.1, y: s.2, z: s.3) }
+        var state: UInt64 = 7
+        func next() -> Int { state = state &* 6364136223846793005 &+ 1442695040888963407; return Int(state >> 33) % 60_000 }
+        // Bit patterns (a one-sample window's SD is NaN, which == never equals).
+        func bits(_ w: [AutoCalibration.Window]) -> [[UInt64]] {
+            w.map { [UInt64($0.index), UInt64($0.sampleCount)] + [$0.mean.x, $0.mean.y, $0.mean.z, $0.sd.x, $0.sd.y, $0.sd.z].map(\.bitPattern) }
+        }
+        for cuts in [[5, 17, 250, 251, 30_000], [1], (0..<40).map { _ in next() }.sorted()] {
+            var merged = AutoCalibration.FeatureCollector()
+            var chunk = AutoCalibration.FeatureCollector.Chunk()
+            var start = 0
+            // The first run goes sample by sample (as the accumulator's first chunk does), the rest as chunks.
+            for (k, end) in (cuts + [samples.count]).enumerated() where end > start {
+                if k == 0 {
+                    for s in samples[start..<end] { merged.add(timestamp: s.0, x: s.1, y: s.2, z: s.3) }
+                } else {
+                    chunk.reset()
+                    for s in samples[start..<end] { chunk.add(timestamp: s.0, x: s.1, y: s.2, z: s.3) }
+                    merged.append(chunk)
+                }
+                start = end
+            }
+            #expect(bits(merged.windows) == bits(whole.windows) && merged.ignoredSamples == whole.ignoredSamples, "cuts \(cuts.prefix(5))")
+            #expect(whole.windows.count > 200 && whole.ignoredSamples > 50)
+            #expect(merged.finish() == whole.finish())
+        }
+    }
+
     @Test("streaming collector equals a direct computation, for both duplicate rules")
     func streamingEqualsDirect() {
         let samples = autoCalIrregularRecording()

@@ -213,6 +213,27 @@ struct ParallelRawCSVReaderTests {
         try compare(folder.write("bomh.csv", bomHeader), "BOM on the header")
     }
 
+    @Test("a lean first pass (calibration features only) takes whole seconds on both cores: the features equal the serial reader's, bit for bit, with gaps, repeats and steps back")
+    func chunkFeatures() throws {
+        for (what, g) in [("oddities", Generated(rows: 60_000, rateHz: 25, gravity: true, seed: 13)),
+                          ("in order", Generated(rows: 60_000, rateHz: 25, gravity: true, jitterBack: false, oddRows: false, seed: 14))] {
+            let path = write(g, "features.csv")
+            var serial = AutoCalibration.FeatureCollector()
+            _ = try RawCSVReader(parallel: false).read(path: path, options: IngestOptions(), samples: &serial)
+            for chunkBytes in [4096, 65_536] {
+                var parallel = AutoCalibration.FeatureCollector()
+                var stats = ParallelRawCSVReader.Statistics()
+                let r = try #require(try ParallelRawCSVReader(chunkBytes: chunkBytes, threads: 2)
+                    .read(path: path, options: IngestOptions(), samples: &parallel, statistics: &stats))
+                #expect(stats.threadsUsed == 2 && r.quality.sampleCount > 50_000, "\(what)")
+                if what == "in order" { #expect(stats.secondsSummedWhileParsing > 1000, "\(what): \(stats.secondsSummedWhileParsing)") }
+                #expect(parallel.windows.map(\.index) == serial.windows.map(\.index) && parallel.ignoredSamples == serial.ignoredSamples, "\(what)")
+                #expect(parallel.windows.map { [$0.mean.x, $0.mean.z, $0.sd.y].map(\.bitPattern) } == serial.windows.map { [$0.mean.x, $0.mean.z, $0.sd.y].map(\.bitPattern) }, "\(what)")
+                #expect(parallel.finish() == serial.finish(), "\(what)")
+            }
+        }
+    }
+
     @Test("a sample sink gets the same samples, in the same order")
     func sink() throws {
         let path = write(Generated(rows: 20_000, seed: 10))

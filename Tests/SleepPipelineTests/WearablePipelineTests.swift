@@ -189,6 +189,46 @@ struct WearablePipelineTests {
         #expect(meanStillENMO < 0.003, "\(meanStillENMO)")
     }
 
+    @Test("a plain CSV's lean first pass (the recording and calibration features on both cores, the milestone in the second pass) gives what the full first pass gave, bit for bit: calibrated and not",
+          arguments: [true, false])
+    func leanFirstPass(calibrated: Bool) throws {
+        // 26 h at 5 Hz: still in 24 orientations (the fit applies) or always in one (skipped).
+        let w = Workspace()
+        var lines = ["timestamp,x,y,z"]
+        let t0 = 1_718_380_800
+        var g = (0.0, 0.0, 1.0)
+        for s in 0..<(26 * 3600) {
+            if calibrated && s % 120 == 0 {
+                let k = Double((s / 120) % 24)
+                let theta = acos(1 - 2 * (k + 0.5) / 24), phi = k * 2.399963
+                g = (sin(theta) * cos(phi), sin(theta) * sin(phi), cos(theta))
+            }
+            for i in 0..<5 {
+                let wobble = s % 120 >= 60 ? 0.3 * sin(Double(s * 5 + i)) : 0.001 * sin(Double(s + i))
+                let raw = ((g.0 + wobble) / 1.02 - 0.03, g.1 / 0.98 + 0.02, g.2 / 1.01 - 0.05)
+                lines.append("\(t0 + s).\(i * 2),\(String(format: "%.5f", raw.0)),\(String(format: "%.5f", raw.1)),\(String(format: "%.5f", raw.2))")
+            }
+        }
+        w.write("wrist.csv", lines.joined(separator: "\n") + "\n")
+        let path = w.data + "/wrist.csv"
+        let options = IngestOptions(timeZoneIdentifier: "Europe/Berlin")
+        let lean = try IngestRead.read(reader: RawCSVReader(), path: path, options: options)
+        #expect(lean.sink == nil && lean.features != nil)
+        // The full first pass, as before: the whole milestone with the features.
+        let (recording, sink) = try IngestRead.milestonePass(RawCSVReader(), path: path, options: options,
+                                                             sink: SplitWearableSink(collectCalibrationFeatures: true, statisticsOnWorker: true))
+        #expect(lean.features == sink.calibrationFeatures)
+        let full = IngestRead(recording: recording, sink: sink, reader: RawCSVReader(), options: options)
+        var a = lean.recording, b = full.recording
+        let ea = try #require(try IngestRead.wearableEpochs(lean, path: path, recording: &a))
+        let eb = try #require(try IngestRead.wearableEpochs(full, path: path, recording: &b))
+        #expect(a.quality == b.quality && a.warnings == b.warnings)
+        #expect(a.quality.calibration?.hasPrefix(calibrated ? "applied" : "skipped") == true, "\(a.quality.calibration ?? "")")
+        func bits(_ v: [Float]) -> [UInt32] { v.map(\.bitPattern) }
+        #expect(ea.startUTC == eb.startUTC && ea.sampleCounts == eb.sampleCounts && ea.nonWear == eb.nonWear && ea.count > 18_000)
+        #expect(bits(ea.enmo) == bits(eb.enmo) && bits(ea.angleZ) == bits(eb.angleZ) && bits(ea.mad) == bits(eb.mad))
+    }
+
     struct QualityJSON: Decodable {
         var calibration: String?
         var calibrationErrorBeforeMilliG: Double?
@@ -276,9 +316,11 @@ struct WearablePipelineTests {
         gzip.arguments = ["-c", "cd '\(w.data)' && gzip -c whole.csv > whole.csv.gz && head -c $(( $(wc -c < whole.csv.gz) * 4 / 5 )) whole.csv.gz > cut.csv.gz"]
         try gzip.run(); gzip.waitUntilExit()
         let options = IngestOptions(timeZoneIdentifier: "Europe/Berlin")
+        // The first pass with the whole milestone (what a .csv.gz gets; a plain file's lean first
+        // pass leaves the milestone to the second, which replays the same samples).
         func milestone(_ name: String) throws -> (Recording, WearableEpochSink) {
-            let read = try IngestRead.read(reader: RawCSVReader(), path: w.data + "/" + name, options: options)
-            return (read.recording, try #require(read.sink))
+            try IngestRead.milestonePass(RawCSVReader(), path: w.data + "/" + name, options: options,
+                                         sink: SplitWearableSink(collectCalibrationFeatures: true, statisticsOnWorker: true))
         }
         let (reference, referenceSink) = try milestone("complete.csv")
         func bits(_ v: [Float]) -> [UInt32] { v.map(\.bitPattern) }
@@ -294,6 +336,12 @@ struct WearablePipelineTests {
                 #expect(bits(a.epochs.enmo) == bits(b.epochs.enmo) && bits(a.epochs.angleZ) == bits(b.epochs.angleZ) && bits(a.epochs.mad) == bits(b.epochs.mad))
                 #expect(bits(a.statistics.mean) == bits(b.statistics.mean) && bits(a.statistics.m2) == bits(b.statistics.m2))
                 #expect(recording.quality == reference.quality)
+                // The lean first pass drops the cut row too, and its second pass replays the rows before it.
+                let lean = try IngestRead.read(reader: RawCSVReader(), path: w.data + "/cut.csv", options: options)
+                #expect(lean.sink == nil && lean.features == referenceSink.calibrationFeatures && lean.recording.quality == reference.quality)
+                var r = lean.recording
+                let e = try IngestRead.wearableEpochs(lean, path: w.data + "/cut.csv", recording: &r)
+                #expect(e?.sampleCounts == b.epochs.sampleCounts && e.map { bits($0.enmo) } == bits(b.epochs.enmo))
             } else {
                 // Cut elsewhere (at 4/5 of the compressed bytes): every epoch it has is the whole
                 // file's, and the samples arrived once each, in order.

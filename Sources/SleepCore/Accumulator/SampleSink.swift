@@ -10,10 +10,26 @@ public protocol SampleSink {
     /// (the default); a sink whose state lives elsewhere (``ThreadedSampleSink``'s worker thread)
     /// must end that state first, since a copy shares it with the samples already handed on.
     mutating func rewind(to original: Self)
+
+    /// Whether the parallel raw-CSV path may keep the samples of whole seconds from this sink,
+    /// summing them on its parser threads instead (the per-second series), and hand it only what
+    /// ``wantsChunkFeatures`` asks for. False (the default): the sink gets every sample, in order,
+    /// from one thread.
+    static var takesWholeSeconds: Bool { get }
+    /// Whether such a sink wants the calibration features of those samples (``absorb(_:)``).
+    static var wantsChunkFeatures: Bool { get }
+    /// The calibration features of samples this sink did not get one by one (see
+    /// ``takesWholeSeconds``): they follow, in time order, every sample it got before.
+    mutating func absorb(_ features: AutoCalibration.FeatureCollector.Chunk)
 }
 
 extension SampleSink {
     public mutating func rewind(to original: Self) { self = original }
+    public static var takesWholeSeconds: Bool { false }
+    public static var wantsChunkFeatures: Bool { false }
+    public mutating func absorb(_ features: AutoCalibration.FeatureCollector.Chunk) {
+        preconditionFailure("\(Self.self) takes every sample")
+    }
 }
 
 /// Keeps every sample as contiguous arrays (structure of arrays), for computations that need the
@@ -54,4 +70,6 @@ public struct RawSampleBuffer: SampleSink, Sendable {
 public struct DiscardingSampleSink: SampleSink, Sendable {
     public init() {}
     @inlinable public mutating func add(timestamp: Double, x: Double, y: Double, z: Double) {}
+    public static var takesWholeSeconds: Bool { true }
+    public mutating func absorb(_ features: AutoCalibration.FeatureCollector.Chunk) {}
 }

@@ -315,6 +315,76 @@ public enum AutoCalibration {
             sums = .zero; squares = .zero
         }
 
+        /// A lean first pass over a raw CSV collects only these (see ``SampleSink/takesWholeSeconds``).
+        public static var takesWholeSeconds: Bool { true }
+        public static var wantsChunkFeatures: Bool { true }
+        public mutating func absorb(_ features: Chunk) { append(features) }
+
+        /// Takes a run of samples collected apart (``Chunk``: a parser thread's part of a file)
+        /// that follows every sample added so far in time order, with the same result, bit for
+        /// bit, as adding each of its samples here: the head samples (the window this collector
+        /// may still have open) one by one, then the chunk's own windows and its open one.
+        public mutating func append(_ chunk: Chunk) {
+            for s in chunk.head { add(timestamp: s.x, x: s.y, y: s.z, z: s.w) }
+            guard chunk.inBody else { return }
+            let body = chunk.body
+            precondition(body.current > current, "a chunk's windows follow the collector's")
+            closeWindow()
+            windows.append(contentsOf: body.windows)
+            ignoredSamples += body.ignoredSamples
+            current = body.current; currentLow = body.currentLow; currentHigh = body.currentHigh
+            count = body.count; origin = body.origin; sums = body.sums; squares = body.squares
+        }
+
+        /// The features of a run of consecutive samples in time order, collected on their own (on a
+        /// parser thread of the parallel CSV path) and appended to the collector of the samples
+        /// before them (``append(_:)``). The samples up to the run's first window boundary may
+        /// continue that collector's open window, whose first sample (the origin of its sums) is
+        /// not here: they are kept as they are (at most one window's worth) and added one by one.
+        /// From the first sample of a later window on, a collector of its own sums them: that
+        /// window starts in this run, so its sums are the ones the whole file's collector forms.
+        public struct Chunk: Sendable {
+            /// (timestamp, x, y, z) of the samples before the first window boundary.
+            public private(set) var head: [SIMD4<Double>] = []
+            private var headWindow: Int64 = .min
+            fileprivate var body: FeatureCollector
+            fileprivate private(set) var inBody = false
+
+            public init(parameters: Parameters = .ggir) {
+                body = FeatureCollector(parameters: parameters)
+                head.reserveCapacity(1024)
+            }
+
+            /// Empties the chunk for the next run, keeping its storage.
+            public mutating func reset() {
+                head.removeAll(keepingCapacity: true)
+                headWindow = .min
+                inBody = false
+                body = FeatureCollector(parameters: body.parameters)
+            }
+
+            @inline(__always)
+            public mutating func add(timestamp: Double, x: Double, y: Double, z: Double) {
+                if inBody { body.add(timestamp: timestamp, x: x, y: y, z: z); return }
+                // The sample's window as the collector would find it; a sample it would ignore
+                // (not finite, all zero, no window) stays in the head, where it is ignored in turn.
+                if x.isFinite, y.isFinite, z.isFinite, !(x == 0 && y == 0 && z == 0) {
+                    let position = (timestamp / body.parameters.windowSeconds).rounded(.down)
+                    if position.isFinite, abs(position) < 9e15 {
+                        let k = Int64(position)
+                        if headWindow == .min {
+                            headWindow = k
+                        } else if k > headWindow {
+                            inBody = true
+                            body.add(timestamp: timestamp, x: x, y: y, z: z)
+                            return
+                        }
+                    }
+                }
+                head.append(SIMD4(timestamp, x, y, z))
+            }
+        }
+
         /// The window being filled, summarised.
         private var openWindow: Window? {
             guard count > 0 else { return nil }

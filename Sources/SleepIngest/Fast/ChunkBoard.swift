@@ -40,6 +40,9 @@ final class SampleBlock {
     /// to its last (open) second.
     var firstSecondEnd = 0
     var lastSecondStart = 0
+    /// The calibration features of the samples of `seconds[1...]` (the ones summed whole), when
+    /// the sink wants them (``SampleSink/wantsChunkFeatures``).
+    var features: AutoCalibration.FeatureCollector.Chunk? = nil
 
     init(capacity: Int) {
         self.capacity = capacity
@@ -87,16 +90,21 @@ struct AggregatingBlockWriter: ParsedSampleConsumer {
     var ordered = true
     var firstSecondEnd = -1
     var currentStart = 0
+    /// Calibration features of the samples of every closed second after the first (those the
+    /// accumulator takes whole), when the sink wants them; nil otherwise.
+    var features: AutoCalibration.FeatureCollector.Chunk?
     /// The second being summed; `count` 0 before the first sample.
     private var current = SecondAggregate(
         complete: .init(second: .min, movementSum: 0, legacySum: 0, count: 0, duplicates: 0, lastTimestampBits: 0),
         stats: SecondStats(), lastTimestamp: 0)
 
     /// `reusing`: an emptied array whose storage is kept from the block's previous chunk.
-    init(base: UnsafeMutablePointer<ParsedSample>, reusing seconds: [SecondAggregate], expectedSeconds: Int) {
+    init(base: UnsafeMutablePointer<ParsedSample>, reusing seconds: [SecondAggregate], expectedSeconds: Int,
+         features: AutoCalibration.FeatureCollector.Chunk? = nil) {
         self.base = base
         self.seconds = seconds
         self.seconds.reserveCapacity(expectedSeconds)
+        self.features = features
     }
 
     @inline(__always)
@@ -109,8 +117,16 @@ struct AggregatingBlockWriter: ParsedSampleConsumer {
         if second != current.complete.second {
             if current.complete.count > 0 {
                 seconds.append(current)
-                // The first second's samples stay; each later second overwrites the one before.
-                if firstSecondEnd < 0 { firstSecondEnd = count }
+                // The first second's samples stay; each later second overwrites the one before,
+                // once its features (if wanted) have its samples, in order.
+                if firstSecondEnd < 0 {
+                    firstSecondEnd = count
+                } else if features != nil {
+                    for i in currentStart..<count {
+                        let s = base[i]
+                        features!.add(timestamp: s.timestamp, x: s.x, y: s.y, z: s.z)
+                    }
+                }
                 count = firstSecondEnd
             }
             current.complete = .init(second: second, movementSum: 0, legacySum: 0, count: 0, duplicates: 0, lastTimestampBits: 0)
@@ -217,12 +233,19 @@ final class ChunkBoard<Sink: SampleSink>: @unchecked Sendable {
         guard let range = file.chunkRange(index, count: chunkCount, dataStart: head.dataStart, dataEnd: head.dataEnd, chunkBytes: chunkBytes) else { return false }
         block.prepare(forBytes: range.count)
         file.prefetch(range)
-        var writer = AggregatingBlockWriter(base: block.base, reusing: block.takeSeconds(), expectedSeconds: range.count / 512 + 4)
+        var features = block.features
+        block.features = nil
+        if Sink.wantsChunkFeatures {
+            if features == nil { features = AutoCalibration.FeatureCollector.Chunk() } else { features!.reset() }
+        }
+        var writer = AggregatingBlockWriter(base: block.base, reusing: block.takeSeconds(), expectedSeconds: range.count / 512 + 4,
+                                            features: features)
         let outcome = RawCSVFastLines.parse(file.bytes, from: range.lowerBound, to: range.upperBound,
                                             secondsPerUnit: head.secondsPerUnit, into: &writer)
         block.noteStored(writer.count)
         block.range = range
         block.seconds = writer.seconds
+        block.features = writer.features
         if writer.ordered {
             block.firstSecondEnd = writer.firstSecondEnd < 0 ? writer.count : writer.firstSecondEnd
             block.lastSecondStart = writer.currentStart
@@ -264,6 +287,8 @@ final class ChunkBoard<Sink: SampleSink>: @unchecked Sendable {
             for k in 1..<block.seconds.count where !consumer.failed {
                 do { try consumer.intake.appendSecond(block.seconds[k]); whole += 1 } catch { consumer.failed = true }
             }
+            // What the sink wants of those seconds' samples, in their place in the order.
+            if Sink.wantsChunkFeatures, !consumer.failed, let features = block.features { consumer.intake.sink.absorb(features) }
             if !consumer.failed { oneByOne(block.lastSecondStart..<block.count) }
         } else {
             // Every sample in order, as the one-thread path does: parse the chunk again.

@@ -104,6 +104,16 @@ struct ParallelRawCSVReader {
         return true
     }
 
+    /// Whether ``read(path:options:samples:statistics:)`` takes the file (plain, its header and first
+    /// data row as this path reads them), judged from its first rows.
+    static func takes(path: String) -> Bool {
+        guard let file = MappedFile(path: path) else { return false }
+        defer { file.close() }
+        let p = file.bytes
+        if file.size >= 2 && p[0] == 0x1F && p[1] == 0x8B { return false }
+        return RawCSVHead.locate(p, size: file.size) != nil
+    }
+
     /// Test seam: runs after the file is mapped and before it is parsed (to truncate it there).
     nonisolated(unsafe) static var afterMappingForTesting: ((String) -> Void)?
 
@@ -126,8 +136,10 @@ struct ParallelRawCSVReader {
         let chunkCount = file.chunkCount(dataStart: head.dataStart, dataEnd: head.dataEnd, chunkBytes: chunkBytes)
         // A sink that keeps samples gets them from the accumulating thread in order, so parser
         // threads could only sum seconds it cannot use: parse on one core, and leave the other to
-        // the sink (ThreadedSampleSink runs the wearable milestone there).
-        let threadCount = Sink.self == DiscardingSampleSink.self ? min(threads, chunkCount) : 1
+        // the sink (ThreadedSampleSink runs the wearable milestone there). A sink that takes whole
+        // seconds (none, or only their calibration features: a raw CSV's lean first pass) lets
+        // both cores parse.
+        let threadCount = Sink.takesWholeSeconds ? min(threads, chunkCount) : 1
         var stats = Statistics(chunks: chunkCount, threadsUsed: threadCount, peakBlockBytes: 0)
         let ok: Bool
         if threadCount == 1 {

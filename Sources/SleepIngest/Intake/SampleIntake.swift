@@ -100,7 +100,7 @@ struct SampleIntake<Sink: SampleSink> {
 
     /// Whether ``appendSecond(_:)`` may stand in for adding samples one by one: nothing here looks
     /// at single samples (no clipping range, a sink that discards).
-    var takesWholeSeconds: Bool { clipThresholdG == nil && Sink.self == DiscardingSampleSink.self }
+    var takesWholeSeconds: Bool { clipThresholdG == nil && Sink.takesWholeSeconds }
 
     /// Timestamp of the latest sample kept so far (−∞ before the first).
     var latestTimestamp: Double { last }

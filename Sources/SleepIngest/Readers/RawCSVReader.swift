@@ -111,6 +111,14 @@ extension RawCSVReader {
             && recording.quality.backwardTimestampsKept == 0 && recording.quality.backwardSamplesDropped == 0
     }
 
+    /// Whether the file is one the mapped parallel path reads (plain, epoch timestamps), whose
+    /// samples ``replaySamples(path:samples:)`` can hand on again: the pipeline then makes its
+    /// first pass a lean one (the recording and the calibration features) and computes the
+    /// wearable milestone in the second.
+    public func takesLeanFirstPass(path: String) -> Bool {
+        parallel && ParallelRawCSVReader.takes(path: path)
+    }
+
     /// The file's samples again, straight to `samples` (no recording): see
     /// ``ParallelRawCSVReader/replay(path:samples:)``, including when it returns false. Call it only
     /// when ``passedEverySample(_:)`` held for the first read.
