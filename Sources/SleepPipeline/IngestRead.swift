@@ -63,9 +63,7 @@ struct IngestRead: Sendable {
     static func calibratedPass(_ raw: any RawSampleReader, path: String, options: IngestOptions, firstRead: Recording,
                                calibration: LinearCalibration?) throws(IngestError) -> WearableEpochSink {
         if let csv = raw as? RawCSVReader, RawCSVReader.passedEverySample(firstRead) {
-            // The replay's reader only parses: the axis statistics go beside it, the metrics to the
-            // worker, which then share the pass about evenly.
-            var sink = SplitWearableSink(calibration: calibration, statisticsOnWorker: false)
+            var sink = SplitWearableSink(calibration: calibration, statisticsOnWorker: statisticsOnWorker(raw))
             let replayed: Bool
             do { replayed = try WearableSampleRead.replay(csv, path: path, sink: &sink) } catch {
                 _ = sink.finish()

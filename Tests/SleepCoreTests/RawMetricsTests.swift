@@ -31,6 +31,64 @@ private struct RawMetricsLCG {
 
 @Suite("Raw metrics: ENMO, MAD, angle-z")
 struct RawMetricsTests {
+    @Test("samples handed on in batches (structure of arrays) give the per-sample result bit for bit: epochs, gaps, samples entering the median, a non-finite one; the accumulator and the wearable sink in every role",
+          arguments: [25.0, 100.0])
+    func batchesEqualSamples(rate: Double) throws {
+        var t: [Double] = [], x: [Double] = [], y: [Double] = [], z: [Double] = []
+        var time = 1_718_380_800.37
+        for i in 0..<Int(rate * 900) {
+            if i == Int(rate * 300) { time += 7.25 }          // a gap: a new segment
+            time += 1 / rate
+            t.append(time)
+            x.append(0.3 * sin(Double(i) * 0.01)); y.append(0.8 * cos(Double(i) * 0.002)); z.append(-0.5 + 0.1 * sin(Double(i) * 0.3))
+        }
+        x[1234] = .nan
+        let configuration = try RawMetrics.Configuration(sampleRateHz: rate, epochSeconds: 5)
+        var one = RawMetricsAccumulator(configuration: configuration)
+        for i in t.indices { one.add(timestamp: t[i], x: x[i], y: y[i], z: z[i]) }
+        let a = try one.finish()
+        // Batches of odd sizes, cut anywhere.
+        func inBatches<S: SampleSink>(_ sink: inout S) {
+            var start = 0, k = 0
+            let sizes = [1, 7, 333, 4096, 2, 999]
+            while start < t.count {
+                let n = min(sizes[k % sizes.count], t.count - start)
+                t.withUnsafeBufferPointer { tp in x.withUnsafeBufferPointer { xp in y.withUnsafeBufferPointer { yp in z.withUnsafeBufferPointer { zp in
+                    sink.add(timestamps: tp.baseAddress! + start, x: xp.baseAddress! + start, y: yp.baseAddress! + start, z: zp.baseAddress! + start, count: n)
+                } } } }
+                start += n; k += 1
+            }
+        }
+        var batched = RawMetricsAccumulator(configuration: configuration)
+        inBatches(&batched)
+        let b = try batched.finish()
+        func bits(_ v: [Double]?) -> [UInt64] { (v ?? []).map(\.bitPattern) }
+        #expect(a.sampleCounts == b.sampleCounts && bits(a.enmo) == bits(b.enmo) && bits(a.mad) == bits(b.mad) && bits(a.angleZDegrees) == bits(b.angleZDegrees))
+        #expect(one.nonFiniteSampleCount == 1 && batched.nonFiniteSampleCount == 1 && one.segmentCount == 2 && batched.segmentCount == 2)
+        // The wearable sink, whole and in each share, calibrated, with features and counts where they apply.
+        let calibration = LinearCalibration(offset: [0.01, -0.02, 0.005], scale: [1.01, 0.99, 1.002])
+        for role in [WearableEpochSink.Role.complete, .statistics, .metrics, .features, .metricsAndStatistics] {
+            for calibrated in [false, true] {
+                let cal = calibrated ? calibration : nil
+                var perSample = WearableEpochSink(calibration: cal, collectCalibrationFeatures: true, activityCounts: !calibrated, role: role)
+                var inRuns = perSample
+                for i in t.indices { perSample.add(timestamp: t[i], x: x[i], y: y[i], z: z[i]) }
+                inBatches(&inRuns)
+                #expect(perSample.calibrationFeatures == inRuns.calibrationFeatures && perSample.nonFiniteSamples == inRuns.nonFiniteSamples
+                        && perSample.outOfOrderSamples == inRuns.outOfOrderSamples, "\(role) \(calibrated)")
+                #expect(perSample.activityCounts(startUTC: 1_718_380_800, count: 100) == inRuns.activityCounts(startUTC: 1_718_380_800, count: 100), "\(role)")
+                if role == .complete {
+                    let p = try perSample.finish(), q = try inRuns.finish()
+                    func fbits(_ v: [Float]) -> [UInt32] { v.map(\.bitPattern) }
+                    #expect(p.epochs.sampleCounts == q.epochs.sampleCounts && fbits(p.epochs.enmo) == fbits(q.epochs.enmo)
+                            && fbits(p.epochs.angleZ) == fbits(q.epochs.angleZ) && fbits(p.epochs.mad) == fbits(q.epochs.mad) && p.epochs.nonWear == q.epochs.nonWear)
+                    #expect(p.statistics.counts == q.statistics.counts && bits(p.statistics.mean.flatMap { $0 }) == bits(q.statistics.mean.flatMap { $0 })
+                            && bits(p.statistics.m2.flatMap { $0 }) == bits(q.statistics.m2.flatMap { $0 }) && bits(p.statistics.minimum.flatMap { $0 }) == bits(q.statistics.minimum.flatMap { $0 }))
+                }
+            }
+        }
+    }
+
     @Test("GGIR's rolling-median window at common rates")
     func windowGeometry() {
         let ggir = RawMetrics.AngleZWindow.ggir, full = RawMetrics.AngleZWindow.fullRate

@@ -4,6 +4,11 @@ public protocol SampleSink {
     /// `timestamp` in UTC seconds since 1970 (fractional); acceleration in g.
     mutating func add(timestamp: Double, x: Double, y: Double, z: Double)
 
+    /// `count` samples in order, as structure of arrays: the same as adding them one by one (the
+    /// default), which a sink may do in runs (``WearableEpochSink``).
+    mutating func add(timestamps: UnsafePointer<Double>, x: UnsafePointer<Double>, y: UnsafePointer<Double>,
+                      z: UnsafePointer<Double>, count: Int)
+
     /// Makes this sink, which a reader fed partway before giving up, the sink `original` was
     /// (a copy taken before the reader began), for another reader to feed from the first sample
     /// (the serial raw-CSV reader after the fast path). A value sink just becomes `original`
@@ -24,6 +29,10 @@ public protocol SampleSink {
 }
 
 extension SampleSink {
+    public mutating func add(timestamps: UnsafePointer<Double>, x: UnsafePointer<Double>, y: UnsafePointer<Double>,
+                             z: UnsafePointer<Double>, count: Int) {
+        for i in 0..<count { add(timestamp: timestamps[i], x: x[i], y: y[i], z: z[i]) }
+    }
     public mutating func rewind(to original: Self) { self = original }
     public static var takesWholeSeconds: Bool { false }
     public static var wantsChunkFeatures: Bool { false }

@@ -213,6 +213,24 @@ extension RawMetrics {
             runs += 1
         }
 
+        /// `n` samples of `epoch` at once: the same queue as `n` pushes of it.
+        @inline(__always)
+        mutating func push(_ epoch: Int32, count n: Int) {
+            precondition(sampleCount + n <= counts.count, "epoch run queue overflow")
+            guard n > 0 else { return }
+            sampleCount += n
+            if runs > 0 {
+                var last = head + runs - 1
+                if last >= epochs.count { last -= epochs.count }
+                if epochs[last] == epoch { counts[last] += n; return }
+            }
+            var slot = head + runs
+            if slot >= epochs.count { slot -= epochs.count }
+            epochs[slot] = epoch
+            counts[slot] = n
+            runs += 1
+        }
+
         /// Removes the first `samples` samples (at most ``sampleCount``), calling `body` once per
         /// run or part of a run, in order, with its epoch and how many of its samples leave.
         mutating func pop(samples: Int, _ body: (Int32, Int) -> Void) {

@@ -130,6 +130,10 @@ public struct WearableEpochSink: SampleSink, Sendable {
     /// The rate the counts were computed at, when they were.
     public var activityCountsRateHz: Int? { countStream?.sampleRateHz }
 
+    /// Whether this share has anything to compute: a `features` share asked for neither features
+    /// nor counts (a calibrated pass's, beside a text reader) has not, and need not see the samples.
+    public var hasWork: Bool { role.computesMetrics || role.computesAxisStatistics || collectsFeatures || countsRequested }
+
     /// The auto-calibration features of the samples as read, when collected.
     public var calibrationFeatures: AutoCalibration.Features? { collectsFeatures ? features.finish() : nil }
 
@@ -215,19 +219,100 @@ public struct WearableEpochSink: SampleSink, Sendable {
         // whole seconds, so `start ≤ t < end` is exactly `start ≤ floor(t) < end`. Two comparisons
         // instead of a floor (a libm call) and an integer division per sample; outside them the
         // index is another epoch's (a later one: samples arrive in time order).
-        if !(t >= epochStart && t < epochEnd) {
-            let e = LocalClock.floorDiv(Int64(t.rounded(.down)), Int64(WearableEpochs.epochSeconds))
-            closeEpoch(upTo: e)
-            ref = v; lo = v; hi = v
-            epochStart = Double(e * Int64(WearableEpochs.epochSeconds))
-            epochEnd = Double((e + 1) * Int64(WearableEpochs.epochSeconds))
-        }
+        if !(t >= epochStart && t < epochEnd) { openStatisticsEpoch(at: t, first: v) }
         n += 1
         let d = v - ref
         s += d
         ss += d * d
         lo.formMinimum(with: v)
         hi.formMaximum(with: v)
+    }
+
+    /// Closes the open epoch of the axis statistics and opens the one holding `t`, whose first
+    /// sample is `v`.
+    private mutating func openStatisticsEpoch(at t: Double, first v: SIMD4<Double>) {
+        let e = LocalClock.floorDiv(Int64(t.rounded(.down)), Int64(WearableEpochs.epochSeconds))
+        closeEpoch(upTo: e)
+        ref = v; lo = v; hi = v
+        epochStart = Double(e * Int64(WearableEpochs.epochSeconds))
+        epochEnd = Double((e + 1) * Int64(WearableEpochs.epochSeconds))
+    }
+
+    /// Samples up to a run read at once by ``add(timestamps:x:y:z:count:)`` (its calibrated copy: 24 KB).
+    static let runSamples = 1024
+
+    /// `count` samples in order (structure of arrays): the same as ``add(timestamp:x:y:z:)`` for
+    /// each, bit for bit, with the work done in runs (``SplitWearableSink`` hands its batches here
+    /// on both cores). A run is the samples, up to ``runSamples``, that are finite after the
+    /// calibration and in time order once the rate is fixed: each share's state (features, metrics,
+    /// counts, axis statistics) takes the run in one loop, in sample order, as the per-sample path
+    /// would, the shares being independent of each other. Any other sample goes one by one.
+    public mutating func add(timestamps t: UnsafePointer<Double>, x: UnsafePointer<Double>, y: UnsafePointer<Double>,
+                             z: UnsafePointer<Double>, count: Int) {
+        let block = Self.runSamples
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: 3 * block) { buffer in
+            let cx = buffer.baseAddress!, cy = cx + block, cz = cy + block
+            var i = 0
+            while i < count {
+                guard started, failureText == nil else {
+                    add(timestamp: t[i], x: x[i], y: y[i], z: z[i])
+                    i += 1
+                    continue
+                }
+                let runEnd = Swift.min(count, i + block)
+                var k = i
+                var last = lastTimestamp
+                while k < runEnd {
+                    let tk = t[k]
+                    var v = SIMD4(x[k], y[k], z[k], 0)
+                    if calibrates { v = (v + calibrationOffset) * calibrationScale }
+                    guard tk.isFinite, v.x.isFinite, v.y.isFinite, v.z.isFinite, tk >= last else { break }
+                    cx[k - i] = v.x; cy[k - i] = v.y; cz[k - i] = v.z
+                    last = tk
+                    k += 1
+                }
+                let n = k - i
+                guard n > 0 else {
+                    add(timestamp: t[i], x: x[i], y: y[i], z: z[i])
+                    i += 1
+                    continue
+                }
+                // Features are of the samples as read; the rest of the calibrated ones.
+                if collectsFeatures { for j in i..<k { features.add(timestamp: t[j], x: x[j], y: y[j], z: z[j]) } }
+                lastTimestamp = last
+                if role.computesMetrics { metrics!.add(timestamps: t + i, x: cx, y: cy, z: cz, count: n) }
+                if role.collectsFeaturesAndCounts && countStream != nil {
+                    for j in 0..<n { countStream!.add(timestamp: t[i + j], x: cx[j], y: cy[j], z: cz[j]) }
+                }
+                if role.computesAxisStatistics { addStatistics(t + i, cx, cy, cz, n) }
+                i = k
+            }
+        }
+    }
+
+    /// The axis statistics of `n` samples in time order: per epoch, one loop over its samples with
+    /// the sums in registers, the same operations in the same order as ``consume(_:_:_:_:)``.
+    private mutating func addStatistics(_ t: UnsafePointer<Double>, _ x: UnsafePointer<Double>, _ y: UnsafePointer<Double>,
+                                        _ z: UnsafePointer<Double>, _ count: Int) {
+        var j = 0
+        while j < count {
+            let first = t[j]
+            if !(first >= epochStart && first < epochEnd) { openStatisticsEpoch(at: first, first: SIMD4(x[j], y[j], z[j], 0)) }
+            // In time order, every sample from here to the epoch's end is in it.
+            let end = epochEnd, origin = ref
+            var k = n, sum = s, squares = ss, low = lo, high = hi
+            while j < count && t[j] < end {
+                let v = SIMD4(x[j], y[j], z[j], 0)
+                k += 1
+                let d = v - origin
+                sum += d
+                squares += d * d
+                low.formMinimum(with: v)
+                high.formMaximum(with: v)
+                j += 1
+            }
+            n = k; s = sum; ss = squares; lo = low; hi = high
+        }
     }
 
     /// Closes the open epoch and adds empty epochs up to (not including) `next`.

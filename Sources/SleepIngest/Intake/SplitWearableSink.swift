@@ -21,6 +21,8 @@ import SleepCore
 public struct SplitWearableSink: SampleSink {
     var front: WearableEpochSink
     var back: ThreadedSampleSink<WearableEpochSink>
+    /// False for a `features` share with neither features nor counts to collect: it is skipped.
+    private let frontWorks: Bool
 
     /// The same parameters as ``WearableEpochSink/init(calibration:collectCalibrationFeatures:activityCounts:role:)``;
     /// `statisticsOnWorker`: the axis statistics on the worker with the metrics; beside the reader
@@ -30,12 +32,22 @@ public struct SplitWearableSink: SampleSink {
         front = WearableEpochSink(calibration: calibration, collectCalibrationFeatures: collectCalibrationFeatures,
                                   activityCounts: activityCounts, role: statisticsOnWorker ? .features : .statistics)
         back = ThreadedSampleSink(WearableEpochSink(calibration: calibration, role: statisticsOnWorker ? .metricsAndStatistics : .metrics))
+        frontWorks = front.hasWork
     }
 
+    /// The reader's share takes each batch of samples as a whole (``WearableEpochSink/add(timestamps:x:y:z:count:)``:
+    /// runs of samples in one loop instead of a call per sample) just before the worker gets it:
+    /// the same samples in the same order, so the same result.
     @inline(__always)
     public mutating func add(timestamp: Double, x: Double, y: Double, z: Double) {
-        front.add(timestamp: timestamp, x: x, y: y, z: z)
-        back.add(timestamp: timestamp, x: x, y: y, z: z)
+        back.store(timestamp: timestamp, x: x, y: y, z: z)
+        if back.isFull {
+            if frontWorks {
+                let b = back.openBatch
+                front.add(timestamps: b.t, x: b.x, y: b.y, z: b.z, count: b.count)
+            }
+            back.submit()
+        }
     }
 
     /// Both shares as `original` was; the worker's share through ``ThreadedSampleSink/rewind(to:)``.
@@ -46,7 +58,11 @@ public struct SplitWearableSink: SampleSink {
 
     /// Waits for the worker and returns the complete sink. Call once, after the reader has returned.
     public mutating func finish() -> WearableEpochSink {
-        front.role == .statistics ? WearableEpochSink.merged(statistics: front, metrics: back.finish())
+        if frontWorks {
+            let b = back.openBatch
+            front.add(timestamps: b.t, x: b.x, y: b.y, z: b.z, count: b.count)
+        }
+        return front.role == .statistics ? WearableEpochSink.merged(statistics: front, metrics: back.finish())
             : WearableEpochSink.merged(features: front, rest: back.finish())
     }
 }

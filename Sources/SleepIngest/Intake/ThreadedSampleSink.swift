@@ -65,7 +65,7 @@ public struct ThreadedSampleSink<Inner: SampleSink & Sendable>: SampleSink {
                 // One access to `inner` per batch (a class's stored property: a dynamic
                 // exclusivity check on every access), then plain calls per sample.
                 withUnsafeMutablePointer(to: &inner) { sink in
-                    for i in 0..<b.count { sink.pointee.add(timestamp: b.t[i], x: b.x[i], y: b.y[i], z: b.z[i]) }
+                    sink.pointee.add(timestamps: b.t, x: b.x, y: b.y, z: b.z, count: b.count)
                 }
                 lock.wait(); free.append(b); lock.signal()
                 freeCount.signal()
@@ -102,15 +102,32 @@ public struct ThreadedSampleSink<Inner: SampleSink & Sendable>: SampleSink {
 
     @inline(__always)
     public mutating func add(timestamp: Double, x: Double, y: Double, z: Double) {
+        store(timestamp: timestamp, x: x, y: y, z: z)
+        if isFull { submit() }
+    }
+
+    /// Copies the sample into the open batch, without handing a full batch on (``submit()``).
+    @inline(__always)
+    mutating func store(timestamp: Double, x: Double, y: Double, z: Double) {
         let i = count
         batch.t[i] = timestamp; batch.x[i] = x; batch.y[i] = y; batch.z[i] = z
         count = i + 1
-        if count == Self.batchSamples {
-            batch.count = count
-            shared.submit(batch)
-            batch = shared.takeFree()
-            count = 0
-        }
+    }
+
+    /// Whether the open batch is full (hand it on with ``submit()`` before the next ``store``).
+    var isFull: Bool { count == Self.batchSamples }
+
+    /// The open batch's samples (structure of arrays), to be read before ``submit()`` hands them on.
+    var openBatch: (t: UnsafePointer<Double>, x: UnsafePointer<Double>, y: UnsafePointer<Double>, z: UnsafePointer<Double>, count: Int) {
+        (UnsafePointer(batch.t), UnsafePointer(batch.x), UnsafePointer(batch.y), UnsafePointer(batch.z), count)
+    }
+
+    /// Hands the open batch to the worker and opens the next.
+    mutating func submit() {
+        batch.count = count
+        shared.submit(batch)
+        batch = shared.takeFree()
+        count = 0
     }
 
     /// Hands on the last samples, waits for the worker and returns the inner sink. Call once, after
