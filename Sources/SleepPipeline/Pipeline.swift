@@ -279,10 +279,10 @@ public struct Pipeline {
         let options = IngestOptions(timeZoneIdentifier: configuration.timeZoneIdentifier)
         // A new file, or one whose size changed, is read anyway: read it while hashing (SpeculativeRead).
         let storedSize = try storing { try db.storedSizeBytes(ofRecordingAt: relativePath) }
+        let configuration = self.configuration
         let early = reader.flatMap { r in
             SpeculativeRead.worthIt(sizeBytes: before.sizeBytes, storedSizeBytes: storedSize)
-                ? SpeculativeRead(reader: r, path: path, options: options, milestone: configuration.needsWearableMilestone,
-                                  activityCounts: configuration.needsActivityCounts) : nil
+                ? SpeculativeRead { () throws(IngestError) in try Self.readRecording(r, path: path, options: options, configuration: configuration) } : nil
         }
         defer { early?.wait() }
         // SHA-256 as well only if a recording of this size still has its identity from before
@@ -335,20 +335,9 @@ public struct Pipeline {
             if case .ingested(let nightIDs, _) = outcome { removeReportFolders(Set(oldNightIDs).subtracting(nightIDs)) }
             return outcome
         }
-        let file = try early?.wait().get() ?? IngestRead.read(reader: reader, path: path, options: options,
-                                                             milestone: configuration.needsWearableMilestone,
-                                                             activityCounts: configuration.needsActivityCounts)
-        var recording = file.recording
-        AccelerationUnits.resolve(&recording, option: configuration.units)
-        let span = recording.segments.compactMap(\.series.dataSpan)
-        let decision = RecordingKindClassifier.decide(
-            gravity: recording.gravity.rawValue, isWearableDeviceFormat: IngestRead.wearableDeviceFormats.contains(recording.format),
-            format: recording.format.rawValue, spanSeconds: Int((span.map(\.end).max() ?? 0) - (span.map(\.first).min() ?? 0)),
-            override: configuration.kindOverride)
-        let wearable = decision.kind == .wearable24h ? try IngestRead.wearableEpochs(file, path: path, recording: &recording) : nil
-        if decision.kind == .phoneInBed && recording.gravity == .included {
-            recording.warnings.append("the acceleration includes gravity (mean |a| ≈ 1 g), yet the recording is analysed as a phone on the mattress (\(decision.reason)); movement then includes gravity and sleep estimates are unreliable: use --kind wearable-24h for a device worn day and night")
-        }
+        let read = try early?.wait().get() ?? Self.readRecording(reader, path: path, options: options, configuration: configuration)
+        var recording = read.recording
+        let (span, decision, wearable) = (read.span, read.decision, read.wearable)
         let method = NightAnalysisMethods.method(for: decision.kind)
         let stem = NightNaming.recordingStem(relativePath)
         let taken = try storing { try db.nightIDs(excludingPath: relativePath) }
@@ -391,6 +380,35 @@ public struct Pipeline {
         logger.info("\(relativePath): \(recording.format.rawValue), \(decision.kind.rawValue) (\(decision.reason)), \(recording.quality.sampleCount) samples, \(nightIDs.count) night(s)")
         for w in recording.warnings { logger.notice("\(relativePath): \(w)") }
         return .ingested(nightIDs: nightIDs, warnings: recording.warnings)
+    }
+
+    /// A file read for the store: its recording (units resolved), its kind and, for a wearable, the
+    /// 5-s milestone (the second, calibrated pass of ``IngestRead/wearableEpochs(_:path:recording:)``).
+    /// Nothing here touches the store, so a new file's read runs whole beside its hash
+    /// (``SpeculativeRead``), both passes of a wearable included.
+    struct ReadRecording: Sendable {
+        var recording: Recording
+        var span: [(first: Int64, end: Int64)]
+        var decision: RecordingKindDecision
+        var wearable: WearableEpochs?
+    }
+
+    static func readRecording(_ reader: any RecordingReader, path: String, options: IngestOptions,
+                              configuration: PipelineConfiguration) throws(IngestError) -> ReadRecording {
+        let file = try IngestRead.read(reader: reader, path: path, options: options, milestone: configuration.needsWearableMilestone,
+                                       activityCounts: configuration.needsActivityCounts)
+        var recording = file.recording
+        AccelerationUnits.resolve(&recording, option: configuration.units)
+        let span = recording.segments.compactMap(\.series.dataSpan)
+        let decision = RecordingKindClassifier.decide(
+            gravity: recording.gravity.rawValue, isWearableDeviceFormat: IngestRead.wearableDeviceFormats.contains(recording.format),
+            format: recording.format.rawValue, spanSeconds: Int((span.map(\.end).max() ?? 0) - (span.map(\.first).min() ?? 0)),
+            override: configuration.kindOverride)
+        let wearable = decision.kind == .wearable24h ? try IngestRead.wearableEpochs(file, path: path, recording: &recording) : nil
+        if decision.kind == .phoneInBed && recording.gravity == .included {
+            recording.warnings.append("the acceleration includes gravity (mean |a| ≈ 1 g), yet the recording is analysed as a phone on the mattress (\(decision.reason)); movement then includes gravity and sleep estimates are unreliable: use --kind wearable-24h for a device worn day and night")
+        }
+        return ReadRecording(recording: recording, span: span, decision: decision, wearable: wearable)
     }
 
     /// The recording stored with the content `hashes` describe, if any. One stored before the

@@ -11,14 +11,16 @@ import SleepIngest
 /// the result only when the hash says the file must be ingested (an unchanged or moved file's
 /// speculative read is waited for and dropped, its errors included).
 final class SpeculativeRead: @unchecked Sendable {
-    private var result: Result<IngestRead, IngestError>?
+    private var result: Result<Pipeline.ReadRecording, IngestError>?
     private let finished = DispatchSemaphore(value: 0)
     private var joined = false
 
-    init(reader: any RecordingReader, path: String, options: IngestOptions, milestone: Bool = true, activityCounts: Bool = false) {
+    /// `read`: the whole read (``Pipeline/readRecording(_:path:options:configuration:)``: both passes
+    /// of a wearable, so that the hash overlaps the second pass too).
+    init(_ read: @escaping @Sendable () throws(IngestError) -> Pipeline.ReadRecording) {
         DispatchQueue.global().async {
-            let r: Result<IngestRead, IngestError>
-            do throws(IngestError) { r = .success(try IngestRead.read(reader: reader, path: path, options: options, milestone: milestone, activityCounts: activityCounts)) } catch { r = .failure(error) }
+            let r: Result<Pipeline.ReadRecording, IngestError>
+            do throws(IngestError) { r = .success(try read()) } catch { r = .failure(error) }
             self.result = r
             self.finished.signal()
         }
@@ -26,7 +28,7 @@ final class SpeculativeRead: @unchecked Sendable {
 
     /// Waits for the read (once; later calls return at once) and returns its result.
     @discardableResult
-    func wait() -> Result<IngestRead, IngestError> {
+    func wait() -> Result<Pipeline.ReadRecording, IngestError> {
         if !joined { finished.wait(); joined = true }
         return result!
     }

@@ -287,6 +287,7 @@ public enum AutoCalibration {
 
         public init(parameters: Parameters = .ggir) { self.parameters = parameters }
 
+        @inline(__always)
         public mutating func add(timestamp: Double, x: Double, y: Double, z: Double) {
             guard x.isFinite, y.isFinite, z.isFinite, !(x == 0 && y == 0 && z == 0) else { ignoredSamples += 1; return }
             let q = timestamp / parameters.windowSeconds
@@ -361,6 +362,15 @@ public enum AutoCalibration {
                 headWindow = .min
                 inBody = false
                 body = FeatureCollector(parameters: body.parameters)
+            }
+
+            /// `count` samples stored as (timestamp, x, y, z) one after another (the parser threads'
+            /// blocks): the same as adding them one by one, in one call instead of one per sample.
+            public mutating func add(interleaved p: UnsafePointer<Double>, count: Int) {
+                for i in 0..<count {
+                    let s = p + 4 * i
+                    add(timestamp: s[0], x: s[1], y: s[2], z: s[3])
+                }
             }
 
             @inline(__always)

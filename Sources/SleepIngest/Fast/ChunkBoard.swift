@@ -45,6 +45,8 @@ final class SampleBlock {
     var features: AutoCalibration.FeatureCollector.Chunk? = nil
 
     init(capacity: Int) {
+        // AggregatingBlockWriter reads the samples as four Doubles each (calibration features).
+        precondition(MemoryLayout<ParsedSample>.stride == 32 && MemoryLayout<ParsedSample>.offset(of: \.z) == 24)
         self.capacity = capacity
         base = .allocate(capacity: capacity)
     }
@@ -122,9 +124,9 @@ struct AggregatingBlockWriter: ParsedSampleConsumer {
                 if firstSecondEnd < 0 {
                     firstSecondEnd = count
                 } else if features != nil {
-                    for i in currentStart..<count {
-                        let s = base[i]
-                        features!.add(timestamp: s.timestamp, x: s.x, y: s.y, z: s.z)
+                    // ParsedSample is four Doubles (timestamp, x, y, z) in that order.
+                    UnsafeRawPointer(base + currentStart).withMemoryRebound(to: Double.self, capacity: 4 * (count - currentStart)) {
+                        features!.add(interleaved: $0, count: count - currentStart)
                     }
                 }
                 count = firstSecondEnd
