@@ -336,7 +336,7 @@ public struct Pipeline {
             return outcome
         }
         let read = try early?.wait().get() ?? Self.readRecording(reader, path: path, options: options, configuration: configuration)
-        var recording = read.recording
+        let recording = read.recording
         let (span, decision, wearable) = (read.span, read.decision, read.wearable)
         let method = NightAnalysisMethods.method(for: decision.kind)
         let stem = NightNaming.recordingStem(relativePath)
