@@ -13,6 +13,9 @@ public struct IngestError: Error, CustomStringConvertible, Sendable, Equatable {
     /// A position inside a structured document (e.g. `nights[2].motionData[5].timestamp`).
     public var path: String?
     public var message: String
+    /// The row was read whole and its sample refused (a time far back, a span too long): damage
+    /// of the data, never a row cut short (``LineScanner/takeLastLine(_:isFirstLine:streamCut:_:)``).
+    public var sampleRefused = false
 
     public init(file: String, line: Int? = nil, byteOffset: Int? = nil, path: String? = nil, message: String) {
         self.file = file; self.line = line; self.byteOffset = byteOffset; self.path = path; self.message = message

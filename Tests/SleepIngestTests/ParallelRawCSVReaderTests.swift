@@ -170,6 +170,17 @@ struct ParallelRawCSVReaderTests {
             #expect(first.timestamps.map(\.bitPattern) == again.timestamps.map(\.bitPattern) && first.x == again.x && first.z == again.z)
             #expect(first.timestamps.map(\.bitPattern) == referenceSamples.timestamps.map(\.bitPattern) && first.y == referenceSamples.y)
         }
+        // A last row read whole whose sample the intake refuses (an hour back) is damage, not a
+        // cut: refused, without a line end as with one, on both paths.
+        let back = String(decoding: bytes[..<lastRow], as: UTF8.self) + "1718395200.000,0.1,0.1,0.1"
+        let path = folder.write("back.csv", back)
+        let serialError = #expect(throws: IngestError.self) { try RawCSVIngest.readSerially(path: path) }
+        let fastError = #expect(throws: IngestError.self) { try RawCSVReader().read(path: path, options: IngestOptions()) }
+        #expect(serialError == fastError && serialError?.line == bytes.filter { $0 == 10 }.count && serialError?.sampleRefused == true,
+                "\(String(describing: serialError))")
+        // A file whose only line has no line end and does not parse says why, as before.
+        let header = #expect(throws: IngestError.self) { try RawCSVIngest.readSerially(path: folder.write("h.csv", "timestamp,x,")) }
+        #expect(header?.message.contains("header has 3 columns") == true, "\(String(describing: header))")
         // A last row that is whole but has no line end is kept, without a warning (as before).
         let unterminated = try RawCSVIngest.readSerially(path: folder.write("whole.csv", String(text.dropLast())))
         #expect(unterminated.warnings == reference.warnings && unterminated.quality.sampleCount == reference.quality.sampleCount + 1,

@@ -326,6 +326,7 @@ public enum AutoCalibration {
         /// bit, as adding each of its samples here: the head samples (the window this collector
         /// may still have open) one by one, then the chunk's own windows and its open one.
         public mutating func append(_ chunk: Chunk) {
+            precondition(chunk.body.parameters.windowSeconds == parameters.windowSeconds, "a chunk of other windows")
             for s in chunk.head { add(timestamp: s.x, x: s.y, y: s.z, z: s.w) }
             guard chunk.inBody else { return }
             let body = chunk.body

@@ -220,8 +220,16 @@ public struct WearableEpochSink: SampleSink, Sendable {
         // instead of a floor (a libm call) and an integer division per sample; outside them the
         // index is another epoch's (a later one: samples arrive in time order).
         if !(t >= epochStart && t < epochEnd) { openStatisticsEpoch(at: t, first: v) }
+        Self.accumulate(v, origin: ref, &n, &s, &ss, &lo, &hi)
+    }
+
+    /// One sample into an epoch's axis statistics: the count, the sums of its difference from the
+    /// epoch's first sample and of their squares, the minimum and maximum (lane by lane).
+    @inline(__always)
+    private static func accumulate(_ v: SIMD4<Double>, origin: SIMD4<Double>, _ n: inout Int, _ s: inout SIMD4<Double>,
+                                   _ ss: inout SIMD4<Double>, _ lo: inout SIMD4<Double>, _ hi: inout SIMD4<Double>) {
         n += 1
-        let d = v - ref
+        let d = v - origin
         s += d
         ss += d * d
         lo.formMinimum(with: v)
@@ -302,13 +310,7 @@ public struct WearableEpochSink: SampleSink, Sendable {
             let end = epochEnd, origin = ref
             var k = n, sum = s, squares = ss, low = lo, high = hi
             while j < count && t[j] < end {
-                let v = SIMD4(x[j], y[j], z[j], 0)
-                k += 1
-                let d = v - origin
-                sum += d
-                squares += d * d
-                low.formMinimum(with: v)
-                high.formMaximum(with: v)
+                Self.accumulate(SIMD4(x[j], y[j], z[j], 0), origin: origin, &k, &sum, &squares, &low, &high)
                 j += 1
             }
             n = k; s = sum; ss = squares; lo = low; hi = high

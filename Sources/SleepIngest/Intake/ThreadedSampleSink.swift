@@ -94,7 +94,8 @@ public struct ThreadedSampleSink<Inner: SampleSink & Sendable>: SampleSink {
     /// A copy shares the worker, its batches and the inner sink they went to: restoring one after
     /// a reader gave up partway would hand the next reader a batch the worker may hold and an
     /// inner sink that already has samples. So this ends the worker (its result is dropped) and
-    /// starts a fresh one on `original`'s inner sink as it was given to ``init(_:)``.
+    /// starts a fresh one on `original`'s inner sink as it was given to ``init(_:)``: `original`
+    /// must be a copy taken before any sample was added (as the readers take it).
     public mutating func rewind(to original: Self) {
         if !finished { _ = finish() }
         self = ThreadedSampleSink(original.initial)

@@ -60,7 +60,11 @@ struct ColumnSampleCSV<Sink: SampleSink>: LineConsumer {
         let t = try timestamp(p, line: number)
         let gx = try value(p, x, "x", line: number), gy = try value(p, y, "y", line: number), gz = try value(p, z, "z", line: number)
         do { try intake.add(timestamp: t, x: gx, y: gy, z: gz) }
-        catch { throw IngestError(file: path, line: number, message: IngestError.message(for: error)) }
+        catch {
+            var refused = IngestError(file: path, line: number, message: IngestError.message(for: error))
+            refused.sampleRefused = true
+            throw refused
+        }
         rows += 1
     }
 

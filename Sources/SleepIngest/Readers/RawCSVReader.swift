@@ -70,10 +70,9 @@ public struct RawCSVReader: RecordingReader {
                 // with a warning (LineScanner's rule for the other text readers), never half read.
                 if carried > 0 {
                     let streamCut = stream.cutShort
-                    var taken = false
-                    if streamCut == nil {
-                        let before = state
-                        do { try state.line(buffer, 0, carried, fileOffset: fileOffset); taken = true } catch { state = before }
+                    let (count, offset) = (carried, fileOffset)
+                    let taken = try LineScanner.takeLastLine(&state, isFirstLine: state.lineNumber == 0, streamCut: streamCut) {
+                        (s: inout ParseState<Sink>) throws(IngestError) in try s.line(buffer, 0, count, fileOffset: offset)
                     }
                     if !taken {
                         cutShort = LineScanner.cutShortWarning(rowStart: fileOffset, end: fileOffset + carried, line: nil, streamCut: streamCut)
@@ -212,7 +211,9 @@ private struct ParseState<Sink: SampleSink> {
         do {
             try intake.add(timestamp: t, x: x, y: y, z: z)
         } catch {
-            throw IngestError(file: path, line: lineNumber, message: IngestError.message(for: error))
+            var refused = IngestError(file: path, line: lineNumber, message: IngestError.message(for: error))
+            refused.sampleRefused = true
+            throw refused
         }
     }
 

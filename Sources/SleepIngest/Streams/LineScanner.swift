@@ -64,13 +64,10 @@ enum LineScanner {
                     var end = carried
                     if buffer[end - 1] == 13 { end -= 1 }
                     if salvage {
-                        // The last line has no line end: complete (some writers leave it off) or cut.
-                        // A stream that ended early cut it for certain; otherwise the consumer decides.
                         let streamCut = stream.cutShort
-                        var taken = false
-                        if streamCut == nil {
-                            let before = consumer
-                            do { try consumer.line(buffer, 0, end, number: lineNumber); taken = true } catch { consumer = before }
+                        let number = lineNumber
+                        let taken = try takeLastLine(&consumer, isFirstLine: number == 1, streamCut: streamCut) {
+                            (c: inout C) throws(IngestError) in try c.line(buffer, 0, end, number: number)
                         }
                         if !taken {
                             cutShort = cutShortWarning(rowStart: offset, end: offset + carried, line: lineNumber, streamCut: streamCut)
@@ -96,6 +93,25 @@ enum LineScanner {
             carried = filled - start
             if carried > 0 && start > 0 { memmove(buffer, buffer + start, carried) }
             offset += start
+        }
+    }
+
+    /// A last line without its line end, which is complete (some writers leave it off) or cut
+    /// short: cut for certain when the stream ended early (`streamCut`), else `take` decides by
+    /// taking it or refusing to parse it. A line refused that way leaves `state` as it was
+    /// before (`take` may have changed it on the way) and is dropped (false). Not dropped, but
+    /// thrown as for any other line: a row read whole whose sample was refused
+    /// (``IngestError/sampleRefused``: a time far back is damage, not a cut), and the file's first
+    /// line (a file cut before its first complete row is refused, with the reason its line gives).
+    static func takeLastLine<State>(_ state: inout State, isFirstLine: Bool, streamCut: String?,
+                                    _ take: (inout State) throws(IngestError) -> Void) throws(IngestError) -> Bool {
+        if isFirstLine { try take(&state); return true }
+        guard streamCut == nil else { return false }
+        let before = state
+        do { try take(&state); return true } catch {
+            if error.sampleRefused { throw error }
+            state = before
+            return false
         }
     }
 
