@@ -289,15 +289,13 @@ public enum AutoCalibration {
 
         @inline(__always)
         public mutating func add(timestamp: Double, x: Double, y: Double, z: Double) {
-            guard x.isFinite, y.isFinite, z.isFinite, !(x == 0 && y == 0 && z == 0) else { ignoredSamples += 1; return }
+            guard Self.usable(x, y, z) else { ignoredSamples += 1; return }
             let q = timestamp / parameters.windowSeconds
             // Within the open window, floor(q) is `current` exactly when current ≤ q < current + 1
             // (whole numbers): two comparisons instead of a floor (a libm call) per sample. Outside
             // them (or for a q that is NaN) floor(q) is not `current`.
             if !(q >= currentLow && q < currentHigh) {
-                let position = q.rounded(.down)
-                guard position.isFinite, abs(position) < 9e15 else { ignoredSamples += 1; return }
-                let k = Int64(position)
+                guard let k = Self.window(q) else { ignoredSamples += 1; return }
                 guard k > current else { ignoredSamples += 1; return }
                 closeWindow()
                 current = k
@@ -308,6 +306,19 @@ public enum AutoCalibration {
             sums += d
             squares += d * d
             count += 1
+        }
+
+        /// Whether a sample counts at all: finite, and not exactly (0, 0, 0).
+        @inline(__always)
+        static func usable(_ x: Double, _ y: Double, _ z: Double) -> Bool {
+            x.isFinite && y.isFinite && z.isFinite && !(x == 0 && y == 0 && z == 0)
+        }
+
+        /// The window of `q` = timestamp / window length (floor), nil where it has none.
+        @inline(__always)
+        static func window(_ q: Double) -> Int64? {
+            let position = q.rounded(.down)
+            return position.isFinite && abs(position) < 9e15 ? Int64(position) : nil
         }
 
         private mutating func closeWindow() {
@@ -379,17 +390,13 @@ public enum AutoCalibration {
                 if inBody { body.add(timestamp: timestamp, x: x, y: y, z: z); return }
                 // The sample's window as the collector would find it; a sample it would ignore
                 // (not finite, all zero, no window) stays in the head, where it is ignored in turn.
-                if x.isFinite, y.isFinite, z.isFinite, !(x == 0 && y == 0 && z == 0) {
-                    let position = (timestamp / body.parameters.windowSeconds).rounded(.down)
-                    if position.isFinite, abs(position) < 9e15 {
-                        let k = Int64(position)
-                        if headWindow == .min {
-                            headWindow = k
-                        } else if k > headWindow {
-                            inBody = true
-                            body.add(timestamp: timestamp, x: x, y: y, z: z)
-                            return
-                        }
+                if FeatureCollector.usable(x, y, z), let k = FeatureCollector.window(timestamp / body.parameters.windowSeconds) {
+                    if headWindow == .min {
+                        headWindow = k
+                    } else if k > headWindow {
+                        inBody = true
+                        body.add(timestamp: timestamp, x: x, y: y, z: z)
+                        return
                     }
                 }
                 head.append(SIMD4(timestamp, x, y, z))

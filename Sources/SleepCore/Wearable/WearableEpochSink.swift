@@ -140,11 +140,8 @@ public struct WearableEpochSink: SampleSink, Sendable {
     public mutating func add(timestamp t: Double, x rawX: Double, y rawY: Double, z rawZ: Double) {
         guard failureText == nil else { return }
         if collectsFeatures { features.add(timestamp: t, x: rawX, y: rawY, z: rawZ) }
-        var x = rawX, y = rawY, z = rawZ
-        if calibrates {
-            let v = (SIMD4(rawX, rawY, rawZ, 0) + calibrationOffset) * calibrationScale
-            x = v.x; y = v.y; z = v.z
-        }
+        let v = calibrated(SIMD4(rawX, rawY, rawZ, 0))
+        let x = v.x, y = v.y, z = v.z
         guard t.isFinite, x.isFinite, y.isFinite, z.isFinite else { nonFiniteSamples += 1; return }
         guard t >= lastTimestamp else { outOfOrderSamples += 1; return }
         lastTimestamp = t
@@ -236,6 +233,12 @@ public struct WearableEpochSink: SampleSink, Sendable {
         hi.formMaximum(with: v)
     }
 
+    /// The sample through the calibration, when this share applies one (else as read).
+    @inline(__always)
+    private func calibrated(_ v: SIMD4<Double>) -> SIMD4<Double> {
+        calibrates ? (v + calibrationOffset) * calibrationScale : v
+    }
+
     /// Closes the open epoch of the axis statistics and opens the one holding `t`, whose first
     /// sample is `v`.
     private mutating func openStatisticsEpoch(at t: Double, first v: SIMD4<Double>) {
@@ -272,8 +275,7 @@ public struct WearableEpochSink: SampleSink, Sendable {
                 var last = lastTimestamp
                 while k < runEnd {
                     let tk = t[k]
-                    var v = SIMD4(x[k], y[k], z[k], 0)
-                    if calibrates { v = (v + calibrationOffset) * calibrationScale }
+                    let v = calibrated(SIMD4(x[k], y[k], z[k], 0))
                     guard tk.isFinite, v.x.isFinite, v.y.isFinite, v.z.isFinite, tk >= last else { break }
                     cx[k - i] = v.x; cy[k - i] = v.y; cz[k - i] = v.z
                     last = tk

@@ -69,6 +69,15 @@ final class SampleBlock {
     /// 4 MiB chunk) is reused instead of allocated on a parser thread and freed on the
     /// accumulating one for every chunk. (Peak memory did not change with it; what grew with the
     /// file's length was mapped pages, see ``MappedFile/releasePages(from:upTo:)``.)
+    /// The features chunk, emptied, for the block's next chunk (its head buffer kept), as
+    /// ``takeSeconds()`` does for the seconds.
+    func takeFeatures() -> AutoCalibration.FeatureCollector.Chunk {
+        var f = features ?? AutoCalibration.FeatureCollector.Chunk()
+        features = nil
+        f.reset()
+        return f
+    }
+
     func takeSeconds() -> [SecondAggregate] {
         var s = seconds
         seconds = []
@@ -235,13 +244,8 @@ final class ChunkBoard<Sink: SampleSink>: @unchecked Sendable {
         guard let range = file.chunkRange(index, count: chunkCount, dataStart: head.dataStart, dataEnd: head.dataEnd, chunkBytes: chunkBytes) else { return false }
         block.prepare(forBytes: range.count)
         file.prefetch(range)
-        var features = block.features
-        block.features = nil
-        if Sink.wantsChunkFeatures {
-            if features == nil { features = AutoCalibration.FeatureCollector.Chunk() } else { features!.reset() }
-        }
         var writer = AggregatingBlockWriter(base: block.base, reusing: block.takeSeconds(), expectedSeconds: range.count / 512 + 4,
-                                            features: features)
+                                            features: Sink.wantsChunkFeatures ? block.takeFeatures() : nil)
         let outcome = RawCSVFastLines.parse(file.bytes, from: range.lowerBound, to: range.upperBound,
                                             secondsPerUnit: head.secondsPerUnit, into: &writer)
         block.noteStored(writer.count)

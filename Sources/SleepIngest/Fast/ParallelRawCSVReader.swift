@@ -92,10 +92,7 @@ struct ParallelRawCSVReader {
     func replay<Sink: SampleSink>(path: String, samples: inout Sink) throws(IngestError) -> Bool {
         guard let file = MappedFile(path: path) else { return false }
         defer { file.close() }
-        let p = file.bytes
-        if file.size >= 2 && p[0] == 0x1F && p[1] == 0x8B { return false }
-        guard var head = RawCSVHead.locate(p, size: file.size) else { return false }
-        head.dropRowCutShort(p, size: file.size)
+        guard let head = RawCSVHead.rows(of: file) else { return false }
         var consumer = ForwardingConsumer(sink: samples)
         defer { samples = consumer.sink }
         guard Self.fusedSerial(file, head: head, chunkCount: file.chunkCount(dataStart: head.dataStart, dataEnd: head.dataEnd, chunkBytes: chunkBytes),
@@ -109,9 +106,7 @@ struct ParallelRawCSVReader {
     static func takes(path: String) -> Bool {
         guard let file = MappedFile(path: path) else { return false }
         defer { file.close() }
-        let p = file.bytes
-        if file.size >= 2 && p[0] == 0x1F && p[1] == 0x8B { return false }
-        return RawCSVHead.locate(p, size: file.size) != nil
+        return RawCSVHead.rows(of: file) != nil
     }
 
     /// Test seam: runs after the file is mapped and before it is parsed (to truncate it there).
@@ -119,11 +114,7 @@ struct ParallelRawCSVReader {
 
     private func readMapped<Sink: SampleSink>(_ file: MappedFile, options: IngestOptions, samples: inout Sink,
                                               statistics: UnsafeMutablePointer<Statistics>?) -> Recording? {
-        let p = file.bytes
-        let size = file.size
-        if size >= 2 && p[0] == 0x1F && p[1] == 0x8B { return nil }   // gzip: the serial stream inflates it
-        guard var head = RawCSVHead.locate(p, size: size) else { return nil }
-        head.dropRowCutShort(p, size: size)
+        guard let head = RawCSVHead.rows(of: file) else { return nil }
 
         let zoneTimeline: UTCOffsetTimeline?
         if let id = options.timeZoneIdentifier {
@@ -278,11 +269,23 @@ struct RawCSVHead {
     /// The warning for a last row cut short and dropped, as ``RawCSVReader`` words it.
     var cutShort: String? = nil
 
+    /// Where the rows of a mapped file are, for the paths that read it mapped (read, replay):
+    /// nil for a gzip file (the serial stream inflates it) and for what ``locate(_:size:)`` leaves
+    /// to the serial reader; the last row dropped if it was cut short (``dropRowCutShort(_:size:)``).
+    static func rows(of file: MappedFile) -> RawCSVHead? {
+        let p = file.bytes
+        if file.size >= 2 && p[0] == 0x1F && p[1] == 0x8B { return nil }
+        guard var head = locate(p, size: file.size) else { return nil }
+        head.dropRowCutShort(p, size: file.size)
+        return head
+    }
+
     /// A plain file whose last row has no line end and does not parse as a row (a copy or
     /// download interrupted, a logger still writing) ends before that row: the serial reader
     /// drops it with the same warning (``LineScanner/cutShortWarning(rowStart:end:line:streamCut:)``).
-    /// A last row that parses is kept, as there. A row the intake would refuse (a time far back)
-    /// is left in: the fast path then gives the file to the serial reader, which drops it.
+    /// A last row that parses is kept, as there. A row read whole whose sample the intake refuses
+    /// (a time far back) is left in: the fast path then gives the file to the serial reader,
+    /// which refuses it as damage (``IngestError/sampleRefused``).
     mutating func dropRowCutShort(_ p: UnsafePointer<UInt8>, size: Int) {
         guard size > dataStart, p[size - 1] != UInt8(ascii: "\n") else { return }
         var rowStart = size

@@ -42,12 +42,16 @@ public struct SplitWearableSink: SampleSink {
     public mutating func add(timestamp: Double, x: Double, y: Double, z: Double) {
         back.store(timestamp: timestamp, x: x, y: y, z: z)
         if back.isFull {
-            if frontWorks {
-                let b = back.openBatch
-                front.add(timestamps: b.t, x: b.x, y: b.y, z: b.z, count: b.count)
-            }
+            frontTakesOpenBatch()
             back.submit()
         }
+    }
+
+    /// The reader's share takes the batch the worker is about to get (when it has work).
+    private mutating func frontTakesOpenBatch() {
+        guard frontWorks else { return }
+        let b = back.openBatch
+        front.add(timestamps: b.t, x: b.x, y: b.y, z: b.z, count: b.count)
     }
 
     /// Both shares as `original` was; the worker's share through ``ThreadedSampleSink/rewind(to:)``.
@@ -58,10 +62,7 @@ public struct SplitWearableSink: SampleSink {
 
     /// Waits for the worker and returns the complete sink. Call once, after the reader has returned.
     public mutating func finish() -> WearableEpochSink {
-        if frontWorks {
-            let b = back.openBatch
-            front.add(timestamps: b.t, x: b.x, y: b.y, z: b.z, count: b.count)
-        }
+        frontTakesOpenBatch()
         return front.role == .statistics ? WearableEpochSink.merged(statistics: front, metrics: back.finish())
             : WearableEpochSink.merged(features: front, rest: back.finish())
     }
