@@ -11,10 +11,10 @@ public enum EpochInput {
     /// ActiLife, Actiware, QUT, MMASH), then the raw-sample readers.
     public static func load(path: String, timeZoneIdentifier: String?) throws -> EpochInput {
         let options = IngestOptions(timeZoneIdentifier: timeZoneIdentifier)
-        if let reader = try FormatDetector.epochReader(forPath: path) {
-            return .epochs(try reader.read(path: path, options: options))
+        switch try FormatDetector.detect(path: path) {
+        case .epochs(let reader): return .epochs(try reader.read(path: path, options: options))
+        case .samples(let reader): return .raw(try RawSamples.read(reader, path: path, options: options))
         }
-        return .raw(try RawSamples.read(path: path, options: options))
     }
 }
 
@@ -27,8 +27,7 @@ public struct RawSamples: Sendable {
     /// Reads a raw-sample file into a ``RawSampleBuffer`` with whichever ``RawSampleReader`` takes
     /// it (raw CSV, .gt3x and the other device formats; the per-second series is built too, as for
     /// the batch, so the same checks apply).
-    public static func read(path: String, options: IngestOptions) throws -> RawSamples {
-        let reader = try FormatDetector.reader(forPath: path)
+    static func read(_ reader: any RecordingReader, path: String, options: IngestOptions) throws -> RawSamples {
         var buffer = RawSampleBuffer()
         let recording: Recording
         if let rawReader = reader as? any RawSampleReader {

@@ -207,6 +207,20 @@ public struct Pipeline {
         }
     }
 
+    /// The diary's unusable rows (each names its row) and rows whose id matches no stored recording:
+    /// logged and listed as warnings; the diary's other rows still apply.
+    func reportDiaryProblems(_ diary: SleepDiary, db: SleepDatabase, summary: inout RunSummary) throws {
+        let paths = try storing { try db.recordingPaths() }
+        var problems = diary.problems
+        for e in diary.unmatchedRows(recordingPaths: paths) {
+            problems.append("\(diary.path) row \(e.row): id '\(e.id)' matches no recording (ids match a path, a file name with or without its extension, or a folder name)")
+        }
+        for p in problems {
+            logger.error("\(p)")
+            summary.warnings.append(p)
+        }
+    }
+
     /// Removes report folders (night ids, `recordings/…`) under the reports folder; best effort:
     /// a folder that is already gone is no error.
     func removeReportFolders(_ folders: Set<String>) {
@@ -258,8 +272,8 @@ public struct Pipeline {
 
     enum IngestOutcome { case unchanged, unchangedByStat, moved(nightIDs: [String]), ingested(nightIDs: [String], warnings: [String]) }
 
-    /// One file, all or nothing: read it whole (streaming), split into nights, analyse, and store
-    /// the recording with every night in one transaction.
+    /// One file, all or nothing: read it whole (streaming, ``RecordingRead``), split into nights,
+    /// analyse, and store the recording with every night in one transaction (``store(_:path:relativePath:contentHash:before:db:runID:)``).
     ///
     /// Order matters for huge or bogus files: the cheap checks (allocation map, format from the
     /// first 4 KiB) come before the content hash, which reads every byte.
@@ -273,17 +287,15 @@ public struct Pipeline {
             if try unchangedByStat(before, relativePath: relativePath, db: db) { return .unchangedByStat }
         }
         let hashBegan = FileStatFastPath.nowNanoseconds()
-        // Epoch files (Actiware, ActiLife, .agd …) take the epoch-file path (EpochFileIngest).
-        let epochReader = try FormatDetector.epochReader(forPath: path)
-        let reader: (any RecordingReader)? = epochReader == nil ? try FormatDetector.reader(forPath: path) : nil
-        let options = IngestOptions(timeZoneIdentifier: configuration.timeZoneIdentifier)
+        // One look at the head tells raw samples from epoch files; both take the same road from here.
+        let detected = try FormatDetector.detect(path: path)
+        let isSamples: Bool
+        if case .samples = detected { isSamples = true } else { isSamples = false }
+        let options = configuration.readOptions
         // A new file, or one whose size changed, is read anyway: read it while hashing (SpeculativeRead).
         let storedSize = try storing { try db.storedSizeBytes(ofRecordingAt: relativePath) }
-        let configuration = self.configuration
-        let early = reader.flatMap { r in
-            SpeculativeRead.worthIt(sizeBytes: before.sizeBytes, storedSizeBytes: storedSize)
-                ? SpeculativeRead { () throws(IngestError) in try Self.readRecording(r, path: path, options: options, configuration: configuration) } : nil
-        }
+        let early = SpeculativeRead.worthIt(sizeBytes: before.sizeBytes, storedSizeBytes: storedSize)
+            ? SpeculativeRead { () throws(IngestError) in try RecordingRead.read(detected, path: path, options: options) } : nil
         defer { early?.wait() }
         // SHA-256 as well only if a recording of this size still has its identity from before
         // BLAKE3 (FileHashing.swift).
@@ -295,9 +307,9 @@ public struct Pipeline {
         // `--kind` other than the stored kind: the file is read again, as a changed file would be.
         let storedKind = known?.recording.kind
         // (An epoch file is always analysed as one: `--kind` does not apply to it.)
-        let kindChanged = reader != nil && (configuration.kindOverride.map { storedKind != nil && $0.rawValue != storedKind } ?? false)
+        let kindChanged = isSamples && (configuration.kindOverride.map { storedKind != nil && $0.rawValue != storedKind } ?? false)
         // A counts-based `--sleep-algorithm` over a wearable stored without counts: read again to compute them.
-        let countsMissing = reader != nil && configuration.needsActivityCounts && storedKind == RecordingKind.wearable24h.rawValue
+        let countsMissing = isSamples && configuration.needsActivityCounts && storedKind == RecordingKind.wearable24h.rawValue
             && !(known?.activityCountsAttempted ?? false)
         if countsMissing { logger.notice("\(relativePath): read again for ActiGraph counts (--sleep-algorithm \(configuration.parameters.sleepAlgorithm?.rawValue ?? ""))") }
         // `--tz` other than the zone the nights were split with: the zone is a parameter of the
@@ -329,86 +341,55 @@ public struct Pipeline {
             }
             return .unchanged
         }
-        guard let reader else {
-            let outcome = try ingestEpochFile(reader: epochReader!, path: path, relativePath: relativePath, contentHash: identity, before: before, db: db, runID: runID)
-            try rememberStat(before, hashBegan: hashBegan, path: path, relativePath: relativePath, contentHash: identity, db: db)
-            if case .ingested(let nightIDs, _) = outcome { removeReportFolders(Set(oldNightIDs).subtracting(nightIDs)) }
-            return outcome
-        }
-        let read = try early?.wait().get() ?? Self.readRecording(reader, path: path, options: options, configuration: configuration)
-        let recording = read.recording
-        let (span, decision, wearable) = (read.span, read.decision, read.wearable)
-        let method = NightAnalysisMethods.method(for: decision.kind)
-        let stem = NightNaming.recordingStem(relativePath)
-        let taken = try storing { try db.nightIDs(excludingPath: relativePath) }
-        let stored = StoredRecording(
-            path: relativePath, contentHash: identity, format: recording.format.rawValue,
-            sizeBytes: before.sizeBytes, sampleCount: Int64(recording.quality.sampleCount),
-            effectiveSampleRateHz: recording.quality.effectiveSampleRateHz, firstUTC: span.map(\.first).min(),
-            endUTC: span.map(\.end).max(), timeZone: recording.timeZoneName, timeZoneSource: recording.timeZoneSource.rawValue,
-            units: recording.units, gravity: recording.gravity.rawValue, qualityJSON: try Self.json(recording.quality),
-            warningsJSON: try Self.json(recording.warnings), kind: decision.kind.rawValue, kindReason: decision.reason)
-        try before.requireUnchanged(path: path)
-        // Nights are made, analysed and stored one at a time inside the file's one transaction, so
-        // memory holds one night's series, not the whole recording's (an app export of 30 years).
-        var nightIDs: [String] = []
-        // The rhythm across days (IS, IV, RA, L5, M10, SRI) of a wearable; phones record nights only.
-        let rhythm = wearable.map { RecordingRhythm.wearable($0, timeline: recording.timeline) }
-        try storing { try db.replaceRecording(stored, runID: runID, rhythm: rhythm) { store in
-        var ids = NightIDSequence(stem: stem, taken: taken)
-        for segment in recording.segments {
-            let series = segment.series   // computed for interval totals: once per segment
-            for window in NightSplitter.nights(in: series, timeline: recording.timeline) {
-                let id = ids.next(window.date)
-                let slice = series.slice(from: window.startUTC, to: window.endUTC).trimmedToData()
-                // The wearable milestone covers the window and the 6 h after it (GGIR's day-sleeper re-run).
-                let epochs = wearable.map { $0.slice(from: window.startUTC, to: window.endUTC + 6 * 3600) }
-                var night = StoredNight(id: id, window: window, timeline: recording.timeline, timeZone: recording.timeZoneName,
-                                        label: segment.label,
-                                        preBedSurvey: segment.preBedSurvey.map { SurveyItem(question: $0.question, answer: $0.answer) },
-                                        postBedSurvey: segment.postBedSurvey.map { SurveyItem(question: $0.question, answer: $0.answer) },
-                                        series: slice, epochs: epochs, kind: decision.kind)
-                night.guide = configuration.diary?.guide(recordingPath: relativePath, night: window, timeline: recording.timeline)
-                try store(night, method.analyze(night.data, parameters: configuration.parameters))
-                nightIDs.append(id)
-            }
-        }
-        } }
+        let read = try early?.wait().get() ?? RecordingRead.read(detected, path: path, options: options)
+        let nightIDs = try store(read, path: path, relativePath: relativePath, contentHash: identity, before: before, db: db, runID: runID)
         try rememberStat(before, hashBegan: hashBegan, path: path, relativePath: relativePath, contentHash: identity, db: db)
         // Nights the new split no longer has lose their report folders (the index no longer lists them).
         removeReportFolders(Set(oldNightIDs).subtracting(nightIDs))
-        logger.info("\(relativePath): \(recording.format.rawValue), \(decision.kind.rawValue) (\(decision.reason)), \(recording.quality.sampleCount) samples, \(nightIDs.count) night(s)")
-        for w in recording.warnings { logger.notice("\(relativePath): \(w)") }
-        return .ingested(nightIDs: nightIDs, warnings: recording.warnings)
+        logger.info("\(relativePath): \(read.logLine), \(nightIDs.count) night(s)")
+        for w in read.warnings { logger.notice("\(relativePath): \(w)") }
+        return .ingested(nightIDs: nightIDs, warnings: read.warnings)
     }
 
-    /// A file read for the store: its recording (units resolved), its kind and, for a wearable, the
-    /// 5-s milestone (the second, calibrated pass of ``IngestRead/wearableEpochs(_:path:recording:)``).
-    /// Nothing here touches the store, so a new file's read runs whole beside its hash
-    /// (``SpeculativeRead``), both passes of a wearable included.
-    struct ReadRecording: Sendable {
-        var recording: Recording
-        var span: [(first: Int64, end: Int64)]
-        var decision: RecordingKindDecision
-        var wearable: WearableEpochs?
-    }
-
-    static func readRecording(_ reader: any RecordingReader, path: String, options: IngestOptions,
-                              configuration: PipelineConfiguration) throws(IngestError) -> ReadRecording {
-        let file = try IngestRead.read(reader: reader, path: path, options: options, milestone: configuration.needsWearableMilestone,
-                                       activityCounts: configuration.needsActivityCounts)
-        var recording = file.recording
-        AccelerationUnits.resolve(&recording, option: configuration.units)
-        let span = recording.segments.compactMap(\.series.dataSpan)
-        let decision = RecordingKindClassifier.decide(
-            gravity: recording.gravity.rawValue, isWearableDeviceFormat: IngestRead.wearableDeviceFormats.contains(recording.format),
-            format: recording.format.rawValue, spanSeconds: Int((span.map(\.end).max() ?? 0) - (span.map(\.first).min() ?? 0)),
-            override: configuration.kindOverride)
-        let wearable = decision.kind == .wearable24h ? try IngestRead.wearableEpochs(file, path: path, recording: &recording) : nil
-        if decision.kind == .phoneInBed && recording.gravity == .included {
-            recording.warnings.append("the acceleration includes gravity (mean |a| ≈ 1 g), yet the recording is analysed as a phone on the mattress (\(decision.reason)); movement then includes gravity and sleep estimates are unreliable: use --kind wearable-24h for a device worn day and night")
-        }
-        return ReadRecording(recording: recording, span: span, decision: decision, wearable: wearable)
+    /// The night loop, the same for every kind of recording: the read recording is split into
+    /// nights (noon to noon on its local clock), each night analysed by the method of the
+    /// recording's kind and stored with the recording in one transaction. Nights are made,
+    /// analysed and stored one at a time, so memory holds one night's series, not the whole
+    /// recording's (an app export of 30 years).
+    func store(_ read: RecordingRead, path: String, relativePath: String, contentHash: String, before: FileStability,
+               db: SleepDatabase, runID: Int64?) throws -> [String] {
+        let method = NightAnalysisMethods.method(for: read.decision.kind)
+        let stem = NightNaming.recordingStem(relativePath)
+        let taken = try storing { try db.nightIDs(excludingPath: relativePath) }
+        let stored = StoredRecording(
+            path: relativePath, contentHash: contentHash, format: read.format,
+            sizeBytes: before.sizeBytes, sampleCount: read.sampleCount, effectiveSampleRateHz: read.effectiveSampleRateHz,
+            firstUTC: read.span?.first, endUTC: read.span?.end, timeZone: read.timeZoneName, timeZoneSource: read.timeZoneSource.rawValue,
+            units: read.units, gravity: read.gravity.rawValue, qualityJSON: try Self.json(read.quality),
+            warningsJSON: try Self.json(read.warnings), kind: read.decision.kind.rawValue, kindReason: read.decision.reason)
+        try before.requireUnchanged(path: path)
+        let rhythm = read.milestone.rhythm(timeline: read.timeline, parameters: configuration.parameters)
+        var nightIDs: [String] = []
+        try storing { try db.replaceRecording(stored, runID: runID, rhythm: rhythm) { store in
+            var ids = NightIDSequence(stem: stem, taken: taken)
+            for segment in read.segments {
+                let series = segment.series   // computed for interval totals: once per segment
+                for window in NightSplitter.nights(in: series, timeline: read.timeline) {
+                    let id = ids.next(window.date)
+                    let milestone = read.milestone.night(window)
+                    var night = StoredNight(id: id, window: window, timeline: read.timeline, timeZone: read.timeZoneName,
+                                            label: segment.label,
+                                            preBedSurvey: segment.preBedSurvey.map { SurveyItem(question: $0.question, answer: $0.answer) },
+                                            postBedSurvey: segment.postBedSurvey.map { SurveyItem(question: $0.question, answer: $0.answer) },
+                                            series: series.slice(from: window.startUTC, to: window.endUTC).trimmedToData(),
+                                            epochs: milestone.epochs, epochFile: milestone.epochFile, kind: read.decision.kind)
+                    night.guide = configuration.diary?.guide(recordingPath: relativePath, night: window, timeline: read.timeline)
+                    try store(night, method.analyze(night.data, parameters: configuration.parameters))
+                    nightIDs.append(id)
+                }
+            }
+        } }
+        return nightIDs
     }
 
     /// The recording stored with the content `hashes` describe, if any. One stored before the

@@ -33,11 +33,14 @@ public struct PipelineConfiguration: Sendable {
     /// The racily-clean margin of ``FileStatFastPath`` (tests set 0).
     var statRacyMarginNanoseconds: Int64 = FileStatFastPath.racyMarginNanoseconds
 
-    /// Whether a read must also compute the wearable 5-s milestone: not when `--kind phone-in-bed`
-    /// rules the wearable method out before the file is read.
-    var needsWearableMilestone: Bool { kindOverride != .phoneInBed }
-    /// Whether the milestone must carry ActiGraph counts (a counts-based `--sleep-algorithm`).
-    var needsActivityCounts: Bool { needsWearableMilestone && (parameters.sleepAlgorithm?.needsCounts ?? false) }
+    /// What a file's read is asked for (zone, units, kind, ActiGraph counts).
+    var readOptions: RecordingRead.Options {
+        RecordingRead.Options(timeZoneIdentifier: timeZoneIdentifier, units: units, kindOverride: kindOverride,
+                              activityCounts: needsActivityCounts)
+    }
+    /// Whether the wearable milestone must carry ActiGraph counts (a counts-based `--sleep-algorithm`;
+    /// never under `--kind phone-in-bed`, which sums no milestone).
+    var needsActivityCounts: Bool { kindOverride != .phoneInBed && (parameters.sleepAlgorithm?.needsCounts ?? false) }
     /// `--shard K/N`: process only the files of shard K of N (``Shard``), nil for all.
     public var shard: Shard? = nil
     /// Files ingested at once (``Pipeline/ingestFiles(_:db:runID:progress:threads:)``); nil for one per core.

@@ -13,15 +13,15 @@ import SleepIngest
 /// the result only when the hash says the file must be ingested (an unchanged or moved file's
 /// speculative read is waited for and dropped, its errors included).
 final class SpeculativeRead: @unchecked Sendable {
-    private var result: Result<Pipeline.ReadRecording, IngestError>?
+    private var result: Result<RecordingRead, IngestError>?
     private let finished = DispatchSemaphore(value: 0)
     private var joined = false
 
-    /// `read`: the whole read (``Pipeline/readRecording(_:path:options:configuration:)``: both passes
-    /// of a wearable, so that the hash overlaps the second pass too).
-    init(_ read: @escaping @Sendable () throws(IngestError) -> Pipeline.ReadRecording) {
+    /// `read`: the whole read (``RecordingRead/read(_:path:options:)``: both passes of a wearable,
+    /// so that the hash overlaps the second pass too).
+    init(_ read: @escaping @Sendable () throws(IngestError) -> RecordingRead) {
         DispatchQueue.global().async {
-            let r: Result<Pipeline.ReadRecording, IngestError>
+            let r: Result<RecordingRead, IngestError>
             do throws(IngestError) { r = .success(try read()) } catch { r = .failure(error) }
             self.result = r
             self.finished.signal()
@@ -30,7 +30,7 @@ final class SpeculativeRead: @unchecked Sendable {
 
     /// Waits for the read (once; later calls return at once) and returns its result.
     @discardableResult
-    func wait() -> Result<Pipeline.ReadRecording, IngestError> {
+    func wait() -> Result<RecordingRead, IngestError> {
         if !joined { finished.wait(); joined = true }
         return result!
     }

@@ -11,6 +11,12 @@ import Testing
 struct EpochReaderTests {
     static let external = Comment(rawValue: ExternalData.skipMessage)
 
+    /// The epoch reader the one detector picks for `path`, nil when it is not an epoch file.
+    static func epochReader(forPath path: String) throws -> (any EpochFileReader)? {
+        guard case .epochs(let reader) = try? FormatDetector.detect(path: path) else { return nil }
+        return reader
+    }
+
     static func read(_ relative: String, tz: String? = nil) throws -> EpochRecording {
         let path = try #require(ExternalData.url(relative)).path
         return try FormatDetector.readEpochs(path: path, options: IngestOptions(timeZoneIdentifier: tz))
@@ -173,7 +179,7 @@ struct EpochReaderTests {
             ("mmash/user_1/sleep.csv", nil),
         ]
         for (file, format) in expected {
-            let reader = try FormatDetector.epochReader(forPath: ExternalData.url(file)!.path)
+            let reader = try Self.epochReader(forPath: ExternalData.url(file)!.path)
             #expect(reader.map { type(of: $0).format } == format, "\(file)")
         }
         // The batch refuses epoch files with a message that says what they are.
@@ -207,7 +213,7 @@ struct EpochReaderTests {
         1/1/2024,00:02:00,7,0,0,0,5,0,0,0,60,7\r
 
         """)
-        let reader = try #require(try FormatDetector.epochReader(forPath: path))
+        let reader = try #require(try Self.epochReader(forPath: path))
         #expect(reader is ActiLifeCSVReader)
         let r = try reader.read(path: path, options: IngestOptions())
         #expect(r.epochSeconds == 60 && r.count == 4 && r.absentEpochs == 1)
@@ -236,10 +242,10 @@ struct EpochReaderTests {
             + "Accelerometer X,Accelerometer Y,Accelerometer Z\n-0.182,-0.182,0.962\n"
         let folder = TemporaryFolder()
         let path = folder.write("raw.csv", raw)
-        #expect(try FormatDetector.epochReader(forPath: path) == nil)
+        #expect(try Self.epochReader(forPath: path) == nil)
         // A plain timestamp,axis1,… file with acceleration in g is raw too.
         let g = folder.write("g.csv", "timestamp,axis1,axis2,axis3\n2024-01-01T00:00:00,0.012,0.5,0.9\n")
-        #expect(try FormatDetector.epochReader(forPath: g) == nil)
+        #expect(try Self.epochReader(forPath: g) == nil)
     }
 
     @Test("Actiware export in German with decimal commas and semicolons")

@@ -196,7 +196,7 @@ struct EpochFilePipelineTests {
         for night in ["p02_n01", "p02_n02", "p03_n01", "p03_n02"] {
             let path = try #require(ExternalData.url("qut_applewatch_actiwatch/\(night)_ready.csv")).path
             let file = try QUTEpochCSVReader().read(path: path, options: IngestOptions())
-            let series = EpochFileIngest.series(file)
+            let series = RecordingRead.milestone(file)
             let method = EpochFileNightMethod(column: "enmo")
             let window = NightWindow(date: CivilDate(year: 1999, month: 12, day: 31), startUTC: series.startUTC - 3600, endUTC: series.endUTC + 3600)
             let data = NightData(window: window, timeline: file.timeline, series: .empty(startSecond: series.startUTC), epochFile: series)

@@ -212,16 +212,16 @@ struct WearablePipelineTests {
         w.write("wrist.csv", lines.joined(separator: "\n") + "\n")
         let path = w.data + "/wrist.csv"
         let options = IngestOptions(timeZoneIdentifier: "Europe/Berlin")
-        let lean = try IngestRead.read(reader: RawCSVReader(), path: path, options: options)
+        let lean = try WearableMilestonePasses.read(reader: RawCSVReader(), path: path, options: options)
         #expect(lean.sink == nil && lean.features != nil)
         // The full first pass, as before: the whole milestone with the features.
-        let (recording, sink) = try IngestRead.milestonePass(RawCSVReader(), path: path, options: options,
+        let (recording, sink) = try WearableMilestonePasses.milestonePass(RawCSVReader(), path: path, options: options,
                                                              sink: SplitWearableSink(collectCalibrationFeatures: true, statisticsOnWorker: true))
         #expect(lean.features == sink.calibrationFeatures)
-        let full = IngestRead(recording: recording, sink: sink, reader: RawCSVReader(), options: options)
+        let full = WearableMilestonePasses(recording: recording, sink: sink, reader: RawCSVReader(), options: options)
         var a = lean.recording, b = full.recording
-        let ea = try #require(try IngestRead.wearableEpochs(lean, path: path, recording: &a))
-        let eb = try #require(try IngestRead.wearableEpochs(full, path: path, recording: &b))
+        let ea = try #require(try WearableMilestonePasses.wearableEpochs(lean, path: path, recording: &a))
+        let eb = try #require(try WearableMilestonePasses.wearableEpochs(full, path: path, recording: &b))
         #expect(a.quality == b.quality && a.warnings == b.warnings)
         #expect(a.quality.calibration?.hasPrefix(calibrated ? "applied" : "skipped") == true, "\(a.quality.calibration ?? "")")
         func bits(_ v: [Float]) -> [UInt32] { v.map(\.bitPattern) }
@@ -264,7 +264,7 @@ struct WearablePipelineTests {
         let path = w.data + "/wrist.csv"
         let options = IngestOptions(timeZoneIdentifier: "Europe/Berlin")
         let reader = RawCSVReader()
-        let first = try IngestRead.read(reader: reader, path: path, options: options)
+        let first = try WearableMilestonePasses.read(reader: reader, path: path, options: options)
         // The ISO file's first read (the serial reader) handed every sample on, but the mapped path does not take it.
         #expect(RawCSVReader.passedEverySample(first.recording) == (shape == "clean" || shape == "iso"))
         var probe = RawSampleBuffer()
@@ -281,8 +281,8 @@ struct WearablePipelineTests {
         }
 
         let calibration = LinearCalibration(offset: [0.012, -0.031, 0.004], scale: [1.013, 0.987, 1.002])
-        let replayed = try IngestRead.calibratedPass(reader, path: path, options: options, firstRead: first.recording, calibration: calibration)
-        let full = try IngestRead.milestonePass(reader, path: path, options: options, sink: SplitWearableSink(calibration: calibration)).1
+        let replayed = try WearableMilestonePasses.calibratedPass(reader, path: path, options: options, firstRead: first.recording, calibration: calibration)
+        let full = try WearableMilestonePasses.milestonePass(reader, path: path, options: options, sink: SplitWearableSink(calibration: calibration)).1
         let a = try replayed.finish(), b = try full.finish()
         func bits(_ v: [Float]) -> [UInt32] { v.map(\.bitPattern) }
         func bits(_ v: [[Double]]) -> [[UInt64]] { v.map { $0.map(\.bitPattern) } }
@@ -319,7 +319,7 @@ struct WearablePipelineTests {
         // The first pass with the whole milestone (what a .csv.gz gets; a plain file's lean first
         // pass leaves the milestone to the second, which replays the same samples).
         func milestone(_ name: String) throws -> (Recording, WearableEpochSink) {
-            try IngestRead.milestonePass(RawCSVReader(), path: w.data + "/" + name, options: options,
+            try WearableMilestonePasses.milestonePass(RawCSVReader(), path: w.data + "/" + name, options: options,
                                          sink: SplitWearableSink(collectCalibrationFeatures: true, statisticsOnWorker: true))
         }
         let (reference, referenceSink) = try milestone("complete.csv")
@@ -337,10 +337,10 @@ struct WearablePipelineTests {
                 #expect(bits(a.statistics.mean) == bits(b.statistics.mean) && bits(a.statistics.m2) == bits(b.statistics.m2))
                 #expect(recording.quality == reference.quality)
                 // The lean first pass drops the cut row too, and its second pass replays the rows before it.
-                let lean = try IngestRead.read(reader: RawCSVReader(), path: w.data + "/cut.csv", options: options)
+                let lean = try WearableMilestonePasses.read(reader: RawCSVReader(), path: w.data + "/cut.csv", options: options)
                 #expect(lean.sink == nil && lean.features == referenceSink.calibrationFeatures && lean.recording.quality == reference.quality)
                 var r = lean.recording
-                let e = try IngestRead.wearableEpochs(lean, path: w.data + "/cut.csv", recording: &r)
+                let e = try WearableMilestonePasses.wearableEpochs(lean, path: w.data + "/cut.csv", recording: &r)
                 #expect(e?.sampleCounts == b.epochs.sampleCounts && e.map { bits($0.enmo) } == bits(b.epochs.enmo))
             } else {
                 // Cut elsewhere (at 4/5 of the compressed bytes): every epoch it has is the whole
@@ -369,7 +369,7 @@ struct WearablePipelineTests {
             w.write("wrist.csv", lines.joined(separator: "\n") + "\n")
         }
         write { _, _ in }
-        let first = try IngestRead.read(reader: RawCSVReader(), path: path, options: IngestOptions())
+        let first = try WearableMilestonePasses.read(reader: RawCSVReader(), path: path, options: IngestOptions())
         #expect(RawCSVReader.passedEverySample(first.recording))
         var clean = RawSampleBuffer()
         #expect(try RawCSVReader().replaySamples(path: path, samples: &clean) && clean.timestamps.count == 20_000)
@@ -385,7 +385,7 @@ struct WearablePipelineTests {
         #expect(ahead.timestamps.count == 15_000)
         // calibratedPass then reads the file in full, whose intake reports the problem.
         #expect(throws: IngestError.self) {
-            _ = try IngestRead.calibratedPass(RawCSVReader(), path: path, options: IngestOptions(), firstRead: first.recording,
+            _ = try WearableMilestonePasses.calibratedPass(RawCSVReader(), path: path, options: IngestOptions(), firstRead: first.recording,
                                               calibration: LinearCalibration(offset: [0, 0, 0], scale: [1, 1, 1]))
         }
     }

@@ -82,3 +82,22 @@ public enum EpochActivityFamily: String, Sendable, Codable, CaseIterable {
         }
     }
 }
+
+extension EpochNightSeries {
+    /// The per-second base series of `column` (for charts, the interval table and `compare`): each
+    /// epoch's value spread over its seconds. `isSum`: counts per second for count columns (an
+    /// interval's movement is then its counts); otherwise the value itself, for averaged columns
+    /// such as ENMO (an interval's movement is then g·s, as for wearables). Its source resolution
+    /// is the epoch length.
+    public func secondSeries(column: Column, isSum: Bool) -> SecondSeries {
+        let E = epochSeconds
+        var movement = [Float](repeating: .nan, count: count * E)
+        var counts = [UInt16](repeating: 0, count: count * E)
+        for i in 0..<count where !column.values[i].isNaN {
+            let v = Float(isSum ? column.values[i] / Double(E) : column.values[i])
+            for k in (i * E)..<((i + 1) * E) { movement[k] = v; counts[k] = 1 }
+        }
+        return SecondSeries(startSecond: startUTC, movement: movement, legacyMovement: movement, sampleCounts: counts,
+                            sourceResolutionSeconds: E)
+    }
+}

@@ -13,22 +13,16 @@ public protocol EpochFileReader: Sendable {
 
 extension FormatDetector {
     /// Epoch-file readers, most specific first. Checked before the raw-sample readers by
-    /// ``epochReader(forPath:)``; none of them accepts a raw-sample file (ActiLife raw exports,
+    /// ``detect(path:)``; none of them accepts a raw-sample file (ActiLife raw exports,
     /// whose header says `Epoch Period (hh:mm:ss) 00:00:00`, are left to the raw readers).
     public static let epochReaders: [any EpochFileReader.Type] = [
         AGDReader.self, ActiwatchAWDReader.self, ActTrustReader.self, MotionWatchMTNReader.self, UKBiobankEpochCSVReader.self, BBATimeSeriesReader.self, ActiwareCSVReader.self, QUTEpochCSVReader.self, MMASHActigraphReader.self, ActiLifeCSVReader.self,
     ]
 
-    /// The epoch reader for `path`, or nil when the file is not an epoch file.
-    public static func epochReader(forPath path: String) throws(IngestError) -> (any EpochFileReader)? {
-        let head = try FileBytes.head(path: path, count: 4096)
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        return epochReaders.first { $0.accepts(fileName: name, head: head) }?.init()
-    }
-
     /// Reads any epoch file (format told by name and content).
     public static func readEpochs(path: String, options: IngestOptions) throws(IngestError) -> EpochRecording {
-        guard let reader = try epochReader(forPath: path) else {
+        _ = try FileBytes.head(path: path, count: 1)   // an unreadable file says so, not "not an epoch file"
+        guard case .epochs(let reader) = try? detect(path: path) else {
             throw IngestError(file: path, byteOffset: 0, message: "not an epoch file: expected an ActiGraph .agd, an ActiLife epoch CSV, an Actiware export, an Actiwatch .AWD, a Condor ActTrust export, a MotionWatch .mtn, a UK Biobank epoch CSV, a biobankAccelerometerAnalysis time series, a QUT epoch CSV or an MMASH Actigraph.csv")
         }
         return try reader.read(path: path, options: options)

@@ -48,11 +48,10 @@ public struct RecordingInspection: Sendable, Codable, Equatable {
 public enum RecordingInspector {
     /// Inspects `path`: an epoch file (ActiLife/Actiware/… epoch readers) or any raw-sample format.
     public static func inspect(path: String, options: IngestOptions) throws(IngestError) -> RecordingInspection {
-        if let epochReader = try FormatDetector.epochReader(forPath: path) {
-            return inspection(of: try epochReader.read(path: path, options: options), path: path)
+        switch try FormatDetector.detect(path: path) {
+        case .epochs(let reader): return inspection(of: try reader.read(path: path, options: options), path: path)
+        case .samples(let reader): return inspection(of: try reader.read(path: path, options: options), path: path)
         }
-        let reader = try FormatDetector.reader(forPath: path)
-        return inspection(of: try reader.read(path: path, options: options), path: path)
     }
 
     /// Describes a recording of per-second series (raw samples or interval totals).

@@ -11,28 +11,46 @@ public protocol RecordingReader: Sendable {
     func read(path: String, options: IngestOptions) throws(IngestError) -> Recording
 }
 
-/// Picks the reader for a file.
+/// What a file is, from one look at its name and head: raw samples or epochs, with its reader.
+public enum DetectedFormat: Sendable {
+    /// Raw samples or interval totals (phones, apps, wearables), read into per-second series.
+    case samples(any RecordingReader)
+    /// Activity already reduced to epochs by device software (Actiware, ActiLife, `.agd` …).
+    case epochs(any EpochFileReader)
+}
+
+/// Picks the reader for a file: the one detector of every format, raw and epoch alike.
 public enum FormatDetector {
     public static let readers: [any RecordingReader.Type] = [AppJSONReader.self] + rawSampleReaders + [RawCSVReader.self]
 
-    /// The reader for `path`, judged from its name and first 4 KiB.
-    public static func reader(forPath path: String) throws(IngestError) -> any RecordingReader {
+    /// The format of `path`, judged from its name and first 4 KiB (read once). Epoch files are
+    /// recognised first: none of their readers accepts a raw-sample file, while the generic 4-column
+    /// CSV reader would misread `timestamp,axis1,axis2,axis3`.
+    public static func detect(path: String) throws(IngestError) -> DetectedFormat {
         let head = try FileBytes.head(path: path, count: 4096)
-        let name = Self.nameWithoutGzipSuffix(path.split(separator: "/").last.map(String.init) ?? path)
+        let fileName = path.split(separator: "/").last.map(String.init) ?? path
+        if let epoch = epochReaders.first(where: { $0.accepts(fileName: fileName, head: head) }) { return .epochs(epoch.init()) }
+        let name = Self.nameWithoutGzipSuffix(fileName)
         if let encoding = TextEncodingCheck.utf16(fileName: name, head: head) {
             throw IngestError(file: path, byteOffset: 0, message: "the text is \(encoding), not UTF-8: save it as UTF-8 "
                 + "(e.g. iconv -f UTF-16 -t UTF-8 FILE > FILE.utf8) and run again")
         }
-        // Epoch files (ActiLife, Actiware …) hold no raw samples: say so rather than let the
-        // 4-column CSV reader misread `timestamp,axis1,axis2,axis3` (see EpochFileReader).
-        if let epoch = epochReaders.first(where: { $0.accepts(fileName: name, head: head) }) {
-            throw IngestError(file: path, byteOffset: 0, message: "an epoch file (\(epoch.format.rawValue)), not raw samples: this needs raw acceleration samples (`run` and `nightly` analyse epoch files with the epoch-file method; `score` and `periods` score them)")
-        }
+        if let epoch = epochReaders.first(where: { $0.accepts(fileName: name, head: head) }) { return .epochs(epoch.init()) }
         for r in readers where r.accepts(fileName: name, head: head) {
-            return r.init()
+            return .samples(r.init())
         }
         throw IngestError(file: path, byteOffset: 0,
                           message: "unrecognised format: expected a raw-sample CSV (timestamp,x,y,z), a Sleepsta app JSON export, " + Self.rawSampleFormatList)
+    }
+
+    /// The reader of a raw-sample file (`inspect`, the epoch commands' raw input); an epoch file is
+    /// refused with what to do instead.
+    public static func reader(forPath path: String) throws(IngestError) -> any RecordingReader {
+        switch try detect(path: path) {
+        case .samples(let reader): return reader
+        case .epochs(let epoch):
+            throw IngestError(file: path, byteOffset: 0, message: "an epoch file (\(type(of: epoch).format.rawValue)), not raw samples: this needs raw acceleration samples (`run` and `nightly` analyse epoch files with the epoch-file method; `score` and `periods` score them)")
+        }
     }
 
     /// File names the batch considers at all (others are skipped without error).

@@ -8,8 +8,8 @@ import SleepCore
 /// (`swift_getGenericMetadata` was a quarter of the CPU time of a `.cwa` run). Here each call names
 /// its reader, so the optimiser specialises the whole read for this sink inside the module.
 /// Readers not listed still work through the generic path.
-public enum WearableSampleRead {
-    public static func read(_ reader: any RawSampleReader, path: String, options: IngestOptions,
+enum SpecializedSampleRead {
+    static func read(_ reader: any RawSampleReader, path: String, options: IngestOptions,
                             sink: inout SplitWearableSink) throws(IngestError) -> Recording {
         switch reader {
         case let r as AxivityCWAReader: return try r.read(path: path, options: options, samples: &sink)
@@ -26,7 +26,7 @@ public enum WearableSampleRead {
     /// ``RawCSVReader/replaySamples(path:samples:)`` for this sink, specialised here for the same
     /// reason as ``read(_:path:options:sink:)`` (through the generic entry the parser's per-row
     /// call went through a protocol witness).
-    public static func replay(_ reader: RawCSVReader, path: String, sink: inout SplitWearableSink) throws(IngestError) -> Bool {
+    static func replay(_ reader: RawCSVReader, path: String, sink: inout SplitWearableSink) throws(IngestError) -> Bool {
         try reader.replaySamples(path: path, samples: &sink)
     }
 }

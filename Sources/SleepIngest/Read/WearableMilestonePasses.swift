@@ -1,10 +1,11 @@
 import SleepCore
-import SleepIngest
 
-/// One file as the batch reads it: the recording (per-second base series and quality facts) and,
-/// for readers of raw acceleration, the wearable 5-s milestone summed in the same pass
-/// (``WearableEpochSink``), so that the kind can be decided after reading without a second read.
-struct IngestRead: Sendable {
+/// The passes over a raw-sample file that give its recording and, for readers of raw acceleration,
+/// the wearable 5-s milestone: the first pass sums the milestone beside the recording
+/// (``WearableEpochSink``), so that the kind can be decided after reading without a second read;
+/// when GGIR's auto-calibration applies, a second pass sums it again through the calibration.
+/// ``RecordingRead`` is what the batch gets from them.
+struct WearableMilestonePasses: Sendable {
     var recording: Recording
     /// The milestone's sink after the pass; nil for formats without raw samples (interval totals)
     /// and after a lean first pass.
@@ -24,32 +25,32 @@ struct IngestRead: Sendable {
     /// of such a run) is not done for nothing. The recording is the same either way.
     /// `activityCounts`: also compute ActiGraph counts in the milestone (a counts-based `--sleep-algorithm`).
     static func read(reader: any RecordingReader, path: String, options: IngestOptions,
-                     milestone: Bool = true, activityCounts: Bool = false) throws(IngestError) -> IngestRead {
+                     milestone: Bool = true, activityCounts: Bool = false) throws(IngestError) -> WearableMilestonePasses {
         guard milestone, let raw = reader as? any RawSampleReader else {
-            return IngestRead(recording: try reader.read(path: path, options: options), sink: nil)
+            return WearableMilestonePasses(recording: try reader.read(path: path, options: options), sink: nil)
         }
         // A plain raw CSV with epoch timestamps (the mapped path, whose second pass replays the
         // samples): the first pass makes the recording and collects the calibration features on
         // both cores, without the metrics. GGIR cannot use the metrics of the samples as read once
         // its calibration applies, and the second pass costs what the first one's metrics did
-        // (the parse is a third of it). 7-day CSV: see Performance.md, "Lean first pass".
+        // (the parse is a third of it). Measured in docs/performance.md.
         if !activityCounts, let csv = raw as? RawCSVReader, csv.takesLeanFirstPass(path: path) {
             var collector = AutoCalibration.FeatureCollector()
             let recording = try csv.read(path: path, options: options, samples: &collector)
-            return IngestRead(recording: recording, sink: nil, features: collector.finish(), reader: raw, options: options)
+            return WearableMilestonePasses(recording: recording, sink: nil, features: collector.finish(), reader: raw, options: options)
         }
         // The milestone's metrics run on the other core (SplitWearableSink), its statistics beside the reader or with the metrics.
         let (recording, sink) = try milestonePass(raw, path: path, options: options,
                                                   sink: SplitWearableSink(collectCalibrationFeatures: true, activityCounts: activityCounts,
                                                                           statisticsOnWorker: statisticsOnWorker(raw)))
-        return IngestRead(recording: recording, sink: sink, reader: raw, options: options)
+        return WearableMilestonePasses(recording: recording, sink: sink, reader: raw, options: options)
     }
 
     static func milestonePass(_ raw: any RawSampleReader, path: String, options: IngestOptions,
                               sink: SplitWearableSink) throws(IngestError) -> (Recording, WearableEpochSink) {
         var sink = sink
         let recording: Recording
-        do { recording = try WearableSampleRead.read(raw, path: path, options: options, sink: &sink) } catch {
+        do { recording = try SpecializedSampleRead.read(raw, path: path, options: options, sink: &sink) } catch {
             _ = sink.finish()
             throw error
         }
@@ -65,7 +66,7 @@ struct IngestRead: Sendable {
         if let csv = raw as? RawCSVReader, RawCSVReader.passedEverySample(firstRead) {
             var sink = SplitWearableSink(calibration: calibration, statisticsOnWorker: statisticsOnWorker(raw))
             let replayed: Bool
-            do { replayed = try WearableSampleRead.replay(csv, path: path, sink: &sink) } catch {
+            do { replayed = try SpecializedSampleRead.replay(csv, path: path, sink: &sink) } catch {
                 _ = sink.finish()
                 throw error
             }
@@ -87,7 +88,7 @@ struct IngestRead: Sendable {
     /// The wearable milestone of a recording analysed as `wearable-24h`, with its facts added to the
     /// recording's quality record; nil, with a warning saying why, when the data cannot give one
     /// (no raw samples, or acceleration without gravity: ENMO and angle-z would mean nothing).
-    static func wearableEpochs(_ file: IngestRead, path: String, recording: inout Recording) throws(IngestError) -> WearableEpochs? {
+    static func wearableEpochs(_ file: WearableMilestonePasses, path: String, recording: inout Recording) throws(IngestError) -> WearableEpochs? {
         guard file.sink != nil || file.features != nil else {
             recording.warnings.append("the wearable method needs raw acceleration samples; this \(recording.format.rawValue) file holds none, so its nights are not scored")
             return nil

@@ -1,0 +1,70 @@
+/// Everything a night-analysis method may use of one stored night: its window, its clock, the
+/// per-second base series and, for recordings with raw acceleration, the 5-s wearable milestone.
+public struct NightData: Sendable {
+    public var window: NightWindow
+    public var timeline: UTCOffsetTimeline
+    public var series: SecondSeries
+    /// ENMO / angle-z / MAD / non-wear per 5-s epoch, covering the window and the 6 h after it
+    /// (GGIR's day-sleeper re-run looks at 18:00 to 18:00); nil when the source had no raw samples.
+    public var epochs: WearableEpochs?
+    /// The file's epochs, for recordings of an epoch file (``EpochFileNightMethod``); nil otherwise.
+    public var epochFile: EpochNightSeries?
+    /// Time in bed from outside the data (a sleep diary), which then guides the method; nil = none.
+    public var guide: TimeInBedGuide?
+
+    public init(window: NightWindow, timeline: UTCOffsetTimeline, series: SecondSeries, epochs: WearableEpochs? = nil,
+                epochFile: EpochNightSeries? = nil, guide: TimeInBedGuide? = nil) {
+        self.window = window; self.timeline = timeline; self.series = series; self.epochs = epochs
+        self.epochFile = epochFile; self.guide = guide
+    }
+}
+
+/// Time in bed given from outside the data (GGIR's sleeplog, pyActigraphy's SleepDiary): in bed /
+/// lights off to out of bed / lights on, and where it came from.
+public struct TimeInBedGuide: Sendable, Hashable, Codable {
+    public var startUTC: Int64
+    public var endUTC: Int64
+    /// For the page: `the sleep diary (diary.csv row 4)`.
+    public var source: String
+    public init(startUTC: Int64, endUTC: Int64, source: String) {
+        self.startUTC = startUTC; self.endUTC = endUTC; self.source = source
+    }
+}
+
+/// One way of turning a night's stored data into sleep estimates, one per ``RecordingKind``
+/// (GGIR's guiders in `HASPT.R` are interchangeable in the same way: one input, one output shape).
+/// Pure: no I/O.
+public protocol NightAnalysisMethod: Sendable {
+    var kind: RecordingKind { get }
+    /// Stored as the analysis' `algorithm`.
+    var algorithm: String { get }
+    /// The night page's sentence on what ran.
+    var summary: String { get }
+    /// The store's key for an analysis with these parameters: every parameter the result depends on.
+    func parametersKey(_ parameters: AnalysisParameters) -> String
+    func analyze(_ night: NightData, parameters: AnalysisParameters) -> NightAnalysis
+    /// ``algorithm`` and ``summary`` under given parameters (`--sleep-algorithm` changes them).
+    func algorithm(_ parameters: AnalysisParameters) -> String
+    func summary(_ parameters: AnalysisParameters) -> String
+}
+
+extension NightAnalysisMethod {
+    public func algorithm(_ parameters: AnalysisParameters) -> String { algorithm }
+    public func summary(_ parameters: AnalysisParameters) -> String { summary }
+}
+
+/// The pipeline's one place that maps a recording kind to its method.
+public enum NightAnalysisMethods {
+    public static func method(for kind: RecordingKind) -> any NightAnalysisMethod {
+        switch kind {
+        case .phoneInBed: return PhoneInBedMethod()
+        case .wearable24h: return WearableNightMethod()
+        case .epochFile: return EpochFileNightMethod()
+        }
+    }
+
+    /// The store's analysis key of every kind's method under `parameters`.
+    public static func keys(_ parameters: AnalysisParameters) -> [RecordingKind: String] {
+        Dictionary(uniqueKeysWithValues: RecordingKind.allCases.map { ($0, method(for: $0).parametersKey(parameters)) })
+    }
+}
