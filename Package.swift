@@ -7,7 +7,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "sleepsta", targets: ["sleepsta"]),
-        // `make bench`: stage-by-stage benchmark and the Python peers (README, "Performance").
+        // `make bench`: stage-by-stage benchmark and the Python peers (docs/performance.md). Its
+        // sources live under bench/, apart from the product's.
         .executable(name: "sleepsta-bench", targets: ["SleepstaBench"]),
         .library(name: "SleepCore", targets: ["SleepCore"]),
     ],
@@ -35,7 +36,6 @@ let package = Package(
         // Readers (one per format behind RecordingReader), format detection, QC.
         .target(name: "SleepIngest", dependencies: [
             "SleepCore",
-            .product(name: "Crypto", package: "swift-crypto"),
             "CZlib", "CIsal",
             // Read-only access to ActiGraph .agd files, which are SQLite databases (input files, not
             // sleepsta's store: see AGDReader; SQL for sleepsta's own data stays in SleepStore).
@@ -50,13 +50,16 @@ let package = Package(
             .product(name: "Mustache", package: "swift-mustache"),
         ]),
         // The thin composition Ingest -> Core -> Store -> Report.
+        // BLAKE3 is the content identity of recording files; SHA-256 (Crypto) recognises recordings
+        // stored before it.
         .target(name: "SleepPipeline", dependencies: [
             "SleepCore", "SleepIngest", "SleepStore", "SleepReport", "CBLAKE3",
+            .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The CLI: parses options, calls the pipeline.
         .executableTarget(name: "sleepsta", dependencies: [
-            "SleepPipeline",
+            "SleepPipeline", "SleepCore",
             "SleepIngest",   // `sleepsta inspect` describes files straight from the readers
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
@@ -64,22 +67,25 @@ let package = Package(
         // The benchmark (`make bench`): workloads, per-stage timings, peers. No extra dependencies,
         // so it costs the default build a few seconds.
         .executableTarget(name: "SleepstaBench", dependencies: [
-            "SleepPipeline", "SleepIngest", "SleepStore", "SleepCore", "CZlib", "SleepstaWorkloads",
+            "SleepPipeline", "SleepIngest", "SleepStore", "SleepCore", "SleepstaWorkloads",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "Logging", package: "swift-log"),
-        ]),
+        ], path: "bench/SleepstaBench"),
 
         // The benchmark's deterministic wearable signal (CSV and .cwa) with its scripted nights: the
         // bench times it, the tests check the wearable method against its script.
-        .target(name: "SleepstaWorkloads", dependencies: ["SleepCore", "CZlib"]),
+        .target(name: "SleepstaWorkloads", dependencies: ["SleepCore", "CZlib"], path: "bench/SleepstaWorkloads"),
 
         .testTarget(name: "SleepCoreTests", dependencies: ["SleepCore", "SleepstaWorkloads"], exclude: ["Fixtures"]),
         .testTarget(name: "SleepIngestTests", dependencies: ["SleepIngest", "SleepCore", .product(name: "GRDB", package: "GRDB.swift")], exclude: ["Fixtures"]),
-        .testTarget(name: "SleepStoreTests", dependencies: ["SleepStore", "SleepCore"]),
+        .testTarget(name: "SleepStoreTests", dependencies: ["SleepStore", "SleepCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "SleepReportTests", dependencies: ["SleepReport", "SleepCore", "CGD"]),
-        .testTarget(name: "SleepPipelineTests", dependencies: ["SleepPipeline", "SleepIngest", "SleepStore", "SleepCore", "SleepstaWorkloads",
-                                                      .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "SleepCompareTests", dependencies: ["SleepPipeline", "SleepReport", "SleepStore", "SleepCore", "CGD"],
+        .testTarget(name: "SleepPipelineTests", dependencies: ["SleepPipeline", "SleepIngest", "SleepStore", "SleepReport", "SleepCore", "SleepstaWorkloads",
+                                                      .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
+                                                      .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "SleepCompareTests", dependencies: ["SleepPipeline", "SleepReport", "SleepStore", "SleepCore", "CGD",
+                                                     .product(name: "Logging", package: "swift-log")],
                     exclude: ["Fixtures"]),
+        // The CLI's own pieces (the terminal's progress line).
+        .testTarget(name: "SleepstaCLITests", dependencies: ["sleepsta", "SleepPipeline"]),
     ]
 )

@@ -46,7 +46,7 @@ def timed(fn, warm_up, repeats):
 
 
 def read_series_dump(prefix):
-    """sleepsta's per-second series (see SeriesDump in Sources/SleepstaBench/IngestStages.swift)."""
+    """sleepsta's per-second series (see SeriesDump in bench/SleepstaBench/IngestStages.swift)."""
     with open(prefix + ".series", "rb") as f:
         raw = f.read()
     start, count = np.frombuffer(raw[:16], dtype="<i8")
@@ -258,7 +258,7 @@ def duckdb_peer(args):
 
 def agree_cwa(args, times_ns, acceleration):
     """actfast's samples against what sleepsta's decode-cwa stage kept of its own (CWAChecksumSink in
-    Sources/SleepstaBench/CWADecodeStage.swift): the count, the first and last time to the ms, the
+    bench/SleepstaBench/CWADecodeStage.swift): the count, the first and last time to the ms, the
     exact integer checksums of q = value x 2^16 over every sample, and every 1000th sample (values
     within 1e-9 g, times within 1 ms)."""
     with open(args.compare + ".decode.json") as f:

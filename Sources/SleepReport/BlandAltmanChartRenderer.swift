@@ -124,7 +124,7 @@ public struct BlandAltmanChartRenderer: Sendable {
     static func label(_ v: Double) -> String {
         let a = abs(v)
         if a < 1e-9 { return "0" }
-        let text = Fmt.fixed(a, a >= 100 ? 0 : (a >= 10 ? 1 : 2))
+        let text = NumberText.fixed(a, a >= 100 ? 0 : (a >= 10 ? 1 : 2))
         return v < 0 ? "−" + text : text
     }
 

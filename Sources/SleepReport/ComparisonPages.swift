@@ -46,14 +46,14 @@ public enum ComparisonPages {
             return [
                 "name": "\(m.metric.abbreviation) (\(m.metric.rawValue))", "unit": clock ? "clock time; differences in min" : m.metric.unit,
                 "n": String(m.count),
-                "refMean": clock ? clockAfterNoon(m.referenceMean) : Fmt.fixed(m.referenceMean, d),
-                "testMean": clock ? clockAfterNoon(m.testMean) : Fmt.fixed(m.testMean, d),
+                "refMean": clock ? clockAfterNoon(m.referenceMean) : NumberText.fixed(m.referenceMean, d),
+                "testMean": clock ? clockAfterNoon(m.testMean) : NumberText.fixed(m.testMean, d),
                 "label": "\(m.metric.abbreviation): \(pair.test) − \(pair.reference)",
-                "bias": Fmt.fixed(ba?.bias, d + 1),
-                "biasCI": ba?.biasConfidenceInterval.map { "\(Fmt.fixed($0.lowerBound, d + 1)) to \(Fmt.fixed($0.upperBound, d + 1))" } ?? "–",
-                "sd": Fmt.fixed(ba?.standardDeviation, d + 1),
-                "loa": ba?.lowerLimitOfAgreement.map { "\(Fmt.fixed($0, d + 1)) to \(Fmt.fixed(ba?.upperLimitOfAgreement, d + 1))" } ?? "–",
-                "mad": Fmt.fixed(m.meanAbsoluteDifference, d + 1), "icc": Fmt.fixed(m.intraclassCorrelation, 3),
+                "bias": NumberText.fixed(ba?.bias, d + 1),
+                "biasCI": ba?.biasConfidenceInterval.map { "\(NumberText.fixed($0.lowerBound, d + 1)) to \(NumberText.fixed($0.upperBound, d + 1))" } ?? "–",
+                "sd": NumberText.fixed(ba?.standardDeviation, d + 1),
+                "loa": ba?.lowerLimitOfAgreement.map { "\(NumberText.fixed($0, d + 1)) to \(NumberText.fixed(ba?.upperLimitOfAgreement, d + 1))" } ?? "–",
+                "mad": NumberText.fixed(m.meanAbsoluteDifference, d + 1), "icc": NumberText.fixed(m.intraclassCorrelation, 3),
                 "chart": ComparisonReportLayout.blandAltmanChart(reference: pair.reference, test: pair.test, metric: m.metric),
             ]
         }
@@ -64,24 +64,24 @@ public enum ComparisonPages {
         }
         let perNight: [[String: String]] = pair.nights.map { n in [
             "id": n.nightID,
-            "refAwakenings": Fmt.fixed(n.referenceValue(.awakenings), 0), "testAwakenings": Fmt.fixed(n.testValue(.awakenings), 0),
+            "refAwakenings": NumberText.fixed(n.referenceValue(.awakenings), 0), "testAwakenings": NumberText.fixed(n.testValue(.awakenings), 0),
             "hidden": String(n.hiddenAwakenings.hiddenCount), "appeared": String(n.hiddenAwakenings.appearedCount),
             "either": String(n.hiddenAwakenings.eitherCount),
-            "swAccuracy": percent(n.grid.sleepWake.accuracy), "swKappa": Fmt.fixed(n.grid.sleepWake.cohenKappa, 3),
-            "phaseAccuracy": percent(n.grid.phases.accuracy), "phaseKappa": Fmt.fixed(n.grid.phases.cohenKappa, 3),
+            "swAccuracy": percent(n.grid.sleepWake.accuracy), "swKappa": NumberText.fixed(n.grid.sleepWake.cohenKappa, 3),
+            "phaseAccuracy": percent(n.grid.phases.accuracy), "phaseKappa": NumberText.fixed(n.grid.phases.cohenKappa, 3),
         ] }
         let referenceAwakenings = pair.referenceAwakenings
         return [
             "fewNights": pair.nights.count < minimumNightsForAgreement, "minimumNights": String(minimumNightsForAgreement),
             "reference": pair.reference.description, "test": pair.test.description, "nights": String(pair.nights.count),
             "metrics": metrics, "cell": IntervalLength(seconds: g.cellSeconds)?.description ?? "\(g.cellSeconds)s",
-            "swCells": String(g.sleepWake.total), "swAccuracy": percent(g.sleepWake.accuracy), "swKappa": Fmt.fixed(g.sleepWake.cohenKappa, 3),
-            "phaseCells": String(g.phases.total), "phaseAccuracy": percent(g.phases.accuracy), "phaseKappa": Fmt.fixed(g.phases.cohenKappa, 3),
+            "swCells": String(g.sleepWake.total), "swAccuracy": percent(g.sleepWake.accuracy), "swKappa": NumberText.fixed(g.sleepWake.cohenKappa, 3),
+            "phaseCells": String(g.phases.total), "phaseAccuracy": percent(g.phases.accuracy), "phaseKappa": NumberText.fixed(g.phases.cohenKappa, 3),
             "phaseHeader": phaseNames, "phaseMatrix": phaseMatrix,
             "hidden": String(pair.hiddenAwakenings), "referenceAwakenings": String(referenceAwakenings),
             "hiddenPercent": referenceAwakenings > 0 ? percent(Double(pair.hiddenAwakenings) / Double(referenceAwakenings)) : "–",
-            "hiddenMinutes": Fmt.minutes(pair.hiddenAwakeningMinutes),
-            "appeared": String(pair.appearedAwakenings), "appearedMinutes": Fmt.minutes(pair.appearedAwakeningMinutes),
+            "hiddenMinutes": NumberText.minutes(pair.hiddenAwakeningMinutes),
+            "appeared": String(pair.appearedAwakenings), "appearedMinutes": NumberText.minutes(pair.appearedAwakeningMinutes),
             "either": String(pair.eitherAwakenings),
             "perNight": perNight,
         ]
@@ -105,8 +105,8 @@ public enum ComparisonPages {
             ["length": length.description, "intervals": a.intervals.map { iv -> [String: String] in
                 let mv = iv.movement
                 return ["start": LocalClock.hhmm(localSecond: tl.localSecond(atUTC: mv.startUTC)),
-                        "offset": UTCOffsetTimeline.formatOffset(tl.offset(atUTC: mv.startUTC)), "sum": Fmt.fixed(mv.movementSum, 3),
-                        "perMinute": Fmt.fixed(MovementUnits.milliG(perMinute: mv.movementPerMinute), 2), "coverage": String(mv.coverageSeconds),
+                        "offset": UTCOffsetTimeline.formatOffset(tl.offset(atUTC: mv.startUTC)), "sum": NumberText.fixed(mv.movementSum, 3),
+                        "perMinute": NumberText.fixed(MovementUnits.milliG(perMinute: mv.movementPerMinute), 2), "coverage": String(mv.coverageSeconds),
                         "state": iv.state.map { String($0.letter) } ?? "", "phase": iv.phase?.rawValue ?? ""]
             }]
         }
@@ -137,7 +137,7 @@ public enum ComparisonPages {
         case .sleepOnset, .wakeTime:
             return LocalClock.hhmm(localSecond: timeline.localSecond(atUTC: nightStartUTC + Int64((v * 60).rounded())))
         default:
-            return Fmt.fixed(v, nightDecimals(metric))
+            return NumberText.fixed(v, nightDecimals(metric))
         }
     }
 
@@ -159,14 +159,14 @@ public enum ComparisonPages {
     }
 
     static func signed(_ v: Double, _ decimals: Int) -> String {
-        let text = Fmt.fixed(abs(v), decimals)
+        let text = NumberText.fixed(abs(v), decimals)
         if Double(text) == 0 { return text }
         return (v < 0 ? "−" : "+") + text
     }
 
     static func percent(_ fraction: Double?) -> String {
         guard let fraction else { return "–" }
-        return Fmt.fixed(fraction * 100, 1) + " %"
+        return NumberText.fixed(fraction * 100, 1) + " %"
     }
 
     // MARK: Charts

@@ -30,10 +30,10 @@ extension HTMLPages {
             ["label": "Sleep/wake", "value": e.scorer ?? "–"],
             ["label": "Time in bed from", "value": e.guider ?? "–"],
         ]
-        if let off = e.nonWearMinutes { rows.append(["label": "Not worn", "value": "\(Fmt.minutes(off)) (runs of ≥ \(EpochFileNightMethod.nonWearMinutes / 60) h of zero counts; missing data, neither sleep nor wake)"]) }
+        if let off = e.nonWearMinutes { rows.append(["label": "Not worn", "value": "\(NumberText.minutes(off)) (runs of ≥ \(EpochFileNightMethod.nonWearMinutes / 60) h of zero counts; missing data, neither sleep nor wake)"]) }
         if let name = e.fileLabelsName {
-            rows.append(["label": "The file's own scoring", "value": "“\(name)”: TST \(Fmt.minutes(e.fileTotalSleepMinutes)) by the same rules over the same time in bed"])
-            rows.append(["label": "Agreement with it", "value": "accuracy \(Fmt.fixed(e.agreementAccuracy.map { $0 * 100 }, 1)) %, Cohen's κ \(Fmt.fixed(e.agreementKappa, 3)) over \(e.agreementEpochs ?? 0) epochs in bed"])
+            rows.append(["label": "The file's own scoring", "value": "“\(name)”: TST \(NumberText.minutes(e.fileTotalSleepMinutes)) by the same rules over the same time in bed"])
+            rows.append(["label": "Agreement with it", "value": "accuracy \(NumberText.fixed(e.agreementAccuracy.map { $0 * 100 }, 1)) %, Cohen's κ \(NumberText.fixed(e.agreementKappa, 3)) over \(e.agreementEpochs ?? 0) epochs in bed"])
         }
         return rows
     }
@@ -44,10 +44,10 @@ extension HTMLPages {
             ["label": "Interval length", "value": "\(p.interval) (\(p.interval.seconds) s), for the chart, the interval table and phases"],
             ["label": "Actiwatch counts", "value": "Oakley as Actiware: weights 0.04 / 0.2 / 1 per minute (×2 for 30-s, ×4 for 15-s epochs) in double precision, wake if > \(Int(EpochFileNightMethod.actiwareThreshold)) counts (medium)"],
             ["label": "ActiGraph counts", "value": "axis 1 summed to 60 s; Cole–Kripke as ActiLife; time in bed from ActiLife's Tudor-Locke sleep periods (5-min bedtime, 10-min wake, 160–1440 min)"],
-            ["label": "Acceleration (ENMO …)", "value": "the file's own epochs (15, 30, 60, 120 s; others 60-s means); Oakley weighting, wake above \(Fmt.fixed(p.wakeThresholdFactor, 1)) × the night's median (the phones' rule)"],
+            ["label": "Acceleration (ENMO …)", "value": "the file's own epochs (15, 30, 60, 120 s; others 60-s means); Oakley weighting, wake above \(NumberText.fixed(p.wakeThresholdFactor, 1)) × the night's median (the phones' rule)"],
             ["label": "Not worn", "value": "count columns: runs of ≥ \(EpochFileNightMethod.nonWearMinutes) min of zero counts"],
             ["label": "Persistent sleep", "value": "\(p.persistentSleepMinutes) min"],
-            ["label": "Minimum data to score", "value": Fmt.minutes(Double(p.minimumCoverageSeconds) / 60)],
+            ["label": "Minimum data to score", "value": NumberText.minutes(Double(p.minimumCoverageSeconds) / 60)],
             ["label": "Parameters key", "value": a.key],
         ]
     }

@@ -32,8 +32,8 @@ public enum HTMLPages {
             return [
                 "start": LocalClock.hhmm(localSecond: tl.localSecond(atUTC: mv.startUTC)),
                 "offset": UTCOffsetTimeline.formatOffset(tl.offset(atUTC: mv.startUTC)),
-                "sum": Fmt.fixed(mv.movementSum, 3),
-                "perMinute": epochFile ? Fmt.fixed(mv.movementPerMinute, 2) : Fmt.fixed(MovementUnits.milliG(perMinute: mv.movementPerMinute), 2),
+                "sum": NumberText.fixed(mv.movementSum, 3),
+                "perMinute": epochFile ? NumberText.fixed(mv.movementPerMinute, 2) : NumberText.fixed(MovementUnits.milliG(perMinute: mv.movementPerMinute), 2),
                 "coverage": String(mv.coverageSeconds),
                 "state": iv.state.map { String($0.letter) } ?? "",
                 "phase": iv.phase?.rawValue ?? "",
@@ -43,11 +43,11 @@ public enum HTMLPages {
         let parameters: [[String: String]] = epochFile ? epochFileParameterRows(a) : wearable ? wearableParameterRows(a) : [
             ["label": "Interval length", "value": "\(p.interval) (\(p.interval.seconds) s)"],
             ["label": "Movement metric", "value": "\(p.metric.rawValue): \(p.metric.summary)"],
-            ["label": "Scoring", "value": "\(AnalysisParameters.algorithmName) on \(p.epochSeconds)-s epochs; wake if the Oakley-weighted activity exceeds \(Fmt.fixed(p.wakeThresholdFactor, 1)) × the night's median epoch activity"],
-            ["label": "Wake threshold used", "value": Fmt.fixed(a.wakeThreshold, 4) + " g·s (Oakley-weighted movement of a \(p.epochSeconds)-s epoch)"],
+            ["label": "Scoring", "value": "\(AnalysisParameters.algorithmName) on \(p.epochSeconds)-s epochs; wake if the Oakley-weighted activity exceeds \(NumberText.fixed(p.wakeThresholdFactor, 1)) × the night's median epoch activity"],
+            ["label": "Wake threshold used", "value": NumberText.fixed(a.wakeThreshold, 4) + " g·s (Oakley-weighted movement of a \(p.epochSeconds)-s epoch)"],
             ["label": "Persistent sleep", "value": "\(p.persistentSleepMinutes) min"],
             ["label": "Deep phase", "value": "sleep intervals at or below the \(Int(p.deepQuantile * 100))th percentile of the night's sleep movement"],
-            ["label": "Minimum data to score", "value": Fmt.minutes(Double(p.minimumCoverageSeconds) / 60)],
+            ["label": "Minimum data to score", "value": NumberText.minutes(Double(p.minimumCoverageSeconds) / 60)],
             ["label": "Parameters key", "value": p.key],
         ]
         let context: [String: Any] = [
@@ -79,7 +79,7 @@ public enum HTMLPages {
                 let mv = iv.movement
                 return ["start": LocalClock.hhmm(localSecond: tl.localSecond(atUTC: mv.startUTC)),
                         "offset": UTCOffsetTimeline.formatOffset(tl.offset(atUTC: mv.startUTC)),
-                        "sum": Fmt.fixed(mv.movementSum * 1000, 1), "perMinute": Fmt.fixed(mv.movementPerMinute.map { $0 / 60 * 1000 }, 2),
+                        "sum": NumberText.fixed(mv.movementSum * 1000, 1), "perMinute": NumberText.fixed(mv.movementPerMinute.map { $0 / 60 * 1000 }, 2),
                         "coverage": String(mv.coverageSeconds), "state": iv.state.map { String($0.letter) } ?? "", "phase": iv.phase?.rawValue ?? ""]
             } : intervals,
             "parameters": parameters,
@@ -121,10 +121,10 @@ public enum HTMLPages {
             return [
                 "id": r.nightID, "date": r.date.description, "recording": r.recordingPath,
                 "status": r.analysis?.status.rawValue ?? "not analysed",
-                "inBed": m.map { "\(Fmt.clock($0.inBedStartUTC, r.timeline))–\(Fmt.clock($0.inBedEndUTC, r.timeline))" } ?? "–",
-                "tib": Fmt.minutes(m?.timeInBedMinutes), "tst": Fmt.minutes(m?.totalSleepTimeMinutes),
-                "se": m.map { Fmt.fixed($0.sleepEfficiencyPercent, 1) } ?? "–",
-                "sol": Fmt.minutes(m?.sleepOnsetLatencyMinutes), "waso": Fmt.minutes(m?.wakeAfterSleepOnsetMinutes),
+                "inBed": m.map { "\(NumberText.clock($0.inBedStartUTC, r.timeline))–\(NumberText.clock($0.inBedEndUTC, r.timeline))" } ?? "–",
+                "tib": NumberText.minutes(m?.timeInBedMinutes), "tst": NumberText.minutes(m?.totalSleepTimeMinutes),
+                "se": m.map { NumberText.fixed($0.sleepEfficiencyPercent, 1) } ?? "–",
+                "sol": NumberText.minutes(m?.sleepOnsetLatencyMinutes), "waso": NumberText.minutes(m?.wakeAfterSleepOnsetMinutes),
                 "awakenings": m.map { String($0.awakenings) } ?? "–",
             ]
         }
@@ -165,19 +165,19 @@ extension HTMLPages {
     /// The metric table's rows: label and value from the metrics, definition from `d`.
     static func metricRows(_ m: NightSummaryMetrics, _ tl: UTCOffsetTimeline, definitions d: MetricDefinitions) -> [[String: String]] {
         [
-            ["label": "In bed", "value": "\(Fmt.clock(m.inBedStartUTC, tl))–\(Fmt.clock(m.inBedEndUTC, tl))", "def": d.inBed],
-            ["label": "Sleep onset", "value": Fmt.clock(m.sleepOnsetUTC, tl), "def": d.onset],
-            ["label": "Wake time", "value": Fmt.clock(m.wakeTimeUTC, tl), "def": d.wake],
-            ["label": "Time in bed (TIB)", "value": Fmt.minutes(m.timeInBedMinutes), "def": d.timeInBed],
-            ["label": "Total sleep time (TST)", "value": Fmt.minutes(m.totalSleepTimeMinutes), "def": d.totalSleep],
-            ["label": "Sleep onset latency (SOL)", "value": Fmt.minutes(m.sleepOnsetLatencyMinutes), "def": d.latency],
-            ["label": "Wake after sleep onset (WASO)", "value": Fmt.minutes(m.wakeAfterSleepOnsetMinutes), "def": d.waso],
-            ["label": "No data in the sleep period", "value": Fmt.minutes(m.noDataInSleepPeriodMinutes), "def": d.noData],
-            ["label": "Sleep efficiency (SE)", "value": Fmt.fixed(m.sleepEfficiencyPercent, 1) + " %", "def": d.efficiency],
-            ["label": "Sleep maintenance efficiency (SME)", "value": Fmt.fixed(m.sleepMaintenanceEfficiencyPercent, 1) + " %", "def": d.maintenance],
+            ["label": "In bed", "value": "\(NumberText.clock(m.inBedStartUTC, tl))–\(NumberText.clock(m.inBedEndUTC, tl))", "def": d.inBed],
+            ["label": "Sleep onset", "value": NumberText.clock(m.sleepOnsetUTC, tl), "def": d.onset],
+            ["label": "Wake time", "value": NumberText.clock(m.wakeTimeUTC, tl), "def": d.wake],
+            ["label": "Time in bed (TIB)", "value": NumberText.minutes(m.timeInBedMinutes), "def": d.timeInBed],
+            ["label": "Total sleep time (TST)", "value": NumberText.minutes(m.totalSleepTimeMinutes), "def": d.totalSleep],
+            ["label": "Sleep onset latency (SOL)", "value": NumberText.minutes(m.sleepOnsetLatencyMinutes), "def": d.latency],
+            ["label": "Wake after sleep onset (WASO)", "value": NumberText.minutes(m.wakeAfterSleepOnsetMinutes), "def": d.waso],
+            ["label": "No data in the sleep period", "value": NumberText.minutes(m.noDataInSleepPeriodMinutes), "def": d.noData],
+            ["label": "Sleep efficiency (SE)", "value": NumberText.fixed(m.sleepEfficiencyPercent, 1) + " %", "def": d.efficiency],
+            ["label": "Sleep maintenance efficiency (SME)", "value": NumberText.fixed(m.sleepMaintenanceEfficiencyPercent, 1) + " %", "def": d.maintenance],
             ["label": "Awakenings", "value": String(m.awakenings), "def": d.awakenings],
-            ["label": "Sleep fragmentation index (SFI)", "value": Fmt.fixed(m.sleepFragmentationIndexPerHour, 2) + " /h", "def": d.fragmentation],
-            ["label": "Light / deep (movement phases)", "value": "\(Fmt.minutes(m.lightMinutes)) / \(Fmt.minutes(m.deepMinutes))", "def": d.phases],
+            ["label": "Sleep fragmentation index (SFI)", "value": NumberText.fixed(m.sleepFragmentationIndexPerHour, 2) + " /h", "def": d.fragmentation],
+            ["label": "Light / deep (movement phases)", "value": "\(NumberText.minutes(m.lightMinutes)) / \(NumberText.minutes(m.deepMinutes))", "def": d.phases],
         ]
     }
 
@@ -193,29 +193,29 @@ extension HTMLPages {
         let bout = scorer.map { "sleep run (\($0))" } ?? "sustained inactivity bout"
         return [
             ["label": "Sleep period window (guider)", "ggir": "guider_onset – guider_wakeup",
-             "value": "\(Fmt.clock(w.guiderOnsetUTC, tl))–\(Fmt.clock(w.guiderWakeupUTC, tl))",
+             "value": "\(NumberText.clock(w.guiderOnsetUTC, tl))–\(NumberText.clock(w.guiderWakeupUTC, tl))",
              "def": "HDCZA (van Hees 2018): the longest block without change in angle-z, on 5-s epochs"],
-            ["label": "Sleep onset", "ggir": "sleeponset", "value": Fmt.clock(m.sleepOnsetUTC, tl),
+            ["label": "Sleep onset", "ggir": "sleeponset", "value": NumberText.clock(m.sleepOnsetUTC, tl),
              "def": "start of the first \(bout) that overlaps the guider window"],
-            ["label": "Wake time", "ggir": "wakeup", "value": Fmt.clock(m.wakeTimeUTC, tl),
+            ["label": "Wake time", "ggir": "wakeup", "value": NumberText.clock(m.wakeTimeUTC, tl),
              "def": "end of the last \(bout) that overlaps the guider window"],
-            ["label": "Sleep period (SPT)", "ggir": "SptDuration", "value": Fmt.minutes(m.sleepPeriodMinutes), "def": "sleep onset to wake time"],
-            ["label": "Total sleep time (TST)", "ggir": "SleepDurationInSpt", "value": Fmt.minutes(m.totalSleepTimeMinutes),
+            ["label": "Sleep period (SPT)", "ggir": "SptDuration", "value": NumberText.minutes(m.sleepPeriodMinutes), "def": "sleep onset to wake time"],
+            ["label": "Total sleep time (TST)", "ggir": "SleepDurationInSpt", "value": NumberText.minutes(m.totalSleepTimeMinutes),
              "def": scorer.map { "minutes scored sleep by \($0) inside the sleep period" }
                 ?? "sustained inactivity (van Hees 2015: no change in angle-z above 5° for more than 5 min) inside the sleep period"],
-            ["label": "Wake after sleep onset (WASO)", "ggir": "WASO", "value": Fmt.minutes(m.wakeAfterSleepOnsetMinutes),
+            ["label": "Wake after sleep onset (WASO)", "ggir": "WASO", "value": NumberText.minutes(m.wakeAfterSleepOnsetMinutes),
              "def": scorer.map { "worn, scored wake by \($0), inside the sleep period" } ?? "worn, not sustained inactivity, inside the sleep period"],
             ["label": "Awakenings", "ggir": "number_of_awakenings", "value": String(m.awakenings), "def": "wake bouts inside the sleep period"],
-            ["label": "Invalid in the sleep period", "ggir": "", "value": Fmt.minutes(w.invalidInSptMinutes),
+            ["label": "Invalid in the sleep period", "ggir": "", "value": NumberText.minutes(w.invalidInSptMinutes),
              "def": "not worn or no data: neither sleep nor wake"],
-            ["label": "Time in bed (TIB)", "ggir": "", "value": Fmt.minutes(m.timeInBedMinutes),
+            ["label": "Time in bed (TIB)", "ggir": "", "value": NumberText.minutes(m.timeInBedMinutes),
              "def": "guider window widened to the sleep period (no diary: the guider stands in for lights off/on)"],
-            ["label": "Sleep onset latency (SOL)", "ggir": "", "value": Fmt.minutes(m.sleepOnsetLatencyMinutes), "def": "TIB start to sleep onset"],
-            ["label": "Sleep efficiency (SE)", "ggir": "", "value": Fmt.fixed(m.sleepEfficiencyPercent, 1) + " %", "def": "TST / TIB"],
-            ["label": "Sleep maintenance efficiency (SME)", "ggir": "", "value": Fmt.fixed(m.sleepMaintenanceEfficiencyPercent, 1) + " %", "def": "TST / SPT"],
-            ["label": "Sleep fragmentation index (SFI)", "ggir": "", "value": Fmt.fixed(m.sleepFragmentationIndexPerHour, 2) + " /h",
+            ["label": "Sleep onset latency (SOL)", "ggir": "", "value": NumberText.minutes(m.sleepOnsetLatencyMinutes), "def": "TIB start to sleep onset"],
+            ["label": "Sleep efficiency (SE)", "ggir": "", "value": NumberText.fixed(m.sleepEfficiencyPercent, 1) + " %", "def": "TST / TIB"],
+            ["label": "Sleep maintenance efficiency (SME)", "ggir": "", "value": NumberText.fixed(m.sleepMaintenanceEfficiencyPercent, 1) + " %", "def": "TST / SPT"],
+            ["label": "Sleep fragmentation index (SFI)", "ggir": "", "value": NumberText.fixed(m.sleepFragmentationIndexPerHour, 2) + " /h",
              "def": "awakenings + 1 per hour of TST"],
-            ["label": "Light / deep (movement phases)", "ggir": "", "value": "\(Fmt.minutes(m.lightMinutes)) / \(Fmt.minutes(m.deepMinutes))",
+            ["label": "Light / deep (movement phases)", "ggir": "", "value": "\(NumberText.minutes(m.lightMinutes)) / \(NumberText.minutes(m.deepMinutes))",
              "def": "sleep intervals above / at or below the night's quantile of ENMO (movement intensity, not EEG stages)"],
         ]
     }
@@ -224,12 +224,12 @@ extension HTMLPages {
     static func wearableFacts(_ a: NightAnalysis) -> [[String: String]] {
         guard let w = a.wearable else { return [] }
         var rows: [[String: String]] = [
-            ["label": "Valid (worn) data", "value": "\(Fmt.fixed(w.validHours, 1)) h (GGIR includenightcrit: 16 h)"],
-            ["label": "Not worn (GGIR 2013 non-wear)", "value": Fmt.minutes(w.nonWearMinutes)],
-            ["label": "No data", "value": Fmt.minutes(w.noDataMinutes)],
-            ["label": "Fraction of the night invalid (fraction_night_invalid)", "value": Fmt.fixed(w.fractionNightInvalid, 3)],
+            ["label": "Valid (worn) data", "value": "\(NumberText.fixed(w.validHours, 1)) h (GGIR includenightcrit: 16 h)"],
+            ["label": "Not worn (GGIR 2013 non-wear)", "value": NumberText.minutes(w.nonWearMinutes)],
+            ["label": "No data", "value": NumberText.minutes(w.noDataMinutes)],
+            ["label": "Fraction of the night invalid (fraction_night_invalid)", "value": NumberText.fixed(w.fractionNightInvalid, 3)],
         ]
-        if let t = w.hdczaThresholdDegrees { rows.append(["label": "HDCZA threshold", "value": "\(Fmt.fixed(t, 3))° change in angle-z"]) }
+        if let t = w.hdczaThresholdDegrees { rows.append(["label": "HDCZA threshold", "value": "\(NumberText.fixed(t, 3))° change in angle-z"]) }
         rows.append(["label": "Day sleeper (daysleeper)", "value": w.daysleeper ? "yes: the window was searched from 18:00 to 18:00" : "no"])
         return rows
     }
@@ -242,7 +242,7 @@ extension HTMLPages {
             ["label": "Non-wear", "value": "GGIR 2013: 60-min windows every 15 min; an axis is still when its SD < 13 mg and range < 50 mg; non-wear when 2 of 3 axes are still"],
             ["label": "Sleep period window", "value": "HDCZA (GGIR defaults: 5-min window, 10th percentile × 15 constrained to 0.13–0.50°, blocks > 30 min, gaps < 60 min filled); invalid epochs count as movement; day-sleeper re-run 18:00–18:00"],
             ["label": "Sleep / wake", "value": WearableNightMethod.sleepWakeText(p.sleepAlgorithm)],
-            ["label": "Night included", "value": "at least \(Fmt.fixed(WearableNightMethod.minimumValidHours, 0)) h of worn data (GGIR includenightcrit)"],
+            ["label": "Night included", "value": "at least \(NumberText.fixed(WearableNightMethod.minimumValidHours, 0)) h of worn data (GGIR includenightcrit)"],
             ["label": "Deep phase", "value": "sleep intervals at or below the \(Int(p.deepQuantile * 100))th percentile of the night's sleep ENMO"],
             ["label": "Parameters key", "value": a.key],
         ]

@@ -56,15 +56,15 @@ extension HTMLPages {
         if let h = r.rhythm {
             if h.status == .computed, let m = h.metrics {
                 rhythmRows = [
-                    ["label": "Interdaily stability (IS)", "value": Fmt.fixed(m.interdailyStability, 4), "def": "0–1: how alike the days' hourly activity profiles are (Witting et al. 1990; pyActigraphy 1.2.2)"],
-                    ["label": "Intradaily variability (IV)", "value": Fmt.fixed(m.intradailyVariability, 4), "def": "≈0–2: how fragmented the rhythm is hour to hour"],
-                    ["label": "Relative amplitude (RA)", "value": Fmt.fixed(m.relativeAmplitude, 4), "def": "(M10 − L5) / (M10 + L5)"],
-                    ["label": "L5", "value": Fmt.fixed(m.l5, 4) + (RecordingRhythm.clockText(m.l5StartSecondsSinceMidnight).map { " from \($0)" } ?? ""), "def": "mean activity of the least active 5 h of the average day, and its onset (local clock)"],
-                    ["label": "M10", "value": Fmt.fixed(m.m10, 4) + (RecordingRhythm.clockText(m.m10StartSecondsSinceMidnight).map { " from \($0)" } ?? ""), "def": "mean activity of the most active 10 h of the average day, and its onset"],
-                    ["label": "Sleep regularity index (SRI)", "value": Fmt.fixed(h.sleepRegularityIndex, 2), "def": "−100–100: probability of the same sleep/wake state 24 h apart, rescaled (Phillips et al. 2017; pyActigraphy's form)"],
+                    ["label": "Interdaily stability (IS)", "value": NumberText.fixed(m.interdailyStability, 4), "def": "0–1: how alike the days' hourly activity profiles are (Witting et al. 1990; pyActigraphy 1.2.2)"],
+                    ["label": "Intradaily variability (IV)", "value": NumberText.fixed(m.intradailyVariability, 4), "def": "≈0–2: how fragmented the rhythm is hour to hour"],
+                    ["label": "Relative amplitude (RA)", "value": NumberText.fixed(m.relativeAmplitude, 4), "def": "(M10 − L5) / (M10 + L5)"],
+                    ["label": "L5", "value": NumberText.fixed(m.l5, 4) + (RecordingRhythm.clockText(m.l5StartSecondsSinceMidnight).map { " from \($0)" } ?? ""), "def": "mean activity of the least active 5 h of the average day, and its onset (local clock)"],
+                    ["label": "M10", "value": NumberText.fixed(m.m10, 4) + (RecordingRhythm.clockText(m.m10StartSecondsSinceMidnight).map { " from \($0)" } ?? ""), "def": "mean activity of the most active 10 h of the average day, and its onset"],
+                    ["label": "Sleep regularity index (SRI)", "value": NumberText.fixed(h.sleepRegularityIndex, 2), "def": "−100–100: probability of the same sleep/wake state 24 h apart, rescaled (Phillips et al. 2017; pyActigraphy's form)"],
                 ]
             }
-            rhythmNote = h.status == .computed ? "Activity: \(h.source); \(Fmt.fixed(h.days, 1)) days." : (h.statusReason ?? h.status.rawValue)
+            rhythmNote = h.status == .computed ? "Activity: \(h.source); \(NumberText.fixed(h.days, 1)) days." : (h.statusReason ?? h.status.rawValue)
         } else {
             rhythmNote = r.kind == RecordingKind.phoneInBed.rawValue
                 ? "Not computed: a phone on the mattress records the nights only, and the rhythm needs the days too."
@@ -76,7 +76,7 @@ extension HTMLPages {
         }.map { _, rows in
             func cell(_ s: NightMetricAverages.Scope) -> String {
                 guard let row = rows.first(where: { $0.scope == s }), let mean = row.mean else { return "–" }
-                return Fmt.fixed(mean, 1) + (row.sd.map { " ± " + Fmt.fixed($0, 1) } ?? "") + " (n=\(row.n))"
+                return NumberText.fixed(mean, 1) + (row.sd.map { " ± " + NumberText.fixed($0, 1) } ?? "") + " (n=\(row.n))"
             }
             let first = rows[0]
             return ["label": first.label + (first.unit.isEmpty ? "" : " (\(first.unit))"), "all": cell(.all), "weekday": cell(.weekday), "weekend": cell(.weekend)]

@@ -13,3 +13,11 @@ extension SleepDatabase {
         }
     }
 }
+
+extension SleepDatabase {
+    /// The shell command that lists every failure of run `runID`, for a summary that lists only
+    /// the first few.
+    public static func failuresCommand(databasePath: String, runID: Int64?) -> String {
+        "sqlite3 \(databasePath) \"SELECT path, error FROM run_failures WHERE run_id = \(runID.map(String.init) ?? "?")\""
+    }
+}

@@ -401,8 +401,14 @@ public final class SleepDatabase: Sendable {
         }
     }
 
-    /// Runs a read-only SQL query for tests and diagnostics; values as text.
-    public func query(_ sql: String, _ arguments: [any DatabaseValueConvertible & Sendable] = []) throws -> [[String: String]] {
+    /// The interval lengths (seconds) of the stored analyses, shortest first.
+    public func storedIntervalSeconds() throws -> [Int] {
+        try pool.read { db in try Int.fetchAll(db, sql: "SELECT DISTINCT interval_seconds FROM analyses ORDER BY 1") }
+    }
+
+    /// Runs a read-only SQL query for the package's tests and the bench; values as text. Not part of
+    /// the library's interface: SQL stays inside SleepStore.
+    package func query(_ sql: String, _ arguments: [any DatabaseValueConvertible & Sendable] = []) throws -> [[String: String]] {
         try pool.read { db in
             try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map { row in
                 var d: [String: String] = [:]

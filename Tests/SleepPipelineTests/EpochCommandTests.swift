@@ -174,10 +174,10 @@ struct EpochCommandTests {
             }
             for key in order {
                 let expected = groups[key]!
-                let parameters = try SleepPeriodsCommand.parameters(
+                let parameters = try SleepPeriodsRun.parameters(
                     bedtimeStart: Int(key[2])!, wakeTimeEnd: Int(key[3])!, minSleepPeriod: Int(key[4])!,
                     maxSleepPeriod: Int(key[5])!, minNonzeroEpochs: Int(key[6])!)
-                let result = try SleepPeriodsCommand.run(SleepPeriodsRequest(
+                let result = try SleepPeriodsRun.run(SleepPeriodsRequest(
                     path: try Self.path("actigraph_sleepr_actilife/\(device)-RawData-Day01.agd"), sleepAlgorithm: .sadeh,
                     parameters: parameters))
                 let lines = result.csvLines()
@@ -212,7 +212,7 @@ struct EpochCommandTests {
     @Test("counts --epoch 5s on the 100 Hz raw CSV = ActiLife's 5-s counts and the .agd read directly",
           .enabled(if: ExternalData.available, external))
     func countsMatchActiLife() throws {
-        let raw = try CountsCommand.run(CountsRequest(path: try Self.path("agcounts_link_100hz/example_raw_100hz_pygt3x.csv"), epochSeconds: 5))
+        let raw = try ActivityCountsRun.run(CountsRequest(path: try Self.path("agcounts_link_100hz/example_raw_100hz_pygt3x.csv"), epochSeconds: 5))
         let ours = Self.table(raw.csvLines())
         #expect(TestCSV.rows(raw.csvLines()[0])[0] == ["start", "axis1", "axis2", "axis3", "vm"])
         let reference = TestCSV.rows(try #require(try ExternalData.text("agcounts_link_100hz/example5sec_actilife_counts.csv")))
@@ -232,7 +232,7 @@ struct EpochCommandTests {
                                matched: matched, total: total, note: "\(ours.count) epochs × 3 axes")
         #expect(matched == total && total == 108)
 
-        let agd = try CountsCommand.run(CountsRequest(path: try Self.path("agcounts_link_100hz/example5sec.agd"), epochSeconds: 5))
+        let agd = try ActivityCountsRun.run(CountsRequest(path: try Self.path("agcounts_link_100hz/example5sec.agd"), epochSeconds: 5))
         let agdLines = agd.csvLines()
         let rawLines = raw.csvLines()
         let same = zip(agdLines.dropFirst(), rawLines.dropFirst()).filter { $0 == $1 }.count
@@ -244,7 +244,7 @@ struct EpochCommandTests {
     @Test("counts --epoch 5s on the original .gt3x (through the raw-sample reader's sink) = ActiLife's 5-s counts",
           .enabled(if: ExternalData.available, external))
     func countsFromGT3XMatchActiLife() throws {
-        let result = try CountsCommand.run(CountsRequest(path: try Self.path("agcounts_link_100hz/example.gt3x"), epochSeconds: 5))
+        let result = try ActivityCountsRun.run(CountsRequest(path: try Self.path("agcounts_link_100hz/example.gt3x"), epochSeconds: 5))
         let ours = Self.table(result.csvLines())
         let reference = TestCSV.rows(try #require(try ExternalData.text("agcounts_link_100hz/example5sec_actilife_counts.csv")))
         let title = reference[0]
@@ -311,14 +311,14 @@ struct EpochCommandTests {
         #expect(e?.exitCode == 1 && e?.description.contains("angle-z") == true)
         e = error(ScoreRequest(path: actiware, algorithm: .oakley, threshold: "loud"))
         #expect(e?.description.contains("low (20), medium (40)") == true)
-        let counts = #expect(throws: EpochCommandError.self) { try CountsCommand.run(CountsRequest(path: actiware)) }
+        let counts = #expect(throws: EpochCommandError.self) { try ActivityCountsRun.run(CountsRequest(path: actiware)) }
         #expect(counts?.description.contains("no axis1 column") == true)
         let periods = #expect(throws: EpochCommandError.self) {
-            try SleepPeriodsCommand.run(SleepPeriodsRequest(path: agd, sleepAlgorithm: .oakley))
+            try SleepPeriodsRun.run(SleepPeriodsRequest(path: agd, sleepAlgorithm: .oakley))
         }
         #expect(periods?.exitCode == 2)
         #expect(throws: EpochCommandError.self) {
-            try SleepPeriodsCommand.parameters(bedtimeStart: 5, wakeTimeEnd: 10, minSleepPeriod: 200, maxSleepPeriod: 100, minNonzeroEpochs: 0)
+            try SleepPeriodsRun.parameters(bedtimeStart: 5, wakeTimeEnd: 10, minSleepPeriod: 200, maxSleepPeriod: 100, minNonzeroEpochs: 0)
         }
         let missing = #expect(throws: IngestError.self) { try EpochScoring.run(ScoreRequest(path: "/nonexistent.csv", algorithm: .sadeh)) }
         #expect(missing?.message.contains("cannot open") == true)

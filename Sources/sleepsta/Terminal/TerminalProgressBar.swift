@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import SleepPipeline
 
 /// A one-line progress bar on a terminal (files, bytes, nights), redrawn in place with `\r` at
 /// most ten times a second. The command creates it only when stderr is a terminal, so cron and

@@ -98,10 +98,10 @@ public struct Pipeline {
             summary.failures.append((problem.relativePath, problem.message))
         }
         var state = PipelineProgress(stage: .files, done: 0, total: scan.files.count, bytesTotal: scan.totalBytes)
-        // Files on every core, each touching the store in its turn in path order (ParallelIngest.swift);
+        // Files on every core, each touching the store in its turn in path order (FileWork.swift);
         // outcomes are counted here in that order, as a serial loop would.
         let outcomes = ingestFiles(scan.files, db: SleepDatabaseHandle(db), runID: run.id, progress: state,
-                                   threads: c.ingestThreads ?? ParallelNights.cores)
+                                   threads: c.ingestThreads ?? WorkQueue.cores)
         for (file, outcome) in zip(scan.files, outcomes) {
             summary.filesSeen += 1
             let path = (c.dataDirectory as NSString).appendingPathComponent(file.relativePath)

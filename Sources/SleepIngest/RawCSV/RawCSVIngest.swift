@@ -9,23 +9,23 @@ import SleepCore
 /// Entry points to the raw-sample CSV paths one by one, for the benchmark (`sleepsta-bench`) and
 /// the equivalence tests. The batch itself just calls ``RawCSVReader``, which takes the parallel
 /// path when it can.
-public enum RawCSVIngest {
+package enum RawCSVIngest {
     /// What a read did, besides its recording.
-    public struct Run: Sendable {
-        public var recording: Recording
+    package struct Run: Sendable {
+        package var recording: Recording
         /// False when the file was left to the serial reader (gzip, ISO timestamps, an error to report).
-        public var usedParallelPath: Bool
-        public var chunks: Int
-        public var threads: Int
+        package var usedParallelPath: Bool
+        package var chunks: Int
+        package var threads: Int
         /// Most bytes of parsed samples held between the parser threads and the accumulator.
-        public var peakBlockBytes: Int
+        package var peakBlockBytes: Int
         /// Seconds the parser threads summed whole while parsing (2 or more threads).
-        public var secondsSummedWhileParsing = 0
+        package var secondsSummedWhileParsing = 0
     }
 
     /// Reads with the parallel path on `threads` threads (1 = fused serial loop), falling back to
     /// the serial reader exactly as ``RawCSVReader`` does.
-    public static func read(path: String, options: IngestOptions = IngestOptions(), threads: Int,
+    package static func read(path: String, options: IngestOptions = IngestOptions(), threads: Int,
                             chunkBytes: Int = 4 << 20) throws(IngestError) -> Run {
         let reader = ParallelRawCSVReader(chunkBytes: chunkBytes, threads: threads)
         var discard = DiscardingSampleSink()
@@ -40,14 +40,14 @@ public enum RawCSVIngest {
 
     /// The serial reader alone (1 MiB chunks through `read(2)`, one row at a time): the reference
     /// the parallel path must equal.
-    public static func readSerially(path: String, options: IngestOptions = IngestOptions()) throws(IngestError) -> Recording {
+    package static func readSerially(path: String, options: IngestOptions = IngestOptions()) throws(IngestError) -> Recording {
         try RawCSVReader(parallel: false).read(path: path, options: options)
     }
 
     /// Parse stage alone: every data row parsed to four numbers and folded into a checksum, no
     /// accumulation. Returns the rows and the sum of all values (so the work cannot be optimised away);
     /// nil when the file is not one the parallel path takes.
-    public static func parseOnly(path: String, threads: Int, chunkBytes: Int = 4 << 20) -> (rows: Int, checksum: Double)? {
+    package static func parseOnly(path: String, threads: Int, chunkBytes: Int = 4 << 20) -> (rows: Int, checksum: Double)? {
         guard let file = MappedFile(path: path) else { return nil }
         defer { file.close() }
         guard let head = RawCSVHead.locate(file.bytes, size: file.size) else { return nil }
@@ -72,7 +72,7 @@ public enum RawCSVIngest {
 
     /// Accumulate stage alone: samples already in memory (structure of arrays) through the same
     /// intake the readers use (per-second accumulator and quality checks).
-    public static func accumulate(timestamps: [Double], x: [Double], y: [Double], z: [Double]) -> (SecondSeries, QualitySummary)? {
+    package static func accumulate(timestamps: [Double], x: [Double], y: [Double], z: [Double]) -> (SecondSeries, QualitySummary)? {
         var consumer = IntakeConsumer(intake: SampleIntake(sink: DiscardingSampleSink()))
         timestamps.withUnsafeBufferPointer { t in
             x.withUnsafeBufferPointer { x in

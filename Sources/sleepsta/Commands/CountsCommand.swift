@@ -52,7 +52,7 @@ struct Counts: ParsableCommand {
                                     trimming: filter.lowercased() == "lfe" ? .lowFrequencyExtension : .normal,
                                     timeZoneIdentifier: tz)
         try EpochCommandSupport.run {
-            let result = try CountsCommand.run(request)
+            let result = try ActivityCountsRun.run(request)
             EpochCommandSupport.note(result.notes, quiet: quiet)
             try result.writeCSV(toPath: output)
         }

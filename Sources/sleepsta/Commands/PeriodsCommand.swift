@@ -73,10 +73,10 @@ struct Periods: ParsableCommand {
 
     func run() throws {
         try EpochCommandSupport.run {
-            let parameters = try SleepPeriodsCommand.parameters(
+            let parameters = try SleepPeriodsRun.parameters(
                 bedtimeStart: bedtimeStart, wakeTimeEnd: wakeTimeEnd, minSleepPeriod: minSleepPeriod,
                 maxSleepPeriod: maxSleepPeriod, minNonzeroEpochs: minNonzeroEpochs)
-            let result = try SleepPeriodsCommand.run(SleepPeriodsRequest(
+            let result = try SleepPeriodsRun.run(SleepPeriodsRequest(
                 path: file, sleepAlgorithm: ScoringAlgorithm(rawValue: sleepAlgorithm)!, variant: variant, rescore: rescore,
                 column: column, timeZoneIdentifier: tz, parameters: parameters))
             EpochCommandSupport.note(result.notes, quiet: quiet)

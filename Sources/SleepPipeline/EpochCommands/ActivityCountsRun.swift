@@ -46,7 +46,7 @@ public struct CountsResult: Sendable {
 
 /// `sleepsta counts`: ActiGraph counts from raw samples (``ActiGraphCounts``), or the counts an
 /// epoch file already holds (collapsed to the epoch length asked for).
-public enum CountsCommand {
+public enum ActivityCountsRun {
     public static func run(_ request: CountsRequest) throws -> CountsResult {
         guard request.epochSeconds >= 1 else { throw EpochCommandError.usage("--epoch must be at least 1 s") }
         switch try EpochInput.load(path: request.path, timeZoneIdentifier: request.timeZoneIdentifier) {

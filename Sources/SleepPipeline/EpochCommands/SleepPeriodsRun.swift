@@ -67,7 +67,7 @@ public struct SleepPeriodsResult: Sendable {
 }
 
 /// `sleepsta periods`.
-public enum SleepPeriodsCommand {
+public enum SleepPeriodsRun {
     public static func run(_ request: SleepPeriodsRequest) throws -> SleepPeriodsResult {
         guard request.sleepAlgorithm == .sadeh || request.sleepAlgorithm == .coleKripke else {
             throw EpochCommandError.usage("--sleep-algorithm must be sadeh or cole-kripke (ActiLife's Tudor-Locke inputs)")

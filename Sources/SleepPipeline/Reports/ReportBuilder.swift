@@ -37,16 +37,17 @@ struct ReportBuilder {
         let overviews = try db.overviews(keys: keys, series: false)
         let catalog = Dictionary(uniqueKeysWithValues: try db.nightCatalog().map { ($0.nightID, $0) })
         let keys = self.keys
-        // Nights are independent: they are rendered on every core (ParallelNights), and counted and
+        // Nights are independent: they are rendered on every core (WorkQueue), and counted and
         // listed afterwards in night order, so files and index are those of a serial loop.
         ChartRenderer.prepareForConcurrentRendering()
-        let steps = SerializedProgress(total: overviews.count, progress)
+        let steps = SharedProgress(PipelineProgress(stage: .reports, done: 0, total: overviews.count),
+                                   report: progress.map { p in { p($0.done, $0.total, $0.item) } })
         let neighbours = Self.neighbours(overviews)
         // A night's page links its neighbours: the pages (not the charts) of the neighbours of a
         // rendered night are rendered too, so that their links follow.
         let pagesOnly = only.map { only in Set(only.flatMap { id in [neighbours[id]?.previous?.nightID, neighbours[id]?.next?.nightID].compactMap { $0 } })
             .subtracting(only) } ?? []
-        let nights = try ParallelNights.map(overviews.count) { k -> (outcomes: [ReportWriter.Outcome], row: IndexRow)? in
+        let nights = try WorkQueue.map(overviews.count) { k -> (outcomes: [ReportWriter.Outcome], row: IndexRow)? in
             let overview = overviews[k]
             guard let listed = overview.analysis else { return nil }
             var outcomes: [ReportWriter.Outcome] = []
@@ -54,7 +55,7 @@ struct ReportBuilder {
             let whole = (only?.contains(overview.nightID) ?? true) || !Self.nightFilesExist(in: folder)
             guard whole || pagesOnly.contains(overview.nightID) else {
                 guard let entry = catalog[overview.nightID] else { return nil }
-                steps.step(overview.nightID)
+                steps.update { $0.done += 1; $0.item = overview.nightID }
                 return (outcomes, IndexRow(nightID: overview.nightID, date: entry.date, recordingPath: PrintableText.escaped(overview.recordingPath),
                                            timeline: entry.timeline, analysis: listed))
             }
@@ -82,7 +83,7 @@ struct ReportBuilder {
             input.nextNight = neighbours[overview.nightID]?.next
             input.timeZoneSource = recording?.timeZoneSource ?? ""
             outcomes.append(try ReportWriter.write(HTMLPages.nightPage(input, chartFile: "movement.png"), to: folder + "/index.html"))
-            steps.step(overview.nightID)
+            steps.update { $0.done += 1; $0.item = overview.nightID }
             return (outcomes, IndexRow(nightID: overview.nightID, date: night.window.date, recordingPath: PrintableText.escaped(overview.recordingPath),
                                        timeline: night.timeline, analysis: analysis))
         }

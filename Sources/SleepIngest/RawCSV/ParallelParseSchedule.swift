@@ -165,7 +165,7 @@ struct AggregatingBlockWriter: ParsedSampleConsumer {
 /// accumulator for as long as blocks are ready in order. So both cores parse, and the serial
 /// accumulation runs on whichever core is free, never in parallel with itself and always in order.
 /// At most `window` chunks are claimed ahead of the accumulator, which bounds memory.
-final class ChunkBoard<Sink: SampleSink>: @unchecked Sendable {
+final class ParallelParseSchedule<Sink: SampleSink>: @unchecked Sendable {
     private let file: MappedFile
     private let head: RawCSVHead
     private let chunkCount: Int

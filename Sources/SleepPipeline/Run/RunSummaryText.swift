@@ -1,5 +1,6 @@
 import Foundation
 import SleepCore
+import SleepStore
 
 /// The one-screen summary `run` and `nightly` print on stdout: what was seen, stored, analysed
 /// and rendered, where the outputs are, and every failed file with its error (the first
@@ -34,7 +35,7 @@ public enum RunSummaryText {
             lines += s.failures.prefix(maximumListedFailures).map { "  \(PrintableText.escaped($0.error))" }
             if s.failures.count > maximumListedFailures {
                 let rest = s.failures.count - maximumListedFailures
-                lines.append("  … and \(rest) more: sqlite3 \(c.databasePath) \"SELECT path, error FROM run_failures WHERE run_id = \(s.runID.map(String.init) ?? "?")\"")
+                lines.append("  … and \(rest) more: \(SleepDatabase.failuresCommand(databasePath: c.databasePath, runID: s.runID))")
             }
         }
         // Folder and database names come from the command line and may hold control characters too.

@@ -147,7 +147,7 @@ public enum EpochScoring {
         return try score(input, request)
     }
 
-    /// Scores an already loaded input (``SleepPeriodsCommand`` reuses this).
+    /// Scores an already loaded input (``SleepPeriodsRun`` reuses this).
     public static func score(_ input: EpochInput, _ request: ScoreRequest) throws -> ScoreResult {
         let algorithm = request.algorithm
         // Cole et al. 1992's maximum variants are defined on the largest 10-s (or 30-s) epoch of each

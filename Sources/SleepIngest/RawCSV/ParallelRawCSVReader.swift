@@ -136,7 +136,7 @@ struct ParallelRawCSVReader {
         if threadCount == 1 {
             ok = Self.fusedSerial(file, head: head, chunkCount: chunkCount, chunkBytes: chunkBytes, consumer: &consumer)
         } else {
-            let board = ChunkBoard(file: file, head: head, chunkCount: chunkCount, chunkBytes: chunkBytes,
+            let board = ParallelParseSchedule(file: file, head: head, chunkCount: chunkCount, chunkBytes: chunkBytes,
                                    window: window, consumer: consumer)
             DispatchQueue.concurrentPerform(iterations: threadCount) { _ in board.work() }
             ok = !board.stopped

@@ -91,8 +91,7 @@ public struct Exporter {
     /// `--interval` names a length no stored analysis has: a header alone would look like "no
     /// nights". Say so, name the stored lengths and how to derive the missing one (nothing is written).
     static func notAnalysed(_ interval: IntervalLength, db: SleepDatabase) throws -> PipelineError {
-        let stored = try db.query("SELECT DISTINCT interval_seconds AS s FROM analyses ORDER BY s")
-            .compactMap { $0["s"].flatMap(Int.init).flatMap(IntervalLength.init(seconds:))?.description }
+        let stored = try db.storedIntervalSeconds().compactMap { IntervalLength(seconds: $0)?.description }
         guard !stored.isEmpty else {
             return .environment("no analysis is stored in the database at all: run `sleepsta run --interval \(interval)` first")
         }

@@ -1,4 +1,5 @@
 import Logging
+import SleepPipeline
 import SleepCore
 
 /// swift-log's stderr handler (ISO 8601 timestamp, level, label, message), made to clear the

@@ -1,0 +1,27 @@
+import SleepCore
+
+/// Number formatting shared by pages (fixed decimals, no locale: reports are reproducible).
+enum NumberText {
+    static func minutes(_ v: Double?) -> String {
+        guard let v, v.isFinite else { return "–" }
+        let total = Int(v.rounded())
+        return total >= 60 ? "\(total / 60) h \(total % 60) min" : "\(total) min"
+    }
+    static func fixed(_ v: Double?, _ decimals: Int) -> String {
+        guard let v, v.isFinite else { return "–" }
+        var p = 1.0
+        for _ in 0..<decimals { p *= 10 }
+        let r = (v * p).rounded() / p
+        var s = String(r)
+        if decimals == 0 { return String(Int(r)) }
+        if let dot = s.firstIndex(of: ".") {
+            let have = s.distance(from: dot, to: s.endIndex) - 1
+            if have < decimals { s += String(repeating: "0", count: decimals - have) }
+        }
+        return s
+    }
+    static func clock(_ utc: Int64?, _ timeline: UTCOffsetTimeline) -> String {
+        guard let utc else { return "–" }
+        return LocalClock.hhmm(localSecond: timeline.localSecond(atUTC: utc))
+    }
+}
