@@ -23,7 +23,7 @@ help:
 	@echo "make test-slurm  a 4-shard cohort on a private Slurm (installs $(SLURM_PACKAGES) as root) equals one run"
 	@echo "make deps    install missing Debian packages ($(APT_PACKAGES))"
 	@echo "make build   release build of .build/$(CONFIG)/sleepsta"
-	@echo "make bench   benchmark every stage and the Python peers (README, Performance); KEEP=1 keeps bench-work/"
+	@echo "make bench   benchmark every stage and the Python peers (docs/performance.md); KEEP=1 keeps bench-work/"
 	@echo "make clean   remove build output, the database, generated samples and reports"
 
 # Installs what is missing with apt-get when run as root; otherwise prints the exact command.
@@ -54,7 +54,7 @@ report: build sample-data
 	mkdir -p $(REPORTS) && $(BIN) nightly --data $(DATA) --db $(DB) --reports $(REPORTS) --interval $(INTERVAL) --tz $(SAMPLE_TZ)
 	$(BIN) compare --intervals $(COMPARE) --db $(DB) --reports $(REPORTS)
 
-# Release mode: the numeric tests run 40-600x slower in debug builds (see TOOLCHAIN notes in README).
+# Release mode: the numeric tests run 40-600x slower in debug builds.
 # `swift test` itself builds with -enable-testing, which @testable imports need in release mode.
 test: deps
 	$(SWIFT) test -c $(CONFIG)
@@ -64,7 +64,7 @@ test: deps
 test-without-shared: deps
 	SLEEPSTA_EXTERNAL=/nonexistent/sleepsta-no-shared $(SWIFT) test -c $(CONFIG)
 
-# Slurm from Debian for `make test-slurm` (README, "Cohorts on Slurm"): installed when missing, as
+# Slurm from Debian for `make test-slurm` (docs/scale-out.md): installed when missing, as
 # `make deps` does. The daemons run as ordinary processes under a temporary folder, never as services.
 SLURM_PACKAGES := slurmctld slurmd slurm-client munge
 slurm-deps:
@@ -97,7 +97,7 @@ clean:
 	rm -rf .build $(REPORTS)/*/ $(REPORTS)/*.html $(REPORTS)/*.png $(REPORTS)/*.json
 	rm -f $(DB) $(DB)-wal $(DB)-shm $(DB).lock $(DATA)/phone-50hz-sam.csv
 
-# ---- make bench: the performance benchmark (README, "Performance"). Workloads are generated
+# ---- make bench: the performance benchmark (docs/performance.md). Workloads are generated
 # (fixed seeds) into $(BENCH_WORK)/ and removed afterwards unless KEEP=1; the Python peers are
 # installed once into $(BENCH_VENV)/ (recipe from ../shared/TOOLCHAIN.md); the table is printed
 # and written to $(REPORTS)/bench.json. Measure on a quiet machine: the table records the load.

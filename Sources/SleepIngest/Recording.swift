@@ -2,7 +2,7 @@ import SleepCore
 
 /// The formats Ingest can read. The raw value is what the store and reports show.
 public enum RecordingFormat: String, Sendable, Codable, CaseIterable {
-    /// `timestamp,x,y,z` raw samples in g (see README, "Input formats").
+    /// `timestamp,x,y,z` raw samples in g (docs/formats.md).
     case rawCSV = "raw-csv"
     /// The Sleepsta app's JSON export: nights of interval motion totals with surveys.
     case appJSON = "sleepsta-app-json"

@@ -149,12 +149,12 @@ enum Schema {
                 );
                 """)
         }
-        // Minutes of the sleep period without data: neither sleep nor wake (issue 14). NULL for
+        // Minutes of the sleep period without data: neither sleep nor wake. NULL for
         // analyses stored before it was measured, and for methods that report it elsewhere.
         m.registerMigration("v3-no-data-in-sleep-period") { db in
             try db.execute(sql: "ALTER TABLE night_metrics ADD COLUMN no_data_in_sleep_period_min REAL")
         }
-        // Epoch files in the batch (issue 13): each night's epochs as the file gives them (every
+        // Epoch files in the batch: each night's epochs as the file gives them (every
         // numeric column as float64, the file's own sleep/wake labels), and the rest-activity rhythm
         // of each recording (IS, IV, RA, L5, M10, SRI), which depends on the data only.
         m.registerMigration("v4-epoch-file-nights-rhythm") { db in
@@ -214,16 +214,16 @@ enum Schema {
                 """)
         }
         // Night ids drop device extensions (`p1.cwa_2024-06-14` → `p1_2024-06-14`), as the CSV and
-        // JSON ones always did (issue 14): rename the stored nights and every row naming them.
+        // JSON ones always did: rename the stored nights and every row naming them.
         m.registerMigration("v6-night-ids-without-device-extensions") { db in
             try NightIDRenaming.dropDeviceExtensions(db)
         }
-        // ActiGraph counts per 5-s epoch in the wearable milestone (issue 12, `--sleep-algorithm
+        // ActiGraph counts per 5-s epoch in the wearable milestone (`--sleep-algorithm
         // cole-kripke|sadeh`): int32 x, y, z interleaved per epoch; NULL where not computed.
         m.registerMigration("v7-wearable-activity-counts") { db in
             try db.execute(sql: "ALTER TABLE epoch_series ADD COLUMN counts_xyz_i32le BLOB")
         }
-        // The content identity becomes BLAKE3, three times as fast as SHA-256 here (issue 18;
+        // The content identity becomes BLAKE3, three times as fast as SHA-256 here (
         // SleepPipeline's FileHashing.swift says why that is safe). `content_hash` names its
         // algorithm: "blake3:<hex>" from now on; rows stored before keep their SHA-256 as
         // "sha256:<hex>" until a run meets their file again and stores its BLAKE3 (a store never

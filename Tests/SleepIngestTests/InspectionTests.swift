@@ -68,14 +68,20 @@ struct InspectionTests {
         "peer_test_files/pyactigraphy/test_sample_dqt.csv", "peer_test_files/pyactigraphy/test_sample_tal.txt",
     ]
 
+    /// MMASH's tables beside each user's recording (`Actigraph.csv`): heart-rate beats, the sleep
+    /// diary and the questionnaire, for every user the folder holds.
+    static func isMMASHTable(_ name: String) -> Bool {
+        let parts = name.split(separator: "/")
+        return parts.count == 3 && parts[0] == "mmash" && parts[1].hasPrefix("user_")
+            && ["Activity.csv", "sleep.csv", "user_info.csv"].contains(String(parts[2]))
+    }
+
     static let referenceTables: Set<String> = [
         "actigraph_agcounts_filter_vectors/30Hz_output.csv", "actigraph_agcounts_filter_vectors/32Hz_input.csv",
         "actigraph_agcounts_filter_vectors/taso256HzLpf.csv", "actigraph_agcounts_filter_vectors/upsample256.csv",
         "actigraph_agcounts_filter_vectors/upsample256Lpf.csv",
         "actigraph_sleepr_actilife/GT3XPlus-RawData-Day01-Choi-periods.csv",
         "actigraph_sleepr_actilife/GT3XPlus-RawData-Day01-Troiano-periods.csv",
-        "mmash/user_1/Activity.csv", "mmash/user_1/sleep.csv", "mmash/user_1/user_info.csv",
-        "mmash/user_2/Activity.csv", "mmash/user_2/sleep.csv", "mmash/user_2/user_info.csv",
         "sri_tracker_vs_psg/evaluation_sri_full.json", "sri_tracker_vs_psg/sample_data_sri.csv",
     ]
 
@@ -91,7 +97,7 @@ struct InspectionTests {
             return FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path, isDirectory: &directory) && directory.boolValue
         }.sorted()
         #expect(folders.count == 8)
-        var recordingsRead = 0, recordings = 0, tablesRefused = 0, tables = 0
+        var recordingsRead = 0, recordings = 0, tablesRefused = 0, tables = 0, mmashTables = 0
         var foldersWithARecording = Set<String>()
         for folder in folders {
             let walker = FileManager.default.enumerator(atPath: root.appendingPathComponent(folder).path)
@@ -104,8 +110,9 @@ struct InspectionTests {
             for file in files.sorted() {
                 let name = "\(folder)/\(file)"
                 let path = root.appendingPathComponent(name).path
-                let isTable = Self.referenceTables.contains(name) || Self.unreadFormats.contains(name)
+                let isTable = Self.referenceTables.contains(name) || Self.isMMASHTable(name) || Self.unreadFormats.contains(name)
                 if isTable { tables += 1 } else { recordings += 1 }
+                if Self.isMMASHTable(name) { mmashTables += 1 }
                 do {
                     let i = try RecordingInspector.inspect(path: path, options: IngestOptions())
                     #expect(!isTable, "\(name) is a reference table, yet it read as \(i.format)")
@@ -120,7 +127,8 @@ struct InspectionTests {
                 }
             }
         }
-        #expect(tables == Self.referenceTables.count + Self.unreadFormats.count, "a file listed here is missing from ../shared/external")
+        #expect(tables - mmashTables == Self.referenceTables.count + Self.unreadFormats.count, "a file listed here is missing from ../shared/external")
+        #expect(mmashTables >= 6, "MMASH's tables of at least two users")
         ReferenceReport.record("sleepsta inspect: recordings of ../shared/external read", matched: recordingsRead, total: recordings,
                                note: "\(foldersWithARecording.count) of 8 folders hold a recording")
         ReferenceReport.record("sleepsta inspect: reference tables and unread formats of ../shared/external refused by name", matched: tablesRefused, total: tables)

@@ -161,7 +161,7 @@ struct BenchReport: Codable, Sendable {
         out.append("Checks:")
         for c in checks { out.append("- [\(c.passed ? "x" : " ")] \(c.what): \(c.detail)") }
         out.append("")
-        out.append("Targets (issue 7; the wearable ones issue 12):")
+        out.append("Targets:")
         for t in targets { out.append("- [\(t.passed ? "x" : " ")] \(t.what): \(t.detail)") }
         for n in notes { out.append("Note: \(n)") }
         return out.joined(separator: "\n")

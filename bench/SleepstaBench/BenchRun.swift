@@ -105,7 +105,7 @@ final class BenchRunner {
         // (d) the binary wearable file of the same length: the same signal as .cwa, checked against the CSV.
         try stage("ingest-file", file: files.wearableCWA, output: "ingest-cwa", timeZone: "Europe/Berlin", label: "binary .cwa, same signal")
         report.checks.append(cwaAgreesWithCSV())
-        // The .cwa decoder alone, and actfast (Rust) reading the same file (issue 12).
+        // The .cwa decoder alone, and actfast (Rust) reading the same file.
         try cwaDecoderPeer(cwa: files.wearableCWA)
         try stage("accumulate", file: files.wearableDay, repeats: repeats)
 
@@ -126,7 +126,7 @@ final class BenchRunner {
         try endToEnd(file: files.wearableCWA, name: "end-to-end-cwa",
                      label: "sleepsta run on the 7-day .cwa (same signal), wearable method, process start to exit")
 
-        // sleepsta end to end vs polars and DuckDB (issue 18), plain and gzip, on the 24 h file.
+        // sleepsta end to end vs polars and DuckDB, plain and gzip, on the 24 h file.
         try columnarPeers(day: files.wearableDay)
 
         // Peers, on the same inputs, checked against sleepsta's outputs.

@@ -8,7 +8,7 @@ import SleepCore
 import SleepIngest
 import SleepstaWorkloads
 
-/// The `.cwa` decoder on its own, for the comparison with actfast (issue 12).
+/// The `.cwa` decoder on its own, for the comparison with actfast.
 ///
 /// Timed: `AxivityCWAReader.read(path:options:)`, which decodes every block, times every sample and
 /// hands it to the per-second accumulator and QC, keeping no samples (its `DiscardingSampleSink`,

@@ -27,7 +27,7 @@ extension BenchRunner {
 struct CWADecoder: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cwa-decoder",
-        abstract: "sleepsta's .cwa decoder vs actfast 1.3.0 on the same file (issue 12).")
+        abstract: "sleepsta's .cwa decoder vs actfast 1.3.0 on the same file.")
     @Option(help: "The .cwa to read; without it the 7-day workload is generated into --work.") var file: String?
     @Option(help: "Folder for outputs (and the generated workload).") var work = "bench-work"
     @Option(help: "Python of the peers' virtual environment (with actfast).") var python: String?

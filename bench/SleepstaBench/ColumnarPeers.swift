@@ -42,7 +42,7 @@ extension BenchRunner {
         result.notes["input"] = (file as NSString).lastPathComponent
         report.stages.append(result)
 
-        // The nightly re-run over the same, unchanged file: the stat fast path, no hash (issue 18).
+        // The nightly re-run over the same, unchanged file: the stat fast path, no hash.
         var nightly: [Double] = []
         sleep(3)   // past FileStatFastPath's 2-s racily-clean margin, so that the stat is trusted
         for run in 0...3 {
@@ -60,7 +60,7 @@ extension BenchRunner {
 
 /// `sleepsta-bench columnar`: only the polars/DuckDB comparison (and the nightly re-run), on a 24 h file.
 struct Columnar: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "sleepsta end to end vs polars and DuckDB on a 24 h file, plain and gzip (issue 18).")
+    static let configuration = CommandConfiguration(abstract: "sleepsta end to end vs polars and DuckDB on a 24 h file, plain and gzip.")
     @Option(help: "Folder for workloads and outputs.") var work = "bench-work"
     @Option(help: "The sleepsta binary.") var sleepsta = ".build/release/sleepsta"
     @Option(help: "Python of the peers' virtual environment.") var python: String?

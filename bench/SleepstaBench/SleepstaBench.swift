@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import SleepstaWorkloads
 
-/// `sleepsta-bench`: the performance benchmark behind `make bench` (see README, "Performance").
+/// `sleepsta-bench`: the performance benchmark behind `make bench` (docs/performance.md).
 @main
 struct SleepstaBench: ParsableCommand {
     static let configuration = CommandConfiguration(

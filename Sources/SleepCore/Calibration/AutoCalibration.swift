@@ -279,8 +279,7 @@ public enum AutoCalibration {
         // (x, y, z, 0) vectors: lane by lane the same IEEE operations as three scalars, but 16-byte
         // aligned. As scalars the compiler paired them into unaligned 16-byte loads and stores, and
         // where this struct landed on the reader's stack one pair straddled a page boundary on
-        // every sample: `perf` then put a quarter to a third of a 7-day `.cwa` run's samples on
-        // that store, in the runs that took 2.4–2.9 s instead of 1.9 s.
+        // every sample, a stall that `perf` showed on a large share of a `.cwa` run's samples.
         private var origin = SIMD4<Double>()
         private var sums = SIMD4<Double>()
         private var squares = SIMD4<Double>()

@@ -31,8 +31,9 @@ public struct WearableEpochSink: SampleSink, Sendable {
     /// over the same samples, one beside the reader and one on the other core (`SplitWearableSink`
     /// in SleepIngest), split one of two ways:
     /// - ``Role/statistics`` beside a binary decoder and ``Role/metrics`` (the rolling medians: most
-    ///   of the arithmetic) on the worker, joined by ``merged(statistics:metrics:)``. (Measured on a
-    ///   7-day `.cwa`: with the axis statistics on the metrics' side instead, 2.5–2.7 s, not 2.4 s.)
+    ///   of the arithmetic) on the worker, joined by ``merged(statistics:metrics:)`` (the axis
+    ///   statistics on the metrics' side instead leave the reader's core idle; measured in
+    ///   docs/performance-engineering.md).
     /// - ``Role/features`` beside a text reader (the busier side there) and
     ///   ``Role/metricsAndStatistics`` on the worker, joined by ``merged(features:rest:)``.
     ///

@@ -5,7 +5,7 @@ import SleepCore
 /// ActiGraph counts when asked for) runs beside the reader, the metrics share (ENMO, angle-z, MAD:
 /// the rolling medians, most of the arithmetic) on a thread of its own (``ThreadedSampleSink``).
 /// Before, all of it ran on the worker, which was busy all through a 7-day `.cwa` while the
-/// reader's core idled half of the time: 2.9–3.1 s end to end, now 2.4 s.
+/// reader's core idled half of the time (measured in docs/performance-engineering.md).
 ///
 /// Both shares see every sample, in order, and filter it the same way, so ``finish()`` returns the
 /// sink one ``WearableEpochSink/Role/complete`` sink would have been, bit for bit (tested).
@@ -13,11 +13,9 @@ import SleepCore
 /// A reader that parses text is the heavier side instead: a raw CSV's first pass (parse, the
 /// per-second accumulator and QC on the reading core) kept that core busy all through while the
 /// metrics' core idled a third of the time. There (`statisticsOnWorker`) only the calibration
-/// features and counts run beside the reader, and the axis statistics go with the metrics:
-/// 7-day CSV 4.02–4.05 → 3.76–3.88 s; the same in the calibrated pass (whose reader only parses
-/// and replays): 5.23–5.82 → 4.38–4.81 s in a slow spell of the machine, 4 runs each. (Everything
-/// on the worker, features too, overturned the balance: the worker busy throughout, the reader a
-/// third idle, no gain.)
+/// features and counts run beside the reader, and the axis statistics go with the metrics, in the
+/// calibrated pass too (whose reader only parses and replays). Everything on the worker, features
+/// too, overturns the balance: the worker is then busy throughout and the reader a third idle.
 public struct SplitWearableSink: SampleSink {
     var front: WearableEpochSink
     var back: ThreadedSampleSink<WearableEpochSink>

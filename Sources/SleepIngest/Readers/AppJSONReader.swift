@@ -3,7 +3,7 @@ import SleepCore
 
 /// Reads the Sleepsta app's JSON export: nights of interval motion totals plus survey answers.
 ///
-/// Schema (see README, "Input formats"):
+/// Schema (docs/formats.md):
 /// ```json
 /// { "timeZone": "Europe/Berlin",
 ///   "nights": [ { "id": "2019-04-02", "intervalSeconds": 600,
@@ -145,7 +145,7 @@ public struct AppJSONReader: RecordingReader {
                                   message: "\(night.motionData[k].motion) over \(seconds) s is \(perSecondG) g per second; expected at most \(Int(RawCSVReader.implausibleG)) g (the app's total of per-second movement in g)")
             }
             // The app's values are legacy-formula totals; sleepsta's own metric cannot be recovered
-            // from them, so both channels carry the same numbers (documented in the README).
+            // from them, so both channels carry the same numbers (documented in docs/formats.md).
             perSecond.append(Float(perSecondG))
             previousEnd = end
         }

@@ -11,7 +11,7 @@ import SleepIngest
 /// A file's content identity, stored as `recordings.content_hash` ("blake3:<64 hex>"): a renamed
 /// file is not ingested twice and a changed file is.
 ///
-/// **Why BLAKE3, and why it is safe here** (issue 18). The identity must never take a changed
+/// **Why BLAKE3, and why it is safe here**. The identity must never take a changed
 /// file for an unchanged one, nor one recording for another: that needs a collision-resistant
 /// hash, not a checksum. BLAKE3 is a cryptographic hash with a 256-bit output and 128-bit
 /// collision resistance, the same security level as SHA-256 (O'Connor, Aumasson, Neves,
@@ -36,7 +36,7 @@ import SleepIngest
 /// the run's row left `running`), while `pread` just returns fewer bytes. A file that ends before
 /// the size it had when the hash began is refused as changed while it was read. Measured on a
 /// 2 GB file in the page cache, `pread` into a 1 MiB buffer hashes as fast as the mapped windows
-/// did (README, "Crash safety").
+/// did (docs/operations.md).
 enum FileHashing {
     static let bufferBytes = 1 << 20
 

@@ -1,6 +1,6 @@
 import SleepCore
 
-/// The process exit codes, the contract with cron and scripts (README, "Nightly operation").
+/// The process exit codes, the contract with cron and scripts (docs/operations.md).
 public enum ExitStatus {
     /// Every file was fine.
     public static let success: Int32 = 0

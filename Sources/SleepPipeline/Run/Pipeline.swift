@@ -279,7 +279,7 @@ public struct Pipeline {
     /// first 4 KiB) come before the content hash, which reads every byte.
     func ingest(path: String, relativePath: String, db: SleepDatabase, runID: Int64?, turn: IngestTurn? = nil) throws -> IngestOutcome {
         try InputPreflight.check(path: path)
-        let before = try FileStability.snapshot(path: path)   // must still hold after reading (issue 15)
+        let before = try FileStability.snapshot(path: path)   // must still hold after reading
         // No hash when the stat matches (FileStatFastPath); checked again in this file's turn, when
         // earlier files of the run have touched the store (ParallelIngest.swift).
         if try unchangedByStat(before, relativePath: relativePath, db: db) {

@@ -8,7 +8,7 @@ struct Compare: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Compare interval lengths over the nights in the database: metrics, agreement statistics and a report.",
         discussion: """
-        Every length is re-aggregated from the per-second base series stored with each night (no raw file is read again); analyses missing from the database are derived and stored. The shortest length is the reference. Per night: the difference of every night metric (longer − shorter). Across nights: mean difference (Bland–Altman bias), 95 % limits of agreement, ICC(2,1); epoch-level agreement on a common grid (accuracy, Cohen's kappa); the awakenings found by either length. Writes REPORTS/compare-<lengths>/ and prints the statistics as a Markdown table. Definitions: README, section "Comparing interval lengths".
+        Every length is re-aggregated from the per-second base series stored with each night (no raw file is read again); analyses missing from the database are derived and stored. The shortest length is the reference. Per night: the difference of every night metric (longer − shorter). Across nights: mean difference (Bland–Altman bias), 95 % limits of agreement, ICC(2,1); epoch-level agreement on a common grid (accuracy, Cohen's kappa); the awakenings found by either length. Writes REPORTS/compare-<lengths>/ and prints the statistics as a Markdown table. Definitions: docs/comparing-intervals.md.
         """)
 
     @Option(name: .long, help: ArgumentHelp("Two or more interval lengths, comma-separated: 10m,15m or 5m,10m,15m,30m.", valueName: "lengths"))

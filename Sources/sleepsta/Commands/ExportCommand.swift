@@ -12,7 +12,8 @@ struct Export: ParsableCommand {
           nights     one row per night and parameter set: metrics, parameters
           epochs     one row per scored epoch
           runs       one row per run
-        Column lists: README, section "Exports".
+          recordings one row per recording: format, kind, quality, rhythm
+        Column lists: docs/exports.md.
         """)
 
     @Option(name: .long, help: ArgumentHelp("Output format (only csv).", valueName: "format"))

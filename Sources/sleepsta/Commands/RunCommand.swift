@@ -16,7 +16,7 @@ struct Run: ParsableCommand {
           Sleep as Android sleep-export.csv
           SensorLog (iOS) CSV and Sensor Logger Accelerometer.csv
           raw CSV of local time, x, y, z with further columns (GGIR, AX6 exports)
-        Epoch files (.agd, ActiLife and Actiware epoch CSVs) are read by score, periods and counts. Details: README, section "Input formats".
+        Epoch files (.agd, .awd, .mtn, ActiLife, Actiware, QUT, MMASH, UK Biobank epoch CSVs) are analysed too, with their device software's rules (the epoch-file method); score, periods and counts work on one such file. Details: docs/formats.md.
         """)
 
     @OptionGroup var options: PipelineOptions

@@ -10,8 +10,7 @@ struct Slurm: ParsableCommand {
         WORK/shards/shard-K.sqlite, log WORK/logs/shard-JOB_K.out), WORK/slurm/merge.sbatch (merge all shards
         into --db with --expect N, then render --reports) and WORK/slurm/submit.sh, which submits the array and
         the merge with --dependency=afterok. A task that fails or is killed holds the merge: rerun that shard
-        with `sbatch --array=K WORK/slurm/shards.sbatch`, then `sbatch WORK/slurm/merge.sbatch` (README,
-        "Cohorts on Slurm").
+        with `sbatch --array=K WORK/slurm/shards.sbatch`, then `sbatch WORK/slurm/merge.sbatch` (docs/scale-out.md).
         """)
 
     @Option(name: .long, help: ArgumentHelp("Folder of recordings, seen by every node at the same path.", valueName: "dir"))
