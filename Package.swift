@@ -60,6 +60,7 @@ let package = Package(
         // The CLI: parses options, calls the pipeline.
         .executableTarget(name: "sleepsta", dependencies: [
             "SleepPipeline", "SleepCore",
+            "SleepReport",   // the epoch commands write their CSV with it
             "SleepIngest",   // `sleepsta inspect` describes files straight from the readers
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),

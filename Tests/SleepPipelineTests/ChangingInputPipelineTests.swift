@@ -8,6 +8,7 @@ import Logging
 import Testing
 @testable import SleepIngest
 @testable import SleepPipeline
+@testable import SleepReport
 @testable import SleepStore
 
 /// Issue 15, the batch's part: a file that shrinks or is rewritten while it is read, the run lock

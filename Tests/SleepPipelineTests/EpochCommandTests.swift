@@ -3,6 +3,7 @@ import Testing
 @testable import SleepCore
 @testable import SleepIngest
 @testable import SleepPipeline
+@testable import SleepReport
 
 /// The library behind `sleepsta score`, `periods` and `counts`, run on the reference files and
 /// compared through the CSV each command prints (so the column contract is tested too).

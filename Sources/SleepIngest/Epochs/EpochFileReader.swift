@@ -1,3 +1,4 @@
+import SleepCore
 /// One reader per epoch-file format, behind this small protocol (the epoch counterpart of
 /// ``RecordingReader``, which reads raw samples into per-second series).
 ///

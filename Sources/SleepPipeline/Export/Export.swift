@@ -1,5 +1,6 @@
 import Foundation
 import SleepCore
+import SleepReport
 import SleepStore
 
 /// What to export from which database, to where.

@@ -78,28 +78,13 @@ extension ReportBuilder {
             let input = RecordingReportInput(
                 path: PrintableText.escaped(r.path), format: r.format, kind: r.kind, kindReason: r.kindReason,
                 timeZone: "\(r.timeZone ?? "UTC offsets from the data") (\(r.timeZoneSource))",
-                facts: [("Format", r.format), ("Size", "\(r.sizeBytes) bytes, \(ReportBuilder.shortContentHash(r.contentHash))"),
+                facts: [("Format", r.format), ("Size", "\(r.sizeBytes) bytes, \(NightPageText.shortContentHash(r.contentHash))"),
                         ("Data", r.firstUTC.flatMap { a in r.endUTC.map { b in "\(LocalClock.iso8601(utcSecond: a, timeline: timeline)) to \(LocalClock.iso8601(utcSecond: b, timeline: timeline))" } } ?? "–")],
                 warnings: Self.warnings(r), rhythm: rhythm, averages: NightMetricAverages.compute(scored), nights: links2,
                 actogramFile: actogramFile)
             outcomes.append(try ReportWriter.write(HTMLPages.recordingPage(input), to: directory + "/index.html"))
         }
         return outcomes
-    }
-}
-
-extension ReportBuilder {
-    /// An epoch file's night chart: the scored column per interval in its own unit (counts per
-    /// minute; for averaged columns the interval's mean, ENMO in g shown in mg).
-    static func epochFileChart(_ analysis: NightAnalysis, night: StoredNight, interval: IntervalLength) -> MovementChart {
-        let e = analysis.epochFile
-        let isMean = e?.isAveraged ?? false
-        let scale = isMean ? (e?.unit == "g" ? 1000.0 / 60 : 1.0 / 60) : 1.0
-        let unit = isMean ? (e?.unit == "g" ? "mg" : (e?.unit ?? "")) : "\(e?.unit ?? "counts") per minute"
-        return MovementChart.night(analysis, timeline: night.timeline,
-                                   title: "Night of \(night.window.date) · \(e?.column ?? "activity") per \(interval) interval",
-                                   yAxisLabel: "\(e?.column ?? "activity") (\(unit)\(isMean ? ", mean" : ""))",
-                                   value: { $0.map { $0 * scale } })
     }
 }
 

@@ -62,13 +62,8 @@ struct ReportBuilder {
             guard let night = try db.night(id: overview.nightID), let key = keys[overview.kind],
                   let analysis = try db.analysis(nightID: overview.nightID, parametersKey: key) else { return nil }
             let recording = try db.recording(forNight: overview.nightID)
-            let chart = analysis.kind == .epochFile
-                ? Self.epochFileChart(analysis, night: night, interval: parameters.interval)
-                : analysis.kind == .wearable24h
-                ? MovementChart.wearableNight(analysis, epochs: night.epochs, timeline: night.timeline,
-                                              title: "Night of \(night.window.date) · ENMO per \(parameters.interval) interval, angle-z per minute")
-                : MovementChart.night(analysis, timeline: night.timeline,
-                                      title: "Night of \(night.window.date) · \(MovementUnits.meanAccelerationLabel) per \(parameters.interval) interval")
+            let chart = NightPageText.chart(analysis, epochs: night.epochs, timeline: night.timeline, date: night.window.date,
+                                            interval: parameters.interval)
             if whole { outcomes.append(try ReportWriter.write(renderer.png(chart), to: folder + "/movement.png")) }
             var input = NightReportInput(
                 nightID: overview.nightID, date: night.window.date, timeline: night.timeline, timeZoneName: night.timeZone,
@@ -124,46 +119,18 @@ struct ReportBuilder {
         return fm.fileExists(atPath: folder + "/index.html") && fm.fileExists(atPath: folder + "/movement.png")
     }
 
-    /// A stored content identity as pages show it: "blake3 0123456789abcdef…" (the algorithm, then
-    /// the first 16 hex digits).
-    static func shortContentHash(_ identity: String) -> String {
-        guard let colon = identity.firstIndex(of: ":") else { return "\(identity.prefix(16))…" }
-        return "\(identity[..<colon]) \(identity[identity.index(after: colon)...].prefix(16))…"
-    }
-
+    /// The night page's facts of a stored night and its recording (``NightPageText``).
     static func facts(night: StoredNight, recording: StoredRecording?) -> [(label: String, value: String)] {
-        var facts: [(String, String)] = []
-        let tl = night.timeline
-        if let span = night.series.dataSpan {
-            facts.append(("Data in this night", "\(LocalClock.iso8601(utcSecond: span.first, timeline: tl)) to \(LocalClock.iso8601(utcSecond: span.end, timeline: tl))"))
-        }
-        facts.append(("Seconds with data", "\(night.series.coveredSeconds) of \(night.series.count)"))
-        facts.append(("Night window", "\(LocalClock.iso8601(utcSecond: night.window.startUTC, timeline: tl)) to \(LocalClock.iso8601(utcSecond: night.window.endUTC, timeline: tl)) (\(night.window.durationSeconds / 3600) h)"))
-        facts.append(("Source resolution", night.series.sourceResolutionSeconds == 1 ? "raw samples (1-s base series)" : "\(night.series.sourceResolutionSeconds) s totals"))
-        if let r = recording {
-            facts.append(("Recording", "\(PrintableText.escaped(r.path)) (\(r.format), \(r.sizeBytes) bytes, \(Self.shortContentHash(r.contentHash)))"))
-            facts.append(("Samples", "\(r.sampleCount), effective rate \(String(format: "%.2f", r.effectiveSampleRateHz)) Hz"))
-            facts.append(("Time zone", "\(HTMLPages.timeZoneText(name: r.timeZone, source: r.timeZoneSource)); time_zone_source \(r.timeZoneSource)"))
-            facts.append(("Gravity", r.gravity))
-            facts.append(("Recording kind", "\(r.kind): \(r.kindReason.isEmpty ? "stored before kinds existed (a phone)" : r.kindReason)"))
-            if let q = try? JSONDecoder().decode(QualityFacts.self, from: Data(r.qualityJSON.utf8)) {
-                facts.append(("Gaps ≥ 60 s (recording)", "\(q.gapCount), \(q.gapTotalSeconds) s in total, longest \(q.longestGapSeconds) s"))
-                facts.append(("Repeated timestamps", "\(q.duplicateTimestamps)"))
-            }
-            facts += Self.deviceQualityFacts(qualityJSON: r.qualityJSON)
-        }
-        return facts
+        NightPageText.facts(series: night.series, window: night.window, timeline: night.timeline, recording: recording.map { r in
+            NightPageText.Recording(path: r.path, format: r.format, sizeBytes: r.sizeBytes, contentHash: r.contentHash,
+                                    sampleCount: r.sampleCount, effectiveSampleRateHz: r.effectiveSampleRateHz, timeZone: r.timeZone,
+                                    timeZoneSource: r.timeZoneSource, gravity: r.gravity, kind: r.kind, kindReason: r.kindReason,
+                                    quality: try? JSONDecoder().decode(QualitySummary.self, from: Data(r.qualityJSON.utf8)))
+        })
     }
 
     static func warnings(_ recording: StoredRecording?) -> [String] {
         guard let r = recording, let list = try? JSONDecoder().decode([String].self, from: Data(r.warningsJSON.utf8)) else { return [] }
         return list
-    }
-
-    struct QualityFacts: Decodable {
-        var gapCount: Int
-        var gapTotalSeconds: Int
-        var longestGapSeconds: Int
-        var duplicateTimestamps: Int
     }
 }

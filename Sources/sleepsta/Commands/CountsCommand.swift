@@ -1,6 +1,7 @@
 import ArgumentParser
 import SleepCore
 import SleepPipeline
+import SleepReport
 
 struct Counts: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,7 @@
 import ArgumentParser
+import SleepCore
 import SleepPipeline
+import SleepReport
 
 struct Periods: ParsableCommand {
     static let configuration = CommandConfiguration(

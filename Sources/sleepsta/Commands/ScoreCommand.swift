@@ -1,5 +1,7 @@
 import ArgumentParser
+import SleepCore
 import SleepPipeline
+import SleepReport
 
 struct Score: ParsableCommand {
     static let configuration = CommandConfiguration(

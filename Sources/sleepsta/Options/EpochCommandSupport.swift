@@ -3,6 +3,7 @@ import Foundation
 import SleepCore
 import SleepIngest
 import SleepPipeline
+import SleepReport
 
 /// What `score`, `periods` and `counts` share: the epoch-length syntax, the output format check,
 /// notes on stderr, and the exit codes (0 ok, 1 the file cannot be read or used, 2 usage).
@@ -38,6 +39,9 @@ enum EpochCommandSupport {
             FileHandle.standardError.write(Data("sleepsta: \(error)\n".utf8))
             throw ExitCode(error.exitCode)
         } catch let error as PipelineError {
+            FileHandle.standardError.write(Data("sleepsta: \(error)\n".utf8))
+            throw ExitCode(2)
+        } catch let error as CSVOutput.Failure {
             FileHandle.standardError.write(Data("sleepsta: \(error)\n".utf8))
             throw ExitCode(2)
         }

@@ -1,7 +1,7 @@
 /// Writes the epoch commands' CSV lines to standard output, or to a file that appears whole or
 /// not at all (``CSVOutput``).
-enum EpochCSVWriter {
-    static func write(_ lines: [String], toPath path: String?) throws {
+public enum EpochCSVWriter {
+    public static func write(_ lines: [String], toPath path: String?) throws {
         let out = try CSVOutput(path: path)
         do {
             for line in lines { try out.write(line) }

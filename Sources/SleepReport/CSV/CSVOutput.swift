@@ -2,14 +2,14 @@ import Foundation
 
 /// Where an export goes: standard output (streamed in 64 KiB blocks), or a file that appears
 /// whole or not at all (written to a temporary name beside it, renamed when complete).
-final class CSVOutput {
+public final class CSVOutput {
     private let handle: FileHandle
     private let finalPath: String?
     private let temporaryPath: String?
     private var buffer: [UInt8] = []
 
     /// - Parameter path: nil for standard output.
-    init(path: String?) throws {
+    public init(path: String?) throws {
         guard let path else {
             handle = FileHandle.standardOutput; finalPath = nil; temporaryPath = nil
             return
@@ -17,13 +17,13 @@ final class CSVOutput {
         let directory = (path as NSString).deletingLastPathComponent
         let temporary = (directory.isEmpty ? "." : directory) + "/.\((path as NSString).lastPathComponent).tmp-\(getpid())"
         guard FileManager.default.createFile(atPath: temporary, contents: nil), let h = FileHandle(forWritingAtPath: temporary) else {
-            throw PipelineError.environment("cannot write \(path): cannot create \(temporary)")
+            throw Failure("cannot write \(path): cannot create \(temporary)")
         }
         handle = h; finalPath = path; temporaryPath = temporary
         buffer.reserveCapacity(1 << 16)
     }
 
-    func write(_ line: String) throws {
+    public func write(_ line: String) throws {
         buffer.append(contentsOf: line.utf8)
         if buffer.count >= 1 << 16 { try flush() }
     }
@@ -35,19 +35,26 @@ final class CSVOutput {
     }
 
     /// Flushes and, for a file, moves it into place.
-    func finish() throws {
+    public func finish() throws {
         try flush()
         guard let finalPath, let temporaryPath else { return }
         try handle.close()
         guard rename(temporaryPath, finalPath) == 0 else {
             let reason = String(cString: strerror(errno))
             try? FileManager.default.removeItem(atPath: temporaryPath)
-            throw PipelineError.environment("cannot write \(finalPath): \(reason)")
+            throw Failure("cannot write \(finalPath): \(reason)")
         }
     }
 
+    /// The output file cannot be created or moved into place (a folder that is missing or not
+    /// writable, a full disk): an environment error, not the data's.
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+        init(_ description: String) { self.description = description }
+    }
+
     /// Removes a partly written file after an error.
-    func abandon() {
+    public func abandon() {
         guard let temporaryPath else { return }
         try? handle.close()
         try? FileManager.default.removeItem(atPath: temporaryPath)

@@ -1,10 +1,8 @@
 import Foundation
 import Testing
 @testable import SleepCore
-@testable import SleepIngest
-@testable import SleepPipeline
 
-/// Issue: Cole–Kripke's 1992 maximum variants on 10-s epochs scored 60-s sums instead of the
+/// Cole–Kripke's 1992 maximum variants on 10-s epochs scored 60-s sums instead of the
 /// per-minute maximum of the 10-s (or 30-s) epochs that Cole et al. 1992 define them on.
 @Suite("Cole–Kripke 1992 maximum variants on finer epochs")
 struct ColeKripkeMaximumTests {

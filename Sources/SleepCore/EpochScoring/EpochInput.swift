@@ -1,41 +1,26 @@
-import SleepCore
-import SleepIngest
 
 /// What the epoch commands (`score`, `periods`, `counts`) read: an epoch file as it is, or raw
 /// samples from which epochs are computed (ActiGraph counts, GGIR angle-z).
 public enum EpochInput {
     case epochs(EpochRecording)
     case raw(RawSamples)
-
-    /// Reads `path` with the reader its name and content call for: the epoch readers first (.agd,
-    /// ActiLife, Actiware, QUT, MMASH), then the raw-sample readers.
-    public static func load(path: String, timeZoneIdentifier: String?) throws -> EpochInput {
-        let options = IngestOptions(timeZoneIdentifier: timeZoneIdentifier)
-        switch try FormatDetector.detect(path: path) {
-        case .epochs(let reader): return .epochs(try reader.read(path: path, options: options))
-        case .samples(let reader): return .raw(try RawSamples.read(reader, path: path, options: options))
-        }
-    }
 }
 
 /// A raw-sample recording held in memory, for the computations that need every sample.
 public struct RawSamples: Sendable {
     public var path: String
-    public var recording: Recording
     public var buffer: RawSampleBuffer
+    /// The recording's clock, as its reader found it.
+    public var timeline: UTCOffsetTimeline
+    public var timeZoneName: String?
+    public var timeZoneSource: TimeZoneSource
+    /// The reader's warnings.
+    public var warnings: [String]
 
-    /// Reads a raw-sample file into a ``RawSampleBuffer`` with whichever ``RawSampleReader`` takes
-    /// it (raw CSV, .gt3x and the other device formats; the per-second series is built too, as for
-    /// the batch, so the same checks apply).
-    static func read(_ reader: any RecordingReader, path: String, options: IngestOptions) throws -> RawSamples {
-        var buffer = RawSampleBuffer()
-        let recording: Recording
-        if let rawReader = reader as? any RawSampleReader {
-            recording = try rawReader.read(path: path, options: options, samples: &buffer)
-        } else {
-            throw EpochCommandError.input("\(path): a \(type(of: reader).format.rawValue) file holds no raw acceleration samples: expected raw samples (timestamp,x,y,z) or an epoch file")
-        }
-        return RawSamples(path: path, recording: recording, buffer: buffer)
+    public init(path: String, buffer: RawSampleBuffer, timeline: UTCOffsetTimeline, timeZoneName: String?,
+                timeZoneSource: TimeZoneSource, warnings: [String]) {
+        self.path = path; self.buffer = buffer; self.timeline = timeline; self.timeZoneName = timeZoneName
+        self.timeZoneSource = timeZoneSource; self.warnings = warnings
     }
 
     /// The sample rate (the median spacing, as a whole number of Hz), checked to be even enough for
@@ -103,16 +88,15 @@ public struct RawSamples: Sendable {
     private func epochRecording(startUTC: Double, epochSeconds: Int, count: Int, columns: [EpochColumn],
                                 metadata: [String: String]) -> EpochRecording {
         let whole = Int64(startUTC.rounded(.down))
-        let timeline = recording.timeline
         // The reader's own time-zone warning speaks of nights (the batch); this one of printed times.
-        var warnings = recording.warnings.filter { !$0.contains("--tz") }
-        if recording.timeZoneSource == .assumedUTC {
+        var warnings = self.warnings.filter { !$0.contains("--tz") }
+        if timeZoneSource == .assumedUTC {
             warnings.append("times are the file's clock, printed without an offset (no offset in the data and no --tz)")
         }
         return EpochRecording(path: path, format: .derivedFromRawSamples, epochSeconds: epochSeconds,
                               firstEpochLocalSecond: timeline.localSecond(atUTC: whole), startFractionSeconds: startUTC - Double(whole),
-                              count: count, timeline: timeline, timeZoneName: recording.timeZoneName,
-                              timeZoneSource: recording.timeZoneSource, columns: columns, metadata: metadata,
+                              count: count, timeline: timeline, timeZoneName: timeZoneName,
+                              timeZoneSource: timeZoneSource, columns: columns, metadata: metadata,
                               absentEpochs: columns.first.map { $0.values.filter(\.isNaN).count } ?? 0, warnings: warnings)
     }
 }

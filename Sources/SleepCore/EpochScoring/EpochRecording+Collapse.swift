@@ -1,5 +1,3 @@
-import SleepCore
-import SleepIngest
 
 extension EpochRecording {
     /// The recording on longer epochs, as ActiLife re-integrates them (``EpochCollapse``): output
@@ -10,10 +8,10 @@ extension EpochRecording {
     /// the mean of the present epochs for averages (ENMO, angle-z, heart rate, Actiware light);
     /// vector magnitude recomputed from the collapsed axes. The file's own sleep/wake labels belong
     /// to the original epochs and are dropped.
-    public func collapsed(toEpochSeconds output: Int) throws(EpochCommandError) -> EpochRecording {
+    public func collapsed(toEpochSeconds output: Int) throws(EpochCollapseError) -> EpochRecording {
         if output == epochSeconds { return self }
         guard output > epochSeconds, output % epochSeconds == 0 else {
-            throw .usage("the file has \(epochSeconds)-s epochs: --epoch must be a multiple of \(epochSeconds) s, at least \(epochSeconds) s (got \(output) s)")
+            throw EpochCollapseError(inputEpochSeconds: epochSeconds, outputEpochSeconds: output)
         }
         func run(_ values: [Double], _ reduction: EpochCollapse.Reduction) -> EpochCollapse.Result {
             EpochCollapse.collapse(columns: [values], reductions: [reduction], inputEpochSeconds: epochSeconds,
@@ -65,5 +63,25 @@ extension EpochRecording {
             out[i] = sum.squareRoot()
         }
         return out
+    }
+}
+
+/// Epochs can only be collapsed into longer epochs made of whole input epochs.
+public struct EpochCollapseError: Error, Equatable, CustomStringConvertible {
+    public var inputEpochSeconds: Int
+    public var outputEpochSeconds: Int
+
+    public var description: String {
+        "\(inputEpochSeconds)-s epochs cannot be collapsed to \(outputEpochSeconds) s: the length must be a multiple of \(inputEpochSeconds) s, at least \(inputEpochSeconds) s"
+    }
+}
+
+extension EpochCommandError {
+    /// `body`'s collapse, its error said as `--epoch` asking for a length the file's epochs cannot
+    /// be collapsed to.
+    static func collapsing<T>(_ body: () throws(EpochCollapseError) -> T) throws(EpochCommandError) -> T {
+        do { return try body() } catch let e {
+            throw .usage("the file has \(e.inputEpochSeconds)-s epochs: --epoch must be a multiple of \(e.inputEpochSeconds) s, at least \(e.inputEpochSeconds) s (got \(e.outputEpochSeconds) s)")
+        }
     }
 }

@@ -1,5 +1,3 @@
-import SleepCore
-import SleepIngest
 
 /// What `sleepsta counts` is asked to do.
 public struct CountsRequest: Sendable {
@@ -19,37 +17,19 @@ public struct CountsResult: Sendable {
     public var recording: EpochRecording
     public var notes: [String]
 
-    /// The public column contract of `sleepsta counts --format csv` (ActiLife's axis order).
-    public static let header = ["start", "axis1", "axis2", "axis3", "vm"]
 
     public func values(_ name: String) -> [Double] {
         recording.column(named: name)?.values ?? [Double](repeating: .nan, count: recording.count)
-    }
-
-    public func csvLines() -> [String] {
-        let axes = ["axis1", "axis2", "axis3", "vm"].map(values)
-        let starts = recording.epochStartsUTC
-        var lines = [EpochCSVText.line(Self.header)]
-        lines.reserveCapacity(recording.count + 1)
-        for i in 0..<recording.count {
-            lines.append(EpochCSVText.line(
-                [EpochCSVText.time(utcSecond: starts[i], fraction: recording.startFractionSeconds, recording: recording)]
-                + axes.map { EpochCSVText.number($0[i]) }))
-        }
-        return lines
-    }
-
-    public func writeCSV(toPath path: String?) throws {
-        try EpochCSVWriter.write(csvLines(), toPath: path)
     }
 }
 
 /// `sleepsta counts`: ActiGraph counts from raw samples (``ActiGraphCounts``), or the counts an
 /// epoch file already holds (collapsed to the epoch length asked for).
 public enum ActivityCountsRun {
-    public static func run(_ request: CountsRequest) throws -> CountsResult {
+    /// The counts of the input `load` reads (after the request is checked).
+    public static func run(_ request: CountsRequest, load: () throws -> EpochInput) throws -> CountsResult {
         guard request.epochSeconds >= 1 else { throw EpochCommandError.usage("--epoch must be at least 1 s") }
-        switch try EpochInput.load(path: request.path, timeZoneIdentifier: request.timeZoneIdentifier) {
+        switch try load() {
         case .raw(let raw):
             let recording = try raw.countEpochs(epochSeconds: request.epochSeconds, trimming: request.trimming)
             return CountsResult(recording: recording, notes: recording.warnings)
@@ -60,7 +40,7 @@ public enum ActivityCountsRun {
             if request.trimming != .normal {
                 throw EpochCommandError.usage("--filter lfe needs raw samples: the file's counts were already computed (filter: \(file.metadata["filter"] ?? "unknown"))")
             }
-            var recording = try file.collapsed(toEpochSeconds: request.epochSeconds)
+            var recording = try EpochCommandError.collapsing { () throws(EpochCollapseError) in try file.collapsed(toEpochSeconds: request.epochSeconds) }
             // The vector magnitude of the counts as they are (a file's own VM column may be rounded).
             let axes = ["axis1", "axis2", "axis3"].map { recording.column(named: $0)?.values }
             if let a = axes[0], let b = axes[1], let c = axes[2] {

@@ -1,5 +1,3 @@
-import SleepCore
-import SleepIngest
 
 /// The sleep/wake algorithms of `sleepsta score` (the names are the command-line contract).
 public enum ScoringAlgorithm: String, Sendable, CaseIterable {
@@ -45,7 +43,7 @@ public enum ScoringVariantName {
     public static func cli(_ rawValue: String) -> String {
         var out = ""
         var previous: Character? = nil
-        for ch in rawValue.replacingOccurrences(of: "pyActigraphy", with: "pyactigraphy") {
+        for ch in rawValue.replacing("pyActigraphy", with: "pyactigraphy") {
             if let p = previous, (ch.isUppercase && p.isLowercase) || (ch.isNumber && p.isLetter) { out += "-" }
             out.append(Character(ch.lowercased()))
             previous = ch
@@ -117,34 +115,13 @@ public struct ScoreResult: Sendable {
     public var fileStateColumn: String?
     /// Facts worth telling the user on stderr.
     public var notes: [String]
-
-    /// `start,activity,score,state` and `file_state` when the file carries its own labels.
-    public var header: [String] { ["start", "activity", "score", "state"] + (fileStateColumn == nil ? [] : ["file_state"]) }
-
-    public func csvLines() -> [String] {
-        var lines = [EpochCSVText.line(header)]
-        lines.reserveCapacity(epochs.count + 1)
-        let fraction = recording.startFractionSeconds
-        for e in epochs {
-            var fields = [EpochCSVText.time(utcSecond: e.startUTC, fraction: fraction, recording: recording),
-                          EpochCSVText.number(e.activity), EpochCSVText.number(e.score), e.state.map { String($0.letter) } ?? ""]
-            if fileStateColumn != nil { fields.append(e.fileState.map { String($0.letter) } ?? "") }
-            lines.append(EpochCSVText.line(fields))
-        }
-        return lines
-    }
-
-    /// Writes the CSV to standard output (`path` nil) or to a file that appears whole or not at all.
-    public func writeCSV(toPath path: String?) throws {
-        try EpochCSVWriter.write(csvLines(), toPath: path)
-    }
 }
 
 /// `sleepsta score`: read, collapse, score.
 public enum EpochScoring {
-    public static func run(_ request: ScoreRequest) throws -> ScoreResult {
-        let input = try EpochInput.load(path: request.path, timeZoneIdentifier: request.timeZoneIdentifier)
-        return try score(input, request)
+    /// Scores the input `load` reads (the file of ``ScoreRequest/path``; SleepPipeline passes the reader).
+    public static func run(_ request: ScoreRequest, load: () throws -> EpochInput) throws -> ScoreResult {
+        try score(load(), request)
     }
 
     /// Scores an already loaded input (``SleepPeriodsRun`` reuses this).
@@ -170,7 +147,7 @@ public enum EpochScoring {
         switch input {
         case .epochs(let file):
             let target = (maximumEpoch?.maximumEpochSeconds != nil ? 60 : nil) ?? request.epochSeconds ?? algorithm.requiredEpochSeconds ?? file.epochSeconds
-            recording = try file.collapsed(toEpochSeconds: target)
+            recording = try EpochCommandError.collapsing { () throws(EpochCollapseError) in try file.collapsed(toEpochSeconds: target) }
         case .raw(let raw):
             if algorithm == .vanHees2015 {
                 recording = try raw.angleZEpochs(epochSeconds: request.epochSeconds ?? 5)

@@ -1,4 +1,3 @@
-import SleepCore
 
 /// Formats that hold activity already reduced to one value per epoch by device software
 /// (ActiLife, Actiware) or by a data set's authors, as opposed to raw acceleration samples.

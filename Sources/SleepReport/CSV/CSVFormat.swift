@@ -8,28 +8,28 @@ import Foundation
 /// Text cells that a spreadsheet would run as a formula — starting with `=`, `+`, `-`, `@`, a tab
 /// or a carriage return (CSV injection: a recording named `=HYPERLINK(…).csv`) — get a leading `'`
 /// and are quoted; numbers (`-0.25`, `+3`) are left as they are, so the columns stay numeric.
-enum CSVFormat {
-    static func field(_ text: String) -> String {
+public enum CSVFormat {
+    public static func field(_ text: String) -> String {
         let cell = neutralised(text)
         guard cell != text || cell.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return cell }
         return "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// `text`, prefixed with `'` when a spreadsheet would take it for a formula.
-    static func neutralised(_ text: String) -> String {
+    public static func neutralised(_ text: String) -> String {
         guard let first = text.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first), Double(text) == nil else { return text }
         return "'" + text
     }
 
-    static func number(_ v: Double?) -> String {
+    public static func number(_ v: Double?) -> String {
         guard let v, v.isFinite else { return "" }
         return String(v)
     }
 
-    static func number(_ v: Int?) -> String { v.map(String.init) ?? "" }
-    static func number(_ v: Int64?) -> String { v.map(String.init) ?? "" }
+    public static func number(_ v: Int?) -> String { v.map(String.init) ?? "" }
+    public static func number(_ v: Int64?) -> String { v.map(String.init) ?? "" }
 
-    static func line(_ fields: [String]) -> String {
+    public static func line(_ fields: [String]) -> String {
         fields.map(field).joined(separator: ",") + "\n"
     }
 }

@@ -3,8 +3,8 @@ import SleepCore
 /// The comparison's numbers as tidy CSV files in its report folder (same conventions as
 /// `sleepsta export`): one row per pair and metric, per night, pair and metric, and per night
 /// and pair.
-enum ComparisonCSV {
-    static func statistics(_ c: IntervalLengthComparison) -> String {
+public enum ComparisonCSV {
+    public static func statistics(_ c: IntervalLengthComparison) -> String {
         var text = CSVFormat.line(["reference_interval", "test_interval", "metric", "unit", "n", "reference_mean", "test_mean",
                                    "mean_difference", "bias_ci_lower", "bias_ci_upper", "sd_difference", "loa_lower", "loa_upper",
                                    "mean_abs_difference", "icc_2_1"])
@@ -23,7 +23,7 @@ enum ComparisonCSV {
         return text
     }
 
-    static func nightDifferences(_ c: IntervalLengthComparison) -> String {
+    public static func nightDifferences(_ c: IntervalLengthComparison) -> String {
         var text = CSVFormat.line(["night", "reference_interval", "test_interval", "metric", "reference_value", "test_value", "difference"])
         for pair in c.pairs {
             for n in pair.nights {
@@ -37,7 +37,7 @@ enum ComparisonCSV {
         return text
     }
 
-    static func nightAgreement(_ c: IntervalLengthComparison) -> String {
+    public static func nightAgreement(_ c: IntervalLengthComparison) -> String {
         var text = CSVFormat.line(["night", "reference_interval", "test_interval", "grid_seconds", "sleep_wake_cells", "sleep_wake_accuracy",
                                    "sleep_wake_kappa", "phase_cells", "phase_accuracy", "phase_kappa", "reference_awakenings",
                                    "test_awakenings", "hidden_awakenings", "hidden_awakening_min", "appeared_awakenings",

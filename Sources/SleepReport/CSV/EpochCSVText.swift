@@ -1,13 +1,12 @@
 import SleepCore
-import SleepIngest
 
 /// Text of the epoch commands' CSV output: times on the recording's local clock, numbers without
 /// spurious decimals.
-enum EpochCSVText {
+public enum EpochCSVText {
     /// ISO 8601 local time of a UTC instant, with the offset when the recording's offset is known
     /// (`2012-06-27T23:54:00+02:00`), without it otherwise (`2012-06-27T23:54:00`). A sub-second
     /// start (epochs computed from raw samples that begin mid-second) gets milliseconds.
-    static func time(utcSecond: Int64, fraction: Double = 0, recording: EpochRecording) -> String {
+    public static func time(utcSecond: Int64, fraction: Double = 0, recording: EpochRecording) -> String {
         let offset = recording.timeline.offset(atUTC: utcSecond)
         var text = LocalClock.isoLocal(localSecond: utcSecond + Int64(offset))
         if fraction > 0 {
@@ -20,14 +19,14 @@ enum EpochCSVText {
 
     /// A value as written in the input: whole numbers without a decimal point, others in Swift's
     /// shortest round-trip form; missing as an empty field.
-    static func number(_ v: Double?) -> String {
+    public static func number(_ v: Double?) -> String {
         guard let v, v.isFinite else { return "" }
         if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
         return String(v)
     }
 
     /// Fixed decimals, as ActiLife prints its sleep statistics (halves away from zero).
-    static func fixed(_ v: Double, decimals: Int) -> String {
+    public static func fixed(_ v: Double, decimals: Int) -> String {
         guard v.isFinite else { return "" }
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
@@ -41,5 +40,5 @@ enum EpochCSVText {
         return (negative && units != 0 ? "-" : "") + "\(whole).\(partText)"
     }
 
-    static func line(_ fields: [String]) -> String { CSVFormat.line(fields) }
+    public static func line(_ fields: [String]) -> String { CSVFormat.line(fields) }
 }

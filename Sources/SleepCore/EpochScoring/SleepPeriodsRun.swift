@@ -1,5 +1,3 @@
-import SleepCore
-import SleepIngest
 
 /// What `sleepsta periods` is asked to do: score 60-s epochs with Sadeh or Cole–Kripke, then find
 /// Tudor-Locke sleep periods with ActiLife's statistics.
@@ -31,48 +29,16 @@ public struct SleepPeriodsResult: Sendable {
     public var notes: [String]
 
     /// The public column contract of `sleepsta periods --format csv`.
-    public static let header = ["in_bed_time", "out_bed_time", "onset", "latency", "efficiency", "duration", "total_sleep_time",
-                                "wake_after_onset", "nb_awakenings", "ave_awakening", "total_counts", "movement_index",
-                                "fragmentation_index", "sleep_fragmentation_index"]
-
-    /// Start times on the local clock; minutes; percent; decimals as ActiLife prints them
-    /// (efficiency and average awakening 2, indices 3; the sleep fragmentation index is the sum of
-    /// the two rounded indices, as ActiLife computes it).
-    public func csvLines() -> [String] {
-        let recording = scored.recording
-        func time(_ epoch: Int) -> String { EpochCSVText.time(utcSecond: recording.startUTC(ofEpoch: epoch), recording: recording) }
-        var lines = [EpochCSVText.line(Self.header)]
-        for p in periods {
-            lines.append(EpochCSVText.line([
-                time(p.inBedEpoch), time(p.outBedEpoch), time(p.onsetEpoch),
-                EpochCSVText.number(p.latencyMinutes),
-                EpochCSVText.fixed(p.efficiencyPercent, decimals: 2),
-                EpochCSVText.number(p.durationMinutes),
-                EpochCSVText.number(p.totalSleepTimeMinutes),
-                EpochCSVText.number(p.wakeAfterOnsetMinutes),
-                String(p.awakenings),
-                EpochCSVText.fixed(p.averageAwakeningMinutes, decimals: 2),
-                EpochCSVText.number(p.totalCounts),
-                EpochCSVText.fixed(p.movementIndexPercent, decimals: 3),
-                EpochCSVText.fixed(p.fragmentationIndexPercent, decimals: 3),
-                EpochCSVText.fixed(p.sleepFragmentationIndexActiLifePercent, decimals: 3),
-            ]))
-        }
-        return lines
-    }
-
-    public func writeCSV(toPath path: String?) throws {
-        try EpochCSVWriter.write(csvLines(), toPath: path)
-    }
 }
 
 /// `sleepsta periods`.
 public enum SleepPeriodsRun {
-    public static func run(_ request: SleepPeriodsRequest) throws -> SleepPeriodsResult {
+    /// The sleep periods of the input `load` reads (after the request is checked).
+    public static func run(_ request: SleepPeriodsRequest, load: () throws -> EpochInput) throws -> SleepPeriodsResult {
         guard request.sleepAlgorithm == .sadeh || request.sleepAlgorithm == .coleKripke else {
             throw EpochCommandError.usage("--sleep-algorithm must be sadeh or cole-kripke (ActiLife's Tudor-Locke inputs)")
         }
-        let input = try EpochInput.load(path: request.path, timeZoneIdentifier: request.timeZoneIdentifier)
+        let input = try load()
         let scored = try EpochScoring.score(input, ScoreRequest(
             path: request.path, algorithm: request.sleepAlgorithm, variant: request.variant, rescore: request.rescore,
             epochSeconds: 60, column: request.column, timeZoneIdentifier: request.timeZoneIdentifier))
