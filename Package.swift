@@ -34,9 +34,12 @@ let package = Package(
         // Pure computation: sample buffers, accumulator, scorers, night metrics. No I/O.
         .target(name: "SleepCore", exclude: ["SleepCore.docc"]),
         // Readers (one per format behind RecordingReader), format detection, QC.
+        // BLAKE3 is the content identity of recording files; SHA-256 (Crypto) recognises recordings
+        // stored before it (Files/FileHashing.swift).
         .target(name: "SleepIngest", dependencies: [
             "SleepCore",
-            "CZlib", "CIsal",
+            "CZlib", "CIsal", "CBLAKE3",
+            .product(name: "Crypto", package: "swift-crypto"),
             // Read-only access to ActiGraph .agd files, which are SQLite databases (input files, not
             // sleepsta's store: see AGDReader; SQL for sleepsta's own data stays in SleepStore).
             .product(name: "GRDB", package: "GRDB.swift"),
@@ -50,10 +53,9 @@ let package = Package(
             .product(name: "Mustache", package: "swift-mustache"),
         ]),
         // The thin composition Ingest -> Core -> Store -> Report.
-        // BLAKE3 is the content identity of recording files; SHA-256 (Crypto) recognises recordings
-        // stored before it.
+        // Crypto: `sleepsta digest` (SHA-256 of a database's content).
         .target(name: "SleepPipeline", dependencies: [
-            "SleepCore", "SleepIngest", "SleepStore", "SleepReport", "CBLAKE3",
+            "SleepCore", "SleepIngest", "SleepStore", "SleepReport",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import GRDB
 import Testing
+@testable import SleepIngest
 @testable import SleepPipeline
 @testable import SleepStore
 

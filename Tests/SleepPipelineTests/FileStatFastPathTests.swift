@@ -6,6 +6,7 @@ import Darwin
 import Foundation
 import GRDB
 import Testing
+@testable import SleepIngest
 @testable import SleepPipeline
 @testable import SleepStore
 

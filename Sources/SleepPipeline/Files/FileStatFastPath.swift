@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SleepIngest
 import SleepStore
 
 /// When a nightly run may take a file for unchanged without reading it: the content hash

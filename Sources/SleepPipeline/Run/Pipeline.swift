@@ -207,6 +207,15 @@ public struct Pipeline {
         }
     }
 
+    /// Runs left `running` by a process that died (SIGKILL, power loss) become `interrupted`.
+    /// Called with the run lock held, so none of them can still be alive.
+    func markInterruptedRuns(_ db: SleepDatabase) throws {
+        let ids = try db.markRunsInterrupted()
+        if !ids.isEmpty {
+            logger.notice("run(s) \(ids.map(String.init).joined(separator: ", ")) did not finish (killed?); marked interrupted")
+        }
+    }
+
     /// The diary's unusable rows (each names its row) and rows whose id matches no stored recording:
     /// logged and listed as warnings; the diary's other rows still apply.
     func reportDiaryProblems(_ diary: SleepDiary, db: SleepDatabase, summary: inout RunSummary) throws {

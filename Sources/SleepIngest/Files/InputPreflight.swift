@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SleepIngest
 
 /// Checks a file costs nothing to make before anything reads it whole (the content hash reads
 /// every byte), so that a file which cannot be a recording fails at once, however large it is.
@@ -13,8 +12,8 @@ import SleepIngest
 /// allocation map (`lseek(SEEK_HOLE)`), without reading it: no recording format sleepsta reads
 /// has runs of NUL bytes. A file of zero bytes that is not sparse fails format detection on its
 /// first 4 KiB, which also happens before hashing.
-enum InputPreflight {
-    static func check(path: String) throws(IngestError) {
+public enum InputPreflight {
+    public static func check(path: String) throws(IngestError) {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw IngestError(file: path, message: "cannot open: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
@@ -34,8 +33,8 @@ enum InputPreflight {
     /// `SEEK_HOLE`: the offset of the first hole at or after the given offset (the file's size when
     /// it has none). Not exported by every libc module map, so spelled out.
     #if os(Linux)
-    static let seekHole: Int32 = 4
+    public static let seekHole: Int32 = 4
     #else
-    static let seekHole: Int32 = 3
+    public static let seekHole: Int32 = 3
     #endif
 }

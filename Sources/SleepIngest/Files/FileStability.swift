@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SleepIngest
 
 /// Whether a file stayed the same while it was hashed and read: its identity (device, inode),
 /// size, modification and status-change times before the hash began and after the reader
@@ -14,15 +13,15 @@ import SleepIngest
 /// The status-change time (`ctime`) changes on every write and cannot be set back by `touch`, so
 /// a rewrite that keeps the size and restores the modification time is still seen. The content
 /// hash is taken between the two checks, so an unchanged identity means the hash is of the bytes read.
-struct FileStability: Equatable {
-    var device: UInt64
-    var inode: UInt64
-    var sizeBytes: Int64
-    var modifiedNanoseconds: Int64
-    var statusChangedNanoseconds: Int64
+public struct FileStability: Equatable {
+    public var device: UInt64
+    public var inode: UInt64
+    public var sizeBytes: Int64
+    public var modifiedNanoseconds: Int64
+    public var statusChangedNanoseconds: Int64
 
     /// The file's state now.
-    static func snapshot(path: String) throws(IngestError) -> FileStability {
+    public static func snapshot(path: String) throws(IngestError) -> FileStability {
         var st = stat()
         guard stat(path, &st) == 0 else { throw IngestError(file: path, message: "cannot stat: \(String(cString: strerror(errno)))") }
         return FileStability(device: UInt64(st.st_dev), inode: UInt64(st.st_ino), sizeBytes: Int64(st.st_size),
@@ -32,13 +31,13 @@ struct FileStability: Equatable {
 
     /// A reader's error for a file that changed meanwhile is a symptom (a row cut where the file was
     /// truncated): the file's change is the error to report, so that it reads as "retry", not "broken".
-    func explaining(_ readerError: IngestError, path: String) -> IngestError {
+    public func explaining(_ readerError: IngestError, path: String) -> IngestError {
         do { try requireUnchanged(path: path) } catch { return error }
         return readerError
     }
 
     /// Throws "changed while it was read" unless the file at `path` is still as it was.
-    func requireUnchanged(path: String) throws(IngestError) {
+    public func requireUnchanged(path: String) throws(IngestError) {
         let now: FileStability
         do { now = try Self.snapshot(path: path) } catch {
             throw IngestError.changedWhileRead(path: path, detail: "it disappeared")

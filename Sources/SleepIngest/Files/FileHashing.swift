@@ -6,7 +6,6 @@ import Darwin
 import CBLAKE3
 import Crypto
 import Foundation
-import SleepIngest
 
 /// A file's content identity, stored as `recordings.content_hash` ("blake3:<64 hex>"): a renamed
 /// file is not ingested twice and a changed file is.
@@ -37,22 +36,22 @@ import SleepIngest
 /// the size it had when the hash began is refused as changed while it was read. Measured on a
 /// 2 GB file in the page cache, `pread` into a 1 MiB buffer hashes as fast as the mapped windows
 /// did (docs/operations.md).
-enum FileHashing {
-    static let bufferBytes = 1 << 20
+public enum FileHashing {
+    public static let bufferBytes = 1 << 20
 
     /// The identities of one file's bytes: BLAKE3 always, SHA-256 when asked (old stores).
-    struct ContentHashes: Equatable {
+    public struct ContentHashes: Equatable, Sendable {
         /// "blake3:<64 lowercase hex>"
-        var blake3: String
+        public var blake3: String
         /// "sha256:<64 lowercase hex>", only when ``contentHash(path:legacySHA256:)`` was asked for it.
-        var sha256: String?
+        public var sha256: String?
     }
 
     /// The prefixes of `recordings.content_hash`.
-    static let blake3Prefix = "blake3:", sha256Prefix = "sha256:"
+    public static let blake3Prefix = "blake3:", sha256Prefix = "sha256:"
 
     /// BLAKE3 (and SHA-256 if `legacySHA256`) of the file's bytes, in one pass.
-    static func contentHash(path: String, legacySHA256: Bool = false) throws -> ContentHashes {
+    public static func contentHash(path: String, legacySHA256: Bool = false) throws -> ContentHashes {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else {
             throw IngestError(file: path, message: "cannot open for reading")   // this file's problem, not the run's
@@ -86,7 +85,7 @@ enum FileHashing {
     }
 
     /// "blake3:<hex>" of bytes in memory (the tests' reference for the file path).
-    static func blake3(of bytes: UnsafeRawBufferPointer) -> String {
+    public static func blake3(of bytes: UnsafeRawBufferPointer) -> String {
         var hasher = blake3_hasher()
         blake3_hasher_init(&hasher)
         blake3_hasher_update(&hasher, bytes.baseAddress, bytes.count)
