@@ -27,7 +27,7 @@ struct Compare: ParsableCommand {
     var reports: String = "Reports"
 
     @Option(name: .long, help: ArgumentHelp("Per-sample movement formula: mean-abs-axis (default) or legacy-app.", valueName: "metric"))
-    var metric: String = MovementMetric.meanAbsoluteAxis.rawValue
+    var metric: MovementMetric = .meanAbsoluteAxis
 
     @Option(name: .long, help: ArgumentHelp("Wake threshold as a multiple of the night's median epoch movement.", valueName: "factor"))
     var wakeThreshold: Double = AnalysisParameters().wakeThresholdFactor
@@ -52,9 +52,6 @@ struct Compare: ParsableCommand {
         guard Compare.algorithms.contains(algorithm) else {
             throw ValidationError("--algorithm must be one of: \(Compare.algorithms.joined(separator: ", "))")
         }
-        guard MovementMetric(rawValue: metric) != nil else {
-            throw ValidationError("--metric must be one of: \(MovementMetric.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
         guard wakeThreshold > 0, wakeThreshold.isFinite else { throw ValidationError("--wake-threshold must be a positive number") }
     }
 
@@ -66,7 +63,7 @@ struct Compare: ParsableCommand {
             return h
         }
         var parameters = AnalysisParameters()
-        parameters.metric = MovementMetric(rawValue: metric)!
+        parameters.metric = metric
         parameters.wakeThresholdFactor = wakeThreshold
         let selectors = (nights ?? "").split(separator: ",").map { String($0.trimmingCharacters(in: .whitespaces)) }.filter { !$0.isEmpty }
         let configuration = CompareConfiguration(databasePath: db, reportsDirectory: reports, lengths: lengths,

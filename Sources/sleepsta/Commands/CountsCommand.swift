@@ -23,39 +23,19 @@ struct Counts: ParsableCommand {
     var file: String
 
     @Option(name: .long, help: ArgumentHelp("Epoch length, e.g. 5s, 10s, 60s.", valueName: "length"))
-    var epoch: String = "60s"
+    var epoch: IntervalLength = IntervalLength(seconds: 60)!
 
     @Option(name: .long, help: ArgumentHelp("ActiLife filter: normal or lfe (low-frequency extension).", valueName: "filter"))
-    var filter: String = "normal"
+    var filter: CountsFilterOption = .normal
 
-    @Option(name: .long, help: ArgumentHelp("IANA time zone of the file's clock, e.g. Europe/Berlin.", valueName: "zone"))
-    var tz: String?
-
-    @Option(name: .long, help: ArgumentHelp("Output format (only csv).", valueName: "format"))
-    var format: String = "csv"
-
-    @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file (whole or not at all) instead of standard output.", valueName: "file"))
-    var output: String?
-
-    @Flag(name: .shortAndLong, help: "Do not print notes on stderr.")
-    var quiet = false
-
-    func validate() throws {
-        try EpochCommandSupport.checkFormat(format)
-        _ = try EpochCommandSupport.epochSeconds(epoch)
-        guard ["normal", "lfe"].contains(filter.lowercased()) else {
-            throw ValidationError("--filter '\(filter)': use normal or lfe")
-        }
-    }
+    @OptionGroup var out: EpochOutputOptions
 
     func run() throws {
-        let request = CountsRequest(path: file, epochSeconds: try EpochCommandSupport.epochSeconds(epoch)!,
-                                    trimming: filter.lowercased() == "lfe" ? .lowFrequencyExtension : .normal,
-                                    timeZoneIdentifier: tz)
+        let request = CountsRequest(path: file, epochSeconds: epoch.seconds, trimming: filter.trimming, timeZoneIdentifier: out.tz)
         try EpochCommandSupport.run {
             let result = try ActivityCountsRun.run(request)
-            EpochCommandSupport.note(result.notes, quiet: quiet)
-            try result.writeCSV(toPath: output)
+            EpochCommandSupport.note(result.notes, quiet: out.quiet)
+            try result.writeCSV(toPath: out.output)
         }
     }
 }

@@ -17,13 +17,13 @@ struct Export: ParsableCommand {
         """)
 
     @Option(name: .long, help: ArgumentHelp("Output format (only csv).", valueName: "format"))
-    var format: String = "csv"
+    var format: CSVFormatOption = .csv
 
     @Option(name: .long, help: ArgumentHelp("What to export: \(ExportTable.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "table"))
-    var what: String
+    var what: ExportTable
 
     @Option(name: .long, help: ArgumentHelp("Only analyses with this interval length, e.g. 15m. Default: all stored lengths.", valueName: "length"))
-    var interval: String?
+    var interval: IntervalLength?
 
     @Option(name: .long, help: ArgumentHelp("SQLite database written by `sleepsta run`.", valueName: "file"))
     var db: String = "Data/sleepsta.sqlite"
@@ -31,19 +31,8 @@ struct Export: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file (whole or not at all) instead of standard output.", valueName: "file"))
     var output: String?
 
-    func validate() throws {
-        guard format == "csv" else { throw ValidationError("--format must be csv") }
-        guard ExportTable(rawValue: what) != nil else {
-            throw ValidationError("--what must be one of: \(ExportTable.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        if let interval, IntervalLength(parsing: interval) == nil {
-            throw ValidationError("--interval '\(interval)' is not a length; use a number with a unit: 10m, 15m, 900s, 1h")
-        }
-    }
-
     func run() throws {
-        let configuration = ExportConfiguration(databasePath: db, table: ExportTable(rawValue: what)!,
-                                                interval: interval.flatMap(IntervalLength.init(parsing:)), outputPath: output)
+        let configuration = ExportConfiguration(databasePath: db, table: what, interval: interval, outputPath: output)
         do {
             try Exporter(configuration: configuration).run()
         } catch {

@@ -25,7 +25,7 @@ struct Periods: ParsableCommand {
     var algorithm: String = "tudor-locke"
 
     @Option(name: .customLong("sleep-algorithm"), help: ArgumentHelp("Scoring of the minutes: sadeh or cole-kripke.", valueName: "name"))
-    var sleepAlgorithm: String = "sadeh"
+    var sleepAlgorithm: ScoringAlgorithm = .sadeh
 
     @Option(name: .long, help: ArgumentHelp("Variant of the sleep algorithm (see `sleepsta score --help`).", valueName: "v"))
     var variant: String?
@@ -51,24 +51,13 @@ struct Periods: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Activity column (default axis1).", valueName: "name"))
     var column: String?
 
-    @Option(name: .long, help: ArgumentHelp("IANA time zone of the file's local clock, e.g. Europe/Berlin.", valueName: "zone"))
-    var tz: String?
-
-    @Option(name: .long, help: ArgumentHelp("Output format (only csv).", valueName: "format"))
-    var format: String = "csv"
-
-    @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file (whole or not at all) instead of standard output.", valueName: "file"))
-    var output: String?
-
-    @Flag(name: .shortAndLong, help: "Do not print notes on stderr.")
-    var quiet = false
+    @OptionGroup var out: EpochOutputOptions
 
     func validate() throws {
-        try EpochCommandSupport.checkFormat(format)
         guard algorithm.lowercased() == "tudor-locke" else {
             throw ValidationError("--algorithm '\(algorithm)': only tudor-locke is available")
         }
-        guard sleepAlgorithm == "sadeh" || sleepAlgorithm == "cole-kripke" else {
+        guard sleepAlgorithm == .sadeh || sleepAlgorithm == .coleKripke else {
             throw ValidationError("--sleep-algorithm '\(sleepAlgorithm)': use sadeh or cole-kripke")
         }
     }
@@ -79,10 +68,10 @@ struct Periods: ParsableCommand {
                 bedtimeStart: bedtimeStart, wakeTimeEnd: wakeTimeEnd, minSleepPeriod: minSleepPeriod,
                 maxSleepPeriod: maxSleepPeriod, minNonzeroEpochs: minNonzeroEpochs)
             let result = try SleepPeriodsRun.run(SleepPeriodsRequest(
-                path: file, sleepAlgorithm: ScoringAlgorithm(rawValue: sleepAlgorithm)!, variant: variant, rescore: rescore,
-                column: column, timeZoneIdentifier: tz, parameters: parameters))
-            EpochCommandSupport.note(result.notes, quiet: quiet)
-            try result.writeCSV(toPath: output)
+                path: file, sleepAlgorithm: sleepAlgorithm, variant: variant, rescore: rescore,
+                column: column, timeZoneIdentifier: out.tz, parameters: parameters))
+            EpochCommandSupport.note(result.notes, quiet: out.quiet)
+            try result.writeCSV(toPath: out.output)
         }
     }
 }

@@ -35,7 +35,7 @@ struct Score: ParsableCommand {
     var file: String
 
     @Option(name: .long, help: ArgumentHelp("cole-kripke, sadeh, oakley, scripps or van-hees-2015.", valueName: "name"))
-    var algorithm: String
+    var algorithm: ScoringAlgorithm
 
     @Option(name: .long, help: ArgumentHelp("Algorithm variant (see below); default: the device software's.", valueName: "v"))
     var variant: String?
@@ -44,7 +44,7 @@ struct Score: ParsableCommand {
     var rescore: String?
 
     @Option(name: .long, help: ArgumentHelp("Epoch length to score, e.g. 60s; finer epochs are collapsed as ActiLife does. Default: 60s for cole-kripke/sadeh, else the file's.", valueName: "length"))
-    var epoch: String?
+    var epoch: IntervalLength?
 
     /// `--wake-threshold`, as `run` and `compare` name their wake threshold; `--threshold` (the old name) still works.
     @Option(name: [.customLong("wake-threshold"), .customLong("threshold")],
@@ -54,34 +54,15 @@ struct Score: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Activity column of a multi-column epoch file (axis1, axis2, axis3, vm, activity, enmo …).", valueName: "name"))
     var column: String?
 
-    @Option(name: .long, help: ArgumentHelp("IANA time zone of the file's local clock, e.g. Europe/Berlin (times then carry offsets).", valueName: "zone"))
-    var tz: String?
-
-    @Option(name: .long, help: ArgumentHelp("Output format (only csv).", valueName: "format"))
-    var format: String = "csv"
-
-    @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file (whole or not at all) instead of standard output.", valueName: "file"))
-    var output: String?
-
-    @Flag(name: .shortAndLong, help: "Do not print notes on stderr.")
-    var quiet = false
-
-    func validate() throws {
-        try EpochCommandSupport.checkFormat(format)
-        guard ScoringAlgorithm(rawValue: algorithm) != nil else {
-            throw ValidationError("--algorithm '\(algorithm)': use \(ScoringAlgorithm.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        _ = try EpochCommandSupport.epochSeconds(epoch)
-    }
+    @OptionGroup var out: EpochOutputOptions
 
     func run() throws {
-        let request = ScoreRequest(path: file, algorithm: ScoringAlgorithm(rawValue: algorithm)!, variant: variant, rescore: rescore,
-                                   epochSeconds: try EpochCommandSupport.epochSeconds(epoch), threshold: threshold,
-                                   column: column, timeZoneIdentifier: tz)
+        let request = ScoreRequest(path: file, algorithm: algorithm, variant: variant, rescore: rescore,
+                                   epochSeconds: epoch?.seconds, threshold: threshold, column: column, timeZoneIdentifier: out.tz)
         try EpochCommandSupport.run {
             let result = try EpochScoring.run(request)
-            EpochCommandSupport.note(result.notes, quiet: quiet)
-            try result.writeCSV(toPath: output)
+            EpochCommandSupport.note(result.notes, quiet: out.quiet)
+            try result.writeCSV(toPath: out.output)
         }
     }
 }

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import SleepCore
+import SleepIngest
 import SleepPipeline
 
 struct Slurm: ParsableCommand {
@@ -36,11 +38,11 @@ struct Slurm: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Memory per task, e.g. 4G.", valueName: "size")) var mem: String?
     @Option(name: .long, help: ArgumentHelp("Time limit per task, e.g. 12:00:00.", valueName: "time")) var time: String?
 
-    @Option(name: .long, help: ArgumentHelp("Interval length, passed to every run (see run --help).", valueName: "length")) var interval: String?
+    @Option(name: .long, help: ArgumentHelp("Interval length, passed to every run (see run --help).", valueName: "length")) var interval: IntervalLength?
     @Option(name: .long, help: ArgumentHelp("IANA time zone, passed to every run.", valueName: "zone")) var tz: String?
-    @Option(name: .long, help: ArgumentHelp("Recording kind, passed to every run.", valueName: "kind")) var kind: String?
-    @Option(name: .long, help: ArgumentHelp("Acceleration unit, passed to every run.", valueName: "unit")) var units: String?
-    @Option(name: .long, help: ArgumentHelp("Sleep algorithm, passed to every run (see run --help).", valueName: "name")) var sleepAlgorithm: String?
+    @Option(name: .long, help: ArgumentHelp("Recording kind, passed to every run.", valueName: "kind")) var kind: KindOption?
+    @Option(name: .long, help: ArgumentHelp("Acceleration unit, passed to every run.", valueName: "unit")) var units: AccelerationUnits?
+    @Option(name: .long, help: ArgumentHelp("Sleep algorithm, passed to every run (see run --help).", valueName: "name")) var sleepAlgorithm: SleepAlgorithmOption?
 
     @Flag(name: .long, help: "Submit with sbatch after writing (prints the array and merge job ids).")
     var submit = false
@@ -57,11 +59,11 @@ struct Slurm: ParsableCommand {
 
     func run() throws {
         var options: [String] = []
-        if let interval { options += ["--interval", interval] }
+        if let interval { options += ["--interval", interval.description] }
         if let tz { options += ["--tz", tz] }
-        if let kind { options += ["--kind", kind] }
-        if let units { options += ["--units", units] }
-        if let sleepAlgorithm { options += ["--sleep-algorithm", sleepAlgorithm] }
+        if let kind { options += ["--kind", kind.rawValue] }
+        if let units { options += ["--units", units.rawValue] }
+        if let sleepAlgorithm { options += ["--sleep-algorithm", sleepAlgorithm.defaultValueDescription] }
         let binary = sleepsta.map(Self.absolute)
             ?? ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? Self.absolute(CommandLine.arguments[0]))
         let script = SlurmScript(sleepsta: binary, dataDirectory: Self.absolute(data), workDirectory: Self.absolute(work), shards: shards,

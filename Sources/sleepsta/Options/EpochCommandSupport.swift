@@ -5,24 +5,9 @@ import SleepIngest
 import SleepPipeline
 import SleepReport
 
-/// What `score`, `periods` and `counts` share: the epoch-length syntax, the output format check,
+/// What `score`, `periods` and `counts` share besides their options (``EpochOutputOptions``):
 /// notes on stderr, and the exit codes (0 ok, 1 the file cannot be read or used, 2 usage).
 enum EpochCommandSupport {
-    /// `60s`, `1m`, `5s`, `15s` (a unit is required, as for `--interval`).
-    static func epochSeconds(_ text: String?, option: String = "--epoch") throws -> Int? {
-        guard let text else { return nil }
-        guard let length = IntervalLength(parsing: text) else {
-            throw ValidationError("\(option) '\(text)' is not a length: use a number with a unit, e.g. 60s, 30s, 15s, 5s, 1m")
-        }
-        return length.seconds
-    }
-
-    static func checkFormat(_ format: String) throws {
-        guard format.lowercased() == "csv" else {
-            throw ValidationError("--format '\(format)': only csv is supported for now")
-        }
-    }
-
     static func note(_ lines: [String], quiet: Bool) {
         guard !quiet else { return }
         for line in lines { FileHandle.standardError.write(Data("sleepsta: note: \(line)\n".utf8)) }

@@ -16,25 +16,25 @@ struct PipelineOptions: ParsableArguments {
     var reports: String = "Reports"
 
     @Option(name: .long, help: ArgumentHelp("Interval length for movement totals, states and metrics: 10m, 15m, 5m, 30m, 1h, 90s.", valueName: "length"))
-    var interval: String = "10m"
+    var interval: IntervalLength = .tenMinutes
 
     @Option(name: .long, help: ArgumentHelp("IANA time zone of recordings that do not state one, e.g. Europe/Berlin. Nights run noon to noon on this clock.", valueName: "zone"))
     var tz: String?
 
     @Option(name: .long, help: ArgumentHelp("Per-sample movement formula: mean-abs-axis ((|x|+|y|+|z|)/3, default) or legacy-app (the original app's |x|+|y|+|z|/3).", valueName: "metric"))
-    var metric: String = MovementMetric.meanAbsoluteAxis.rawValue
+    var metric: MovementMetric = .meanAbsoluteAxis
 
     @Option(name: .long, help: ArgumentHelp("Wake threshold as a multiple of the night's median epoch movement.", valueName: "factor"))
     var wakeThreshold: Double = AnalysisParameters().wakeThresholdFactor
 
     @Option(name: .long, help: ArgumentHelp("Recording kind, which picks the night method: auto (decide per file from the data), phone-in-bed (a phone on the mattress) or wearable-24h (a device with gravity worn day and night).", valueName: "kind"))
-    var kind: String = "auto"
+    var kind: KindOption = .auto
 
     @Option(name: .long, help: ArgumentHelp("Sleep/wake inside the sleep period: auto (each method's default: vanhees2015 for wearables, cole-kripke for ActiGraph-count epoch files), vanhees2015 (angle-z, 5° / 5 min), cole-kripke or sadeh (ActiLife's, on axis-1 counts per minute; for wearables the counts are computed from the raw samples as ActiLife does). Phones and Actiwatch counts keep their own scorer.", valueName: "name"))
-    var sleepAlgorithm: String = "auto"
+    var sleepAlgorithm = SleepAlgorithmOption(nil)
 
     @Option(name: .long, help: ArgumentHelp("Acceleration unit of raw timestamp,x,y,z CSVs, which state none: auto (from the data: gravity, else the noise floor), g or m/s2.", valueName: "unit"))
-    var units: String = AccelerationUnits.auto.rawValue
+    var units: AccelerationUnits = .auto
 
     @Option(name: .long, help: ArgumentHelp("Sleep diary CSV (header id,night,in_bed,out_of_bed[,type]; local clock times): its rows set time in bed of their nights, as GGIR's sleeplog does. Rows that cannot be used are reported by row; the rest apply.", valueName: "file"))
     var diary: String?
@@ -46,7 +46,7 @@ struct PipelineOptions: ParsableArguments {
     var rehash = false
 
     @Option(name: .long, help: ArgumentHelp("Process only shard K of N of the data folder's files (1 ≤ K ≤ N), each shard into its own --db; files are dealt to shards by size, deterministically (docs/scale-out.md). Merge the shards with sleepsta merge.", valueName: "K/N"))
-    var shard: String?
+    var shard: Shard?
 
     @Flag(name: .shortAndLong, help: "Log every file and night (debug level) to stderr.")
     var verbose = false
@@ -55,48 +55,30 @@ struct PipelineOptions: ParsableArguments {
     var quiet = false
 
     func validate() throws {
-        guard IntervalLength(parsing: interval) != nil else {
-            throw ValidationError("--interval '\(interval)' is not a length; use a number with a unit: 10m, 15m, 900s, 1h")
-        }
-        guard MovementMetric(rawValue: metric) != nil else {
-            throw ValidationError("--metric must be one of: \(MovementMetric.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
         guard wakeThreshold > 0, wakeThreshold.isFinite else { throw ValidationError("--wake-threshold must be a positive number") }
-        guard AccelerationUnits(rawValue: units) != nil else {
-            throw ValidationError("--units must be auto, g or m/s2")
-        }
-        guard kind == "auto" || kind == RecordingKind.phoneInBed.rawValue || kind == RecordingKind.wearable24h.rawValue else {
-            throw ValidationError("--kind must be auto, phone-in-bed or wearable-24h (epoch files are always analysed as epoch-file)")
-        }
-        guard sleepAlgorithm == "auto" || SleepAlgorithmChoice(rawValue: sleepAlgorithm) != nil else {
-            throw ValidationError("--sleep-algorithm '\(sleepAlgorithm)': use auto, \(SleepAlgorithmChoice.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        if let shard, Shard(parsing: shard) == nil {
-            throw ValidationError("--shard '\(shard)' must be K/N with 1 ≤ K ≤ N, e.g. 3/8")
-        }
         guard !(verbose && quiet) else { throw ValidationError("--verbose and --quiet exclude each other") }
     }
 
     var parameters: AnalysisParameters {
         var p = AnalysisParameters()
-        p.interval = IntervalLength(parsing: interval)!
-        p.metric = MovementMetric(rawValue: metric)!
+        p.interval = interval
+        p.metric = metric
         p.wakeThresholdFactor = wakeThreshold
-        p.sleepAlgorithm = SleepAlgorithmChoice(rawValue: sleepAlgorithm)
+        p.sleepAlgorithm = sleepAlgorithm.choice
         return p
     }
 
     func configuration(command: String) throws -> PipelineConfiguration {
         var c = PipelineConfiguration(dataDirectory: data, databasePath: db, reportsDirectory: reports,
                                       parameters: parameters, timeZoneIdentifier: tz, command: command)
-        c.kindOverride = RecordingKind(rawValue: kind)
-        c.units = AccelerationUnits(rawValue: units) ?? .auto
+        c.kindOverride = kind.kind
+        c.units = units
         c.prune = prune
         c.rehash = rehash
         if let diary {
             do { c.diary = try SleepDiary.read(path: diary) } catch { throw ValidationError("--diary: \(error)") }
         }
-        c.shard = shard.flatMap(Shard.init(parsing:))
+        c.shard = shard
         return c
     }
 

@@ -1,0 +1,81 @@
+import ArgumentParser
+import SleepCore
+import SleepIngest
+import SleepPipeline
+
+// Option values as types: argument-parser checks them while parsing (a bad value is a usage error,
+// exit 2, naming the option and the values it takes) and `--help` lists the values of every
+// closed set. The spellings are the public contract of cron scripts and researchers' notebooks.
+
+extension IntervalLength: ExpressibleByArgument {
+    /// `10m`, `15m`, `900s`, `1h`, `90s` (a number with a unit).
+    public init?(argument: String) { self.init(parsing: argument) }
+}
+
+extension MovementMetric: ExpressibleByArgument {}
+extension AccelerationUnits: ExpressibleByArgument {}
+extension ScoringAlgorithm: ExpressibleByArgument {}
+extension ExportTable: ExpressibleByArgument {}
+
+/// `--kind`: the recording kind for every raw file, or `auto` to decide per file from the data
+/// (epoch files are always `epoch-file`).
+enum KindOption: String, CaseIterable, ExpressibleByArgument {
+    case auto
+    case phoneInBed = "phone-in-bed"
+    case wearable24h = "wearable-24h"
+
+    var kind: RecordingKind? { RecordingKind(rawValue: rawValue) }
+}
+
+/// `--sleep-algorithm` of `run` and `nightly`: `auto` (each method's default) or a
+/// ``SleepAlgorithmChoice``.
+struct SleepAlgorithmOption: ExpressibleByArgument, Equatable {
+    var choice: SleepAlgorithmChoice?
+
+    init(_ choice: SleepAlgorithmChoice?) { self.choice = choice }
+
+    init?(argument: String) {
+        if argument == "auto" { choice = nil; return }
+        guard let c = SleepAlgorithmChoice(rawValue: argument) else { return nil }
+        choice = c
+    }
+
+    var defaultValueDescription: String { choice?.rawValue ?? "auto" }
+    static var allValueStrings: [String] { ["auto"] + SleepAlgorithmChoice.allCases.map(\.rawValue) }
+}
+
+/// `--format` of the commands that write CSV (only csv, in any case).
+enum CSVFormatOption: String, CaseIterable, ExpressibleByArgument {
+    case csv
+    init?(argument: String) { self.init(rawValue: argument.lowercased()) }
+}
+
+/// `counts --filter`: ActiLife's band-pass filter.
+enum CountsFilterOption: String, CaseIterable, ExpressibleByArgument {
+    case normal
+    /// Low-frequency extension.
+    case lfe
+    init?(argument: String) { self.init(rawValue: argument.lowercased()) }
+
+    var trimming: ActiGraphCounts.Trimming { self == .lfe ? .lowFrequencyExtension : .normal }
+}
+
+/// What `score`, `periods` and `counts` share: the file's clock, where the CSV goes, and notes.
+struct EpochOutputOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("IANA time zone of the file's local clock, e.g. Europe/Berlin (times then carry offsets).", valueName: "zone"))
+    var tz: String?
+
+    @Option(name: .long, help: ArgumentHelp("Output format (only csv).", valueName: "format"))
+    var format: CSVFormatOption = .csv
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file (whole or not at all) instead of standard output.", valueName: "file"))
+    var output: String?
+
+    @Flag(name: .shortAndLong, help: "Do not print notes on stderr.")
+    var quiet = false
+}
+
+extension Shard: ExpressibleByArgument {
+    /// `K/N` with 1 ≤ K ≤ N, e.g. `3/8`.
+    public init?(argument: String) { self.init(parsing: argument) }
+}
