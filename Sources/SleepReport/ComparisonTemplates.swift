@@ -8,7 +8,7 @@ enum ComparisonTemplates {
     <h1>Interval lengths compared: {{lengthsLabel}}</h1>
     <p class="sub">{{nightCount}} nights ({{span}}) · reference {{reference}} · differences are longer − shorter · parameters <code>{{key}}</code></p>
     <p>Every length is re-aggregated from the per-second base series in the database (no raw file is read again) and analysed with the same parameters.
-    Definitions: below, the <a href="../definitions.html">night metrics' definitions</a> and README, section “Comparing interval lengths”. Data for other tools: <a href="statistics.csv">statistics.csv</a>, <a href="night-differences.csv">night-differences.csv</a>, <a href="night-agreement.csv">night-agreement.csv</a>.</p>
+    Definitions: below, the <a href="../definitions.html">night metrics' definitions</a> and sleepsta’s docs/comparing-intervals.md. Data for other tools: <a href="statistics.csv">statistics.csv</a>, <a href="night-differences.csv">night-differences.csv</a>, <a href="night-agreement.csv">night-agreement.csv</a>.</p>
     {{#hasIncomplete}}<p class="note">Left out where not scored: {{#incomplete}}{{night}} ({{statuses}}); {{/incomplete}}</p>{{/hasIncomplete}}
     {{#pairs}}
     <h2>{{test}} vs {{reference}}: night metrics across {{nights}} nights</h2>
@@ -68,7 +68,7 @@ enum ComparisonTemplates {
     <li><b>Hidden awakening</b>: a wake run inside the {{reference}} sleep period that sleep follows, during which every overlapping longer interval counts as sleep in the longer hypnogram. <b>Found only by the longer length</b>: the same the other way round, an awakening of the longer hypnogram during which every overlapping {{reference}} interval counts as sleep. <b>Either length</b> = the {{reference}} awakenings plus those.</li>
     <li><b>Sleep onset / wake time</b> enter the statistics as minutes after the night's local noon; tables of nights show them as clock times.</li>
     </ul>
-    <footer>sleepsta · {{lengthsLabel}} · definitions in the README</footer>
+    <footer>sleepsta · {{lengthsLabel}} · definitions in sleepsta’s docs/methods.md</footer>
     </body>
     </html>
 

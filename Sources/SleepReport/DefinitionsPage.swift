@@ -2,7 +2,7 @@ import Mustache
 
 /// `definitions.html` at the top of the reports folder: what every number on the pages means,
 /// with its unit. Written with every report and linked from the index, each night page and the
-/// comparison pages, so the definitions travel with the reports (the README says the same at
+/// comparison pages, so the definitions travel with the reports (docs/methods.md says the same at
 /// more length, section “Definitions”).
 public enum DefinitionsPage {
     public static let fileName = "definitions.html"
@@ -82,7 +82,7 @@ public enum DefinitionsPage {
     <h2>Comparing interval lengths</h2>
     <p>Differences are the longer length's value − the shorter one's of the same night. Bland–Altman bias and 95 % limits of agreement (bias ± 1.96 SD), ICC(2,1);
     with few nights (fewer than 10) limits of agreement and ICC are too uncertain to mean much.</p>
-    <footer>sleepsta · the README's “Definitions” section says the same at more length</footer>
+    <footer>sleepsta · sleepsta’s docs/methods.md says the same at more length</footer>
     </body>
     </html>
 

@@ -17,12 +17,11 @@ public enum NightPageText {
         public var gravity: String
         public var kind: String
         public var kindReason: String
-        /// nil when the stored summary cannot be read at all.
-        public var quality: QualitySummary?
+        public var quality: QualitySummary
 
         public init(path: String, format: String, sizeBytes: Int64, contentHash: String, sampleCount: Int64,
                     effectiveSampleRateHz: Double, timeZone: String?, timeZoneSource: String, gravity: String, kind: String,
-                    kindReason: String, quality: QualitySummary?) {
+                    kindReason: String, quality: QualitySummary) {
             self.path = path; self.format = format; self.sizeBytes = sizeBytes; self.contentHash = contentHash
             self.sampleCount = sampleCount; self.effectiveSampleRateHz = effectiveSampleRateHz; self.timeZone = timeZone
             self.timeZoneSource = timeZoneSource; self.gravity = gravity; self.kind = kind; self.kindReason = kindReason
@@ -54,11 +53,10 @@ public enum NightPageText {
             facts.append(("Time zone", "\(HTMLPages.timeZoneText(name: r.timeZone, source: r.timeZoneSource)); time_zone_source \(r.timeZoneSource)"))
             facts.append(("Gravity", r.gravity))
             facts.append(("Recording kind", "\(r.kind): \(r.kindReason.isEmpty ? "stored before kinds existed (a phone)" : r.kindReason)"))
-            if let q = r.quality {
-                facts.append(("Gaps ≥ 60 s (recording)", "\(q.gapCount), \(q.gapTotalSeconds) s in total, longest \(q.longestGapSeconds) s"))
-                facts.append(("Repeated timestamps", "\(q.duplicateTimestamps)"))
-                facts += Self.deviceQualityFacts(q)
-            }
+            let q = r.quality
+            facts.append(("Gaps ≥ 60 s (recording)", "\(q.gapCount), \(q.gapTotalSeconds) s in total, longest \(q.longestGapSeconds) s"))
+            facts.append(("Repeated timestamps", "\(q.duplicateTimestamps)"))
+            facts += Self.deviceQualityFacts(q)
         }
         return facts
     }

@@ -79,7 +79,7 @@ enum Templates {
     {{/intervals}}
     </table>
     </details>
-    <footer>sleepsta · <a href="../definitions.html">definitions</a> (also in the README, section “Definitions”)</footer>
+    <footer>sleepsta · <a href="../definitions.html">definitions</a> (also in sleepsta’s docs/methods.md)</footer>
     </body>
     </html>
 

@@ -236,6 +236,89 @@ enum Schema {
                 UPDATE file_stats SET content_hash = 'sha256:' || content_hash;
                 """)
         }
+        // The quality facts in typed columns of their own table, instead of a JSON text whose keys
+        // the report read through partial copies of the type (a renamed fact would have been
+        // dropped without a word). Every stored summary moves; a fact an old row lacks is NULL
+        // (not measured), its counts 0. One row per recording, gone with it.
+        m.registerMigration("v9-recording-quality") { db in
+            try db.execute(sql: """
+                CREATE TABLE recording_quality (
+                    recording_id INTEGER PRIMARY KEY REFERENCES recordings(id) ON DELETE CASCADE,
+                    sample_count INTEGER NOT NULL DEFAULT 0,
+                    effective_sample_rate_hz REAL NOT NULL DEFAULT 0,
+                    covered_seconds INTEGER NOT NULL DEFAULT 0,
+                    span_seconds INTEGER NOT NULL DEFAULT 0,
+                    gap_count INTEGER NOT NULL DEFAULT 0,
+                    gap_total_seconds INTEGER NOT NULL DEFAULT 0,
+                    longest_gap_seconds INTEGER NOT NULL DEFAULT 0,
+                    duplicate_timestamps INTEGER NOT NULL DEFAULT 0,
+                    nominal_sample_rate_hz REAL,
+                    sample_rate_drift_percent REAL,
+                    hourly_rate_min_hz REAL,
+                    hourly_rate_max_hz REAL,
+                    backward_timestamps_kept INTEGER,
+                    backward_samples_dropped INTEGER,
+                    device_range_g REAL,
+                    clipped_samples INTEGER,
+                    idle_sleep_seconds_filled INTEGER,
+                    skipped_blocks INTEGER,
+                    still_periods INTEGER,
+                    still_seconds INTEGER,
+                    longest_still_seconds INTEGER,
+                    calibration TEXT,
+                    calibration_error_before_mg REAL,
+                    calibration_error_after_mg REAL,
+                    calibration_offset_g_x REAL,
+                    calibration_offset_g_y REAL,
+                    calibration_offset_g_z REAL,
+                    calibration_scale_x REAL,
+                    calibration_scale_y REAL,
+                    calibration_scale_z REAL,
+                    activity_counts TEXT,
+                    wearable_epochs INTEGER,
+                    non_wear_seconds INTEGER,
+                    non_wear_periods INTEGER
+                );
+                INSERT INTO recording_quality (recording_id, sample_count, effective_sample_rate_hz, covered_seconds, span_seconds, gap_count, gap_total_seconds, longest_gap_seconds, duplicate_timestamps, nominal_sample_rate_hz, sample_rate_drift_percent, hourly_rate_min_hz, hourly_rate_max_hz, backward_timestamps_kept, backward_samples_dropped, device_range_g, clipped_samples, idle_sleep_seconds_filled, skipped_blocks, still_periods, still_seconds, longest_still_seconds, calibration, calibration_error_before_mg, calibration_error_after_mg, calibration_offset_g_x, calibration_offset_g_y, calibration_offset_g_z, calibration_scale_x, calibration_scale_y, calibration_scale_z, activity_counts, wearable_epochs, non_wear_seconds, non_wear_periods)
+                SELECT id,
+                    coalesce(json_extract(quality_json, '$.sampleCount'), 0),
+                    coalesce(json_extract(quality_json, '$.effectiveSampleRateHz'), 0),
+                    coalesce(json_extract(quality_json, '$.coveredSeconds'), 0),
+                    coalesce(json_extract(quality_json, '$.spanSeconds'), 0),
+                    coalesce(json_extract(quality_json, '$.gapCount'), 0),
+                    coalesce(json_extract(quality_json, '$.gapTotalSeconds'), 0),
+                    coalesce(json_extract(quality_json, '$.longestGapSeconds'), 0),
+                    coalesce(json_extract(quality_json, '$.duplicateTimestamps'), 0),
+                    json_extract(quality_json, '$.nominalSampleRateHz'),
+                    json_extract(quality_json, '$.sampleRateDriftPercent'),
+                    json_extract(quality_json, '$.hourlyRateMinHz'),
+                    json_extract(quality_json, '$.hourlyRateMaxHz'),
+                    json_extract(quality_json, '$.backwardTimestampsKept'),
+                    json_extract(quality_json, '$.backwardSamplesDropped'),
+                    json_extract(quality_json, '$.deviceRangeG'),
+                    json_extract(quality_json, '$.clippedSamples'),
+                    json_extract(quality_json, '$.idleSleepSecondsFilled'),
+                    json_extract(quality_json, '$.skippedBlocks'),
+                    json_extract(quality_json, '$.stillPeriods'),
+                    json_extract(quality_json, '$.stillSeconds'),
+                    json_extract(quality_json, '$.longestStillSeconds'),
+                    json_extract(quality_json, '$.calibration'),
+                    json_extract(quality_json, '$.calibrationErrorBeforeMilliG'),
+                    json_extract(quality_json, '$.calibrationErrorAfterMilliG'),
+                    json_extract(quality_json, '$.calibrationOffsetG[0]'),
+                    json_extract(quality_json, '$.calibrationOffsetG[1]'),
+                    json_extract(quality_json, '$.calibrationOffsetG[2]'),
+                    json_extract(quality_json, '$.calibrationScale[0]'),
+                    json_extract(quality_json, '$.calibrationScale[1]'),
+                    json_extract(quality_json, '$.calibrationScale[2]'),
+                    json_extract(quality_json, '$.activityCounts'),
+                    json_extract(quality_json, '$.wearableEpochs'),
+                    json_extract(quality_json, '$.nonWearSeconds'),
+                    json_extract(quality_json, '$.nonWearPeriods')
+                FROM recordings;
+                ALTER TABLE recordings DROP COLUMN quality_json;
+                """)
+        }
         return m
     }
 }

@@ -26,9 +26,9 @@ extension SleepDatabase {
     public func storedFileStat(ofRecordingAt path: String) throws -> (stat: StoredFileStat?, kind: String, activityCountsAttempted: Bool)? {
         try pool.read { db in
             guard let row = try Row.fetchOne(db, sql: """
-                SELECT r.kind, json_extract(r.quality_json, '$.activityCounts') IS NOT NULL AS counts_attempted,
+                SELECT r.kind, q.activity_counts IS NOT NULL AS counts_attempted,
                     f.device, f.inode, f.size_bytes, f.mtime_ns, f.ctime_ns, f.verified_ns
-                FROM recordings r LEFT JOIN file_stats f
+                FROM recordings r LEFT JOIN recording_quality q ON q.recording_id = r.id LEFT JOIN file_stats f
                     ON f.path = r.path AND f.content_hash = r.content_hash AND f.size_bytes = r.size_bytes
                 WHERE r.path = ?
                 """, arguments: [path]) else { return nil }

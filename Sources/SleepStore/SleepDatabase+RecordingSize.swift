@@ -16,9 +16,9 @@ extension SleepDatabase {
     public func recording(contentHash hash: String) throws -> (recording: StoredRecording, activityCountsAttempted: Bool)? {
         try pool.read { db in
             try Row.fetchOne(db, sql: """
-                SELECT *, json_extract(quality_json, '$.activityCounts') IS NOT NULL AS counts_attempted
-                FROM recordings WHERE content_hash = ?
-                """, arguments: [hash]).map { (Self.storedRecording($0), $0["counts_attempted"]) }
+                SELECT r.*, q.activity_counts IS NOT NULL AS counts_attempted
+                FROM recordings r LEFT JOIN recording_quality q ON q.recording_id = r.id WHERE r.content_hash = ?
+                """, arguments: [hash]).map { (try Self.storedRecording($0, db), $0["counts_attempted"]) }
         }
     }
 }

@@ -55,8 +55,8 @@ extension SleepDatabase {
             } else {
                 rows = try Row.fetchAll(db, sql: select + " ORDER BY r.path")
             }
-            return rows.map { row in
-                let recording = Self.storedRecording(row)
+            return try rows.map { row in
+                let recording = try Self.storedRecording(row, db)
                 var rhythm: RecordingRhythm? = nil
                 if let status = (row["h_status"] as String?).flatMap(RecordingRhythm.Status.init(rawValue:)) {
                     var metrics: RestActivityMetrics? = nil

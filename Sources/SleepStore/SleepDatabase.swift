@@ -74,15 +74,14 @@ public final class SleepDatabase: Sendable {
         }
     }
 
-    static func insert(_ recording: StoredRecording, db: Database) throws {
-        try db.execute(sql: """
-            INSERT INTO recordings (path, content_hash, format, size_bytes, sample_count, effective_rate_hz,
-                first_utc, end_utc, time_zone, time_zone_source, units, gravity, quality_json, warnings_json, kind, kind_reason)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [recording.path, recording.contentHash, recording.format, recording.sizeBytes,
-                             recording.sampleCount, recording.effectiveSampleRateHz, recording.firstUTC, recording.endUTC,
-                             recording.timeZone, recording.timeZoneSource, recording.units, recording.gravity,
-                             recording.qualityJSON, recording.warningsJSON, recording.kind, recording.kindReason])
+    /// Inserts the recording and its quality row; returns the recording's id.
+    @discardableResult
+    static func insert(_ recording: StoredRecording, db: Database) throws -> Int64 {
+        var row = RecordingRow(recording)
+        try row.insert(db)
+        let id = row.id!
+        try RecordingQualityRow(recordingID: id, recording.quality).insert(db)
+        return id
     }
 
     /// Stores a recording and the nights `produce` hands to its `store` closure, one at a time, in one
@@ -94,8 +93,7 @@ public final class SleepDatabase: Sendable {
         try pool.write { db in
             try db.execute(sql: "DELETE FROM recordings WHERE path = ? OR content_hash = ?",
                            arguments: [recording.path, recording.contentHash])
-            try Self.insert(recording, db: db)
-            let recordingID = db.lastInsertedRowID
+            let recordingID = try Self.insert(recording, db: db)
             if let rhythm { try Self.insert(rhythm, recordingID: recordingID, db: db) }
             try produce { night, analysis in
                 try Self.insert(night, recordingID: recordingID, db: db)
@@ -106,57 +104,10 @@ public final class SleepDatabase: Sendable {
     }
 
     static func insert(_ night: StoredNight, recordingID: Int64, db: Database) throws {
-        let span = night.series.dataSpan
-        try db.execute(sql: """
-            INSERT INTO nights (id, recording_id, night_date, window_start_utc, window_end_utc, time_zone, offsets_json,
-                label, data_start_utc, data_end_utc, coverage_seconds, source_resolution_seconds,
-                pre_bed_survey_json, post_bed_survey_json)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [night.id, recordingID, night.window.date.description, night.window.startUTC, night.window.endUTC,
-                             night.timeZone, try JSONText.encode(night.timeline), night.label, span?.first, span?.end,
-                             night.series.coveredSeconds, night.series.sourceResolutionSeconds,
-                             try JSONText.encode(night.preBedSurvey), try JSONText.encode(night.postBedSurvey)])
-        try db.execute(sql: """
-            INSERT INTO base_series (night_id, start_utc, seconds, movement_f32le, legacy_movement_f32le, sample_counts_u16le)
-            VALUES (?, ?, ?, ?, ?, ?)
-            """, arguments: [night.id, night.series.startSecond, night.series.count, BlobCodec.data(night.series.movement),
-                             BlobCodec.data(night.series.legacyMovement), BlobCodec.data(night.series.sampleCounts)])
-        if let e = night.epochs {
-            try db.execute(sql: """
-                INSERT INTO epoch_series (night_id, start_utc, epoch_seconds, epochs, enmo_f32le, anglez_f32le, mad_f32le,
-                    sample_counts_u16le, nonwear_u8, counts_xyz_i32le)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [night.id, e.startUTC, WearableEpochs.epochSeconds, e.count, BlobCodec.data(e.enmo),
-                                 BlobCodec.data(e.angleZ), BlobCodec.data(e.mad), BlobCodec.data(e.sampleCounts),
-                                 Data(e.nonWear.map { $0 ? 1 : 0 }), e.counts.map(BlobCodec.data)])
-        }
-        if let f = night.epochFile {
-            let columns = f.columns.map { EpochColumnHeader(name: $0.name, sourceName: $0.sourceName, unit: $0.unit) }
-            try db.execute(sql: """
-                INSERT INTO epoch_file_series (night_id, format, start_utc, epoch_seconds, epochs, columns_json, values_f64le,
-                    file_labels_u8, file_labels_name)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [night.id, f.format, f.startUTC, f.epochSeconds, f.count, try JSONText.encode(columns),
-                                 BlobCodec.data(f.columns.flatMap(\.values)),
-                                 f.fileLabels.map { BlobCodec.labels($0) }, f.fileLabelsName])
-        }
-    }
-
-    /// Column titles of `epoch_file_series.columns_json` (the values are one float64 blob, column after column).
-    struct EpochColumnHeader: Codable { var name: String; var sourceName: String; var unit: String }
-
-    static func epochFileSeries(_ row: Row) throws -> EpochNightSeries? {
-        guard let start = row["f_start"] as Int64? else { return nil }
-        let count: Int = row["f_epochs"]
-        let headers = try JSONText.decode([EpochColumnHeader].self, row["f_columns"])
-        let values = BlobCodec.doubles(row["values_f64le"])
-        guard values.count == headers.count * count else { return nil }
-        let columns = headers.enumerated().map { k, h in
-            EpochNightSeries.Column(name: h.name, sourceName: h.sourceName, unit: h.unit, values: Array(values[(k * count)..<((k + 1) * count)]))
-        }
-        return EpochNightSeries(format: row["f_format"], startUTC: start, epochSeconds: row["f_epoch_seconds"], count: count,
-                                columns: columns, fileLabels: (row["file_labels_u8"] as Data?).map(BlobCodec.labels),
-                                fileLabelsName: row["file_labels_name"])
+        try NightRow(night, recordingID: recordingID).insert(db)
+        try BaseSeriesRow(nightID: night.id, night.series).insert(db)
+        if let e = night.epochs { try EpochSeriesRow(nightID: night.id, e).insert(db) }
+        if let f = night.epochFile { try EpochFileSeriesRow(nightID: night.id, f).insert(db) }
     }
 
     /// Ids of nights without an analysis under the key of their recording's kind (`keys[kind]`).
@@ -194,36 +145,19 @@ public final class SleepDatabase: Sendable {
     /// A night with its base series.
     public func night(id: String) throws -> StoredNight? {
         try pool.read { db in
-            guard let row = try Row.fetchOne(db, sql: """
-                SELECT n.*, b.start_utc AS b_start, b.movement_f32le, b.legacy_movement_f32le, b.sample_counts_u16le,
-                    r.kind AS recording_kind, e.start_utc AS e_start, e.enmo_f32le, e.anglez_f32le, e.mad_f32le,
-                    e.sample_counts_u16le AS e_counts, e.nonwear_u8, e.counts_xyz_i32le,
-                    f.format AS f_format, f.start_utc AS f_start, f.epoch_seconds AS f_epoch_seconds, f.epochs AS f_epochs,
-                    f.columns_json AS f_columns, f.values_f64le, f.file_labels_u8, f.file_labels_name
-                FROM nights n JOIN base_series b ON b.night_id = n.id JOIN recordings r ON r.id = n.recording_id
-                LEFT JOIN epoch_series e ON e.night_id = n.id LEFT JOIN epoch_file_series f ON f.night_id = n.id WHERE n.id = ?
-                """, arguments: [id]) else { return nil }
-            var epochs: WearableEpochs? = nil
-            if let start = row["e_start"] as Int64? {
-                epochs = WearableEpochs(startUTC: start, enmo: BlobCodec.floats(row["enmo_f32le"]), angleZ: BlobCodec.floats(row["anglez_f32le"]),
-                                        mad: BlobCodec.floats(row["mad_f32le"]), sampleCounts: BlobCodec.uint16s(row["e_counts"]),
-                                        nonWear: (row["nonwear_u8"] as Data).map { $0 != 0 },
-                                        counts: (row["counts_xyz_i32le"] as Data?).map(BlobCodec.counts))
-            }
-            let series = SecondSeries(startSecond: row["b_start"],
-                                      movement: BlobCodec.floats(row["movement_f32le"]),
-                                      legacyMovement: BlobCodec.floats(row["legacy_movement_f32le"]),
-                                      sampleCounts: BlobCodec.uint16s(row["sample_counts_u16le"]),
-                                      sourceResolutionSeconds: row["source_resolution_seconds"])
-            let dateText: String = row["night_date"]
-            return StoredNight(id: row["id"], recordingID: row["recording_id"],
-                               window: NightWindow(date: CivilDate(iso: dateText)!, startUTC: row["window_start_utc"], endUTC: row["window_end_utc"]),
-                               timeline: try JSONText.decode(UTCOffsetTimeline.self, row["offsets_json"]),
-                               timeZone: row["time_zone"], label: row["label"],
-                               preBedSurvey: try JSONText.decode([SurveyItem].self, row["pre_bed_survey_json"]),
-                               postBedSurvey: try JSONText.decode([SurveyItem].self, row["post_bed_survey_json"]),
-                               series: series, epochs: epochs, epochFile: try Self.epochFileSeries(row),
-                               kind: RecordingKind(rawValue: row["recording_kind"]) ?? .phoneInBed)
+            guard let n = try NightRow.fetchOne(db, key: id), let base = try BaseSeriesRow.fetchOne(db, key: id),
+                  let kind = try String.fetchOne(db, sql: "SELECT kind FROM recordings WHERE id = ?", arguments: [n.recordingID])
+            else { return nil }
+            return StoredNight(id: n.id, recordingID: n.recordingID,
+                               window: NightWindow(date: CivilDate(iso: n.nightDate)!, startUTC: n.windowStartUTC, endUTC: n.windowEndUTC),
+                               timeline: try JSONText.decode(UTCOffsetTimeline.self, n.offsetsJSON),
+                               timeZone: n.timeZone, label: n.label,
+                               preBedSurvey: try JSONText.decode([SurveyItem].self, n.preBedSurveyJSON),
+                               postBedSurvey: try JSONText.decode([SurveyItem].self, n.postBedSurveyJSON),
+                               series: base.series(sourceResolutionSeconds: n.sourceResolutionSeconds),
+                               epochs: try EpochSeriesRow.fetchOne(db, key: id)?.wearableEpochs,
+                               epochFile: try EpochFileSeriesRow.fetchOne(db, key: id)?.series(),
+                               kind: RecordingKind(rawValue: kind) ?? .phoneInBed)
         }
     }
 
@@ -233,18 +167,15 @@ public final class SleepDatabase: Sendable {
             guard let row = try Row.fetchOne(db, sql: """
                 SELECT r.* FROM recordings r JOIN nights n ON n.recording_id = r.id WHERE n.id = ?
                 """, arguments: [nightID]) else { return nil }
-            return Self.storedRecording(row)
+            return try Self.storedRecording(row, db)
         }
     }
 
-    /// A `recordings` row (`SELECT r.*` or `SELECT *`) as a ``StoredRecording``.
-    static func storedRecording(_ row: Row) -> StoredRecording {
-        StoredRecording(id: row["id"], path: row["path"], contentHash: row["content_hash"], format: row["format"],
-                        sizeBytes: row["size_bytes"], sampleCount: row["sample_count"],
-                        effectiveSampleRateHz: row["effective_rate_hz"], firstUTC: row["first_utc"], endUTC: row["end_utc"],
-                        timeZone: row["time_zone"], timeZoneSource: row["time_zone_source"], units: row["units"],
-                        gravity: row["gravity"], qualityJSON: row["quality_json"], warningsJSON: row["warnings_json"],
-                        kind: row["kind"], kindReason: row["kind_reason"])
+    /// A `recordings` row (`SELECT r.*` or `SELECT *`, further columns ignored) as a
+    /// ``StoredRecording``, with its quality facts.
+    static func storedRecording(_ row: Row, _ db: Database) throws -> StoredRecording {
+        let r = try RecordingRow(row: row)
+        return r.stored(quality: try RecordingQualityRow.fetchOne(db, key: r.id)?.summary ?? QualitySummary())
     }
 
     // MARK: Analyses

@@ -18,8 +18,9 @@ public struct StoredRecording: Sendable, Equatable {
     public var timeZoneSource: String
     public var units: String
     public var gravity: String
-    /// JSON of the quality summary (gaps, rate, duplicates), shown in reports.
-    public var qualityJSON: String
+    /// The quality facts (gaps, rate, duplicates, calibration, non-wear …), stored in
+    /// `recording_quality` and shown on the night pages.
+    public var quality: QualitySummary
     /// JSON array of warning strings.
     public var warningsJSON: String
     /// ``RecordingKind`` raw value: which night-analysis method its nights get.
@@ -29,13 +30,13 @@ public struct StoredRecording: Sendable, Equatable {
 
     public init(id: Int64? = nil, path: String, contentHash: String, format: String, sizeBytes: Int64, sampleCount: Int64,
                 effectiveSampleRateHz: Double, firstUTC: Int64?, endUTC: Int64?, timeZone: String?, timeZoneSource: String,
-                units: String, gravity: String, qualityJSON: String, warningsJSON: String,
+                units: String, gravity: String, quality: QualitySummary, warningsJSON: String,
                 kind: String = RecordingKind.phoneInBed.rawValue, kindReason: String = "") {
         self.kind = kind; self.kindReason = kindReason
         self.id = id; self.path = path; self.contentHash = contentHash; self.format = format; self.sizeBytes = sizeBytes
         self.sampleCount = sampleCount; self.effectiveSampleRateHz = effectiveSampleRateHz; self.firstUTC = firstUTC
         self.endUTC = endUTC; self.timeZone = timeZone; self.timeZoneSource = timeZoneSource; self.units = units
-        self.gravity = gravity; self.qualityJSON = qualityJSON; self.warningsJSON = warningsJSON
+        self.gravity = gravity; self.quality = quality; self.warningsJSON = warningsJSON
     }
 }
 

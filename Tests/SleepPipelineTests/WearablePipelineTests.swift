@@ -91,7 +91,7 @@ struct WearablePipelineTests {
             // 2. Counts are asked for the first time: the file is read again (once), not for Sadeh after it.
             #expect(summary.filesIngested == (choice == .coleKripke ? 1 : 0))
             #expect(try db.query("SELECT COUNT(*) AS n FROM epoch_series WHERE counts_xyz_i32le IS NULL").first?["n"] == "0")
-            let quality = try #require(try db.query("SELECT quality_json FROM recordings").first?["quality_json"])
+            let quality = try #require(try db.query("SELECT activity_counts FROM recording_quality").first?["activity_counts"])
             #expect(quality.contains("computed as ActiLife does"))
             let rows = try nights(algorithm)
             #expect(rows.count == 4)
@@ -173,9 +173,9 @@ struct WearablePipelineTests {
         let summary = try Self.run(w)
         #expect(summary.failures.isEmpty)
         let db = try SleepDatabase(path: w.db)
-        let row = try #require(try db.query("SELECT kind, quality_json FROM recordings").first)
-        #expect(row["kind"] == "wearable-24h")
-        let q = try JSONDecoder().decode(QualityJSON.self, from: Data(row["quality_json"]!.utf8))
+        let recording = try #require(try db.recording(forNight: try db.nightIDs()[0]))
+        #expect(recording.kind == "wearable-24h")
+        let q = recording.quality
         #expect(q.calibration?.hasPrefix("applied") == true, "\(q.calibration ?? "")")
         let before = try #require(q.calibrationErrorBeforeMilliG), after = try #require(q.calibrationErrorAfterMilliG)
         print("CALIBRATION error \(before) mg → \(after) mg, offset \(q.calibrationOffsetG ?? []), scale \(q.calibrationScale ?? [])")
@@ -227,14 +227,6 @@ struct WearablePipelineTests {
         func bits(_ v: [Float]) -> [UInt32] { v.map(\.bitPattern) }
         #expect(ea.startUTC == eb.startUTC && ea.sampleCounts == eb.sampleCounts && ea.nonWear == eb.nonWear && ea.count > 18_000)
         #expect(bits(ea.enmo) == bits(eb.enmo) && bits(ea.angleZ) == bits(eb.angleZ) && bits(ea.mad) == bits(eb.mad))
-    }
-
-    struct QualityJSON: Decodable {
-        var calibration: String?
-        var calibrationErrorBeforeMilliG: Double?
-        var calibrationErrorAfterMilliG: Double?
-        var calibrationOffsetG: [Double]?
-        var calibrationScale: [Double]?
     }
 
     @Test("a plain CSV's calibrated pass replays its samples straight to the milestone: the same epochs and statistics as a full second read, bit for bit",

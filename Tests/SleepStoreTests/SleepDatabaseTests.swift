@@ -11,7 +11,7 @@ struct SleepDatabaseTests {
     func recording(_ sha: String, path: String = "a.csv") -> StoredRecording {
         StoredRecording(path: path, contentHash: sha, format: "raw-csv", sizeBytes: 10, sampleCount: 3, effectiveSampleRateHz: 1,
                         firstUTC: 0, endUTC: 3, timeZone: "Europe/Berlin", timeZoneSource: "option", units: "g", gravity: "removed",
-                        qualityJSON: "{}", warningsJSON: "[]")
+                        quality: QualitySummary(), warningsJSON: "[]")
     }
 
     func night(_ id: String) -> StoredNight {

@@ -57,42 +57,6 @@ public struct QualitySummary: Sendable, Equatable, Codable {
 
     public init() {}
 
-    /// Decodes a stored summary: a fact that a store written by an older version lacks is left at its
-    /// default (0, or nil = not measured), so older recordings show the facts they have.
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        sampleCount = try c.decodeIfPresent(Int.self, forKey: .sampleCount) ?? 0
-        effectiveSampleRateHz = try c.decodeIfPresent(Double.self, forKey: .effectiveSampleRateHz) ?? 0
-        coveredSeconds = try c.decodeIfPresent(Int.self, forKey: .coveredSeconds) ?? 0
-        spanSeconds = try c.decodeIfPresent(Int.self, forKey: .spanSeconds) ?? 0
-        gapCount = try c.decodeIfPresent(Int.self, forKey: .gapCount) ?? 0
-        gapTotalSeconds = try c.decodeIfPresent(Int.self, forKey: .gapTotalSeconds) ?? 0
-        longestGapSeconds = try c.decodeIfPresent(Int.self, forKey: .longestGapSeconds) ?? 0
-        duplicateTimestamps = try c.decodeIfPresent(Int.self, forKey: .duplicateTimestamps) ?? 0
-        nominalSampleRateHz = try c.decodeIfPresent(Double.self, forKey: .nominalSampleRateHz)
-        sampleRateDriftPercent = try c.decodeIfPresent(Double.self, forKey: .sampleRateDriftPercent)
-        hourlyRateMinHz = try c.decodeIfPresent(Double.self, forKey: .hourlyRateMinHz)
-        hourlyRateMaxHz = try c.decodeIfPresent(Double.self, forKey: .hourlyRateMaxHz)
-        backwardTimestampsKept = try c.decodeIfPresent(Int.self, forKey: .backwardTimestampsKept)
-        backwardSamplesDropped = try c.decodeIfPresent(Int.self, forKey: .backwardSamplesDropped)
-        deviceRangeG = try c.decodeIfPresent(Double.self, forKey: .deviceRangeG)
-        clippedSamples = try c.decodeIfPresent(Int.self, forKey: .clippedSamples)
-        idleSleepSecondsFilled = try c.decodeIfPresent(Int.self, forKey: .idleSleepSecondsFilled)
-        skippedBlocks = try c.decodeIfPresent(Int.self, forKey: .skippedBlocks)
-        stillPeriods = try c.decodeIfPresent(Int.self, forKey: .stillPeriods)
-        stillSeconds = try c.decodeIfPresent(Int.self, forKey: .stillSeconds)
-        longestStillSeconds = try c.decodeIfPresent(Int.self, forKey: .longestStillSeconds)
-        calibration = try c.decodeIfPresent(String.self, forKey: .calibration)
-        calibrationErrorBeforeMilliG = try c.decodeIfPresent(Double.self, forKey: .calibrationErrorBeforeMilliG)
-        calibrationErrorAfterMilliG = try c.decodeIfPresent(Double.self, forKey: .calibrationErrorAfterMilliG)
-        calibrationOffsetG = try c.decodeIfPresent([Double].self, forKey: .calibrationOffsetG)
-        calibrationScale = try c.decodeIfPresent([Double].self, forKey: .calibrationScale)
-        activityCounts = try c.decodeIfPresent(String.self, forKey: .activityCounts)
-        wearableEpochs = try c.decodeIfPresent(Int.self, forKey: .wearableEpochs)
-        nonWearSeconds = try c.decodeIfPresent(Int.self, forKey: .nonWearSeconds)
-        nonWearPeriods = try c.decodeIfPresent(Int.self, forKey: .nonWearPeriods)
-    }
-
     /// Measures a base series.
     /// `series` is walked once, one series at a time (a lazy sequence need not hold them all).
     public init<Series: Sequence<SecondSeries>>(series: Series, sampleCount: Int, duplicateTimestamps: Int) {

@@ -125,7 +125,7 @@ struct ReportBuilder {
             NightPageText.Recording(path: r.path, format: r.format, sizeBytes: r.sizeBytes, contentHash: r.contentHash,
                                     sampleCount: r.sampleCount, effectiveSampleRateHz: r.effectiveSampleRateHz, timeZone: r.timeZone,
                                     timeZoneSource: r.timeZoneSource, gravity: r.gravity, kind: r.kind, kindReason: r.kindReason,
-                                    quality: try? JSONDecoder().decode(QualitySummary.self, from: Data(r.qualityJSON.utf8)))
+                                    quality: r.quality)
         })
     }
 

@@ -374,7 +374,7 @@ public struct Pipeline {
             path: relativePath, contentHash: contentHash, format: read.format,
             sizeBytes: before.sizeBytes, sampleCount: read.sampleCount, effectiveSampleRateHz: read.effectiveSampleRateHz,
             firstUTC: read.span?.first, endUTC: read.span?.end, timeZone: read.timeZoneName, timeZoneSource: read.timeZoneSource.rawValue,
-            units: read.units, gravity: read.gravity.rawValue, qualityJSON: try Self.json(read.quality),
+            units: read.units, gravity: read.gravity.rawValue, quality: read.quality,
             warningsJSON: try Self.json(read.warnings), kind: read.decision.kind.rawValue, kindReason: read.decision.reason)
         try before.requireUnchanged(path: path)
         let rhythm = read.milestone.rhythm(timeline: read.timeline, parameters: configuration.parameters)
