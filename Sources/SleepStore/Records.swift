@@ -244,3 +244,23 @@ struct EpochFileSeriesRow: Codable, FetchableRecord, PersistableRecord {
                                 fileLabels: fileLabels?.labels, fileLabelsName: fileLabelsName)
     }
 }
+
+/// An `analysis_guides` row: the time in bed a sleep diary gave an analysis.
+struct AnalysisGuideRow: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "analysis_guides"
+    var analysisID: Int64
+    var startUTC: Int64
+    var endUTC: Int64
+    var source: String
+
+    enum CodingKeys: String, CodingKey {
+        case source
+        case analysisID = "analysis_id", startUTC = "start_utc", endUTC = "end_utc"
+    }
+
+    init(analysisID: Int64, _ g: TimeInBedGuide) {
+        self.analysisID = analysisID; startUTC = g.startUTC; endUTC = g.endUTC; source = g.source
+    }
+
+    var guide: TimeInBedGuide { TimeInBedGuide(startUTC: startUTC, endUTC: endUTC, source: source) }
+}

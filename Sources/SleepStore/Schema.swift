@@ -319,6 +319,18 @@ enum Schema {
                 ALTER TABLE recordings DROP COLUMN quality_json;
                 """)
         }
+        // The sleep-diary guide of an analysis (time in bed given from outside the data), so that
+        // a recording read again can derive its diary-guided analyses again without the diary.
+        m.registerMigration("v10-analysis-guides") { db in
+            try db.execute(sql: """
+                CREATE TABLE analysis_guides (
+                    analysis_id INTEGER PRIMARY KEY REFERENCES analyses(id) ON DELETE CASCADE,
+                    start_utc INTEGER NOT NULL,
+                    end_utc INTEGER NOT NULL,
+                    source TEXT NOT NULL
+                );
+                """)
+        }
         return m
     }
 }

@@ -19,3 +19,19 @@ extension SleepDatabase {
         }
     }
 }
+
+extension SleepDatabase {
+    /// Every stored recording's path with the evening dates (`YYYY-MM-DD`) of its nights.
+    public func nightDatesByRecordingPath() throws -> [String: Set<String>] {
+        try pool.read { db in
+            var result: [String: Set<String>] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT r.path, n.night_date FROM recordings r LEFT JOIN nights n ON n.recording_id = r.id") {
+                let path: String = row["path"]
+                var dates = result[path] ?? []
+                if let date: String = row["night_date"] { dates.insert(date) }
+                result[path] = dates
+            }
+            return result
+        }
+    }
+}

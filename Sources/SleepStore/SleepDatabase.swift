@@ -70,7 +70,7 @@ public final class SleepDatabase: Sendable {
     public func replaceRecording(_ recording: StoredRecording, nights: [StoredNight], analyses: [String: NightAnalysis],
                                  runID: Int64?) throws -> Int64 {
         try replaceRecording(recording, runID: runID) { store in
-            for night in nights { try store(night, analyses[night.id]) }
+            for night in nights { try store(night, analyses[night.id].map { [$0] } ?? []) }
         }
     }
 
@@ -84,20 +84,21 @@ public final class SleepDatabase: Sendable {
         return id
     }
 
-    /// Stores a recording and the nights `produce` hands to its `store` closure, one at a time, in one
-    /// transaction (replacing any earlier recording at the same path or with the same content):
-    /// memory holds one night, however many the recording has. A throw leaves nothing of it stored.
+    /// Stores a recording and the nights `produce` hands to its `store` closure, one at a time, each
+    /// with its analyses, in one transaction (replacing any earlier recording at the same path or
+    /// with the same content): memory holds one night, however many the recording has. A throw
+    /// leaves nothing of it stored.
     @discardableResult
     public func replaceRecording(_ recording: StoredRecording, runID: Int64?, rhythm: RecordingRhythm? = nil,
-                                 nights produce: (_ store: (StoredNight, NightAnalysis?) throws -> Void) throws -> Void) throws -> Int64 {
+                                 nights produce: (_ store: (StoredNight, [NightAnalysis]) throws -> Void) throws -> Void) throws -> Int64 {
         try pool.write { db in
             try db.execute(sql: "DELETE FROM recordings WHERE path = ? OR content_hash = ?",
                            arguments: [recording.path, recording.contentHash])
             let recordingID = try Self.insert(recording, db: db)
             if let rhythm { try Self.insert(rhythm, recordingID: recordingID, db: db) }
-            try produce { night, analysis in
+            try produce { night, analyses in
                 try Self.insert(night, recordingID: recordingID, db: db)
-                if let analysis { try Self.insert(analysis, nightID: night.id, runID: runID, db: db) }
+                for analysis in analyses { try Self.insert(analysis, nightID: night.id, runID: runID, db: db) }
             }
             return recordingID
         }
@@ -109,6 +110,42 @@ public final class SleepDatabase: Sendable {
         if let e = night.epochs { try EpochSeriesRow(nightID: night.id, e).insert(db) }
         if let f = night.epochFile { try EpochFileSeriesRow(nightID: night.id, f).insert(db) }
     }
+
+    /// The parameter sets of the analyses stored for the recording at `path` or with `contentHash`
+    /// (what storing that file again replaces), one per analysis key, in key order.
+    public func storedAnalysisParameters(recordingPath path: String, contentHash: String) throws -> [AnalysisParameters] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT a.parameters_key, MIN(a.parameters_json) AS parameters_json
+                FROM analyses a JOIN nights n ON n.id = a.night_id JOIN recordings r ON r.id = n.recording_id
+                WHERE r.path = ? OR r.content_hash = ?
+                GROUP BY a.parameters_key ORDER BY a.parameters_key
+                """, arguments: [path, contentHash]).map { try JSONText.decode(AnalysisParameters.self, $0["parameters_json"]) }
+        }
+    }
+
+    /// The sleep-diary guides stored with the analyses of the recording at `path` or with
+    /// `contentHash`, by the night's evening date and the diary's digest (`AnalysisParameters.diaryDigest`).
+    public func storedGuides(recordingPath path: String, contentHash: String) throws -> [String: TimeInBedGuide] {
+        try pool.read { db in
+            var guides: [String: TimeInBedGuide] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT n.night_date, a.parameters_json, g.start_utc, g.end_utc, g.source
+                FROM analysis_guides g JOIN analyses a ON a.id = g.analysis_id JOIN nights n ON n.id = a.night_id
+                JOIN recordings r ON r.id = n.recording_id
+                WHERE r.path = ? OR r.content_hash = ?
+                """, arguments: [path, contentHash]) {
+                let p = try JSONText.decode(AnalysisParameters.self, row["parameters_json"])
+                guard let digest = p.diaryDigest else { continue }
+                guides[Self.guideKey(nightDate: row["night_date"], diaryDigest: digest)] =
+                    TimeInBedGuide(startUTC: row["start_utc"], endUTC: row["end_utc"], source: row["source"])
+            }
+            return guides
+        }
+    }
+
+    /// The key of ``storedGuides(recordingPath:contentHash:)``.
+    public static func guideKey(nightDate: String, diaryDigest: String) -> String { nightDate + "|" + diaryDigest }
 
     /// Ids of nights without an analysis under the key of their recording's kind (`keys[kind]`).
     public func nightIDsMissingAnalysis(keys: [RecordingKind: String]) throws -> [String] {
@@ -197,6 +234,7 @@ public final class SleepDatabase: Sendable {
                              a.kind.rawValue, a.statusReason,
                              try a.wearable.map { try JSONText.encode($0) } ?? a.epochFile.map { try JSONText.encode($0) }])
         let analysisID = db.lastInsertedRowID
+        if let g = a.guide { try AnalysisGuideRow(analysisID: analysisID, g).insert(db) }
         let intervalStatement = try db.cachedStatement(sql: """
             INSERT INTO intervals (analysis_id, night_id, start_utc, end_utc, interval_seconds, movement_sum, legacy_movement_sum,
                 movement_per_minute, coverage_seconds, state, phase) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)

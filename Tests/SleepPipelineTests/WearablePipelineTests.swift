@@ -444,3 +444,47 @@ struct WearablePipelineTests {
     }
     static func signed(_ v: Double) -> String { String(format: "%+.1f", v) }
 }
+
+/// A recording read again (another `--sleep-algorithm` that needs its counts) keeps every analysis
+/// stored for it: each parameter set is derived again for the new nights in the same transaction,
+/// a diary-guided one with the guides stored with it.
+@Suite("Analyses survive a re-read", .serialized)
+struct AnalysesSurviveRereadTests {
+    @Test("10 min, then 15 min, then a diary, then cole-kripke (the file read again for its counts): every analysis is still there, the diary's unchanged")
+    func newcomerSequence() throws {
+        let w = Workspace()
+        try WearableCWAGenerator(signal: WearableCSVGenerator(days: 3)).write(to: w.data + "/wrist-3d.cwa")
+        let db = try SleepDatabase(path: w.db)
+        func keys() throws -> [String: Int] {
+            Dictionary(uniqueKeysWithValues: try db.query("SELECT parameters_key AS k, COUNT(*) AS n FROM analyses GROUP BY 1").map { ($0["k"]!, Int($0["n"]!)!) })
+        }
+        func diaryMetrics() throws -> [[String: String]] {
+            try db.query("""
+                SELECT a.night_id, a.status, m.in_bed_start_utc, m.sleep_onset_utc, m.wake_time_utc, m.total_sleep_time_min
+                FROM analyses a LEFT JOIN night_metrics m ON m.analysis_id = a.id WHERE a.parameters_key LIKE '%diary=%' ORDER BY a.night_id
+                """)
+        }
+        _ = try w.run()
+        let nights = try db.nightIDs().count
+        #expect(nights == 4 && (try keys()).count == 1)
+        _ = try w.run { $0.parameters.interval = IntervalLength(seconds: 900)! }
+        #expect(try keys().count == 2)
+        try "id,night,in_bed,out_of_bed\nwrist-3d,2024-06-14,22:30,07:30\n".write(toFile: w.root + "/diary.csv", atomically: true, encoding: .utf8)
+        let diary = try SleepDiary.read(path: w.root + "/diary.csv")
+        _ = try w.run { $0.diary = diary }
+        #expect(try keys().count == 3)
+        let guided = try diaryMetrics()
+        #expect(guided.count == nights)
+        #expect(try db.query("SELECT COUNT(*) AS n FROM analysis_guides")[0]["n"] == "1", "one night has a diary row")
+
+        // Counts are asked for: the file is read again, and nothing stored before is lost.
+        let summary = try w.run { $0.parameters.sleepAlgorithm = .coleKripke }
+        #expect(summary.filesIngested == 1, "read again for its counts")
+        let after = try keys()
+        #expect(after.count == 4 && after.values.allSatisfy { $0 == nights }, "\(after)")
+        #expect(try diaryMetrics() == guided, "the diary-guided nights are the same, derived from the stored guide")
+        #expect(try db.query("SELECT COUNT(*) AS n FROM analysis_guides")[0]["n"] == "1")
+        // The 15-min export still finds its analyses.
+        #expect(try db.storedIntervalSeconds() == [600, 900])
+    }
+}

@@ -123,6 +123,9 @@ public struct NightAnalysis: Sendable, Equatable, Codable {
     public var wearable: WearableNightSummary? = nil
     /// The epoch-file method's facts (column, scorer, guider, agreement with the file's scoring).
     public var epochFile: EpochFileNightSummary? = nil
+    /// Time in bed from outside the data (a sleep diary) that guided this analysis, kept with it so
+    /// that the analysis can be derived again when its recording is read again without the diary.
+    public var guide: TimeInBedGuide? = nil
 
     public init(status: NightStatus, parameters: AnalysisParameters, intervals: [AnalyzedInterval], epochs: [ScoredEpoch],
                 wakeThreshold: Double?, metrics: NightSummaryMetrics?, kind: RecordingKind = .phoneInBed,

@@ -160,6 +160,15 @@ public struct SleepDiary: Sendable {
                               source: "the sleep diary (\(name) row \(e.row))")
     }
 
+    /// Sleep rows whose id matches a recording (of `nightDates`, each recording's path with its
+    /// nights' evening dates) that has no night of the row's date: nothing for them to guide.
+    public func rowsWithoutNight(nightDates: [String: Set<String>]) -> [Entry] {
+        entries.filter { e in
+            let recordings = nightDates.filter { Self.matches(id: e.id, recordingPath: $0.key) }
+            return e.kind == .sleep && !recordings.isEmpty && !recordings.values.contains { $0.contains(e.night.description) }
+        }
+    }
+
     /// Rows whose id matches none of `recordingPaths`.
     public func unmatchedRows(recordingPaths: [String]) -> [Entry] {
         entries.filter { e in !recordingPaths.contains { Self.matches(id: e.id, recordingPath: $0) } }

@@ -21,7 +21,11 @@ extension ExitStatus {
 }
 
 extension RunSummary {
-    public var exitCode: Int32 { failures.isEmpty ? ExitStatus.success : ExitStatus.someFilesFailed }
+    /// 1 when a file failed, or when a sleep diary was given and none of its rows applies (a typo
+    /// in every id would otherwise pass unnoticed under cron).
+    public var exitCode: Int32 {
+        failures.isEmpty && !(diary.map { $0.applied == 0 } ?? false) ? ExitStatus.success : ExitStatus.someFilesFailed
+    }
 }
 
 extension PipelineError {

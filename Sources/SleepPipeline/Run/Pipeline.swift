@@ -60,7 +60,8 @@ public struct Pipeline {
             run.filesUnchanged = summary.filesUnchanged
             run.filesFailed = summary.filesFailed
             run.status = summary.failures.isEmpty ? "ok" : "some-files-failed"
-            try storing { try db.finishRun(run, failures: summary.failures.map { ($0.path, PrintableText.escaped($0.error)) }) }
+            let diaryProblems = summary.diary.map { d in d.problems.map { (d.path, $0) } } ?? []
+            try storing { try db.finishRun(run, failures: (summary.failures + diaryProblems).map { ($0.0, PrintableText.escaped($0.1)) }) }
             summary.runID = run.id
             summary.startedUTC = run.startedUTC
             summary.finishedUTC = run.finishedUTC ?? ""
@@ -109,6 +110,9 @@ public struct Pipeline {
                 switch try outcome.result.get() {
                 case .unchanged:
                     summary.filesUnchanged += 1
+                case .twin(let original):
+                    summary.filesUnchanged += 1
+                    summary.twins.append((file.relativePath, original))
                 case .unchangedByStat:
                     summary.filesUnchanged += 1
                     summary.filesUnchangedByStat += 1
@@ -151,7 +155,7 @@ public struct Pipeline {
             if let diary = c.diary, let path = try storing({ try db.recording(forNight: nightID)?.path }) {
                 night.guide = diary.guide(recordingPath: path, night: night.window, timeline: night.timeline)
             }
-            let analysis = NightAnalysisMethods.method(for: night.kind).analyze(night.data, parameters: c.parameters)
+            let analysis = Self.analysis(night.data, method: NightAnalysisMethods.method(for: night.kind), parameters: c.parameters)
             try storing { try db.saveAnalysis(analysis, nightID: nightID, runID: run.id) }
             summary.nightsAnalysed += 1
             affected.insert(nightID)
@@ -216,18 +220,25 @@ public struct Pipeline {
         }
     }
 
-    /// The diary's unusable rows (each names its row) and rows whose id matches no stored recording:
-    /// logged and listed as warnings; the diary's other rows still apply.
+    /// The diary's rows that guide no night, each with its row number and why: unusable rows, ids
+    /// that match no recording, nights a matching recording does not have. Listed in the summary
+    /// and stored with the run (`run_failures`, under the diary's path); the other rows apply. A
+    /// diary none of whose rows applies makes the run exit 1.
     func reportDiaryProblems(_ diary: SleepDiary, db: SleepDatabase, summary: inout RunSummary) throws {
-        let paths = try storing { try db.recordingPaths() }
+        let nights = try storing { try db.nightDatesByRecordingPath() }
         var problems = diary.problems
-        for e in diary.unmatchedRows(recordingPaths: paths) {
+        for e in diary.unmatchedRows(recordingPaths: Array(nights.keys)) {
             problems.append("\(diary.path) row \(e.row): id '\(e.id)' matches no recording (ids match a path, a file name with or without its extension, or a folder name)")
         }
-        for p in problems {
-            logger.error("\(p)")
-            summary.warnings.append(p)
+        let withoutNight = diary.rowsWithoutNight(nightDates: nights)
+        for e in withoutNight {
+            problems.append("\(diary.path) row \(e.row): '\(e.id)' has no night of \(e.night) (nights run noon to noon, named by their evening)")
         }
+        let unmatched = Set(diary.unmatchedRows(recordingPaths: Array(nights.keys)).map(\.row)).union(withoutNight.map(\.row))
+        let sleepRows = diary.entries.filter { $0.kind == .sleep }
+        summary.diary = RunSummary.DiaryUse(path: diary.path, rows: sleepRows.count + diary.problems.count,
+                                            applied: sleepRows.filter { !unmatched.contains($0.row) }.count, problems: problems)
+        for p in problems { logger.debug("\(p)") }
     }
 
     /// Removes report folders (night ids, `recordings/…`) under the reports folder; best effort:
@@ -279,7 +290,11 @@ public struct Pipeline {
         return text.components(separatedBy: " - while executing").first ?? text
     }
 
-    enum IngestOutcome { case unchanged, unchangedByStat, moved(nightIDs: [String]), ingested(nightIDs: [String], warnings: [String]) }
+    enum IngestOutcome {
+        case unchanged, unchangedByStat, moved(nightIDs: [String]), ingested(nightIDs: [String], warnings: [String])
+        /// A copy of a recording stored under another path that still exists: stored once.
+        case twin(of: String)
+    }
 
     /// One file, all or nothing: read it whole (streaming, ``RecordingRead``), split into nights,
     /// analyse, and store the recording with every night in one transaction (``store(_:path:relativePath:contentHash:before:db:runID:)``).
@@ -300,11 +315,19 @@ public struct Pipeline {
         let detected = try FormatDetector.detect(path: path)
         let isSamples: Bool
         if case .samples = detected { isSamples = true } else { isSamples = false }
-        let options = configuration.readOptions
+        var options = configuration.readOptions
+        // Analyses stored for this file under a counts-based sleep algorithm are derived again with
+        // the new read: its milestone must carry the counts too.
+        if !options.activityCounts, options.wearableMilestone,
+           try storing({ try db.storedAnalysisParameters(recordingPath: relativePath, contentHash: "") })
+               .contains(where: { $0.sleepAlgorithm?.needsCounts ?? false }) {
+            options.activityCounts = true
+        }
         // A new file, or one whose size changed, is read anyway: read it while hashing (SpeculativeRead).
         let storedSize = try storing { try db.storedSizeBytes(ofRecordingAt: relativePath) }
+        let readOptions = options
         let early = SpeculativeRead.worthIt(sizeBytes: before.sizeBytes, storedSizeBytes: storedSize)
-            ? SpeculativeRead { () throws(IngestError) in try RecordingRead.read(detected, path: path, options: options) } : nil
+            ? SpeculativeRead { () throws(IngestError) in try RecordingRead.read(detected, path: path, options: readOptions) } : nil
         defer { early?.wait() }
         // SHA-256 as well only if a recording of this size still has its identity from before
         // BLAKE3 (FileHashing.swift).
@@ -344,20 +367,24 @@ public struct Pipeline {
                 logger.notice("\(relativePath): moved from \(storedPath) (same content, nights kept)")
                 return .moved(nightIDs: try storing { try db.nightIDs(contentHash: identity) })
             }
-            logger.debug("\(relativePath): unchanged (\(identity.prefix(19)))")
-            if storedPath == relativePath {
-                try rememberStat(before, hashBegan: hashBegan, path: path, relativePath: relativePath, contentHash: identity, db: db)
+            if storedPath != relativePath {
+                logger.notice("\(relativePath): same content as \(storedPath), stored once (under \(storedPath))")
+                return .twin(of: storedPath)
             }
+            logger.debug("\(relativePath): unchanged (\(identity.prefix(19)))")
+            try rememberStat(before, hashBegan: hashBegan, path: path, relativePath: relativePath, contentHash: identity, db: db)
             return .unchanged
         }
         let read = try early?.wait().get() ?? RecordingRead.read(detected, path: path, options: options)
-        let nightIDs = try store(read, path: path, relativePath: relativePath, contentHash: identity, before: before, db: db, runID: runID)
+        var warnings = read.warnings
+        let nightIDs = try store(read, path: path, relativePath: relativePath, contentHash: identity, before: before, db: db, runID: runID,
+                                 clockUnchanged: !zoneChanged, warnings: &warnings)
         try rememberStat(before, hashBegan: hashBegan, path: path, relativePath: relativePath, contentHash: identity, db: db)
         // Nights the new split no longer has lose their report folders (the index no longer lists them).
         removeReportFolders(Set(oldNightIDs).subtracting(nightIDs))
         logger.info("\(relativePath): \(read.logLine), \(nightIDs.count) night(s)")
-        for w in read.warnings { logger.notice("\(relativePath): \(w)") }
-        return .ingested(nightIDs: nightIDs, warnings: read.warnings)
+        for w in warnings { logger.notice("\(relativePath): \(w)") }
+        return .ingested(nightIDs: nightIDs, warnings: warnings)
     }
 
     /// The night loop, the same for every kind of recording: the read recording is split into
@@ -365,9 +392,22 @@ public struct Pipeline {
     /// recording's kind and stored with the recording in one transaction. Nights are made,
     /// analysed and stored one at a time, so memory holds one night's series, not the whole
     /// recording's (an app export of 30 years).
+    ///
+    /// The analyses stored before for this recording (other interval lengths from `compare`, a
+    /// diary, another sleep algorithm) are not lost when the file is read again: each of their
+    /// parameter sets is derived anew for the new nights in the same transaction
+    /// (``rederived(_:method:)``), a diary-guided one with the guides stored with it, as long as
+    /// the recording's clock is the one those guides were placed on (`clockUnchanged`).
     func store(_ read: RecordingRead, path: String, relativePath: String, contentHash: String, before: FileStability,
-               db: SleepDatabase, runID: Int64?) throws -> [String] {
+               db: SleepDatabase, runID: Int64?, clockUnchanged: Bool = true, warnings: inout [String]) throws -> [String] {
         let method = NightAnalysisMethods.method(for: read.decision.kind)
+        let earlier = try storing { try db.storedAnalysisParameters(recordingPath: relativePath, contentHash: contentHash) }
+        let (sameDiary, otherDiaries) = rederived(earlier, method: method)
+        var again = sameDiary
+        let guides = otherDiaries.isEmpty ? [:] : try storing { try db.storedGuides(recordingPath: relativePath, contentHash: contentHash) }
+        if clockUnchanged { again += otherDiaries } else if !otherDiaries.isEmpty {
+            warnings.append("\(otherDiaries.count) stored analysis parameter set(s) guided by another sleep diary were not derived again: the recording's clock changed, so the diary's times fall elsewhere (run with that --diary to restore them)")
+        }
         let stem = NightNaming.recordingStem(relativePath)
         let taken = try storing { try db.nightIDs(excludingPath: relativePath) }
         let stored = StoredRecording(
@@ -393,12 +433,43 @@ public struct Pipeline {
                                             series: series.slice(from: window.startUTC, to: window.endUTC).trimmedToData(),
                                             epochs: milestone.epochs, epochFile: milestone.epochFile, kind: read.decision.kind)
                     night.guide = configuration.diary?.guide(recordingPath: relativePath, night: window, timeline: read.timeline)
-                    try store(night, method.analyze(night.data, parameters: configuration.parameters))
+                    var analyses = [Self.analysis(night.data, method: method, parameters: configuration.parameters)]
+                    for p in again {
+                        var data = night.data
+                        if let digest = p.diaryDigest, digest != configuration.diary?.digest {
+                            data.guide = guides[SleepDatabase.guideKey(nightDate: window.date.description, diaryDigest: digest)]
+                        } else if p.diaryDigest == nil {
+                            data.guide = nil   // the analysis without a diary
+                        }
+                        analyses.append(Self.analysis(data, method: method, parameters: p))
+                    }
+                    try store(night, analyses)
                     nightIDs.append(id)
                 }
             }
         } }
         return nightIDs
+    }
+
+    /// Of the parameter sets stored for a recording before it is read again, those to derive again
+    /// beside this run's: every other key of the recording's method, once; apart, those guided by a
+    /// sleep diary other than this run's (their guides come from the store, not from a diary).
+    func rederived(_ earlier: [AnalysisParameters], method: any NightAnalysisMethod)
+        -> (again: [AnalysisParameters], otherDiaries: [AnalysisParameters]) {
+        var seen: Set<String> = [method.parametersKey(configuration.parameters)]
+        var again: [AnalysisParameters] = [], otherDiaries: [AnalysisParameters] = []
+        for p in earlier where seen.insert(method.parametersKey(p)).inserted {
+            if let digest = p.diaryDigest, digest != configuration.diary?.digest { otherDiaries.append(p) } else { again.append(p) }
+        }
+        return (again, otherDiaries)
+    }
+
+    /// A night analysed by `method` under `parameters`, keeping the diary guide it used (stored
+    /// with it, so that it can be derived again without the diary).
+    static func analysis(_ data: NightData, method: any NightAnalysisMethod, parameters: AnalysisParameters) -> NightAnalysis {
+        var analysis = method.analyze(data, parameters: parameters)
+        if parameters.diaryDigest != nil { analysis.guide = data.guide }
+        return analysis
     }
 
     /// The recording stored with the content `hashes` describe, if any. One stored before the

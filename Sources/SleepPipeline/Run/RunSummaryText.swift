@@ -30,6 +30,15 @@ public enum RunSummaryText {
                 ? "pruned: \(s.prunedRecordings) recording(s) whose file is gone, with their nights and pages (\(names))"
                 : "gone: \(s.goneRecordings.count) stored recording(s) whose file is no longer in \(c.dataDirectory) keep their nights and pages (\(names)); run with --prune to remove them")
         }
+        if !s.twins.isEmpty {
+            lines.append("same content, stored once: " + s.twins.prefix(5).map { "\(PrintableText.escaped($0.path)) = \(PrintableText.escaped($0.storedAs))" }.joined(separator: ", ")
+                         + (s.twins.count > 5 ? ", … (\(s.twins.count) in all)" : ""))
+        }
+        if let d = s.diary {
+            lines.append("diary: \(d.applied) of \(d.rows) row(s) applied (\(d.path))" + (d.applied == 0 ? ": none, so the run exits 1" : ""))
+            lines += d.problems.prefix(maximumListedFailures).map { "  \(PrintableText.escaped($0))" }
+            if d.problems.count > maximumListedFailures { lines.append("  … and \(d.problems.count - maximumListedFailures) more (stored in run_failures)") }
+        }
         if !s.failures.isEmpty {
             lines.append("failed:")
             lines += s.failures.prefix(maximumListedFailures).map { "  \(PrintableText.escaped($0.error))" }
