@@ -305,7 +305,7 @@ public struct Pipeline {
         try InputPreflight.check(path: path)
         let before = try FileStability.snapshot(path: path)   // must still hold after reading
         // No hash when the stat matches (FileStatFastPath); checked again in this file's turn, when
-        // earlier files of the run have touched the store (ParallelIngest.swift).
+        // earlier files of the run have touched the store (Work/FileWork.swift).
         if try unchangedByStat(before, relativePath: relativePath, db: db) {
             try turn?.wait()
             if try unchangedByStat(before, relativePath: relativePath, db: db) { return .unchangedByStat }
@@ -333,7 +333,7 @@ public struct Pipeline {
         // BLAKE3 (FileHashing.swift).
         let legacy = try storing { try db.holdsLegacyContentHash(sizeBytes: before.sizeBytes) }
         let hashes = try FileHashing.contentHash(path: path, legacySHA256: legacy)
-        try turn?.wait()   // from here on the store as earlier files left it (ParallelIngest.swift)
+        try turn?.wait()   // from here on the store as earlier files left it (Work/FileWork.swift)
         let identity = hashes.blake3
         let known = try storing { try identify(hashes, relativePath: relativePath, db: db) }
         // `--kind` other than the stored kind: the file is read again, as a changed file would be.
