@@ -160,13 +160,32 @@ public struct SleepDiary: Sendable {
                               source: "the sleep diary (\(name) row \(e.row))")
     }
 
-    /// Sleep rows whose id matches a recording (of `nightDates`, each recording's path with its
-    /// nights' evening dates) that has no night of the row's date: nothing for them to guide.
-    public func rowsWithoutNight(nightDates: [String: Set<String>]) -> [Entry] {
-        entries.filter { e in
+    /// How the diary's rows meet the stored nights: how many rows there are (sleep rows and
+    /// unusable ones; naps and non-wear rows are kept, not counted), how many guide a night, and one
+    /// line per row that guides none, naming the row and why.
+    public struct Use: Sendable {
+        public var path: String
+        public var rows: Int
+        public var applied: Int
+        public var problems: [String]
+    }
+
+    /// The diary's use over `nightDates` (each stored recording's path with its nights' evening
+    /// dates): unusable rows, ids that match no recording, nights a matching recording does not have.
+    public func use(nightDates: [String: Set<String>]) -> Use {
+        var problems = self.problems
+        var guiding = 0
+        for e in entries {
             let recordings = nightDates.filter { Self.matches(id: e.id, recordingPath: $0.key) }
-            return e.kind == .sleep && !recordings.isEmpty && !recordings.values.contains { $0.contains(e.night.description) }
+            if recordings.isEmpty {
+                problems.append("\(path) row \(e.row): id '\(e.id)' matches no recording (ids match a path, a file name with or without its extension, or a folder name)")
+            } else if e.kind == .sleep && !recordings.values.contains(where: { $0.contains(e.night.description) }) {
+                problems.append("\(path) row \(e.row): '\(e.id)' has no night of \(e.night) (nights run noon to noon, named by their evening)")
+            } else if e.kind == .sleep {
+                guiding += 1
+            }
         }
+        return Use(path: path, rows: entries.filter { $0.kind == .sleep }.count + self.problems.count, applied: guiding, problems: problems)
     }
 
     /// Rows whose id matches none of `recordingPaths`.

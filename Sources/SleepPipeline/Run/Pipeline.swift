@@ -225,20 +225,8 @@ public struct Pipeline {
     /// and stored with the run (`run_failures`, under the diary's path); the other rows apply. A
     /// diary none of whose rows applies makes the run exit 1.
     func reportDiaryProblems(_ diary: SleepDiary, db: SleepDatabase, summary: inout RunSummary) throws {
-        let nights = try storing { try db.nightDatesByRecordingPath() }
-        var problems = diary.problems
-        for e in diary.unmatchedRows(recordingPaths: Array(nights.keys)) {
-            problems.append("\(diary.path) row \(e.row): id '\(e.id)' matches no recording (ids match a path, a file name with or without its extension, or a folder name)")
-        }
-        let withoutNight = diary.rowsWithoutNight(nightDates: nights)
-        for e in withoutNight {
-            problems.append("\(diary.path) row \(e.row): '\(e.id)' has no night of \(e.night) (nights run noon to noon, named by their evening)")
-        }
-        let unmatched = Set(diary.unmatchedRows(recordingPaths: Array(nights.keys)).map(\.row)).union(withoutNight.map(\.row))
-        let sleepRows = diary.entries.filter { $0.kind == .sleep }
-        summary.diary = RunSummary.DiaryUse(path: diary.path, rows: sleepRows.count + diary.problems.count,
-                                            applied: sleepRows.filter { !unmatched.contains($0.row) }.count, problems: problems)
-        for p in problems { logger.debug("\(p)") }
+        summary.diary = diary.use(nightDates: try storing { try db.nightDatesByRecordingPath() })
+        for p in summary.diary?.problems ?? [] { logger.debug("\(p)") }
     }
 
     /// Removes report folders (night ids, `recordings/…`) under the reports folder; best effort:

@@ -94,18 +94,7 @@ public struct RunSummary: Sendable {
     /// stored once, under the path met first.
     public var twins: [(path: String, storedAs: String)] = []
     /// How the sleep diary (`--diary`) was used, nil without one.
-    public var diary: DiaryUse?
-
-    /// The sleep diary's rows: how many there were, how many guide a night, and why the others do not.
-    public struct DiaryUse: Sendable {
-        public var path: String
-        /// Sleep rows and unusable rows (naps and non-wear rows are kept, not counted).
-        public var rows: Int
-        /// Sleep rows that match a stored recording's night.
-        public var applied: Int
-        /// One line per row that guides no night, naming the row.
-        public var problems: [String]
-    }
+    public var diary: SleepDiary.Use?
 
     public init() {}
     public var filesFailed: Int { failures.count }
