@@ -8,7 +8,9 @@ import Testing
 /// and stored with the run, and a diary none of whose rows applies makes the run exit 1.
 @Suite("Sleep diary use in the run summary")
 struct DiaryUseTests {
+    /// A 3-hour phone night (`night1.csv`, 2024-06-14) run with the diary `text`.
     func run(_ w: Workspace, diary text: String) throws -> RunSummary {
+        w.write("night1.csv", Workspace.phoneNight(startUTC: PipelineTests.night1Start, hours: 3))
         try text.write(toFile: w.root + "/diary.csv", atomically: true, encoding: .utf8)
         let diary = try SleepDiary.read(path: w.root + "/diary.csv")
         return try w.run { $0.diary = diary }
@@ -17,7 +19,6 @@ struct DiaryUseTests {
     @Test("every row unusable (an id typo, 25:29, 01/03/2026): each listed by row, stored with the run, exit 1")
     func noRowApplies() throws {
         let w = Workspace()
-        w.write("night1.csv", Workspace.phoneNight(startUTC: PipelineTests.night1Start, hours: 3))
         let summary = try run(w, diary: """
             id,night,in_bed,out_of_bed
             nigth1,2024-06-14,23:00,07:00
@@ -37,7 +38,6 @@ struct DiaryUseTests {
     @Test("one row applies, one names a night the recording does not have: exit 0, the other row listed")
     func someRowsApply() throws {
         let w = Workspace()
-        w.write("night1.csv", Workspace.phoneNight(startUTC: PipelineTests.night1Start, hours: 3))
         let summary = try run(w, diary: """
             id,night,in_bed,out_of_bed
             night1,2024-06-14,23:00,02:00

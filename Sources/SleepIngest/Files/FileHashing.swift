@@ -16,11 +16,9 @@ import Foundation
 /// collision resistance, the same security level as SHA-256 (O'Connor, Aumasson, Neves,
 /// Wilcox-O'Hearn, "BLAKE3: one function, fast everywhere", 2020; its compression function is
 /// BLAKE2s's with fewer rounds, 7 instead of 10, and no attack comes near it). It is faster because
-/// its input is a tree of 1 KiB chunks that SIMD hashes side by side: measured here (AMD EPYC,
-/// AVX-512, one core, file in the page cache) 6.5–7 GB/s against 2.2 GB/s for SHA-256 with the
-/// CPU's SHA instructions (BoringSSL through swift-crypto, `openssl speed`). On the bench's 24 h
-/// CSV (315 MB) that is 0.05 s of a core instead of 0.14 s, and the hash shares two cores with the
-/// parser. A non-cryptographic hash (xxHash, CRC) would be faster still but would let a crafted
+/// its input is a tree of 1 KiB chunks that SIMD hashes side by side: about three times SHA-256
+/// with the CPU's SHA instructions here (measured in docs/ingest-performance.md), and the hash
+/// shares two cores with the parser. A non-cryptographic hash (xxHash, CRC) would be faster still but would let a crafted
 /// file pass for another, so it was not used.
 ///
 /// **Stores from before v8-content-hash-blake3** hold SHA-256 identities ("sha256:<hex>"). A file

@@ -10,9 +10,10 @@ import SleepCore
 /// The fast path of ``RawCSVReader`` for gzip files (`*.csv.gz`) with numeric epoch timestamps:
 /// one thread inflates with ISA-L (``IsalInflater``) into a ring of 4 MiB blocks while the calling
 /// thread parses the blocks already inflated with the same row parser and in-order intake as the
-/// plain path's fused serial loop (``ParallelRawCSVReader/fusedSerial``). Inflate (about 1.1 GB/s)
-/// and parse-and-accumulate (about 1 GB/s) then overlap on the two cores instead of following each
-/// other, where the serial reader inflated with zlib (0.5 GB/s) and parsed row by row.
+/// plain path's fused serial loop (``ParallelRawCSVReader/fusedSerial``). Inflate and
+/// parse-and-accumulate, of about the same speed, then overlap on the two cores instead of following
+/// each other, where the serial reader inflated with zlib (half ISA-L's speed) and parsed row by row
+/// (docs/ingest-performance.md).
 ///
 /// Same text, same parser, same order, hence the same recording bit for bit as the serial reader
 /// (tested against it, multi-member streams included). Anything else — a stream ISA-L refuses or

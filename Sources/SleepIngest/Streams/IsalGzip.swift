@@ -7,9 +7,9 @@ import CIsal
 
 /// Which library inflates gzip streams. ISA-L by default; zlib is the reference (and the fallback).
 public enum GzipInflater: String, Sendable, CaseIterable {
-    /// Intel ISA-L igzip (Debian libisal-dev), about 1.1 GB/s of output here.
+    /// Intel ISA-L igzip (Debian libisal-dev), about twice zlib's speed (docs/ingest-performance.md).
     case isal
-    /// zlib, about 0.5 GB/s here: the reference implementation.
+    /// zlib: the reference implementation.
     case zlib
 }
 

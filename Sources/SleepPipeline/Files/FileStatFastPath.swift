@@ -8,7 +8,7 @@ import SleepIngest
 import SleepStore
 
 /// When a nightly run may take a file for unchanged without reading it: the content hash
-/// (BLAKE3 over every byte, 6–7 GB/s of a core) is the recording's identity, but re-hashing unchanged
+/// (BLAKE3 over every byte) is the recording's identity, but re-hashing unchanged
 /// files every night costs seconds per large file. Like git's index, the store keeps each
 /// recording's `stat` from the last time its hash was verified, and the hash is skipped when the
 /// file's stat still matches it — with git's "racily clean" rule on top.
