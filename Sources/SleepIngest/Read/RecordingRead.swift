@@ -27,6 +27,9 @@ public struct RecordingRead: Sendable {
         /// the wearable method out before the file is read (the reader then runs alone, on every core).
         public var wearableMilestone: Bool { kindOverride != .phoneInBed }
 
+        /// Whether the read sums ActiGraph counts: asked for, and a milestone to carry them.
+        public var sumsActivityCounts: Bool { wearableMilestone && activityCounts }
+
         var ingest: IngestOptions { IngestOptions(timeZoneIdentifier: timeZoneIdentifier) }
     }
 
@@ -67,19 +70,18 @@ public struct RecordingRead: Sendable {
     /// auto-calibration applies).
     static func samples(_ reader: any RecordingReader, path: String, options: Options) throws(IngestError) -> RecordingRead {
         let file = try WearableMilestonePasses.read(reader: reader, path: path, options: options.ingest, milestone: options.wearableMilestone,
-                                                    activityCounts: options.activityCounts)
+                                                    activityCounts: options.sumsActivityCounts)
         var recording = file.recording
         AccelerationUnits.resolve(&recording, option: options.units)
         let spans = recording.segments.compactMap(\.series.dataSpan)
+        let span = spans.isEmpty ? nil : (first: spans.map(\.first).min()!, end: spans.map(\.end).max()!)
         let decision = RecordingKindClassifier.decide(
             gravity: recording.gravity.rawValue, isWearableDeviceFormat: WearableMilestonePasses.wearableDeviceFormats.contains(recording.format),
-            format: recording.format.rawValue, spanSeconds: Int((spans.map(\.end).max() ?? 0) - (spans.map(\.first).min() ?? 0)),
-            override: options.kindOverride)
+            format: recording.format.rawValue, spanSeconds: Int(span.map { $0.end - $0.first } ?? 0), override: options.kindOverride)
         let wearable = decision.kind == .wearable24h ? try WearableMilestonePasses.wearableEpochs(file, path: path, recording: &recording) : nil
         if decision.kind == .phoneInBed && recording.gravity == .included {
             recording.warnings.append("the acceleration includes gravity (mean |a| ≈ 1 g), yet the recording is analysed as a phone on the mattress (\(decision.reason)); movement then includes gravity and sleep estimates are unreliable: use --kind wearable-24h for a device worn day and night")
         }
-        let span = spans.isEmpty ? nil : (first: spans.map(\.first).min()!, end: spans.map(\.end).max()!)
         return RecordingRead(
             format: recording.format.rawValue, segments: recording.segments, milestone: wearable.map { .wearable($0) } ?? .none,
             decision: decision, timeline: recording.timeline, timeZoneName: recording.timeZoneName, timeZoneSource: recording.timeZoneSource,

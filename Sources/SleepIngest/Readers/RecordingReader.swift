@@ -17,6 +17,11 @@ public enum DetectedFormat: Sendable {
     case samples(any RecordingReader)
     /// Activity already reduced to epochs by device software (Actiware, ActiLife, `.agd` …).
     case epochs(any EpochFileReader)
+
+    public var isSamples: Bool {
+        if case .samples = self { return true }
+        return false
+    }
 }
 
 /// Picks the reader for a file: the one detector of every format, raw and epoch alike.

@@ -301,12 +301,10 @@ public struct Pipeline {
         let hashBegan = FileStatFastPath.nowNanoseconds()
         // One look at the head tells raw samples from epoch files; both take the same road from here.
         let detected = try FormatDetector.detect(path: path)
-        let isSamples: Bool
-        if case .samples = detected { isSamples = true } else { isSamples = false }
         var options = configuration.readOptions
         // Analyses stored for this file under a counts-based sleep algorithm are derived again with
         // the new read: its milestone must carry the counts too.
-        if !options.activityCounts, options.wearableMilestone,
+        if !options.sumsActivityCounts, options.wearableMilestone,
            try storing({ try db.storedAnalysisParameters(recordingPath: relativePath, contentHash: "") })
                .contains(where: { $0.sleepAlgorithm?.needsCounts ?? false }) {
             options.activityCounts = true
@@ -327,9 +325,9 @@ public struct Pipeline {
         // `--kind` other than the stored kind: the file is read again, as a changed file would be.
         let storedKind = known?.recording.kind
         // (An epoch file is always analysed as one: `--kind` does not apply to it.)
-        let kindChanged = isSamples && (configuration.kindOverride.map { storedKind != nil && $0.rawValue != storedKind } ?? false)
+        let kindChanged = detected.isSamples && (configuration.kindOverride.map { storedKind != nil && $0.rawValue != storedKind } ?? false)
         // A counts-based `--sleep-algorithm` over a wearable stored without counts: read again to compute them.
-        let countsMissing = isSamples && configuration.needsActivityCounts && storedKind == RecordingKind.wearable24h.rawValue
+        let countsMissing = detected.isSamples && configuration.needsActivityCounts && storedKind == RecordingKind.wearable24h.rawValue
             && !(known?.activityCountsAttempted ?? false)
         if countsMissing { logger.notice("\(relativePath): read again for ActiGraph counts (--sleep-algorithm \(configuration.parameters.sleepAlgorithm?.rawValue ?? ""))") }
         // `--tz` other than the zone the nights were split with: the zone is a parameter of the
@@ -384,18 +382,20 @@ public struct Pipeline {
     /// The analyses stored before for this recording (other interval lengths from `compare`, a
     /// diary, another sleep algorithm) are not lost when the file is read again: each of their
     /// parameter sets is derived anew for the new nights in the same transaction
-    /// (``rederived(_:method:)``), a diary-guided one with the guides stored with it, as long as
+    /// (``rederived(_:method:)``), one guided by another diary with the guides stored with it, as long as
     /// the recording's clock is the one those guides were placed on (`clockUnchanged`).
     func store(_ read: RecordingRead, path: String, relativePath: String, contentHash: String, before: FileStability,
                db: SleepDatabase, runID: Int64?, clockUnchanged: Bool = true, warnings: inout [String]) throws -> [String] {
         let method = NightAnalysisMethods.method(for: read.decision.kind)
-        let earlier = try storing { try db.storedAnalysisParameters(recordingPath: relativePath, contentHash: contentHash) }
-        let (sameDiary, otherDiaries) = rederived(earlier, method: method)
-        var again = sameDiary
-        let guides = otherDiaries.isEmpty ? [:] : try storing { try db.storedGuides(recordingPath: relativePath, contentHash: contentHash) }
-        if clockUnchanged { again += otherDiaries } else if !otherDiaries.isEmpty {
-            warnings.append("\(otherDiaries.count) stored analysis parameter set(s) guided by another sleep diary were not derived again: the recording's clock changed, so the diary's times fall elsewhere (run with that --diary to restore them)")
+        var again = rederived(try storing { try db.storedAnalysisParameters(recordingPath: relativePath, contentHash: contentHash) },
+                              method: method)
+        let dropped = clockUnchanged ? [] : again.filter(guidedByAnotherDiary)
+        if !dropped.isEmpty {
+            again.removeAll(where: guidedByAnotherDiary)
+            warnings.append("\(dropped.count) stored analysis parameter set(s) guided by another sleep diary were not derived again: the recording's clock changed, so the diary's times fall elsewhere (run with that --diary to restore them)")
         }
+        let guides = again.contains(where: guidedByAnotherDiary)
+            ? try storing { try db.storedGuides(recordingPath: relativePath, contentHash: contentHash) } : [:]
         let stem = NightNaming.recordingStem(relativePath)
         let taken = try storing { try db.nightIDs(excludingPath: relativePath) }
         let stored = StoredRecording(
@@ -424,9 +424,10 @@ public struct Pipeline {
                     var analyses = [Self.analysis(night.data, method: method, parameters: configuration.parameters)]
                     for p in again {
                         var data = night.data
-                        if let digest = p.diaryDigest, digest != configuration.diary?.digest {
-                            data.guide = guides[SleepDatabase.guideKey(nightDate: window.date.description, diaryDigest: digest)]
-                        } else if p.diaryDigest == nil {
+                        if let digest = p.diaryDigest {
+                            // This run's diary gave the night's guide already; another diary's is the stored one.
+                            if guidedByAnotherDiary(p) { data.guide = guides[SleepDatabase.guideKey(nightDate: window.date.description, diaryDigest: digest)] }
+                        } else {
                             data.guide = nil   // the analysis without a diary
                         }
                         analyses.append(Self.analysis(data, method: method, parameters: p))
@@ -440,16 +441,16 @@ public struct Pipeline {
     }
 
     /// Of the parameter sets stored for a recording before it is read again, those to derive again
-    /// beside this run's: every other key of the recording's method, once; apart, those guided by a
-    /// sleep diary other than this run's (their guides come from the store, not from a diary).
-    func rederived(_ earlier: [AnalysisParameters], method: any NightAnalysisMethod)
-        -> (again: [AnalysisParameters], otherDiaries: [AnalysisParameters]) {
+    /// beside this run's: every other key of the recording's method, once.
+    func rederived(_ earlier: [AnalysisParameters], method: any NightAnalysisMethod) -> [AnalysisParameters] {
         var seen: Set<String> = [method.parametersKey(configuration.parameters)]
-        var again: [AnalysisParameters] = [], otherDiaries: [AnalysisParameters] = []
-        for p in earlier where seen.insert(method.parametersKey(p)).inserted {
-            if let digest = p.diaryDigest, digest != configuration.diary?.digest { otherDiaries.append(p) } else { again.append(p) }
-        }
-        return (again, otherDiaries)
+        return earlier.filter { seen.insert(method.parametersKey($0)).inserted }
+    }
+
+    /// Whether `p` was guided by a sleep diary other than this run's: its guides come from the
+    /// store (``SleepDatabase/storedGuides(recordingPath:contentHash:)``), not from a diary.
+    func guidedByAnotherDiary(_ p: AnalysisParameters) -> Bool {
+        p.diaryDigest.map { $0 != configuration.diary?.digest } ?? false
     }
 
     /// A night analysed by `method` under `parameters`, keeping the diary guide it used (stored

@@ -36,11 +36,11 @@ public struct PipelineConfiguration: Sendable {
     /// What a file's read is asked for (zone, units, kind, ActiGraph counts).
     var readOptions: RecordingRead.Options {
         RecordingRead.Options(timeZoneIdentifier: timeZoneIdentifier, units: units, kindOverride: kindOverride,
-                              activityCounts: needsActivityCounts)
+                              activityCounts: parameters.sleepAlgorithm?.needsCounts ?? false)
     }
     /// Whether the wearable milestone must carry ActiGraph counts (a counts-based `--sleep-algorithm`;
     /// never under `--kind phone-in-bed`, which sums no milestone).
-    var needsActivityCounts: Bool { kindOverride != .phoneInBed && (parameters.sleepAlgorithm?.needsCounts ?? false) }
+    var needsActivityCounts: Bool { readOptions.sumsActivityCounts }
     /// `--shard K/N`: process only the files of shard K of N (``Shard``), nil for all.
     public var shard: Shard? = nil
     /// Files ingested at once (``Pipeline/ingestFiles(_:db:runID:progress:threads:)``); nil for one per core.

@@ -22,8 +22,7 @@ extension Pipeline {
     func ingestFiles(_ files: [DataFolderScan.File], db: SleepDatabaseHandle, runID: Int64?, progress state: PipelineProgress,
                      threads: Int = WorkQueue.cores) -> [FileOutcome] {
         let turnstile = IngestTurnstile()
-        let observer = progress
-        let shared = SharedProgress(state, report: observer.map { o in { o.update($0) } })
+        let shared = SharedProgress(state, report: progress.map { o in { o.update($0) } })
         let pipeline = UncheckedBox(self)
         return WorkQueue.results(files.count, threads: threads) { k in
             let file = files[k]
