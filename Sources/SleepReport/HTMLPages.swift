@@ -100,7 +100,7 @@ public enum HTMLPages {
         switch source {
         case "option": return "\(name ?? "UTC") (from --tz)"
         case "assumed-utc": return "UTC, assumed: the file states no time zone and no --tz was given (re-run with --tz to split the nights on the local clock)"
-        case "data": return name.map { "\($0) (stated in the file)" } ?? "UTC offsets stated in the file"
+        case "data": return name.map { "\($0) (stated by the file; it wins over --tz)" } ?? "UTC offsets stated by the file (they win over --tz)"
         default: return name ?? "UTC offsets from the data"
         }
     }

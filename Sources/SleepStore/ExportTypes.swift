@@ -27,4 +27,12 @@ public struct AnalysisExportEntry: Sendable, Equatable {
     public var status: String
     public var wakeThreshold: Double?
     public var metrics: NightSummaryMetrics?
+    /// An epoch-file night's stored summary (its column and unit), nil for other kinds.
+    public var epochFile: EpochFileNightSummary? = nil
+
+    /// What this analysis' numbers are (the exports' `metric` and units).
+    public var labels: MethodLabels {
+        MethodLabels.of(kind: night.kind, parameters: parameters, epochFile: epochFile, scoredEpochSeconds: metrics?.resolutionSeconds,
+                        appTotals: night.recordingFormat == "sleepsta-app-json")
+    }
 }

@@ -331,6 +331,11 @@ enum Schema {
                 );
                 """)
         }
+        // What a run changed against the parameters of the last run before it (`nightly` reuses
+        // them; a run given others says so here and in its summary).
+        m.registerMigration("v11-run-parameter-changes") { db in
+            try db.execute(sql: "ALTER TABLE runs ADD COLUMN parameters_changed TEXT")
+        }
         return m
     }
 }

@@ -256,7 +256,7 @@ extension SleepDatabase {
         RunRecord(id: r["id"], startedUTC: r["started_utc"], finishedUTC: r["finished_utc"], toolVersion: r["tool_version"],
                   command: r["command"], parametersJSON: r["parameters_json"], filesSeen: r["files_seen"],
                   filesIngested: r["files_ingested"], filesUnchanged: r["files_unchanged"], filesFailed: r["files_failed"],
-                  status: r["status"])
+                  status: r["status"], parametersChanged: r["parameters_changed"])
     }
 
     /// How this database's tables are merged: the tables merged (parents first) and those excluded.
@@ -291,9 +291,10 @@ extension SleepDatabase {
                 }
                 try target.execute(sql: """
                     INSERT INTO runs (started_utc, finished_utc, tool_version, command, parameters_json, files_seen,
-                        files_ingested, files_unchanged, files_failed, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        files_ingested, files_unchanged, files_failed, status, parameters_changed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, arguments: [run.startedUTC, run.finishedUTC, run.toolVersion, run.command, run.parametersJSON,
-                                     run.filesSeen, run.filesIngested, run.filesUnchanged, run.filesFailed, run.status])
+                                     run.filesSeen, run.filesIngested, run.filesUnchanged, run.filesFailed, run.status,
+                                     run.parametersChanged])
                 // Listed with the merge run (the cohort index shows them); an earlier merge's failure
                 // whose file is now stored (a shard run again after the file was fixed) is dropped.
                 let mergeID = target.lastInsertedRowID

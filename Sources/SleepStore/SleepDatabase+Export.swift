@@ -40,9 +40,13 @@ extension SleepDatabase {
     /// Every stored analysis (optionally of one interval length) with its night and metrics, by
     /// night date, night id, interval length and parameters key.
     public func exportAnalyses(intervalSeconds: Int? = nil) throws -> [AnalysisExportEntry] {
-        try pool.read { db in
+        try pool.read { try Self.exportAnalyses($0, intervalSeconds: intervalSeconds) }
+    }
+
+    static func exportAnalyses(_ db: Database, intervalSeconds: Int?) throws -> [AnalysisExportEntry] {
             try Row.fetchAll(db, sql: """
                 SELECT n.*, r.path, r.format, r.kind, r.time_zone_source, a.id AS analysis_id, a.parameters_key, a.parameters_json, a.algorithm,
+                       a.details_json AS a_details_json,
                        a.status, a.wake_threshold, a.interval_seconds AS a_interval_seconds, m.analysis_id AS m_id, m.resolution_seconds,
                        m.in_bed_start_utc, m.in_bed_end_utc, m.sleep_onset_utc, m.wake_time_utc, m.time_in_bed_min,
                        m.sleep_period_min, m.total_sleep_time_min, m.sleep_onset_latency_min, m.waso_min, m.sleep_efficiency_pct,
@@ -65,14 +69,18 @@ extension SleepDatabase {
                 return AnalysisExportEntry(
                     analysisID: r["analysis_id"], night: try Self.catalogEntry(r), parametersKey: r["parameters_key"],
                     parameters: try JSONText.decode(AnalysisParameters.self, r["parameters_json"]), algorithm: r["algorithm"],
-                    status: r["status"], wakeThreshold: r["wake_threshold"], metrics: metrics)
+                    status: r["status"], wakeThreshold: r["wake_threshold"], metrics: metrics,
+                    epochFile: (r["kind"] as String?) == RecordingKind.epochFile.rawValue
+                        ? (r["a_details_json"] as String?).flatMap { try? JSONText.decode(EpochFileNightSummary.self, $0) } : nil)
             }
-        }
     }
 
     /// The intervals of one analysis, by start.
     public func intervals(analysisID: Int64) throws -> [AnalyzedInterval] {
-        try pool.read { db in
+        try pool.read { try Self.intervals($0, analysisID: analysisID) }
+    }
+
+    static func intervals(_ db: Database, analysisID: Int64) throws -> [AnalyzedInterval] {
             try Row.fetchAll(db, sql: """
                 SELECT start_utc, end_utc, movement_sum, legacy_movement_sum, coverage_seconds, state, phase
                 FROM intervals WHERE analysis_id = ? ORDER BY start_utc
@@ -82,18 +90,40 @@ extension SleepDatabase {
                                  state: (r["state"] as String?).flatMap(Self.sleepWake),
                                  phase: (r["phase"] as String?).flatMap(MovementPhase.init(rawValue:)))
             }
-        }
     }
 
     /// The scored epochs of one analysis, by start, with their length in seconds.
     public func epochs(analysisID: Int64) throws -> [(epoch: ScoredEpoch, seconds: Int)] {
-        try pool.read { db in
+        try pool.read { try Self.epochs($0, analysisID: analysisID) }
+    }
+
+    static func epochs(_ db: Database, analysisID: Int64) throws -> [(epoch: ScoredEpoch, seconds: Int)] {
             try Row.fetchAll(db, sql: """
                 SELECT start_utc, epoch_seconds, activity, state FROM scores WHERE analysis_id = ? ORDER BY start_utc
                 """, arguments: [analysisID]).map { r in
                 (ScoredEpoch(startUTC: r["start_utc"], activity: (r["activity"] as Double?) ?? .nan,
                              state: (r["state"] as String?).flatMap(Self.sleepWake)), r["epoch_seconds"])
             }
-        }
     }
+
+    /// Runs `body` inside one read transaction: every query it makes sees the store as it was when
+    /// the transaction began (a consistent snapshot), whatever a run writes meanwhile.
+    public func exportSnapshot<T>(_ body: (ExportSnapshot) throws -> T) throws -> T {
+        try pool.read { db in try body(ExportSnapshot(db: db)) }
+    }
+}
+
+/// The export's queries inside one read transaction (``SleepDatabase/exportSnapshot(_:)``).
+public struct ExportSnapshot {
+    let db: Database
+
+    public func analyses(intervalSeconds: Int? = nil) throws -> [AnalysisExportEntry] {
+        try SleepDatabase.exportAnalyses(db, intervalSeconds: intervalSeconds)
+    }
+    public func intervals(analysisID: Int64) throws -> [AnalyzedInterval] { try SleepDatabase.intervals(db, analysisID: analysisID) }
+    public func epochs(analysisID: Int64) throws -> [(epoch: ScoredEpoch, seconds: Int)] { try SleepDatabase.epochs(db, analysisID: analysisID) }
+    public func recordingsWithRhythm() throws -> [SleepDatabase.RecordingWithRhythm] { try SleepDatabase.recordingsWithRhythm(db, paths: nil) }
+    public func runs() throws -> [RunRecord] { try Row.fetchAll(db, sql: "SELECT * FROM runs ORDER BY id").map(SleepDatabase.runRecord) }
+    /// The parameters JSON of the last finished run of any of `commands`.
+    public func lastFinishedRun(commands: [String]) throws -> RunRecord? { try SleepDatabase.lastFinishedRun(db, commands: commands) }
 }

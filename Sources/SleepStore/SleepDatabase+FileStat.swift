@@ -19,26 +19,40 @@ public struct StoredFileStat: Sendable, Equatable {
     }
 }
 
+/// What a stored recording's read depended on besides its content: the options a run compares
+/// to know whether the file must be read again (`--kind`, counts for a counts-based algorithm,
+/// `--tz` for a file that states no zone).
+public struct StoredReadFacts: Sendable, Equatable {
+    public var kind: String
+    public var activityCountsAttempted: Bool
+    public var timeZone: String?
+    public var timeZoneSource: String
+    public init(kind: String, activityCountsAttempted: Bool, timeZone: String?, timeZoneSource: String) {
+        self.kind = kind; self.activityCountsAttempted = activityCountsAttempted
+        self.timeZone = timeZone; self.timeZoneSource = timeZoneSource
+    }
+}
+
 extension SleepDatabase {
     /// The stat stored for the recording at `path` and the recording's kind; the stat is nil when
     /// none was stored for its current content (recordings from before migration v5-file-stat, or
     /// a row left by a recording since replaced).
-    public func storedFileStat(ofRecordingAt path: String) throws -> (stat: StoredFileStat?, kind: String, activityCountsAttempted: Bool)? {
+    public func storedFileStat(ofRecordingAt path: String) throws -> (stat: StoredFileStat?, facts: StoredReadFacts)? {
         try pool.read { db in
             guard let row = try Row.fetchOne(db, sql: """
-                SELECT r.kind, q.activity_counts IS NOT NULL AS counts_attempted,
+                SELECT r.kind, q.activity_counts IS NOT NULL AS counts_attempted, r.time_zone, r.time_zone_source,
                     f.device, f.inode, f.size_bytes, f.mtime_ns, f.ctime_ns, f.verified_ns
                 FROM recordings r LEFT JOIN recording_quality q ON q.recording_id = r.id LEFT JOIN file_stats f
                     ON f.path = r.path AND f.content_hash = r.content_hash AND f.size_bytes = r.size_bytes
                 WHERE r.path = ?
                 """, arguments: [path]) else { return nil }
-            let kind: String = row["kind"]
-            let counts: Bool = row["counts_attempted"]
+            let facts = StoredReadFacts(kind: row["kind"], activityCountsAttempted: row["counts_attempted"],
+                                        timeZone: row["time_zone"], timeZoneSource: row["time_zone_source"] ?? "")
             guard let device: Int64 = row["device"], let inode: Int64 = row["inode"], let size: Int64 = row["size_bytes"],
                   let mtime: Int64 = row["mtime_ns"], let ctime: Int64 = row["ctime_ns"],
-                  let verified: Int64 = row["verified_ns"] else { return (nil, kind, counts) }
+                  let verified: Int64 = row["verified_ns"] else { return (nil, facts) }
             return (StoredFileStat(device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), sizeBytes: size,
-                                   modifiedNanoseconds: mtime, statusChangedNanoseconds: ctime, verifiedNanoseconds: verified), kind, counts)
+                                   modifiedNanoseconds: mtime, statusChangedNanoseconds: ctime, verifiedNanoseconds: verified), facts)
         }
     }
 

@@ -33,13 +33,17 @@ extension SleepDatabase {
     /// - Parameter paths: only the recordings at these paths (a nightly run renders the pages of the
     ///   recordings it touched: it must not read every recording's activity series); nil for all.
     public func recordingsWithRhythm(paths: Set<String>? = nil) throws -> [RecordingWithRhythm] {
+        try pool.read { try Self.recordingsWithRhythm($0, paths: paths) }
+    }
+
+    static func recordingsWithRhythm(_ db: Database, paths: Set<String>?) throws -> [RecordingWithRhythm] {
         let select = """
             SELECT r.*, h.source AS h_source, h.epoch_seconds AS h_epoch, h.days AS h_days, h.status AS h_status,
                 h.status_reason AS h_reason, h.interdaily_stability, h.intradaily_variability, h.relative_amplitude,
                 h.l5, h.l5_start, h.m10, h.m10_start, h.sleep_regularity_index, h.activity_f32le, h.start_utc AS h_start, h.sleep_u8, h.nonwear_u8
             FROM recordings r LEFT JOIN recording_rhythm h ON h.recording_id = r.id
             """
-        return try pool.read { db in
+        do {
             let rows: [Row]
             if let paths {
                 // Chunks of bound parameters, well below SQLite's limit on variables per statement.

@@ -16,11 +16,21 @@ extension SleepDatabase {
             }
             guard let r = try Row.fetchOne(db, sql: sql + " ORDER BY id DESC LIMIT 1",
                                            arguments: StatementArguments(arguments)) else { return nil }
-            return RunRecord(id: r["id"], startedUTC: r["started_utc"], finishedUTC: r["finished_utc"], toolVersion: r["tool_version"],
-                             command: r["command"], parametersJSON: r["parameters_json"], filesSeen: r["files_seen"],
-                             filesIngested: r["files_ingested"], filesUnchanged: r["files_unchanged"], filesFailed: r["files_failed"],
-                             status: r["status"])
+            return Self.runRecord(r)
         }
+    }
+
+    /// The last `run` or `nightly` that finished (`ok` or `some-files-failed`): the parameters a
+    /// `nightly` reuses for the options it is not given, as GGIR reuses its config.csv.
+    public func lastFinishedRun(commands: [String]) throws -> RunRecord? {
+        try pool.read { try Self.lastFinishedRun($0, commands: commands) }
+    }
+
+    static func lastFinishedRun(_ db: Database, commands: [String]) throws -> RunRecord? {
+        let marks = commands.map { _ in "?" }.joined(separator: ", ")
+        return try Row.fetchOne(db, sql: """
+            SELECT * FROM runs WHERE command IN (\(marks)) AND status IN ('ok', 'some-files-failed') ORDER BY id DESC LIMIT 1
+            """, arguments: StatementArguments(commands)).map(Self.runRecord)
     }
 
     /// Marks every run still `running` as `interrupted`: called by a run that holds the run lock,
@@ -38,12 +48,7 @@ extension SleepDatabase {
     /// Every run, oldest first.
     public func allRuns() throws -> [RunRecord] {
         try pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM runs ORDER BY id").map { r in
-                RunRecord(id: r["id"], startedUTC: r["started_utc"], finishedUTC: r["finished_utc"], toolVersion: r["tool_version"],
-                          command: r["command"], parametersJSON: r["parameters_json"], filesSeen: r["files_seen"],
-                          filesIngested: r["files_ingested"], filesUnchanged: r["files_unchanged"], filesFailed: r["files_failed"],
-                          status: r["status"])
-            }
+            try Row.fetchAll(db, sql: "SELECT * FROM runs ORDER BY id").map(Self.runRecord)
         }
     }
 

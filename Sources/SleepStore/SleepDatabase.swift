@@ -340,8 +340,8 @@ public final class SleepDatabase: Sendable {
     public func beginRun(_ run: RunRecord) throws -> Int64 {
         try pool.write { db in
             try db.execute(sql: """
-                INSERT INTO runs (started_utc, tool_version, command, parameters_json, status) VALUES (?, ?, ?, ?, ?)
-                """, arguments: [run.startedUTC, run.toolVersion, run.command, run.parametersJSON, run.status])
+                INSERT INTO runs (started_utc, tool_version, command, parameters_json, status, parameters_changed) VALUES (?, ?, ?, ?, ?, ?)
+                """, arguments: [run.startedUTC, run.toolVersion, run.command, run.parametersJSON, run.status, run.parametersChanged])
             return db.lastInsertedRowID
         }
     }

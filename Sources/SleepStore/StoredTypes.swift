@@ -103,10 +103,14 @@ public struct RunRecord: Sendable, Equatable {
     public var filesUnchanged: Int
     public var filesFailed: Int
     public var status: String
+    /// What this run's parameters changed against the last finished `run` or `nightly` before it
+    /// (`interval 10m → 15m; diary none → d.csv`), nil when nothing did.
+    public var parametersChanged: String?
 
     public init(id: Int64? = nil, startedUTC: String, finishedUTC: String? = nil, toolVersion: String, command: String,
                 parametersJSON: String, filesSeen: Int = 0, filesIngested: Int = 0, filesUnchanged: Int = 0,
-                filesFailed: Int = 0, status: String = "running") {
+                filesFailed: Int = 0, status: String = "running", parametersChanged: String? = nil) {
+        self.parametersChanged = parametersChanged
         self.id = id; self.startedUTC = startedUTC; self.finishedUTC = finishedUTC; self.toolVersion = toolVersion
         self.command = command; self.parametersJSON = parametersJSON; self.filesSeen = filesSeen
         self.filesIngested = filesIngested; self.filesUnchanged = filesUnchanged; self.filesFailed = filesFailed; self.status = status

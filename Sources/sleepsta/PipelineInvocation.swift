@@ -6,6 +6,15 @@ import SleepPipeline
 /// What `run` and `nightly` do once their options are parsed: set up logging (and the progress
 /// bar on a terminal), run the pipeline, print the summary, and exit with the documented code.
 enum PipelineInvocation {
+    /// Runs a step before the pipeline (reading the remembered parameters); its failure is an
+    /// environment error (exit 2), said on stderr as the pipeline's own are.
+    static func environment<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch {
+            FileHandle.standardError.write(Data(ExitStatus.errorLine(error).utf8))
+            throw ExitCode(ExitStatus.environment)
+        }
+    }
+
     static func execute(_ configuration: PipelineConfiguration, options: PipelineOptions, quietUnlessTerminal: Bool) throws {
         let onTerminal = isatty(STDERR_FILENO) == 1
         let bar = onTerminal ? TerminalProgressBar() : nil

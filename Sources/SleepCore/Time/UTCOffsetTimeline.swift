@@ -61,6 +61,20 @@ public struct UTCOffsetTimeline: Sendable, Equatable, Codable {
         return localSecond - Int64(initialOffsetSeconds)
     }
 
+    /// The timeline named by its offsets: `UTC+01:00` for one, `UTC+01:00/+02:00` for the offsets
+    /// `span` (first and last UTC second; nil: the whole timeline) crosses. The name of a zone
+    /// known only by the offsets a file states.
+    public func offsetsName(over span: (first: Int64, last: Int64)? = nil) -> String {
+        var offsets = [initialOffsetSeconds] + transitions.map(\.offsetSeconds)
+        if let span {
+            offsets = [offset(atUTC: span.first)]
+                + transitions.filter { $0.utcSecond > span.first && $0.utcSecond <= span.last }.map(\.offsetSeconds)
+        }
+        var distinct: [Int32] = []
+        for o in offsets where !distinct.contains(o) { distinct.append(o) }
+        return "UTC" + distinct.map(Self.formatOffset).joined(separator: "/")
+    }
+
     /// `+HH:MM` / `-HH:MM` for an offset.
     public static func formatOffset(_ offsetSeconds: Int32) -> String {
         let sign = offsetSeconds < 0 ? "-" : "+"

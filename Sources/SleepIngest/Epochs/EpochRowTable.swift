@@ -104,13 +104,14 @@ struct EpochRowTable {
             for (i, e) in index.enumerated() { l[e] = labels[c][i] }
             labelResult.append(EpochLabelColumn(name: spec.name, sourceName: spec.sourceName, labels: l))
         }
-        let clock = try EpochClock.resolve(path: path, options: options, statedOffsetSeconds: statedOffsetSeconds)
+        let clock = try EpochClock.resolve(path: path, options: options, statedOffsetSeconds: statedOffsetSeconds,
+                                           localSpan: count > 0 ? (first, first + Int64(count * epoch) - 1) : nil)
         var warnings = initialWarnings
         if let w = clock.warning { warnings.append(w) }
         let absent = count - localSeconds.count
         if absent > 0 { warnings.append("\(absent) of \(count) epochs have no row in the file (kept as missing)") }
         return EpochRecording(path: path, format: format, epochSeconds: epoch, firstEpochLocalSecond: first, count: count,
-                              timeline: clock.timeline, timeZoneName: clock.name, timeZoneSource: clock.source,
+                              timeline: clock.timeline, timeZoneName: clock.source == .assumedUTC ? nil : clock.name, timeZoneSource: clock.source,
                               columns: columns, labelColumns: labelResult, metadata: metadata, absentEpochs: absent,
                               warnings: warnings)
     }

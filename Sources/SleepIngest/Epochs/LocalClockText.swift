@@ -114,22 +114,15 @@ enum LocalClockText {
     }
 }
 
-/// The recording's clock: `--tz` if given, else an offset the file states, else the local clock
-/// taken as is (offset 0) with a warning that times carry no offset.
+/// The recording's clock: an offset the file states (it wins over `--tz`, see ``ZoneChoice``),
+/// else `--tz`, else the local clock taken as is (offset 0) with a warning that times carry no offset.
 enum EpochClock {
-    static func resolve(path: String, options: IngestOptions, statedOffsetSeconds: Int32?) throws(IngestError)
-        -> (timeline: UTCOffsetTimeline, name: String?, source: TimeZoneSource, warning: String?)
-    {
-        if let id = options.timeZoneIdentifier {
-            guard let timeline = ZoneTimeline.timeline(identifier: id) else {
-                throw IngestError(file: path, message: "unknown time zone '\(id)': expected an IANA name such as Europe/Berlin")
-            }
-            return (timeline, id, .option, nil)
-        }
-        if let statedOffsetSeconds {
-            return (.fixed(statedOffsetSeconds), nil, .data, nil)
-        }
-        return (.utc, nil, .assumedUTC,
-                "the file states no UTC offset and no --tz was given: times are the device's local clock, printed without an offset")
+    static func resolve(path: String, options: IngestOptions, statedOffsetSeconds: Int32?,
+                        localSpan: (first: Int64, last: Int64)?) throws(IngestError) -> ZoneChoice {
+        let stated = statedOffsetSeconds.map(UTCOffsetTimeline.fixed)
+        // The span in UTC, near enough to compare --tz with the file's offset at both ends.
+        let span = localSpan.map { ($0.first - Int64(statedOffsetSeconds ?? 0), $0.last - Int64(statedOffsetSeconds ?? 0)) }
+        return try ZoneChoice(path: path, option: options.timeZoneIdentifier, stated: stated, span: span,
+                              noneWarning: "the file states no UTC offset and no --tz was given: times are the device's local clock, printed without an offset")
     }
 }

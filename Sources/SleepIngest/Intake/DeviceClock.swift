@@ -4,38 +4,43 @@ import SleepCore
 ///
 /// Wearables (ActiGraph, Axivity, GENEActiv) write their own clock, set to local time when the
 /// device was configured; that clock runs on without DST jumps. So one offset, taken at the first
-/// sample, converts the whole recording: `utc = local − offset`. The offset comes from `--tz`
-/// (the zone's offset at the first sample), else from the file (ActiGraph's `TimeZone`, GENEActiv's
-/// `Time Zone`), else 0 with the recording marked `assumed-utc` and a warning.
+/// sample, converts the whole recording: `utc = local − offset`. The offset comes from the file
+/// (ActiGraph's `TimeZone`, GENEActiv's `Time Zone`) where it states one: a zone the file states
+/// wins over `--tz` (``ZoneChoice``). Else from `--tz` (the zone's offset at the first sample),
+/// else 0 with the recording marked `assumed-utc` and a warning.
 struct DeviceClock {
-    let timeline: UTCOffsetTimeline
-    let zoneName: String?
-    let source: TimeZoneSource
-    let warnings: [String]
-    private let zoneTimeline: UTCOffsetTimeline?
+    private let path: String
+    private let option: String?
+    private let optionTimeline: UTCOffsetTimeline?
     private let statedOffset: Int32?
 
-    init(path: String, options: IngestOptions, statedOffsetSeconds: Int32?, statedZoneName: String? = nil) throws(IngestError) {
+    init(path: String, options: IngestOptions, statedOffsetSeconds: Int32?) throws(IngestError) {
+        self.path = path
+        option = options.timeZoneIdentifier
         statedOffset = statedOffsetSeconds
         if let id = options.timeZoneIdentifier {
             guard let tl = ZoneTimeline.timeline(identifier: id) else {
                 throw IngestError(file: path, message: "unknown time zone '\(id)': expected an IANA name such as Europe/Berlin")
             }
-            timeline = tl; zoneTimeline = tl; zoneName = id; source = .option; warnings = []
-        } else if let name = statedZoneName, let tl = ZoneTimeline.timeline(identifier: name) {
-            timeline = tl; zoneTimeline = tl; zoneName = name; source = .data; warnings = []
-        } else if let o = statedOffsetSeconds {
-            timeline = .fixed(o); zoneTimeline = nil; zoneName = nil; source = .data; warnings = []
+            optionTimeline = tl
         } else {
-            timeline = .utc; zoneTimeline = nil; zoneName = nil; source = .assumedUTC
-            warnings = ["the file states no time zone and no --tz was given: the device clock is taken as UTC"]
+            optionTimeline = nil
         }
     }
 
     /// The offset (seconds east of UTC) of the device clock, fixed at the recording's first local second.
     func offset(atFirstLocalSecond local: Int64) -> Int64 {
-        if let zoneTimeline { return local - zoneTimeline.utcSecond(atLocal: local) }
-        return Int64(statedOffset ?? 0)
+        if let statedOffset { return Int64(statedOffset) }
+        if let optionTimeline { return local - optionTimeline.utcSecond(atLocal: local) }
+        return 0
+    }
+
+    /// The zone of the nights, once the samples are read (`series` gives the span where `--tz`
+    /// is compared with what the file states).
+    func zone(for series: SecondSeries) throws(IngestError) -> ZoneChoice {
+        try ZoneChoice(path: path, option: option, stated: statedOffset.map(UTCOffsetTimeline.fixed),
+                       span: series.dataSpan.map { ($0.first, $0.end - 1) },
+                       noneWarning: "the file states no time zone and no --tz was given: the device clock is taken as UTC")
     }
 }
 

@@ -185,17 +185,12 @@ struct ParallelRawCSVReader {
         let gravity = consumer.intake.refinedGravity((meanNorm > 0.7 && meanNorm < 1.3) ? .included : (meanNorm < 0.3 ? .removed : .unknown),
                                                      meanNorm: meanNorm)
         var warnings: [String] = []
-        let timeline: UTCOffsetTimeline
-        let source: TimeZoneSource
-        if let zoneTimeline {
-            timeline = zoneTimeline; source = .option
-        } else {
-            timeline = .utc; source = .assumedUTC
-            warnings.append("no time zone in the data and no --tz: nights are assigned on the UTC clock")
-        }
+        let timeline = zoneTimeline ?? .utc
+        let source: TimeZoneSource = zoneTimeline == nil ? .assumedUTC : .option
+        if zoneTimeline == nil { warnings.append("no time zone in the data and no --tz: nights are assigned on the UTC clock") }
         warnings += consumer.intake.warnings(quality)
         return Recording(format: .rawCSV, segments: [RecordingSegment(series: series)], timeline: timeline,
-                         timeZoneName: zoneName, timeZoneSource: source, gravity: gravity, quality: quality, warnings: warnings)
+                         timeZoneName: zoneName ?? "UTC", timeZoneSource: source, gravity: gravity, quality: quality, warnings: warnings)
     }
 }
 

@@ -304,19 +304,14 @@ private struct ParseState<Sink: SampleSink> {
         let gravity = intake.refinedGravity((meanNorm > 0.7 && meanNorm < 1.3) ? .included : (meanNorm < 0.3 ? .removed : .unknown),
                                             meanNorm: meanNorm)
         var warnings: [String] = []
-        let timeline: UTCOffsetTimeline
-        let source: TimeZoneSource
-        if let zoneTimeline {
-            timeline = zoneTimeline; source = .option
-        } else if let first = initialStatedOffset {
-            timeline = UTCOffsetTimeline(initialOffsetSeconds: first, transitions: offsetTransitions); source = .data
-        } else {
-            timeline = .utc; source = .assumedUTC
-            warnings.append("no time zone in the data and no --tz: nights are assigned on the UTC clock")
-        }
+        let zone = try ZoneChoice(path: path, option: zoneName,
+                                  stated: initialStatedOffset.map { UTCOffsetTimeline(initialOffsetSeconds: $0, transitions: offsetTransitions) },
+                                  span: series.dataSpan.map { ($0.first, $0.end - 1) },
+                                  noneWarning: "no time zone in the data and no --tz: nights are assigned on the UTC clock")
+        if let w = zone.warning { warnings.append(w) }
         warnings += intake.warnings(quality)
-        return Recording(format: .rawCSV, segments: [RecordingSegment(series: series)], timeline: timeline,
-                         timeZoneName: zoneName, timeZoneSource: source, gravity: gravity, quality: quality, warnings: warnings)
+        return Recording(format: .rawCSV, segments: [RecordingSegment(series: series)], timeline: zone.timeline,
+                         timeZoneName: zone.name, timeZoneSource: zone.source, gravity: gravity, quality: quality, warnings: warnings)
     }
 }
 

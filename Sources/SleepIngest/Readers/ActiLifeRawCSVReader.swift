@@ -121,10 +121,11 @@ public struct ActiLifeRawCSVReader: RawSampleReader {
         try LineScanner.scan(stream, path: path, formatName: "an ActiLife raw CSV export", into: &table, cutShort: &cutShort)
         try table.checkUnits(expectedUnit: "g")
         let (series, quality) = table.intake.finish(nominalSampleRateHz: header.rateHz, deviceRangeG: header.rangeG)
-        var recording = Recording(format: Self.format, segments: [RecordingSegment(series: series)], timeline: clock.timeline,
-                                  timeZoneName: clock.zoneName, timeZoneSource: clock.source, units: "g",
+        let zone = try clock.zone(for: series)
+        var recording = Recording(format: Self.format, segments: [RecordingSegment(series: series)], timeline: zone.timeline,
+                                  timeZoneName: zone.name, timeZoneSource: zone.source, units: "g",
                                   gravity: table.intake.gravity == .removed ? .removed : .included, quality: quality,
-                                  warnings: clock.warnings + table.intake.warnings(quality) + (cutShort.map { [$0] } ?? []))
+                                  warnings: (zone.warning.map { [$0] } ?? []) + table.intake.warnings(quality) + (cutShort.map { [$0] } ?? []))
         recording.device = header.device
         recording.compression = stream.compression
         return recording

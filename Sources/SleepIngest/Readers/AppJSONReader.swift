@@ -54,23 +54,10 @@ public struct AppJSONReader: RecordingReader {
             throw IngestError(file: path, path: "nights", message: "no nights: expected at least one night with motionData")
         }
 
-        let zoneName = options.timeZoneIdentifier ?? export.timeZone
-        var timeline = UTCOffsetTimeline.utc
-        var source = TimeZoneSource.assumedUTC
         var warnings: [String] = []
-        if let zoneName {
-            guard let tl = ZoneTimeline.timeline(identifier: zoneName) else {
-                throw IngestError(file: path, path: options.timeZoneIdentifier == nil ? "timeZone" : nil,
-                                  message: "unknown time zone '\(zoneName)': expected an IANA name such as Europe/Berlin")
-            }
-            timeline = tl
-            source = options.timeZoneIdentifier == nil ? .data : .option
-        } else {
-            warnings.append("the export states no timeZone and no --tz was given: nights are assigned on the UTC clock")
-        }
-
         var segments: [RecordingSegment] = []
         var sampleCount = 0
+        var spanFirst: Int64? = nil, spanLast: Int64 = 0
         for (n, night) in export.nights.enumerated() {
             let where_ = "nights[\(n)]"
             guard !night.motionData.isEmpty else {
@@ -98,6 +85,7 @@ public struct AppJSONReader: RecordingReader {
                 throw IngestError(file: path, path: "\(where_).intervalSeconds", message: "\(interval) is not valid; expected 1 to 86400 seconds")
             }
             let first = stamps[0] - Int64(interval)
+            spanFirst = min(spanFirst ?? first, first); spanLast = max(spanLast, stamps[stamps.count - 1] - 1)
             let span = stamps[stamps.count - 1] - first
             guard span <= SecondAccumulator.maximumSpanSeconds else {
                 throw IngestError(file: path, path: "\(where_).motionData", message: "the night spans \(span / 86_400) days; expected one night")
@@ -118,8 +106,12 @@ public struct AppJSONReader: RecordingReader {
         var quality = QualitySummary(series: segments.lazy.map(\.series), sampleCount: sampleCount, duplicateTimestamps: 0)
         quality.effectiveSampleRateHz = 1.0 // the app sampled once a second
         warnings.append("app export: interval totals (legacy formula) spread evenly over their seconds; intervals finer than the export's are not real resolution")
-        return Recording(format: .appJSON, segments: segments, timeline: timeline, timeZoneName: zoneName,
-                         timeZoneSource: source, gravity: .removed, quality: quality, warnings: warnings)
+        let zone = try ZoneChoice(path: path, option: options.timeZoneIdentifier, statedName: export.timeZone, statedNameField: "timeZone",
+                                  span: spanFirst.map { ($0, spanLast) },
+                                  noneWarning: "the export states no timeZone and no --tz was given: nights are assigned on the UTC clock")
+        if let w = zone.warning { warnings.insert(w, at: 0) }
+        return Recording(format: .appJSON, segments: segments, timeline: zone.timeline, timeZoneName: zone.name,
+                         timeZoneSource: zone.source, gravity: .removed, quality: quality, warnings: warnings)
     }
 
     /// Uncovered seconds between two intervals of a night beyond which they become separate

@@ -275,11 +275,12 @@ public struct AxivityCWAReader: RawSampleReader {
             }
             var (series, quality) = intake.finish(nominalSampleRateHz: header.rateHz, deviceRangeG: Double(header.rangeG))
             quality.skippedBlocks = skippedBlocks
-            var warnings = clock.warnings + intake.warnings(quality)
+            let zone = try clock.zone(for: series)
+            var warnings = (zone.warning.map { [$0] } ?? []) + intake.warnings(quality)
             if skippedBlocks > 0 { warnings.append("\(skippedBlocks) damaged or non-data blocks were skipped") }
             if let cutShort { warnings.append(cutShort) }
-            var recording = Recording(format: AxivityCWAReader.format, segments: [RecordingSegment(series: series)], timeline: clock.timeline,
-                                      timeZoneName: clock.zoneName, timeZoneSource: clock.source, units: "g",
+            var recording = Recording(format: AxivityCWAReader.format, segments: [RecordingSegment(series: series)], timeline: zone.timeline,
+                                      timeZoneName: zone.name, timeZoneSource: zone.source, units: "g",
                                       gravity: intake.gravity == .removed ? .removed : .included, quality: quality, warnings: warnings)
             recording.device = header.device
             return recording

@@ -266,13 +266,14 @@ public struct GENEActivBinReader: RawSampleReader {
                 throw IngestError(file: path, line: lines, message: "no samples: expected pages of hexadecimal samples")
             }
             let (series, quality) = intake.finish(nominalSampleRateHz: headerRateHz, deviceRangeG: rangeG)
-            var warnings = clock.warnings + intake.warnings(quality)
+            let zone = try clock.zone(for: series)
+            var warnings = (zone.warning.map { [$0] } ?? []) + intake.warnings(quality)
             if let cutWarning { warnings.append(cutWarning) }
             if let stated = header["Number of Pages"].flatMap(Int.init), stated != pages {
                 warnings.append("the header says \(stated) pages; the file holds \(pages) complete")
             }
-            var recording = Recording(format: GENEActivBinReader.format, segments: [RecordingSegment(series: series)], timeline: clock.timeline,
-                                      timeZoneName: clock.zoneName, timeZoneSource: clock.source, units: "g",
+            var recording = Recording(format: GENEActivBinReader.format, segments: [RecordingSegment(series: series)], timeline: zone.timeline,
+                                      timeZoneName: zone.name, timeZoneSource: zone.source, units: "g",
                                       gravity: intake.gravity == .removed ? .removed : .included, quality: quality, warnings: warnings)
             var device = header["Device Type"] ?? "GENEActiv"
             if let m = header["Device Model"], !m.isEmpty { device += " \(m)" }

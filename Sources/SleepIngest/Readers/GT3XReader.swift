@@ -317,7 +317,8 @@ public struct GT3XReader: RawSampleReader {
             var (series, quality) = intake.finish(nominalSampleRateHz: Double(info.sampleRateHz), deviceRangeG: info.rangeG)
             quality.idleSleepSecondsFilled = idleSecondsFilled
             quality.skippedBlocks = badChecksums
-            var warnings = clock.warnings + intake.warnings(quality)
+            let zone = try clock.zone(for: series)
+            var warnings = (zone.warning.map { [$0] } ?? []) + intake.warnings(quality)
             if idleSecondsFilled > 0 { warnings.append("\(idleSecondsFilled) s of idle-sleep mode filled with the last sample (as ActiLife does)") }
             if idleSecondsUnfilled > 0 {
                 warnings.append("\(idleSecondsUnfilled) s of idle-sleep mode not filled: info.txt states no 'Last Sample Time' or 'Stop Date' to bound the fill, so they stay gaps")
@@ -327,8 +328,8 @@ public struct GT3XReader: RawSampleReader {
             if intake.gravity != .included {
                 warnings.append("mean |a| is \(String(format1: intake.meanNorm)) g, not about 1 g: check the acceleration scale (\(scale) LSB/g)")
             }
-            var recording = Recording(format: format, segments: [RecordingSegment(series: series)], timeline: clock.timeline,
-                                      timeZoneName: clock.zoneName, timeZoneSource: clock.source, units: "g",
+            var recording = Recording(format: format, segments: [RecordingSegment(series: series)], timeline: zone.timeline,
+                                      timeZoneName: zone.name, timeZoneSource: zone.source, units: "g",
                                       gravity: .included, quality: quality, warnings: warnings)
             recording.device = info.device
             recording.compression = compression

@@ -132,25 +132,13 @@ public struct SensorLoggerCSVReader: RawSampleReader {
 enum PhoneRecording {
     static func make<Sink: SampleSink>(format: RecordingFormat, path: String, options: IngestOptions, table: ColumnSampleCSV<Sink>,
                                        gravity: GravityContent, compression: String?, device: String) throws(IngestError) -> Recording {
-        var warnings: [String] = []
-        let timeline: UTCOffsetTimeline
-        let source: TimeZoneSource
-        var zoneName: String? = nil
-        if let id = options.timeZoneIdentifier {
-            guard let tl = ZoneTimeline.timeline(identifier: id) else {
-                throw IngestError(file: path, message: "unknown time zone '\(id)': expected an IANA name such as Europe/Berlin")
-            }
-            timeline = tl; source = .option; zoneName = id
-        } else if let stated = table.statedTimeline {
-            timeline = stated; source = .data
-        } else {
-            timeline = .utc; source = .assumedUTC
-            warnings.append("no time zone in the data and no --tz: nights are assigned on the UTC clock")
-        }
         let (series, quality) = table.intake.finish()
-        warnings += table.intake.warnings(quality)
-        var recording = Recording(format: format, segments: [RecordingSegment(series: series)], timeline: timeline,
-                                  timeZoneName: zoneName, timeZoneSource: source, units: "g", gravity: gravity,
+        let zone = try ZoneChoice(path: path, option: options.timeZoneIdentifier, stated: table.statedTimeline,
+                                  span: series.dataSpan.map { ($0.first, $0.end - 1) },
+                                  noneWarning: "no time zone in the data and no --tz: nights are assigned on the UTC clock")
+        let warnings = (zone.warning.map { [$0] } ?? []) + table.intake.warnings(quality)
+        var recording = Recording(format: format, segments: [RecordingSegment(series: series)], timeline: zone.timeline,
+                                  timeZoneName: zone.name, timeZoneSource: zone.source, units: "g", gravity: gravity,
                                   quality: quality, warnings: warnings)
         recording.device = device
         recording.compression = compression

@@ -47,25 +47,18 @@ public struct SleepAsAndroidReader: RecordingReader {
                 : "none of the \(parser.records) records holds actigraphy (all were added by hand)")
         }
         var warnings = parser.warnings
-        let zoneName = options.timeZoneIdentifier ?? parser.zones.first
-        var timeline = UTCOffsetTimeline.utc
-        var source = TimeZoneSource.assumedUTC
-        if let zoneName {
-            guard let tl = ZoneTimeline.timeline(identifier: zoneName) else {
-                throw IngestError(file: path, line: parser.firstValuesLine, message: "unknown time zone '\(zoneName)': expected an IANA name such as Europe/Berlin")
-            }
-            timeline = tl
-            source = options.timeZoneIdentifier == nil ? .data : .option
-        } else {
-            warnings.append("the records state no time zone and no --tz was given: nights are assigned on the UTC clock")
-        }
-        if Set(parser.zones).count > 1 && options.timeZoneIdentifier == nil {
-            warnings.append("records use several time zones (\(Array(Set(parser.zones)).sorted().joined(separator: ", "))); nights use \(zoneName ?? "UTC")")
+        let spans = parser.segments.compactMap { $0.series.dataSpan }
+        let zone = try ZoneChoice(path: path, option: options.timeZoneIdentifier, statedName: parser.zones.first,
+                                  span: spans.isEmpty ? nil : (spans.map(\.first).min()!, spans.map(\.end).max()! - 1),
+                                  noneWarning: "the records state no time zone and no --tz was given: nights are assigned on the UTC clock")
+        if let w = zone.warning { warnings.append(w) }
+        if Set(parser.zones).count > 1 {
+            warnings.append("records use several time zones (\(Array(Set(parser.zones)).sorted().joined(separator: ", "))); nights use \(zone.name)")
         }
         var quality = QualitySummary(series: parser.segments.map(\.series), sampleCount: parser.bins, duplicateTimestamps: 0)
         quality.effectiveSampleRateHz = 0   // bins, not samples: a rate would mislead
-        var recording = Recording(format: Self.format, segments: parser.segments, timeline: timeline, timeZoneName: zoneName,
-                                  timeZoneSource: source, units: "Sleep as Android actigraphy (app units)", gravity: .unknown,
+        var recording = Recording(format: Self.format, segments: parser.segments, timeline: zone.timeline, timeZoneName: zone.name,
+                                  timeZoneSource: zone.source, units: "Sleep as Android actigraphy (app units)", gravity: .unknown,
                                   quality: quality, warnings: warnings)
         recording.device = "Sleep as Android (phone accelerometer, aggregated by the app)"
         recording.compression = stream.compression

@@ -61,10 +61,11 @@ public struct WideRawCSVReader: RawSampleReader {
         try LineScanner.scan(stream, path: path, formatName: formatName, into: &table, cutShort: &cutShort)
         try table.checkUnits(expectedUnit: "g")
         let (series, quality) = table.intake.finish(nominalSampleRateHz: nil, deviceRangeG: nil)
-        var recording = Recording(format: Self.format, segments: [RecordingSegment(series: series)], timeline: clock.timeline,
-                                  timeZoneName: clock.zoneName, timeZoneSource: clock.source, units: "g",
+        let zone = try clock.zone(for: series)
+        var recording = Recording(format: Self.format, segments: [RecordingSegment(series: series)], timeline: zone.timeline,
+                                  timeZoneName: zone.name, timeZoneSource: zone.source, units: "g",
                                   gravity: table.intake.gravity == .removed ? .removed : .included,
-                                  quality: quality, warnings: clock.warnings + table.intake.warnings(quality) + (cutShort.map { [$0] } ?? []))
+                                  quality: quality, warnings: (zone.warning.map { [$0] } ?? []) + table.intake.warnings(quality) + (cutShort.map { [$0] } ?? []))
         recording.compression = stream.compression
         return recording
     }

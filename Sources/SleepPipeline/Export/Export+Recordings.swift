@@ -6,13 +6,12 @@ import SleepStore
 extension Exporter {
     /// `export --what recordings`: per recording its rhythm (one row per measure) and, per stored
     /// parameter set, the mean and SD of each night metric over all, weekday and weekend nights.
-    static func writeRecordings(db: SleepDatabase, intervalSeconds: Int?, to out: CSVOutput) throws -> Int {
+    static func writeRecordings(_ snapshot: ExportSnapshot, analyses: [AnalysisExportEntry], to out: CSVOutput) throws -> Int {
         do {
             var rows = 0
             try out.write(CSVFormat.line(ExportTable.recordings.columns))
-            let analyses = try db.exportAnalyses(intervalSeconds: intervalSeconds)
             let byRecording = Dictionary(grouping: analyses, by: \.night.recordingPath)
-            for item in try db.recordingsWithRhythm() {
+            for item in try snapshot.recordingsWithRhythm() {
                 let r = item.recording
                 let days = item.rhythm.map { CSVFormat.number($0.days) } ?? ""
                 func row(_ measure: String, _ scope: String, _ value: String, sd: Double? = nil, n: Int? = nil, unit: String, source: String, key: String = "") throws {

@@ -3,25 +3,64 @@ import SleepCore
 import SleepReport
 import SleepStore
 
+/// Which stored analyses an export lists (`--analysis`).
+public enum AnalysisSelection: Sendable, Equatable, CustomStringConvertible {
+    /// What the pages show: per night, the analysis under the parameters of the last finished
+    /// `run` or `nightly` (the remembered ones; `--interval` replaces their interval length).
+    /// One row per night in the nights export.
+    case current
+    /// Every stored analysis: a night appears once per parameter set (its rows differ in
+    /// `analysis_id` and `parameters_key`).
+    case all
+    /// The analyses of one `parameters_key`.
+    case key(String)
+
+    public init(_ text: String) {
+        switch text {
+        case "current": self = .current
+        case "all": self = .all
+        default: self = .key(text)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .current: return "current"
+        case .all: return "all"
+        case .key(let k): return k
+        }
+    }
+}
+
 /// What to export from which database, to where.
 public struct ExportConfiguration: Sendable {
     public var databasePath: String
     public var table: ExportTable
     /// Only analyses with this interval length; nil for all.
     public var interval: IntervalLength?
+    /// Which analyses: the pages' (default), all, or one parameters key.
+    public var analysis: AnalysisSelection
     /// nil: standard output.
     public var outputPath: String?
 
-    public init(databasePath: String, table: ExportTable, interval: IntervalLength? = nil, outputPath: String? = nil) {
-        self.databasePath = databasePath; self.table = table; self.interval = interval; self.outputPath = outputPath
+    public init(databasePath: String, table: ExportTable, interval: IntervalLength? = nil, analysis: AnalysisSelection = .current,
+                outputPath: String? = nil) {
+        self.databasePath = databasePath; self.table = table; self.interval = interval; self.analysis = analysis
+        self.outputPath = outputPath
     }
 }
 
 /// Writes an ``ExportTable`` as CSV, walking the store one analysis at a time. Times are ISO 8601
 /// with the local UTC offset of the night (`2024-03-31T03:10:00+02:00`), so they are both the
 /// local clock and an exact instant.
+///
+/// The whole export reads one snapshot of the store (one read transaction): a run storing nights
+/// meanwhile neither tears it nor shows in it, and the export says on ``notice`` that it runs.
 public struct Exporter {
     public var configuration: ExportConfiguration
+    /// Receives what the user should know beside the CSV (a run in progress, nights without a
+    /// current analysis); the CLI writes it to stderr.
+    public var notice: @Sendable (String) -> Void = { _ in }
 
     public init(configuration: ExportConfiguration) { self.configuration = configuration }
 
@@ -34,43 +73,86 @@ public struct Exporter {
         }
         let db: SleepDatabase
         do { db = try SleepDatabase(path: c.databasePath) } catch { throw PipelineError.environment("\(error)") }
-        if c.table == .runs { return try Self.writeRuns(db: db, databasePath: c.databasePath, to: try CSVOutput(path: c.outputPath)) }
-        if c.table == .recordings { return try Self.writeRecordings(db: db, intervalSeconds: c.interval?.seconds, to: try CSVOutput(path: c.outputPath)) }
-        let analyses = try db.exportAnalyses(intervalSeconds: c.interval?.seconds)
-        if let interval = c.interval, analyses.isEmpty { throw try Self.notAnalysed(interval, db: db) }
-        let out = try CSVOutput(path: c.outputPath)
-        do {
-            var rows = 0
-            try out.write(CSVFormat.line(c.table.columns))
-            for a in analyses {
-                switch c.table {
-                case .nights:
-                    try out.write(CSVFormat.line(Self.nightFields(a))); rows += 1
-                case .intervals:
-                    for iv in try db.intervals(analysisID: a.analysisID) {
-                        try out.write(CSVFormat.line(Self.intervalFields(iv, a))); rows += 1
-                    }
-                case .epochs:
-                    for (epoch, seconds) in try db.epochs(analysisID: a.analysisID) {
-                        try out.write(CSVFormat.line(Self.epochFields(epoch, seconds: seconds, a))); rows += 1
-                    }
-                case .runs, .recordings:
-                    break
-                }
+        return try db.exportSnapshot { snapshot in
+            if c.table != .runs, RunLock.isHeld(databasePath: c.databasePath) {
+                let running = try snapshot.runs().last { $0.status == "running" }
+                notice("a run is in progress" + (running.map { " (run \($0.id.map(String.init) ?? "?"), \($0.command), started \($0.startedUTC))" } ?? "")
+                       + ": this export is the store as it was when the export began; nights the run stores later are not in it")
             }
-            try out.finish()
-            return rows
-        } catch {
-            out.abandon()
-            throw error
+            if c.table == .runs { return try Self.writeRuns(snapshot, databasePath: c.databasePath, to: try CSVOutput(path: c.outputPath)) }
+            let analyses = try selectedAnalyses(snapshot)
+            if c.table == .recordings { return try Self.writeRecordings(snapshot, analyses: analyses, to: try CSVOutput(path: c.outputPath)) }
+            let out = try CSVOutput(path: c.outputPath)
+            do {
+                var rows = 0
+                try out.write(CSVFormat.line(c.table.columns))
+                for a in analyses {
+                    switch c.table {
+                    case .nights:
+                        try out.write(CSVFormat.line(Self.nightFields(a))); rows += 1
+                    case .intervals:
+                        for iv in try snapshot.intervals(analysisID: a.analysisID) {
+                            try out.write(CSVFormat.line(Self.intervalFields(iv, a))); rows += 1
+                        }
+                    case .epochs:
+                        for (epoch, seconds) in try snapshot.epochs(analysisID: a.analysisID) {
+                            try out.write(CSVFormat.line(Self.epochFields(epoch, seconds: seconds, a))); rows += 1
+                        }
+                    case .runs, .recordings:
+                        break
+                    }
+                }
+                try out.finish()
+                return rows
+            } catch {
+                out.abandon()
+                throw error
+            }
+        }
+    }
+
+    /// The analyses `--analysis` and `--interval` select, by night.
+    func selectedAnalyses(_ snapshot: ExportSnapshot) throws -> [AnalysisExportEntry] {
+        let c = configuration
+        let stored = try snapshot.analyses(intervalSeconds: c.interval?.seconds)
+        if let interval = c.interval, stored.isEmpty { throw try Self.notAnalysed(interval, snapshot) }
+        switch c.analysis {
+        case .all:
+            return stored
+        case .key(let key):
+            let chosen = stored.filter { $0.parametersKey == key }
+            guard !chosen.isEmpty else {
+                let keys = Set(stored.map(\.parametersKey)).sorted()
+                throw PipelineError.environment("no stored analysis has parameters_key '\(key)'\(c.interval.map { " at \($0)" } ?? ""); nothing was exported. "
+                    + "Stored keys: \(keys.joined(separator: " | ")); or use --analysis current (what the pages show) or all")
+            }
+            return chosen
+        case .current:
+            let remembered = try snapshot.lastFinishedRun(commands: ["run", "nightly"])
+                .flatMap { try? JSONDecoder().decode(RunParameters.self, from: Data($0.parametersJSON.utf8)) }
+            var parameters = remembered?.analysis ?? AnalysisParameters()
+            if remembered == nil { notice("no finished run is recorded: --analysis current takes the default parameters") }
+            if let interval = c.interval { parameters.interval = interval }
+            let keys = NightAnalysisMethods.keys(parameters)
+            let chosen = stored.filter { keys[$0.night.kind] == $0.parametersKey }
+            let missing = Set(stored.map(\.night.nightID)).subtracting(chosen.map(\.night.nightID))
+            if !missing.isEmpty {
+                notice("\(missing.count) night(s) have no analysis under the current parameters and are not exported "
+                       + "(\(missing.sorted().prefix(3).joined(separator: ", "))\(missing.count > 3 ? ", …" : "")); --analysis all lists every stored analysis")
+            }
+            if chosen.isEmpty, let interval = c.interval {
+                throw PipelineError.environment("no analysis at \(interval) under the current parameters is stored; nothing was exported. "
+                    + "--analysis all lists the \(stored.count) stored at \(interval), or derive it: `sleepsta run --interval \(interval)` with the same --data and --db")
+            }
+            return chosen
         }
     }
 
     /// The `runs` table. A row still `running` whose run no live process holds (the run lock on
     /// the database is free) was killed: it is shown as `interrupted`, as the next run stores it.
-    static func writeRuns(db: SleepDatabase, databasePath: String, to out: CSVOutput) throws -> Int {
+    static func writeRuns(_ snapshot: ExportSnapshot, databasePath: String, to out: CSVOutput) throws -> Int {
         do {
-            let runs = try db.allRuns()
+            let runs = try snapshot.runs()
             // A live run is the newest `running` row (it marked the older ones when it started).
             let newestRunning = runs.last { $0.status == "running" }?.id
             let liveID = newestRunning != nil && RunLock.isHeld(databasePath: databasePath) ? newestRunning : nil
@@ -79,7 +161,7 @@ public struct Exporter {
                 let status = r.status == "running" && r.id != liveID ? "interrupted" : r.status
                 try out.write(CSVFormat.line([CSVFormat.number(r.id), r.startedUTC, r.finishedUTC ?? "", r.toolVersion, r.command, status,
                                               String(r.filesSeen), String(r.filesIngested), String(r.filesUnchanged),
-                                              String(r.filesFailed), r.parametersJSON]))
+                                              String(r.filesFailed), r.parametersJSON, r.parametersChanged ?? ""]))
             }
             try out.finish()
             return runs.count
@@ -91,8 +173,8 @@ public struct Exporter {
 
     /// `--interval` names a length no stored analysis has: a header alone would look like "no
     /// nights". Say so, name the stored lengths and how to derive the missing one (nothing is written).
-    static func notAnalysed(_ interval: IntervalLength, db: SleepDatabase) throws -> PipelineError {
-        let stored = try db.storedIntervalSeconds().compactMap { IntervalLength(seconds: $0)?.description }
+    static func notAnalysed(_ interval: IntervalLength, _ snapshot: ExportSnapshot) throws -> PipelineError {
+        let stored = try Set(snapshot.analyses().map(\.parameters.interval)).sorted().map(\.description)
         guard !stored.isEmpty else {
             return .environment("no analysis is stored in the database at all: run `sleepsta run --interval \(interval)` first")
         }
@@ -100,14 +182,20 @@ public struct Exporter {
             + "Derive it from the stored series (no raw file is read): `sleepsta run --interval \(interval)` with the same --data and --db, then export again")
     }
 
+    /// The zone's name, also for nights stored before every recording had one: the offsets the
+    /// file stated, or UTC where nothing stated a zone.
+    static func zoneName(_ a: AnalysisExportEntry) -> String {
+        a.night.timeZone ?? (a.night.timeZoneSource == TimeZoneSource.assumedUTC.rawValue ? "UTC" : a.night.timeline.offsetsName())
+    }
+
     static func time(_ utc: Int64?, _ a: AnalysisExportEntry) -> String {
         utc.map { LocalClock.iso8601(utcSecond: $0, timeline: a.night.timeline) } ?? ""
     }
 
     /// The analysis a row belongs to: `interval_seconds` (the analysis's interval length),
-    /// `metric`, `algorithm`, `parameters_key`.
+    /// `metric` (what the method scored: ``MethodLabels``), `algorithm`, `parameters_key`.
     static func parameterFields(_ a: AnalysisExportEntry) -> [String] {
-        [String(a.parameters.interval.seconds), a.parameters.metric.rawValue, a.algorithm, a.parametersKey]
+        [String(a.parameters.interval.seconds), a.labels.metric, a.algorithm, a.parametersKey]
     }
 
     static func intervalFields(_ iv: AnalyzedInterval, _ a: AnalysisExportEntry) -> [String] {
@@ -115,17 +203,24 @@ public struct Exporter {
         return [a.night.nightID, time(m.startUTC, a), time(m.endUTC, a), String(m.durationSeconds), CSVFormat.number(m.movementSum),
                 CSVFormat.number(m.movementPerMinute), String(m.coverageSeconds), CSVFormat.number(m.legacyMovementSum),
                 iv.state.map { String($0.letter) } ?? "", iv.phase?.rawValue ?? ""] + parameterFields(a).dropFirst()
+            + [String(a.analysisID), a.night.kind.rawValue, a.labels.movementUnit]
     }
 
     static func epochFields(_ e: ScoredEpoch, seconds: Int, _ a: AnalysisExportEntry) -> [String] {
         [a.night.nightID, time(e.startUTC, a), time(e.startUTC + Int64(seconds), a), String(seconds), CSVFormat.number(e.activity),
          e.state.map { String($0.letter) } ?? ""] + parameterFields(a)
+            + [String(a.analysisID), a.night.kind.rawValue, a.labels.activityUnit]
     }
 
     static func nightFields(_ a: AnalysisExportEntry) -> [String] {
         let m = a.metrics
         let p = a.parameters
-        return [a.night.nightID, a.night.date.description, a.night.recordingPath, a.night.timeZone ?? "", a.status,
+        let phone = a.night.kind == .phoneInBed
+        // The scoring epoch and the wake-threshold factor of the method that ran: the phone's
+        // Oakley epochs and factor; a wearable's or an epoch file's own epochs, no factor for wearables.
+        let epochSeconds = phone ? String(p.epochSeconds) : (m?.resolutionSeconds).map(String.init) ?? ""
+        let factor = a.night.kind == .wearable24h ? "" : CSVFormat.number(p.wakeThresholdFactor)
+        return [a.night.nightID, a.night.date.description, a.night.recordingPath, zoneName(a), a.status,
                 time(m?.inBedStartUTC, a), time(m?.inBedEndUTC, a), time(m?.sleepOnsetUTC, a), time(m?.wakeTimeUTC, a),
                 CSVFormat.number(m?.timeInBedMinutes), CSVFormat.number(m?.sleepPeriodMinutes), CSVFormat.number(m?.totalSleepTimeMinutes),
                 CSVFormat.number(m?.sleepOnsetLatencyMinutes), CSVFormat.number(m?.wakeAfterSleepOnsetMinutes),
@@ -134,8 +229,8 @@ public struct Exporter {
                 CSVFormat.number(m?.lightMinutes), CSVFormat.number(m?.deepMinutes),
                 String(a.night.coverageSeconds), String(a.night.sourceResolutionSeconds)]
             + parameterFields(a)
-            + [String(p.epochSeconds), CSVFormat.number(p.wakeThresholdFactor), CSVFormat.number(a.wakeThreshold),
+            + [epochSeconds, factor, CSVFormat.number(a.wakeThreshold),
                String(p.persistentSleepMinutes), CSVFormat.number(p.deepQuantile), String(p.minimumCoverageSeconds),
-               a.night.timeZoneSource]
+               a.night.timeZoneSource, String(a.analysisID), a.night.kind.rawValue, a.labels.scoredPer]
     }
 }

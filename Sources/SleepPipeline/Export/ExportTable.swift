@@ -22,22 +22,23 @@ public enum ExportTable: String, Sendable, CaseIterable {
         switch self {
         case .intervals:
             return ["night", "start", "end", "interval_seconds", "movement_sum", "movement_per_minute", "coverage_seconds",
-                    "legacy_movement_sum", "state", "phase", "metric", "algorithm", "parameters_key"]
+                    "legacy_movement_sum", "state", "phase", "metric", "algorithm", "parameters_key",
+                    "analysis_id", "method", "movement_unit"]
         case .nights:
             return ["night", "night_date", "recording", "time_zone", "status", "in_bed_start", "in_bed_end", "sleep_onset",
                     "wake_time", "time_in_bed_min", "sleep_period_min", "total_sleep_time_min", "sleep_onset_latency_min",
                     "waso_min", "sleep_efficiency_pct", "sleep_maintenance_efficiency_pct", "awakenings", "sfi_per_hour",
                     "light_min", "deep_min", "coverage_seconds", "source_resolution_seconds",
                     "interval_seconds", "metric", "algorithm", "parameters_key", "epoch_seconds", "wake_threshold_factor", "wake_threshold", "persistent_sleep_min",
-                    "deep_quantile", "min_coverage_seconds", "time_zone_source"]
+                    "deep_quantile", "min_coverage_seconds", "time_zone_source", "analysis_id", "method", "scored_per"]
         case .epochs:
             return ["night", "start", "end", "epoch_seconds", "activity", "state", "interval_seconds", "metric", "algorithm",
-                    "parameters_key"]
+                    "parameters_key", "analysis_id", "method", "activity_unit"]
         case .recordings:
             return ["recording", "format", "kind", "days", "measure", "scope", "value", "sd", "n", "unit", "source", "parameters_key"]
         case .runs:
             return ["run", "started_utc", "finished_utc", "tool_version", "command", "status", "files_seen", "files_ingested",
-                    "files_unchanged", "files_failed", "parameters_json"]
+                    "files_unchanged", "files_failed", "parameters_json", "parameters_changed"]
         }
     }
 }

@@ -73,8 +73,8 @@ extension Pipeline {
         guard !configuration.rehash,
               let stored = try storing({ try db.storedFileStat(ofRecordingAt: relativePath) }), let stat = stored.stat
         else { return false }
-        if let kind = configuration.kindOverride, kind.rawValue != stored.kind { return false }
-        if configuration.needsActivityCounts && stored.kind == RecordingKind.wearable24h.rawValue && !stored.activityCountsAttempted { return false }
+        // (Whether the file holds raw samples is not known before its head is read: assume it does.)
+        if ReadAgain.reason(stored.facts, configuration: configuration, isSamples: true) != nil { return false }
         guard FileStatFastPath(racyMarginNanoseconds: configuration.statRacyMarginNanoseconds).isUnchanged(current, stored: stat)
         else { return false }
         logger.debug("\(relativePath): unchanged (size, mtime, ctime, inode as stored; not hashed)")

@@ -48,11 +48,17 @@ public struct Pipeline {
         let started = Date()
         var run = RunRecord(startedUTC: Self.timestamp(started), toolVersion: c.toolVersion, command: c.command,
                             parametersJSON: Self.parametersJSON(c))
+        // What this run changes against the parameters the store remembers (the last finished run's).
+        let changes = try storing { try db.lastFinishedRun(commands: ["run", "nightly"]) }
+            .flatMap { try? JSONDecoder().decode(RunParameters.self, from: Data($0.parametersJSON.utf8)) }
+            .map { RunParameters(c).changes(from: $0) } ?? []
+        if !changes.isEmpty { run.parametersChanged = changes.joined(separator: "; ") }
         // The last run that wrote night pages (`compare` and `export` do not).
         let previous = try storing { try db.previousRun(commands: ["run", "nightly"]) }
         run.id = try storing { try db.beginRun(run) }
         do {
             var summary = try work(db: db, run: run, previous: previous)
+            summary.parameterChanges = changes
             let finished = Date()
             run.finishedUTC = Self.timestamp(finished)
             run.filesSeen = summary.filesSeen
@@ -119,8 +125,9 @@ public struct Pipeline {
                 case .moved(let nightIDs):
                     summary.filesUnchanged += 1
                     affected.formUnion(nightIDs)   // their pages name the recording's path
-                case .ingested(let nightIDs, let warnings):
+                case .ingested(let nightIDs, let kind, let warnings):
                     summary.filesIngested += 1
+                    if !nightIDs.isEmpty { summary.kindsAnalysed.insert(kind) }
                     summary.nightsStored += nightIDs.count
                     summary.nightsAnalysed += nightIDs.count
                     summary.warnings += warnings.map { "\(file.relativePath): \($0)" }
@@ -158,8 +165,9 @@ public struct Pipeline {
             let analysis = Self.analysis(night.data, method: NightAnalysisMethods.method(for: night.kind), parameters: c.parameters)
             try storing { try db.saveAnalysis(analysis, nightID: nightID, runID: run.id) }
             summary.nightsAnalysed += 1
+            summary.kindsAnalysed.insert(night.kind)
             affected.insert(nightID)
-            logger.debug("analysed \(nightID) with \(c.parameters.key)")
+            logger.debug("analysed \(nightID) with \(analysis.key)")
             state.done += 1
             state.nights = summary.nightsAnalysed
         }
@@ -279,7 +287,8 @@ public struct Pipeline {
     }
 
     enum IngestOutcome {
-        case unchanged, unchangedByStat, moved(nightIDs: [String]), ingested(nightIDs: [String], warnings: [String])
+        case unchanged, unchangedByStat, moved(nightIDs: [String])
+        case ingested(nightIDs: [String], kind: RecordingKind, warnings: [String])
         /// A copy of a recording stored under another path that still exists: stored once.
         case twin(of: String)
     }
@@ -322,24 +331,22 @@ public struct Pipeline {
         try turn?.wait()   // from here on the store as earlier files left it (Work/FileWork.swift)
         let identity = hashes.blake3
         let known = try storing { try identify(hashes, relativePath: relativePath, db: db) }
-        // `--kind` other than the stored kind: the file is read again, as a changed file would be.
-        let storedKind = known?.recording.kind
-        // (An epoch file is always analysed as one: `--kind` does not apply to it.)
-        let kindChanged = detected.isSamples && (configuration.kindOverride.map { storedKind != nil && $0.rawValue != storedKind } ?? false)
-        // A counts-based `--sleep-algorithm` over a wearable stored without counts: read again to compute them.
-        let countsMissing = detected.isSamples && configuration.needsActivityCounts && storedKind == RecordingKind.wearable24h.rawValue
-            && !(known?.activityCountsAttempted ?? false)
-        if countsMissing { logger.notice("\(relativePath): read again for ActiGraph counts (--sleep-algorithm \(configuration.parameters.sleepAlgorithm?.rawValue ?? ""))") }
-        // `--tz` other than the zone the nights were split with: the zone is a parameter of the
-        // nights, so they are split again. The file is read again rather than the stored series
-        // re-cut, because a device clock without a zone was placed in UTC with the old zone.
-        let zoneChanged = configuration.timeZoneIdentifier.map { tz in known.map { $0.recording.timeZone != tz } ?? false } ?? false
-        if zoneChanged, let old = known?.recording {
-            let was = old.timeZoneSource == "assumed-utc" ? "UTC (assumed: no zone in the file, no --tz)" : "\(old.timeZone ?? "UTC offsets from the data") (\(old.timeZoneSource))"
-            logger.notice("\(relativePath): time zone \(was) → \(configuration.timeZoneIdentifier ?? "") (--tz): nights split again")
+        let again = known.flatMap { k in
+            ReadAgain.reason(StoredReadFacts(kind: k.recording.kind, activityCountsAttempted: k.activityCountsAttempted,
+                                             timeZone: k.recording.timeZone, timeZoneSource: k.recording.timeZoneSource),
+                             configuration: configuration, isSamples: detected.isSamples)
         }
+        switch again {
+        case .counts?:
+            logger.notice("\(relativePath): read again for ActiGraph counts (--sleep-algorithm \(configuration.parameters.sleepAlgorithm?.rawValue ?? ""))")
+        case .zone(let was)?:
+            logger.notice("\(relativePath): time zone \(was) → \(configuration.timeZoneIdentifier ?? "") (--tz): nights split again")
+        case .kind?, nil: break
+        }
+        var zoneChanged = false
+        if case .zone? = again { zoneChanged = true }
         let oldNightIDs = zoneChanged ? try storing { try db.nightIDs(contentHash: identity) } : []
-        if !kindChanged && !zoneChanged && !countsMissing, let storedPath = known?.recording.path {
+        if again == nil, let storedPath = known?.recording.path {
             // Same content: unchanged, or moved (its old path is gone), or a copy (both exist).
             // Same content has the same size: a stored size that differs is a link's own size from
             // an older store, which kept the stat fast path from ever matching.
@@ -370,7 +377,7 @@ public struct Pipeline {
         removeReportFolders(Set(oldNightIDs).subtracting(nightIDs))
         logger.info("\(relativePath): \(read.logLine), \(nightIDs.count) night(s)")
         for w in warnings { logger.notice("\(relativePath): \(w)") }
-        return .ingested(nightIDs: nightIDs, warnings: warnings)
+        return .ingested(nightIDs: nightIDs, kind: read.decision.kind, warnings: warnings)
     }
 
     /// The night loop, the same for every kind of recording: the read recording is split into
@@ -486,17 +493,10 @@ public struct Pipeline {
         return String(decoding: try e.encode(value), as: UTF8.self)
     }
 
-    /// The run's parameters for the `runs` table: the analysis parameters, the zone option and the
-    /// folders (a nightly run compares them with the previous run's to know what its reports show).
+    /// The run's parameters for the `runs` table (``RunParameters``): a nightly run compares them
+    /// with the previous run's to know what its reports show, and reuses them for options it is not given.
     static func parametersJSON(_ c: PipelineConfiguration, shard: ShardStamp? = nil) -> String {
-        struct P: Encodable {
-            var analysis: AnalysisParameters; var key: String; var timeZone: String?
-            var dataDirectory: String; var reportsDirectory: String; var kind: String?; var units: String
-            var shard: ShardStamp?   // `--shard K/N` (absent otherwise): what `merge` checks
-        }
-        return (try? json(P(analysis: c.parameters, key: c.parameters.key, timeZone: c.timeZoneIdentifier,
-                            dataDirectory: c.dataDirectory, reportsDirectory: c.reportsDirectory,
-                            kind: c.kindOverride?.rawValue, units: c.units.rawValue, shard: shard))) ?? "{}"
+        (try? json(RunParameters(c, shard: shard))) ?? "{}"
     }
 }
 

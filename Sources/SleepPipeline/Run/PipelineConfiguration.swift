@@ -95,6 +95,11 @@ public struct RunSummary: Sendable {
     public var twins: [(path: String, storedAs: String)] = []
     /// How the sleep diary (`--diary`) was used, nil without one.
     public var diary: SleepDiary.Use?
+    /// The kinds of recording whose nights this run analysed: the summary names each one's method
+    /// and analysis key, not the phone method's alone.
+    public var kindsAnalysed: Set<RecordingKind> = []
+    /// What this run's parameters changed against the last finished run's (``RunParameters``).
+    public var parameterChanges: [String] = []
 
     public init() {}
     public var filesFailed: Int { failures.count }

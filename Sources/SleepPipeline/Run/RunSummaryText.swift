@@ -16,11 +16,13 @@ public enum RunSummaryText {
         }
         var lines = [
             "sleepsta \(SleepstaVersion.current) \(c.command): \(s.filesSeen) file(s) in \(c.dataDirectory): \(s.filesIngested) ingested, \(s.filesUnchanged) unchanged, \(s.filesFailed) failed",
-            "nights: \(s.nightsStored) new, \(s.nightsAnalysed) analysed with \(c.parameters.interval) intervals (\(c.parameters.key))"
-                + (c.parameters.sleepAlgorithm.map { "; --sleep-algorithm \($0.rawValue)" } ?? ""),
+            "nights: \(s.nightsStored) new, \(s.nightsAnalysed) analysed" + methodsText(s.kindsAnalysed, c),
             "database: \(c.databasePath)",
             reportLine,
         ]
+        if !s.parameterChanges.isEmpty {
+            lines.append("parameters changed since the last run: " + s.parameterChanges.joined(separator: "; "))
+        }
         if !s.startedUTC.isEmpty {
             lines.append("run \(s.runID.map(String.init) ?? "?"): \(s.startedUTC) to \(s.finishedUTC) (\(String(format: "%.1f", s.durationSeconds)) s)")
         }
@@ -49,5 +51,15 @@ public enum RunSummaryText {
         }
         // Folder and database names come from the command line and may hold control characters too.
         return lines.map(PrintableText.escaped).joined(separator: "\n")
+    }
+
+    /// Each analysed kind's method with its analysis key: `: phone-in-bed scored per 10m intervals
+    /// (interval=600s;…); wearable-24h scored per 5-s epochs (method=wearable-24h;…)`.
+    static func methodsText(_ kinds: Set<RecordingKind>, _ c: PipelineConfiguration) -> String {
+        guard !kinds.isEmpty else { return "" }
+        let keys = c.analysisKeys
+        return ": " + RecordingKind.allCases.filter(kinds.contains).map { kind in
+            "\(kind.rawValue) scored per \(MethodLabels.of(kind: kind, parameters: c.parameters).scoredPer) (\(keys[kind] ?? ""))"
+        }.joined(separator: "; ")
     }
 }

@@ -39,7 +39,7 @@ extension Pipeline {
             shared.update { state in
                 state.done += 1
                 state.bytesDone += file.sizeBytes
-                if case .success(.ingested(let nightIDs, _)) = result { state.nights += nightIDs.count }
+                if case .success(.ingested(let nightIDs, _, _)) = result { state.nights += nightIDs.count }
             }
             return FileOutcome(result: result, seen: seen)
         }

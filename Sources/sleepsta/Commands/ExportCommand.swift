@@ -7,7 +7,8 @@ struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write stored intervals, nights or epochs as tidy CSV (for pandas, R, spreadsheets).",
         discussion: """
-        One row per observation; times ISO 8601 with the night's UTC offset; missing values empty; standard output unless --output. Movement is exported as stored: movement_sum in g·s, movement_per_minute in g·s/min (the pages show mean acceleration in mg = movement_per_minute ÷ 60 × 1000). --interval of a length never analysed fails (exit 2) and says how to derive it.
+        One row per observation; times ISO 8601 with the night's UTC offset; missing values empty; standard output unless --output. Movement is exported as stored, in the unit of the method that ran (movement_unit, activity_unit): g·s for phones, ENMO g·s for wearables, the file's counts for epoch files; movement_per_minute is that per minute. --interval of a length never analysed fails (exit 2) and says how to derive it.
+        By default a night appears once, with the analysis its page shows (--analysis current: the parameters of the last finished run or nightly). --analysis all lists every stored parameter set (a night once per set; analysis_id and parameters_key tell them apart); --analysis KEY one parameters_key. The export reads one consistent snapshot of the store, also while a run is writing (stderr then says so).
           intervals  one row per interval: movement, coverage, state, phase
           nights     one row per night and parameter set: metrics, parameters
           epochs     one row per scored epoch
@@ -25,6 +26,9 @@ struct Export: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Only analyses with this interval length, e.g. 15m. Default: all stored lengths.", valueName: "length"))
     var interval: IntervalLength?
 
+    @Option(name: .long, help: ArgumentHelp("Which stored analyses: current (what the pages show, one per night; default), all (every parameter set), or a parameters_key.", valueName: "which"))
+    var analysis: String = "current"
+
     @Option(name: .long, help: ArgumentHelp("SQLite database written by `sleepsta run`.", valueName: "file"))
     var db: String = "Data/sleepsta.sqlite"
 
@@ -32,9 +36,12 @@ struct Export: ParsableCommand {
     var output: String?
 
     func run() throws {
-        let configuration = ExportConfiguration(databasePath: db, table: what, interval: interval, outputPath: output)
+        let configuration = ExportConfiguration(databasePath: db, table: what, interval: interval,
+                                                analysis: AnalysisSelection(analysis), outputPath: output)
         do {
-            try Exporter(configuration: configuration).run()
+            var exporter = Exporter(configuration: configuration)
+            exporter.notice = { FileHandle.standardError.write(Data("sleepsta: note: \($0)\n".utf8)) }
+            try exporter.run()
         } catch {
             FileHandle.standardError.write(Data("sleepsta: \(error)\n".utf8))
             throw ExitCode(2)

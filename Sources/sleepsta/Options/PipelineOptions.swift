@@ -15,29 +15,32 @@ struct PipelineOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Folder for index.html and one folder per night.", valueName: "dir"))
     var reports: String = "Reports"
 
-    @Option(name: .long, help: ArgumentHelp("Interval length for movement totals, states and metrics: 10m, 15m, 5m, 30m, 1h, 90s.", valueName: "length"))
-    var interval: IntervalLength = .tenMinutes
+    @Option(name: .long, help: ArgumentHelp("Interval length for movement totals, states and metrics: 10m, 15m, 5m, 30m, 1h, 90s (default: 10m; nightly: the last run's).", valueName: "length"))
+    var interval: IntervalLength?
 
-    @Option(name: .long, help: ArgumentHelp("IANA time zone of recordings that do not state one, e.g. Europe/Berlin. Nights run noon to noon on this clock.", valueName: "zone"))
+    @Option(name: .long, help: ArgumentHelp("IANA time zone of recordings that do not state one, e.g. Europe/Berlin; a zone a file states wins (a warning names both when they disagree). Nights run noon to noon on this clock.", valueName: "zone"))
     var tz: String?
 
-    @Option(name: .long, help: ArgumentHelp("Per-sample movement formula: mean-abs-axis ((|x|+|y|+|z|)/3, default) or legacy-app (the original app's |x|+|y|+|z|/3).", valueName: "metric"))
-    var metric: MovementMetric = .meanAbsoluteAxis
+    @Option(name: .long, help: ArgumentHelp("Per-sample movement formula of phone recordings: mean-abs-axis ((|x|+|y|+|z|)/3, default) or legacy-app (the original app's |x|+|y|+|z|/3).", valueName: "metric"))
+    var metric: MovementMetric?
 
-    @Option(name: .long, help: ArgumentHelp("Wake threshold as a multiple of the night's median epoch movement.", valueName: "factor"))
-    var wakeThreshold: Double = AnalysisParameters().wakeThresholdFactor
+    @Option(name: .long, help: ArgumentHelp("Wake threshold of phone nights as a multiple of the night's median epoch movement (default: \(AnalysisParameters().wakeThresholdFactor)).", valueName: "factor"))
+    var wakeThreshold: Double?
 
-    @Option(name: .long, help: ArgumentHelp("Recording kind, which picks the night method: auto (decide per file from the data), phone-in-bed (a phone on the mattress) or wearable-24h (a device with gravity worn day and night).", valueName: "kind"))
-    var kind: KindOption = .auto
+    @Option(name: .long, help: ArgumentHelp("Recording kind, which picks the night method: auto (decide per file from the data), phone-in-bed (a phone on the mattress) or wearable-24h (a device with gravity worn day and night). Default: auto.", valueName: "kind"))
+    var kind: KindOption?
 
-    @Option(name: .long, help: ArgumentHelp("Sleep/wake inside the sleep period: auto (each method's default: vanhees2015 for wearables, cole-kripke for ActiGraph-count epoch files), vanhees2015 (angle-z, 5° / 5 min), cole-kripke or sadeh (ActiLife's, on axis-1 counts per minute; for wearables the counts are computed from the raw samples as ActiLife does). Phones and Actiwatch counts keep their own scorer.", valueName: "name"))
-    var sleepAlgorithm = SleepAlgorithmOption(nil)
+    @Option(name: .long, help: ArgumentHelp("Sleep/wake inside the sleep period: auto (each method's default: vanhees2015 for wearables, cole-kripke for ActiGraph-count epoch files), vanhees2015 (angle-z, 5° / 5 min), cole-kripke or sadeh (ActiLife's, on axis-1 counts per minute; for wearables the counts are computed from the raw samples as ActiLife does). Phones and Actiwatch counts keep their own scorer. Default: auto.", valueName: "name"))
+    var sleepAlgorithm: SleepAlgorithmOption?
 
-    @Option(name: .long, help: ArgumentHelp("Acceleration unit of raw timestamp,x,y,z CSVs, which state none: auto (from the data: gravity, else the noise floor), g or m/s2.", valueName: "unit"))
-    var units: AccelerationUnits = .auto
+    @Option(name: .long, help: ArgumentHelp("Acceleration unit of raw timestamp,x,y,z CSVs, which state none: auto (from the data: gravity, else the noise floor; default), g or m/s2.", valueName: "unit"))
+    var units: AccelerationUnits?
 
-    @Option(name: .long, help: ArgumentHelp("Sleep diary CSV (header id,night,in_bed,out_of_bed[,type]; local clock times): its rows set time in bed of their nights, as GGIR's sleeplog does. Rows that cannot be used are reported by row; the rest apply.", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("Sleep diary CSV (header id,night,in_bed,out_of_bed[,type]; local clock times): its rows set time in bed of their nights, as GGIR's sleeplog does. Rows that cannot be used are reported by row; the rest apply. nightly reuses the last run's diary unless given --no-diary.", valueName: "file"))
     var diary: String?
+
+    @Flag(name: .long, help: "No sleep diary, also where the last run had one (nightly reuses the remembered parameters otherwise).")
+    var noDiary = false
 
     @Flag(name: .long, help: "Remove stored recordings whose file is no longer in the data folder, with their nights and report pages (without it they are kept, and the summary lists them).")
     var prune = false
@@ -55,28 +58,33 @@ struct PipelineOptions: ParsableArguments {
     var quiet = false
 
     func validate() throws {
-        guard wakeThreshold > 0, wakeThreshold.isFinite else { throw ValidationError("--wake-threshold must be a positive number") }
+        if let wakeThreshold { guard wakeThreshold > 0, wakeThreshold.isFinite else { throw ValidationError("--wake-threshold must be a positive number") } }
+        guard !(noDiary && diary != nil) else { throw ValidationError("--diary and --no-diary exclude each other") }
         guard !(verbose && quiet) else { throw ValidationError("--verbose and --quiet exclude each other") }
     }
 
-    var parameters: AnalysisParameters {
+    /// The run's configuration. An option not given takes its default, or under `nightly`
+    /// (`remembered`) the value of the last finished run (``RunParameters``): a cron line without
+    /// options keeps analysing as the researcher last ran it, the diary included.
+    func configuration(command: String, remembered: RunParameters? = nil) throws -> PipelineConfiguration {
+        let r = remembered
         var p = AnalysisParameters()
-        p.interval = interval
-        p.metric = metric
-        p.wakeThresholdFactor = wakeThreshold
-        p.sleepAlgorithm = sleepAlgorithm.choice
-        return p
-    }
-
-    func configuration(command: String) throws -> PipelineConfiguration {
+        p.interval = interval ?? r?.analysis.interval ?? p.interval
+        p.metric = metric ?? r?.analysis.metric ?? p.metric
+        p.wakeThresholdFactor = wakeThreshold ?? r?.analysis.wakeThresholdFactor ?? p.wakeThresholdFactor
+        p.sleepAlgorithm = sleepAlgorithm.map(\.choice) ?? r?.analysis.sleepAlgorithm
         var c = PipelineConfiguration(dataDirectory: data, databasePath: db, reportsDirectory: reports,
-                                      parameters: parameters, timeZoneIdentifier: tz, command: command)
-        c.kindOverride = kind.kind
-        c.units = units
+                                      parameters: p, timeZoneIdentifier: tz ?? r?.timeZone, command: command)
+        c.kindOverride = kind.map(\.kind) ?? r?.kind.flatMap(RecordingKind.init(rawValue:))
+        c.units = units ?? r.flatMap { AccelerationUnits(rawValue: $0.units) } ?? .auto
         c.prune = prune
         c.rehash = rehash
-        if let diary {
-            do { c.diary = try SleepDiary.read(path: diary) } catch { throw ValidationError("--diary: \(error)") }
+        if let path = noDiary ? nil : (diary ?? r?.diary) {
+            do { c.diary = try SleepDiary.read(path: path) } catch {
+                throw ValidationError(diary == nil
+                    ? "the last run's sleep diary cannot be read (\(error)); give --diary FILE, or --no-diary to run without one"
+                    : "--diary: \(error)")
+            }
         }
         c.shard = shard
         return c

@@ -1,0 +1,61 @@
+import Foundation
+import SleepCore
+import SleepStore
+
+/// A run's parameters as its `runs` row stores them (`parameters_json`): the analysis parameters,
+/// the zone option, the folders, the kind and unit options, the diary. The store remembers them:
+/// `nightly` reuses those of the last finished `run` or `nightly` for every option it is not
+/// given (as GGIR reuses its config.csv), and a run whose parameters differ says what changed.
+public struct RunParameters: Codable, Sendable, Equatable {
+    public var analysis: AnalysisParameters
+    /// The phone method's analysis key (kept for scripts that read it; ``keys`` has every method's).
+    public var key: String
+    public var timeZone: String?
+    public var dataDirectory: String
+    public var reportsDirectory: String
+    public var kind: String?
+    public var units: String
+    /// `--shard K/N` (absent otherwise): what `merge` checks.
+    public var shard: ShardStamp?
+    /// The sleep diary's path as given (absent without one); its digest is in ``analysis``.
+    public var diary: String?
+
+    public init(_ c: PipelineConfiguration, shard: ShardStamp? = nil) {
+        analysis = c.parameters; key = c.parameters.key; timeZone = c.timeZoneIdentifier
+        dataDirectory = c.dataDirectory; reportsDirectory = c.reportsDirectory
+        kind = c.kindOverride?.rawValue; units = c.units.rawValue; self.shard = shard
+        diary = c.diary?.path
+    }
+
+    /// The parameters the last finished `run` or `nightly` of the database at `path` used; nil
+    /// when there is no database, no such run, or its row predates these fields.
+    public static func remembered(databasePath path: String) throws -> (run: Int64, parameters: RunParameters)? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        let db: SleepDatabase
+        do { db = try SleepDatabase(path: path) } catch { throw PipelineError.environment("\(error)") }
+        guard let run = try db.lastFinishedRun(commands: ["run", "nightly"]), let id = run.id,
+              let p = try? JSONDecoder().decode(RunParameters.self, from: Data(run.parametersJSON.utf8)) else { return nil }
+        return (id, p)
+    }
+
+    /// What differs from `old`, one phrase per parameter (`interval 10m → 15m`), in a fixed order.
+    public func changes(from old: RunParameters) -> [String] {
+        var out: [String] = []
+        func note(_ name: String, _ a: String?, _ b: String?, none: String = "none") {
+            if a != b { out.append("\(name) \(a ?? none) → \(b ?? none)") }
+        }
+        note("interval", old.analysis.interval.description, analysis.interval.description)
+        note("metric", old.analysis.metric.rawValue, analysis.metric.rawValue)
+        note("wake-threshold", "\(old.analysis.wakeThresholdFactor)", "\(analysis.wakeThresholdFactor)")
+        note("sleep-algorithm", old.analysis.sleepAlgorithm?.rawValue, analysis.sleepAlgorithm?.rawValue, none: "auto")
+        note("kind", old.kind, kind, none: "auto")
+        note("units", old.units, units)
+        note("tz", old.timeZone, timeZone)
+        if old.diary != diary || old.analysis.diaryDigest != analysis.diaryDigest {
+            out.append(old.diary == diary ? "diary \(diary ?? "none") (its content changed)" : "diary \(old.diary ?? "none") → \(diary ?? "none")")
+        }
+        note("data", old.dataDirectory, dataDirectory)
+        note("reports", old.reportsDirectory, reportsDirectory)
+        return out
+    }
+}
