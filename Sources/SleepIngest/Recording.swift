@@ -126,7 +126,13 @@ public struct Recording: Sendable {
 public struct IngestOptions: Sendable {
     /// IANA time zone for the recording's local clock (`--tz`); overrides what the data says.
     public var timeZoneIdentifier: String?
-    public init(timeZoneIdentifier: String? = nil) { self.timeZoneIdentifier = timeZoneIdentifier }
+    /// Multiplies every axis value of a raw `timestamp,x,y,z` CSV as it is parsed, before anything
+    /// is computed from it: 1/9.80665 under `--units m/s2` (such a CSV states no unit), so that a
+    /// file with gravity in m/s² reaches the wearable method in g; 1 otherwise.
+    public var rawCSVAxisScale: Double = 1
+    public init(timeZoneIdentifier: String? = nil, rawCSVAxisScale: Double = 1) {
+        self.timeZoneIdentifier = timeZoneIdentifier; self.rawCSVAxisScale = rawCSVAxisScale
+    }
 }
 
 /// Something that happened at a moment of a recording, as the source labels it.

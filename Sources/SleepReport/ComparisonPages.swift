@@ -24,18 +24,43 @@ public enum ComparisonPages {
             "title": "sleepsta — interval lengths compared: \(lengthsLabel)",
             "lengthsLabel": lengthsLabel, "reference": c.lengths[0].description,
             "nightCount": String(c.nights.count), "span": span,
-            "key": parametersWithoutInterval(input.parameters),
             "incomplete": c.incompleteNights.map { ["night": $0.nightID, "statuses": $0.statuses.map(\.rawValue).joined(separator: ", ")] },
             "hasIncomplete": !c.incompleteNights.isEmpty,
             "pairs": c.pairs.map(pairContext),
+            "methods": methodNotes(c),
             "nights": c.nights.indices.map { nightContext(c, index: $0, info: input.nights[$0]) },
         ]
         return library.render(context, withTemplate: "compare") ?? ""
     }
 
-    /// The parameters key without its interval, which differs between the compared analyses.
-    static func parametersWithoutInterval(_ p: AnalysisParameters) -> String {
-        p.key.split(separator: ";").filter { !$0.hasPrefix("interval=") }.joined(separator: ";")
+    /// One sentence per method of the compared nights: what the interval length changes for it.
+    /// Phones score per interval, so everything may change; wearables and epoch files score per
+    /// epoch, so sleep/wake and every metric but the phase minutes are the same at each length,
+    /// which the sentence says and checks night by night.
+    public static func methodNotes(_ c: IntervalLengthComparison) -> [[String: String]] {
+        let byKind = Dictionary(grouping: c.nights) { $0.analyses[0].kind }
+        return RecordingKind.allCases.compactMap { kind -> [String: String]? in
+            guard let nights = byKind[kind] else { return nil }
+            let shown = nights.first { $0.analyses[0].status == .scored }?.analyses[0] ?? nights[0].analyses[0]
+            let labels = shown.labels()
+            let key = shown.key.split(separator: ";").filter { !$0.hasPrefix("interval=") }.joined(separator: ";")
+            if labels.metricsDependOnInterval {
+                return ["kind": kind.rawValue, "nights": String(nights.count), "key": key,
+                        "note": "sleep/wake is scored per interval, so the night metrics, the awakenings and the phases all depend on the interval length; the tables below compare them."]
+            }
+            let phaseOnly: Set<ComparedMetric> = [.light, .deep]
+            let scored = nights.filter { $0.analyses.allSatisfy { $0.status == .scored } }
+            let identical = scored.filter { n in
+                let first = n.analyses[0].metrics
+                return n.analyses.dropFirst().allSatisfy { a in
+                    ComparedMetric.allCases.filter { !phaseOnly.contains($0) }.allSatisfy {
+                        $0.value(a.metrics!, nightStartUTC: n.windowStartUTC) == $0.value(first!, nightStartUTC: n.windowStartUTC)
+                    }
+                }
+            }
+            return ["kind": kind.rawValue, "nights": String(nights.count), "key": key,
+                    "note": "sleep/wake and the night metrics are scored per \(labels.scoredPer.replacingOccurrences(of: "epochs", with: "epoch")), not per interval, so they do not depend on the interval length (identical at every length on \(identical.count) of \(scored.count) scored nights; sleep/wake κ and awakenings below compare these epochs). Only the chart, the interval table and the phase minutes change with the length."]
+        }
     }
 
     static func pairContext(_ pair: IntervalLengthComparison.Pair) -> [String: Any] {

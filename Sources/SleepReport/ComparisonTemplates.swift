@@ -6,8 +6,9 @@ enum ComparisonTemplates {
     <body>
     <p><a href="../index.html">← all nights</a></p>
     <h1>Interval lengths compared: {{lengthsLabel}}</h1>
-    <p class="sub">{{nightCount}} nights ({{span}}) · reference {{reference}} · differences are longer − shorter · parameters <code>{{key}}</code></p>
-    <p>Every length is re-aggregated from the per-second base series in the database (no raw file is read again) and analysed with the same parameters.
+    <p class="sub">{{nightCount}} nights ({{span}}) · reference {{reference}} · differences are longer − shorter</p>
+    <p>Every length is derived from the database (no raw file is read again) and analysed with the same parameters: phone nights from the per-second base series, wearable nights from their stored 5-s epochs, epoch files from the file's own epochs.
+    {{#methods}}<p class="method"><b>{{kind}}</b> ({{nights}} nights): {{note}} Parameters <code>{{key}}</code>.</p>{{/methods}}
     Definitions: below, the <a href="../definitions.html">night metrics' definitions</a> and sleepsta’s docs/comparing-intervals.md. Data for other tools: <a href="statistics.csv">statistics.csv</a>, <a href="night-differences.csv">night-differences.csv</a>, <a href="night-agreement.csv">night-agreement.csv</a>.</p>
     {{#hasIncomplete}}<p class="note">Left out where not scored: {{#incomplete}}{{night}} ({{statuses}}); {{/incomplete}}</p>{{/hasIncomplete}}
     {{#pairs}}
@@ -23,7 +24,7 @@ enum ComparisonTemplates {
     <h3>Epoch-level agreement on a common {{cell}} grid (all nights pooled)</h3>
     <table>
     <tr><th>Labels</th><th>Cells</th><th>Accuracy</th><th>Cohen's κ</th></tr>
-    <tr><td>sleep/wake (interval states)</td><td class="num">{{swCells}}</td><td class="num">{{swAccuracy}}</td><td class="num">{{swKappa}}</td></tr>
+    <tr><td>sleep/wake (the labels the metrics use: intervals for phones, scored epochs otherwise)</td><td class="num">{{swCells}}</td><td class="num">{{swAccuracy}}</td><td class="num">{{swKappa}}</td></tr>
     <tr><td>phases (wake, light, deep)</td><td class="num">{{phaseCells}}</td><td class="num">{{phaseAccuracy}}</td><td class="num">{{phaseKappa}}</td></tr>
     </table>
     <p class="def">Cells: rows {{reference}}, columns {{test}}.</p>

@@ -43,7 +43,7 @@ extension HTMLPages {
         return [
             ["label": "Interval length", "value": "\(p.interval) (\(p.interval.seconds) s), for the chart, the interval table and phases"],
             ["label": "Actiwatch counts", "value": "Oakley as Actiware: weights 0.04 / 0.2 / 1 per minute (×2 for 30-s, ×4 for 15-s epochs) in double precision, wake if > \(Int(EpochFileNightMethod.actiwareThreshold)) counts (medium)"],
-            ["label": "ActiGraph counts", "value": "axis 1 summed to 60 s; Cole–Kripke as ActiLife; time in bed from ActiLife's Tudor-Locke sleep periods (5-min bedtime, 10-min wake, 160–1440 min)"],
+            ["label": "ActiGraph counts", "value": "axis 1 summed to 60 s; \(p.sleepAlgorithm == .sadeh ? "Sadeh" : "Cole–Kripke") as ActiLife; time in bed from ActiLife's Tudor-Locke sleep periods (5-min bedtime, 10-min wake, 160–1440 min)"],
             ["label": "Acceleration (ENMO …)", "value": "the file's own epochs (15, 30, 60, 120 s; others 60-s means); Oakley weighting, wake above \(NumberText.fixed(p.wakeThresholdFactor, 1)) × the night's median (the phones' rule)"],
             ["label": "Not worn", "value": "count columns: runs of ≥ \(EpochFileNightMethod.nonWearMinutes) min of zero counts"],
             ["label": "Persistent sleep", "value": "\(p.persistentSleepMinutes) min"],

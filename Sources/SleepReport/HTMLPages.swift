@@ -42,7 +42,9 @@ public enum HTMLPages {
         let p = a.parameters
         let parameters: [[String: String]] = epochFile ? epochFileParameterRows(a) : wearable ? wearableParameterRows(a) : [
             ["label": "Interval length", "value": "\(p.interval) (\(p.interval.seconds) s)"],
-            ["label": "Movement metric", "value": "\(p.metric.rawValue): \(p.metric.summary)"],
+            input.recordingFormat == appExportFormat
+                ? ["label": "Movement metric", "value": "app-totals: the app's own interval totals (its legacy formula), spread evenly over their seconds; --metric has no effect on them"]
+                : ["label": "Movement metric", "value": "\(p.metric.rawValue): \(p.metric.summary)"],
             ["label": "Scoring", "value": "\(AnalysisParameters.algorithmName) on \(p.epochSeconds)-s epochs; wake if the Oakley-weighted activity exceeds \(NumberText.fixed(p.wakeThresholdFactor, 1)) × the night's median epoch activity"],
             ["label": "Wake threshold used", "value": NumberText.fixed(a.wakeThreshold, 4) + " g·s (Oakley-weighted movement of a \(p.epochSeconds)-s epoch)"],
             ["label": "Persistent sleep", "value": "\(p.persistentSleepMinutes) min"],
@@ -74,6 +76,8 @@ public enum HTMLPages {
             "perMinuteUnit": epochFile ? epochFileUnit(a, perMinute: true) : wearable ? "ENMO (mg)" : "Mean acceleration (mg)",
             "chart": chartFile,
             "interval": p.interval.description,
+            "scoredPer": a.labels(appTotals: input.recordingFormat == appExportFormat).scoredPer,
+            "chartAlt": chartAlt(a, interval: p.interval),
             "metrics": metricRows,
             "intervals": wearable ? a.intervals.map { iv -> [String: String] in
                 let mv = iv.movement
@@ -93,6 +97,30 @@ public enum HTMLPages {
             "sourceResolution": IntervalLength(seconds: input.sourceResolutionSeconds)?.description ?? "",
         ]
         return library.render(context, withTemplate: "night") ?? ""
+    }
+
+    /// The recording format of the app's export: its movement is the app's own interval totals.
+    static let appExportFormat = "sleepsta-app-json"
+
+    /// The chart's alternative text, by what the chart shows for the night's method.
+    static func chartAlt(_ a: NightAnalysis, interval: IntervalLength) -> String {
+        let shown: String
+        switch a.kind {
+        case .phoneInBed: shown = "Mean acceleration (mg) per \(interval) interval"
+        case .wearable24h: shown = "ENMO (mg) per \(interval) interval and angle-z per minute"
+        case .epochFile: shown = "\(a.epochFile?.column ?? "Activity") per \(interval) interval"
+        }
+        return shown + " over the night, with the sleep period shaded" + (a.kind == .phoneInBed ? " and movement phases below" : "")
+    }
+
+    /// The index footer's parameters: the analysis key of each method whose nights it lists
+    /// (`phone-in-bed: interval=600s;…`), or this run's phone key when it lists none.
+    static func footerKeys(_ rows: [IndexRow], parameters: AnalysisParameters) -> [[String: Any]] {
+        var seen: [(RecordingKind, String)] = []
+        for r in rows { if let a = r.analysis, !seen.contains(where: { $0 == (a.kind, a.key) }) { seen.append((a.kind, a.key)) } }
+        if seen.isEmpty { return [["kind": "", "key": parameters.key, "last": true]] }
+        seen.sort { ($0.0.rawValue, $0.1) < ($1.0.rawValue, $1.1) }
+        return seen.enumerated().map { k, e in ["kind": e.0.rawValue, "key": e.1, "last": k == seen.count - 1] }
     }
 
     /// The zone a night was split with and where it came from (`recordings.time_zone_source`).
@@ -132,7 +160,7 @@ public enum HTMLPages {
         let context: [String: Any] = [
             "title": "sleepsta — nights",
             "nights": items, "count": String(rows.count), "span": span,
-            "interval": parameters.interval.description, "key": parameters.key,
+            "interval": parameters.interval.description, "keys": footerKeys(rows, parameters: parameters),
             "links": extraLinks.map { ["href": $0.href, "label": $0.label] }, "hasLinks": !extraLinks.isEmpty,
             "hasOverview": !rows.isEmpty,
             "hasNights": !rows.isEmpty,

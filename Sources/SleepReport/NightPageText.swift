@@ -46,10 +46,27 @@ public enum NightPageText {
         }
         facts.append(("Seconds with data", "\(series.coveredSeconds) of \(series.count)"))
         facts.append(("Night window", "\(LocalClock.iso8601(utcSecond: window.startUTC, timeline: tl)) to \(LocalClock.iso8601(utcSecond: window.endUTC, timeline: tl)) (\(window.durationSeconds / 3600) h)"))
-        facts.append(("Source resolution", series.sourceResolutionSeconds == 1 ? "raw samples (1-s base series)" : "\(series.sourceResolutionSeconds) s totals"))
+        // What the file holds: raw samples, the app's interval totals, or a device's epochs.
+        let fileEpoch = recording.flatMap { r in
+            r.kind == RecordingKind.epochFile.rawValue ? (r.quality.nominalSampleRateHz ?? r.effectiveSampleRateHz) : nil
+        }.flatMap { $0 > 0 ? Int((1 / $0).rounded()) : nil }
+        let appTotals = recording?.format == HTMLPages.appExportFormat
+        if let fileEpoch {
+            facts.append(("Source resolution", "the device's epochs of \(fileEpoch) s, as the file stores them"))
+        } else if appTotals {
+            facts.append(("Source resolution", "the app's interval totals of \(series.sourceResolutionSeconds) s, spread evenly over their seconds"))
+        } else {
+            facts.append(("Source resolution", series.sourceResolutionSeconds == 1 ? "raw samples (1-s base series)" : "\(series.sourceResolutionSeconds) s totals"))
+        }
         if let r = recording {
             facts.append(("Recording", "\(PrintableText.escaped(r.path)) (\(r.format), \(r.sizeBytes) bytes, \(Self.shortContentHash(r.contentHash)))"))
-            facts.append(("Samples", "\(r.sampleCount), effective rate \(String(format: "%.2f", r.effectiveSampleRateHz)) Hz"))
+            if let fileEpoch {
+                facts.append(("Epochs", "\(r.sampleCount) of \(fileEpoch) s"))
+            } else if appTotals {
+                facts.append(("Interval totals", "\(r.sampleCount) (the app sampled once a second and stored one total per interval)"))
+            } else {
+                facts.append(("Samples", "\(r.sampleCount), effective rate \(String(format: "%.2f", r.effectiveSampleRateHz)) Hz"))
+            }
             facts.append(("Time zone", "\(HTMLPages.timeZoneText(name: r.timeZone, source: r.timeZoneSource)); time_zone_source \(r.timeZoneSource)"))
             facts.append(("Gravity", r.gravity))
             facts.append(("Recording kind", "\(r.kind): \(r.kindReason.isEmpty ? "stored before kinds existed (a phone)" : r.kindReason)"))

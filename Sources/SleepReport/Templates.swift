@@ -41,9 +41,9 @@ enum Templates {
     {{^scored}}<p class="note">{{statusNote}}{{#statusReason}} Reason: {{statusReason}}.{{/statusReason}}</p>{{/scored}}
     {{#scoredNote}}<p class="note">{{statusReason}}.</p>{{/scoredNote}}
     {{#coarseSource}}<p class="note">The source holds totals per {{sourceResolution}} only; intervals shorter than that are spread evenly, not measured.</p>{{/coarseSource}}
-    <img class="chart" src="{{chart}}" alt="Mean acceleration (mg) per {{interval}} interval over the night, with the sleep period shaded and movement phases below">
+    <img class="chart" src="{{chart}}" alt="{{chartAlt}}">
     {{#scored}}
-    <h2>Night metrics ({{interval}} intervals)</h2>
+    <h2>Night metrics (per {{scoredPer}})</h2>
     <table>
     <tr><th>Metric</th>{{#ggirNames}}<th>GGIR part 4</th>{{/ggirNames}}<th>Value</th><th>Definition</th></tr>
     {{#metrics}}<tr><td>{{label}}</td>{{#ggirNames}}<td><code>{{ggir}}</code></td>{{/ggirNames}}<td class="num">{{value}}</td><td class="def">{{def}}</td></tr>
@@ -107,7 +107,7 @@ enum Templates {
     {{#nights}}<tr><td><a href="{{id}}/index.html">{{date}}</a><br><span class="def">{{id}}</span></td><td><code>{{recording}}</code></td><td>{{inBed}}</td><td class="num">{{tib}}</td><td class="num">{{tst}}</td><td class="num">{{se}}</td><td class="num">{{sol}}</td><td class="num">{{waso}}</td><td class="num">{{awakenings}}</td><td>{{status}}</td></tr>
     {{/nights}}
     </table>{{/hasNights}}
-    <footer>Parameters: <code>{{key}}</code> · data span {{span}} · <a href="definitions.html">definitions</a></footer>
+    <footer>Parameters: {{#keys}}{{#kind}}{{kind}}: {{/kind}}<code>{{key}}</code>{{^last}} · {{/last}}{{/keys}} · data span {{span}} · <a href="definitions.html">definitions</a></footer>
     </body>
     </html>
 

@@ -33,6 +33,26 @@ extension SleepDatabase {
             """, arguments: StatementArguments(commands)).map(Self.runRecord)
     }
 
+    /// The newest run that stored an analysis with one of `keys` of any of these nights, and how
+    /// many of the nights are still in the store: what tells whether a comparison made by an
+    /// earlier run is stale.
+    public func latestAnalysisRun(nightIDs: [String], keys: [String]) throws -> (runID: Int64?, nightsPresent: Int) {
+        try pool.read { db in
+            var latest: Int64? = nil, present = 0
+            for start in stride(from: 0, to: nightIDs.count, by: 500) {
+                let chunk = Array(nightIDs[start..<min(start + 500, nightIDs.count)])
+                let marks = chunk.map { _ in "?" }.joined(separator: ", ")
+                let keyMarks = keys.map { _ in "?" }.joined(separator: ", ")
+                if let id = try Int64.fetchOne(db, sql: "SELECT MAX(run_id) FROM analyses WHERE night_id IN (\(marks)) AND parameters_key IN (\(keyMarks))",
+                                               arguments: StatementArguments(chunk + keys)) {
+                    latest = max(latest ?? id, id)
+                }
+                present += try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM nights WHERE id IN (\(marks))", arguments: StatementArguments(chunk)) ?? 0
+            }
+            return (latest, present)
+        }
+    }
+
     /// Marks every run still `running` as `interrupted`: called by a run that holds the run lock,
     /// so no live process is behind any of them (a run killed, or a machine that lost power, never
     /// finished its row). `finished_utc` stays empty: such a run did not finish. Returns their ids.

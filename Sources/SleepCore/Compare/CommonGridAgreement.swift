@@ -9,10 +9,11 @@
 /// the in-bed span (first to last second with data, the same for both lengths) and both
 /// hypnograms have an interval there.
 ///
-/// - Sleep/wake: the intervals' scored states (``AnalyzedInterval/state``); cells where either
-///   state is missing (no scored epoch) are left out. Classes: 0 sleep, 1 wake (``SleepWake``).
-/// - Phases: the hypnogram the metrics use (``IntervalHypnogram``): wake (including everything
-///   outside the sleep period), light, deep. Classes 0 wake, 1 light, 2 deep.
+/// - Sleep/wake: the states the metrics were computed on (``IntervalHypnogram/metricsLabelling(_:)``:
+///   the intervals' for phones, the scored epochs' for wearables and epoch files); cells where
+///   either state is missing (no scored epoch) are left out. Classes: 0 sleep, 1 wake (``SleepWake``).
+/// - Phases: the interval hypnogram (``IntervalHypnogram``): wake (including everything outside
+///   the sleep period), light, deep. Classes 0 wake, 1 light, 2 deep.
 ///
 /// Rows of each matrix are the reference (shorter) length, columns the test (longer) length;
 /// accuracy and Cohen's κ come from ``ConfusionMatrix``.
@@ -52,12 +53,17 @@ public struct CommonGridAgreement: Sendable, Equatable {
     ///   - inBed: `[first, end)` UTC seconds with data (``NightSummaryMetrics/inBedStartUTC`` …).
     ///   - gridOriginUTC: the night window's start, through which the cells run.
     ///   - cellSeconds: a common divisor of both lengths and both grids' phases; nil: the greatest.
+    ///   - phases: the interval hypnograms of the phases where the sleep/wake labels are epochs
+    ///     (``IntervalHypnogram/metricsLabelling(_:)``); nil: `reference` and `test` themselves.
     public static func compute(reference: IntervalHypnogram, test: IntervalHypnogram,
+                               phases: (reference: IntervalHypnogram, test: IntervalHypnogram)? = nil,
                                inBed: (startUTC: Int64, endUTC: Int64), gridOriginUTC: Int64,
                                cellSeconds given: Int? = nil) -> CommonGridAgreement {
-        let cell = given ?? cellSeconds(cellSeconds(reference.intervalSeconds, test.intervalSeconds),
-                                        cellSeconds(phaseSeconds(reference, gridOriginUTC: gridOriginUTC),
-                                                    phaseSeconds(test, gridOriginUTC: gridOriginUTC)))
+        let all = [reference, test] + (phases.map { [$0.reference, $0.test] } ?? [])
+        let cell = given ?? all.reduce(0) { c, h in
+            cellSeconds(c, cellSeconds(h.intervalSeconds, phaseSeconds(h, gridOriginUTC: gridOriginUTC)))
+        }
+        let phaseReference = phases?.reference ?? reference, phaseTest = phases?.test ?? test
         var result = empty(cellSeconds: cell)
         let C = Int64(cell)
         let from = max(reference.startUTC, test.startUTC, inBed.startUTC)
@@ -66,11 +72,12 @@ public struct CommonGridAgreement: Sendable, Equatable {
         // First cell overlapping `from`, on the grid through the night's noon (and both grids).
         var c = gridOriginUTC + LocalClock.floorDiv(from - gridOriginUTC, C) * C
         while c < to {
-            if let i = reference.index(atUTC: c), let j = test.index(atUTC: c) {
-                if let r = reference.states[i], let t = test.states[j] {
-                    result.sleepWake.add(reference: Int(r.rawValue), test: Int(t.rawValue))
-                }
-                result.phases.add(reference: phaseClass(reference.stages[i]), test: phaseClass(test.stages[j]))
+            if let i = reference.index(atUTC: c), let j = test.index(atUTC: c),
+               let r = reference.states[i], let t = test.states[j] {
+                result.sleepWake.add(reference: Int(r.rawValue), test: Int(t.rawValue))
+            }
+            if let i = phaseReference.index(atUTC: c), let j = phaseTest.index(atUTC: c) {
+                result.phases.add(reference: phaseClass(phaseReference.stages[i]), test: phaseClass(phaseTest.stages[j]))
             }
             c += C
         }

@@ -1,9 +1,14 @@
-/// The hypnogram a scored night's metrics are computed on: one stage per interval, where an
-/// interval counts as sleep only when its state is sleep and it lies inside the sleep period
-/// (light or deep by its movement phase), and as wake otherwise (before sleep onset, after the
-/// wake time, wake intervals, intervals without data). This is exactly the labelling
+/// The hypnogram of a scored night: one stage per interval, where an interval counts as sleep
+/// only when its state is sleep and it lies inside the sleep period (light or deep by its
+/// movement phase), and as wake otherwise (before sleep onset, after the wake time, wake
+/// intervals, intervals without data). For phones this is exactly the labelling
 /// ``NightAnalyzer`` hands to ``NightMetrics``; awakenings skip intervals without data as the
 /// analyzer does, so counts taken here agree with the metrics.
+///
+/// Wearables and epoch files score sleep/wake per epoch, and their metrics are computed on the
+/// epochs: ``metricsLabelling(_:)`` gives their hypnogram of epochs (one "interval" per scored
+/// epoch), the one their metrics and awakenings come from. Their interval hypnogram (each
+/// interval the majority of its epochs) is only what the chart and the phases show.
 public struct IntervalHypnogram: Sendable, Equatable {
     /// UTC second of the first interval's start.
     public var startUTC: Int64
@@ -35,6 +40,31 @@ public struct IntervalHypnogram: Sendable, Equatable {
         stages = analysis.intervals.map { iv in
             guard iv.state == .sleep, iv.movement.endUTC > onset, iv.movement.startUTC < wake else { return .wake }
             return iv.phase == .deep ? .deep : .light
+        }
+    }
+
+    /// The labels a scored night's sleep/wake metrics were computed on: the intervals for a
+    /// method whose metrics depend on the interval length (phones), else the scored epochs.
+    /// Comparing two lengths on these labels compares what the metrics saw: identical epochs,
+    /// κ = 1 and no hidden awakenings, where only the intervals' majority votes differ.
+    public static func metricsLabelling(_ analysis: NightAnalysis) -> IntervalHypnogram? {
+        analysis.labels().metricsDependOnInterval ? IntervalHypnogram(analysis) : IntervalHypnogram(epochsOf: analysis)
+    }
+
+    /// The hypnogram of a scored night's epochs (at the metrics' resolution): sleep epochs inside
+    /// the sleep period are `light` (phases belong to intervals), the rest wake; nil unless
+    /// scored with evenly spaced epochs.
+    public init?(epochsOf analysis: NightAnalysis) {
+        guard analysis.status == .scored, let m = analysis.metrics, let onset = m.sleepOnsetUTC, let wake = m.wakeTimeUTC,
+              let first = analysis.epochs.first, m.resolutionSeconds > 0 else { return nil }
+        let E = m.resolutionSeconds
+        for (k, e) in analysis.epochs.enumerated() where e.startUTC != first.startUTC + Int64(k * E) { return nil }
+        startUTC = first.startUTC
+        intervalSeconds = E
+        states = analysis.epochs.map(\.state)
+        stages = analysis.epochs.map { e in
+            guard e.state == .sleep, e.startUTC + Int64(E) > onset, e.startUTC < wake else { return .wake }
+            return .light
         }
     }
 

@@ -83,16 +83,23 @@ public struct IntervalLengthComparison: Sendable, Equatable {
         // One cell for every night of the pair, so pooled cells all weigh the same time.
         var cell = CommonGridAgreement.cellSeconds(lengths[r].seconds, lengths[t].seconds)
         for night in nights {
-            for h in [night.analyses[r], night.analyses[t]].compactMap(IntervalHypnogram.init) {
+            let a = night.analyses[r], b = night.analyses[t]
+            let hypnograms = [IntervalHypnogram(a), IntervalHypnogram(b),
+                              IntervalHypnogram.metricsLabelling(a), IntervalHypnogram.metricsLabelling(b)].compactMap { $0 }
+            for h in hypnograms {
                 cell = CommonGridAgreement.cellSeconds(cell, CommonGridAgreement.phaseSeconds(h, gridOriginUTC: night.windowStartUTC))
+                cell = CommonGridAgreement.cellSeconds(cell, h.intervalSeconds)
             }
         }
         var pooled = CommonGridAgreement.empty(cellSeconds: cell)
         var rows: [PairNight] = []
         for night in nights {
             let a = night.analyses[r], b = night.analyses[t]
-            guard let ma = a.metrics, let mb = b.metrics, let ha = IntervalHypnogram(a), let hb = IntervalHypnogram(b) else { continue }
-            let grid = CommonGridAgreement.compute(reference: ha, test: hb, inBed: (ma.inBedStartUTC, ma.inBedEndUTC),
+            // Sleep/wake and awakenings on the labels the metrics saw (epochs for per-epoch
+            // methods); phases on the intervals.
+            guard let ma = a.metrics, let mb = b.metrics, let ia = IntervalHypnogram(a), let ib = IntervalHypnogram(b),
+                  let ha = IntervalHypnogram.metricsLabelling(a), let hb = IntervalHypnogram.metricsLabelling(b) else { continue }
+            let grid = CommonGridAgreement.compute(reference: ha, test: hb, phases: (ia, ib), inBed: (ma.inBedStartUTC, ma.inBedEndUTC),
                                                    gridOriginUTC: night.windowStartUTC, cellSeconds: cell)
             pooled.add(grid)
             rows.append(PairNight(

@@ -46,3 +46,11 @@ public struct MethodLabels: Sendable, Equatable {
         }
     }
 }
+
+extension NightAnalysis {
+    /// The labels of this analysis' numbers (``MethodLabels``); `appTotals` for the app's export.
+    public func labels(appTotals: Bool = false) -> MethodLabels {
+        MethodLabels.of(kind: kind, parameters: parameters, epochFile: epochFile, scoredEpochSeconds: metrics?.resolutionSeconds,
+                        appTotals: appTotals)
+    }
+}

@@ -31,15 +31,23 @@ public enum AccelerationUnits: String, Sendable, CaseIterable {
         return Double(values[values.count / 2])
     }
 
-    /// Converts a gravity-free raw CSV from m/s² to g when `option` says so, or when `auto` finds its
-    /// noise floor on the m/s² scale; records the unit and warns. Other formats state their unit.
+    /// Converts a gravity-free raw CSV from m/s² to g when `auto` finds its noise floor on the m/s²
+    /// scale; records the unit and warns. Under `--units m/s2` the reader divided every axis value
+    /// as it parsed it (``IngestOptions/rawCSVAxisScale``; gravity included or not): this records
+    /// that. Other formats state their unit.
     public static func resolve(_ recording: inout Recording, option: AccelerationUnits) {
-        guard recording.format == .rawCSV, recording.gravity != .included else { return }
+        guard recording.format == .rawCSV else { return }
+        if option == .metresPerSecondSquared {
+            recording.units = "m/s² (converted to g)"
+            recording.warnings.append("acceleration read as m/s² and divided by \(standardGravity) (--units m/s2)")
+            return
+        }
+        guard recording.gravity != .included else { return }
         let floor = quietFloor(recording)
         let convert: Bool
         switch option {
         case .g: return
-        case .metresPerSecondSquared: convert = true
+        case .metresPerSecondSquared: return
         case .auto: convert = (floor ?? 0) > quietFloorThreshold
         }
         guard convert else { return }

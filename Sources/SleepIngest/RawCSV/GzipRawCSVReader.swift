@@ -39,7 +39,7 @@ struct GzipRawCSVReader {
         defer { ring.stop() }
 
         let original = samples
-        var consumer = IntakeConsumer(intake: SampleIntake(sink: samples))
+        var consumer = IntakeConsumer(intake: SampleIntake(sink: samples), scale: options.rawCSVAxisScale)
         var head: RawCSVHead? = nil
         // The incomplete last line of the previous block, copied in front of the next one.
         let carry = UnsafeMutablePointer<UInt8>.allocate(capacity: LineScanner.maximumLineBytes)

@@ -89,11 +89,11 @@ struct ParallelRawCSVReader {
     /// the serial reader after all or a sample is one the intake would not have handed on as it is
     /// (``ForwardingConsumer``: the file changed since the first read): the caller then discards
     /// the sink and reads the file the usual way. Throws when the file shrank while it was read.
-    func replay<Sink: SampleSink>(path: String, samples: inout Sink) throws(IngestError) -> Bool {
+    func replay<Sink: SampleSink>(path: String, axisScale: Double = 1, samples: inout Sink) throws(IngestError) -> Bool {
         guard let file = MappedFile(path: path) else { return false }
         defer { file.close() }
         guard let head = RawCSVHead.rows(of: file) else { return false }
-        var consumer = ForwardingConsumer(sink: samples)
+        var consumer = ForwardingConsumer(sink: samples, scale: axisScale)
         defer { samples = consumer.sink }
         guard Self.fusedSerial(file, head: head, chunkCount: file.chunkCount(dataStart: head.dataStart, dataEnd: head.dataEnd, chunkBytes: chunkBytes),
                                chunkBytes: chunkBytes, consumer: &consumer) else { return false }
@@ -123,7 +123,7 @@ struct ParallelRawCSVReader {
         } else { zoneTimeline = nil }
 
         let original = samples
-        var consumer = IntakeConsumer(intake: SampleIntake(sink: samples))
+        var consumer = IntakeConsumer(intake: SampleIntake(sink: samples), scale: options.rawCSVAxisScale)
         let chunkCount = file.chunkCount(dataStart: head.dataStart, dataEnd: head.dataEnd, chunkBytes: chunkBytes)
         // A sink that keeps samples gets them from the accumulating thread in order, so parser
         // threads could only sum seconds it cannot use: parse on one core, and leave the other to
@@ -202,12 +202,15 @@ struct IntakeConsumer<Sink: SampleSink>: StoppingSampleConsumer {
     var normCount = 0
     /// The intake refused a sample (time went back too far, span too long): the serial reader must report it.
     var failed = false
+    /// ``IngestOptions/rawCSVAxisScale``.
+    let scale: Double
 
-    init(intake: SampleIntake<Sink>) { self.intake = intake }
+    init(intake: SampleIntake<Sink>, scale: Double = 1) { self.intake = intake; self.scale = scale }
     var stopped: Bool { failed }
 
     @inline(__always)
-    mutating func consume(timestamp: Double, x: Double, y: Double, z: Double) {
+    mutating func consume(timestamp: Double, x xIn: Double, y yIn: Double, z zIn: Double) {
+        let x = xIn * scale, y = yIn * scale, z = zIn * scale
         if normCount < 1000 { normSum += (x * x + y * y + z * z).squareRoot(); normCount += 1 }
         do { try intake.add(timestamp: timestamp, x: x, y: y, z: z) } catch { failed = true }
     }
@@ -226,11 +229,14 @@ struct ForwardingConsumer<Sink: SampleSink>: StoppingSampleConsumer {
     /// Below this: plausible, and within the span from the first sample's second (an integer
     /// bound, so `t < upper` is exactly the intake's `floor(t) − first second < span`).
     private var upper = -Double.infinity
-    init(sink: Sink) { self.sink = sink }
+    /// ``IngestOptions/rawCSVAxisScale``, as the first read applied it.
+    let scale: Double
+    init(sink: Sink, scale: Double = 1) { self.sink = sink; self.scale = scale }
     var stopped: Bool { refused }
 
     @inline(__always)
-    mutating func consume(timestamp t: Double, x: Double, y: Double, z: Double) {
+    mutating func consume(timestamp t: Double, x xIn: Double, y yIn: Double, z zIn: Double) {
+        let x = xIn * scale, y = yIn * scale, z = zIn * scale
         if t >= last && t < upper {
             last = t
             sink.add(timestamp: t, x: x, y: y, z: z)

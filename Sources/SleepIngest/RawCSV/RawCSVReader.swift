@@ -121,9 +121,9 @@ extension RawCSVReader {
     /// The file's samples again, straight to `samples` (no recording): see
     /// ``ParallelRawCSVReader/replay(path:samples:)``, including when it returns false. Call it only
     /// when ``passedEverySample(_:)`` held for the first read.
-    public func replaySamples<Sink: SampleSink>(path: String, samples: inout Sink) throws(IngestError) -> Bool {
+    public func replaySamples<Sink: SampleSink>(path: String, options: IngestOptions = IngestOptions(), samples: inout Sink) throws(IngestError) -> Bool {
         guard parallel else { return false }
-        return try ParallelRawCSVReader().replay(path: path, samples: &samples)
+        return try ParallelRawCSVReader().replay(path: path, axisScale: options.rawCSVAxisScale, samples: &samples)
     }
 }
 
@@ -146,9 +146,12 @@ private struct ParseState<Sink: SampleSink> {
     // Gravity check on the first samples.
     var normSum = 0.0
     var normCount = 0
+    /// ``IngestOptions/rawCSVAxisScale``.
+    let scale: Double
 
     init(path: String, options: IngestOptions, sink: Sink) throws(IngestError) {
         self.path = path
+        scale = options.rawCSVAxisScale
         // No device range: a phone log states none, so clipping is not assessed.
         self.intake = SampleIntake(sink: sink)
         if let id = options.timeZoneIdentifier {
@@ -204,9 +207,9 @@ private struct ParseState<Sink: SampleSink> {
             throw IngestError(file: path, line: lineNumber, message: "expected 4 comma-separated fields (timestamp,x,y,z), found \(fieldIndex)")
         }
         let t = try timestamp(p, bounds.0, bounds.1)
-        let x = try value(p, bounds.2, bounds.3, axis: "x")
-        let y = try value(p, bounds.4, bounds.5, axis: "y")
-        let z = try value(p, bounds.6, bounds.7, axis: "z")
+        let x = try value(p, bounds.2, bounds.3, axis: "x") * scale
+        let y = try value(p, bounds.4, bounds.5, axis: "y") * scale
+        let z = try value(p, bounds.6, bounds.7, axis: "z") * scale
         if normCount < 1000 { normSum += (x * x + y * y + z * z).squareRoot(); normCount += 1 }
         do {
             try intake.add(timestamp: t, x: x, y: y, z: z)
@@ -299,7 +302,7 @@ private struct ParseState<Sink: SampleSink> {
         let (series, quality) = intake.finish()
         let meanNorm = normSum / Double(max(normCount, 1))
         if meanNorm > 6 && meanNorm < 14 {
-            throw IngestError(file: path, line: 1, message: "mean |a| of the first samples is \(String(format1: meanNorm)), which is gravity in m/s²; expected acceleration in g (divide by 9.80665)")
+            throw IngestError(file: path, line: 1, message: "mean |a| of the first samples is \(String(format1: meanNorm)), which is gravity in m/s²; expected acceleration in g: run with --units m/s2 (the file is then divided by 9.80665 as it is read)")
         }
         let gravity = intake.refinedGravity((meanNorm > 0.7 && meanNorm < 1.3) ? .included : (meanNorm < 0.3 ? .removed : .unknown),
                                             meanNorm: meanNorm)

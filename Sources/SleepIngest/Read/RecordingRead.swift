@@ -30,7 +30,10 @@ public struct RecordingRead: Sendable {
         /// Whether the read sums ActiGraph counts: asked for, and a milestone to carry them.
         public var sumsActivityCounts: Bool { wearableMilestone && activityCounts }
 
-        var ingest: IngestOptions { IngestOptions(timeZoneIdentifier: timeZoneIdentifier) }
+        var ingest: IngestOptions {
+            IngestOptions(timeZoneIdentifier: timeZoneIdentifier,
+                          rawCSVAxisScale: units == .metresPerSecondSquared ? 1 / AccelerationUnits.standardGravity : 1)
+        }
     }
 
     /// The format's name (``RecordingFormat`` or ``EpochFileFormat`` raw value).

@@ -26,7 +26,7 @@ enum SpecializedSampleRead {
     /// ``RawCSVReader/replaySamples(path:samples:)`` for this sink, specialised here for the same
     /// reason as ``read(_:path:options:sink:)`` (through the generic entry the parser's per-row
     /// call went through a protocol witness).
-    static func replay(_ reader: RawCSVReader, path: String, sink: inout SplitWearableSink) throws(IngestError) -> Bool {
-        try reader.replaySamples(path: path, samples: &sink)
+    static func replay(_ reader: RawCSVReader, path: String, options: IngestOptions, sink: inout SplitWearableSink) throws(IngestError) -> Bool {
+        try reader.replaySamples(path: path, options: options, samples: &sink)
     }
 }

@@ -66,7 +66,7 @@ struct WearableMilestonePasses: Sendable {
         if let csv = raw as? RawCSVReader, RawCSVReader.passedEverySample(firstRead) {
             var sink = SplitWearableSink(calibration: calibration, statisticsOnWorker: statisticsOnWorker(raw))
             let replayed: Bool
-            do { replayed = try SpecializedSampleRead.replay(csv, path: path, sink: &sink) } catch {
+            do { replayed = try SpecializedSampleRead.replay(csv, path: path, options: options, sink: &sink) } catch {
                 _ = sink.finish()
                 throw error
             }

@@ -5,7 +5,7 @@ import SleepReport
 import SleepStore
 
 /// `sleepsta compare`: analyses the stored nights at every requested interval length (reusing
-/// stored analyses, deriving and storing missing ones from the per-second base series without
+/// stored analyses, deriving and storing missing ones from the stored series and epochs without
 /// reading any raw file), compares the lengths (``IntervalLengthComparison``) and writes the
 /// comparison report.
 public struct IntervalComparisonRun {

@@ -25,7 +25,7 @@ public struct CompareConfiguration: Sendable {
 /// What a comparison did.
 public struct CompareSummary: Sendable {
     public var comparison: IntervalLengthComparison
-    /// Analyses derived from the stored base series in this run (missing before).
+    /// Analyses derived from the stored nights in this run (missing before).
     public var analysesComputed = 0
     /// Analyses found in the database.
     public var analysesReused = 0

@@ -1,10 +1,16 @@
 import SleepCore
+import SleepReport
 
 /// The comparison's statistics as a Markdown table (what `sleepsta compare` prints: readable
 /// in a terminal, pasteable into notes and issues).
 public enum ComparisonTable {
     public static func markdown(_ c: IntervalLengthComparison) -> String {
         var lines: [String] = []
+        // What the interval length changes, per method (phones: everything; others: the phases).
+        for note in ComparisonPages.methodNotes(c) {
+            lines.append("\(note["kind"] ?? "") (\(note["nights"] ?? "") nights): \(note["note"] ?? "")")
+        }
+        if !lines.isEmpty { lines.append("") }
         for pair in c.pairs {
             let r = pair.reference.description, t = pair.test.description
             lines.append("\(t) vs \(r): differences \(t) − \(r) over \(pair.nights.count) nights scored at both lengths")

@@ -95,7 +95,7 @@ struct ReportBuilder {
         // The definitions page is the same for every run: written when missing, not counted.
         _ = (try ReportWriter.write(DefinitionsPage.page(), to: (reportsDirectory as NSString).appendingPathComponent(DefinitionsPage.fileName)))
         let indexPath = (reportsDirectory as NSString).appendingPathComponent("index.html")
-        count(try ReportWriter.write(HTMLPages.indexPage(rows, parameters: parameters, extraLinks: Self.comparisonLinks(in: reportsDirectory)
+        count(try ReportWriter.write(HTMLPages.indexPage(rows, parameters: parameters, extraLinks: Self.comparisonLinks(in: reportsDirectory, db: db)
                                                                  + recordingLinks(overviews.filter { $0.analysis != nil }.map(\.recordingPath)),
                                                          failures: try failures ?? db.latestRunFailures(commands: ["run", "nightly", "merge"])),
                                      to: indexPath))

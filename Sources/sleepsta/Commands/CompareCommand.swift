@@ -8,7 +8,7 @@ struct Compare: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Compare interval lengths over the nights in the database: metrics, agreement statistics and a report.",
         discussion: """
-        Every length is re-aggregated from the per-second base series stored with each night (no raw file is read again); analyses missing from the database are derived and stored. The shortest length is the reference. Per night: the difference of every night metric (longer − shorter). Across nights: mean difference (Bland–Altman bias), 95 % limits of agreement, ICC(2,1); epoch-level agreement on a common grid (accuracy, Cohen's kappa); the awakenings found by either length. Writes REPORTS/compare-<lengths>/ and prints the statistics as a Markdown table. Definitions: docs/comparing-intervals.md.
+        Every length is derived from what is stored with each night (no raw file is read again): phone nights from the per-second base series, wearables from their 5-s epochs, epoch files from the file's epochs; analyses missing from the database are derived and stored. Wearables and epoch files score sleep/wake per epoch, so their night metrics are the same at every length: the page says so per method, and their sleep/wake agreement is taken on those epochs. The shortest length is the reference. Per night: the difference of every night metric (longer − shorter). Across nights: mean difference (Bland–Altman bias), 95 % limits of agreement, ICC(2,1); epoch-level agreement on a common grid (accuracy, Cohen's kappa); the awakenings found by either length. Writes REPORTS/compare-<lengths>/ and prints the statistics as a Markdown table. Definitions: docs/comparing-intervals.md.
         """)
 
     @Option(name: .long, help: ArgumentHelp("Two or more interval lengths, comma-separated: 10m,15m or 5m,10m,15m,30m.", valueName: "lengths"))
@@ -81,7 +81,7 @@ struct Compare: ParsableCommand {
         }
         guard !quiet else { return }
         print("sleepsta \(SleepstaVersion.current): compared \(summary.comparison.lengths.map(\.description).joined(separator: ", ")) over \(summary.comparison.nights.count) night(s) in \(db)")
-        print("analyses: \(summary.analysesComputed) derived from the stored base series, \(summary.analysesReused) reused")
+        print("analyses: \(summary.analysesComputed) derived from the stored nights (no raw file read), \(summary.analysesReused) reused")
         print("report: \(summary.reportFolder)/index.html (\(summary.reportsWritten) file(s) written, \(summary.reportsUnchanged) unchanged)"
               + (summary.indexLinked ? "; linked from \(reports)/index.html" : ""))
         print("")

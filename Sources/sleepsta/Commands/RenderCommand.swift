@@ -22,7 +22,7 @@ struct Render: ParsableCommand {
     func run() throws {
         do {
             let s = try ReportRender(databasePath: db, reportsDirectory: reports).run()
-            print("render: \(s.nights) night(s) from \(db) with \(s.parameters.interval) intervals (\(s.parameters.key))")
+            print("render: \(s.nights) night(s) from \(db) with \(s.parameters.interval) intervals (the parameters of the last run; each method's key is in the index footer)")
             print("reports: \(reports)/index.html (\(s.written) file(s) written, \(s.unchanged) unchanged)")
         } catch let error as PipelineError {
             FileHandle.standardError.write(Data(ExitStatus.errorLine(error).utf8))
