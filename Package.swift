@@ -89,6 +89,6 @@ let package = Package(
                                                      .product(name: "Logging", package: "swift-log")],
                     exclude: ["Fixtures"]),
         // The CLI's own pieces (the terminal's progress line).
-        .testTarget(name: "SleepstaCLITests", dependencies: ["sleepsta", "SleepPipeline"]),
+        .testTarget(name: "SleepstaCLITests", dependencies: ["sleepsta", "SleepPipeline", "SleepCore"]),
     ]
 )

@@ -14,7 +14,7 @@ struct ExportTests {
         w.writeNights(seeds: [51, 52])
         try w.run()
         try w.compare()
-        let all = try w.export(.intervals)
+        let all = try w.export(.intervals, analysis: .all)
         #expect(Array(all[0].prefix(7)) == Self.requiredIntervalColumns)
         #expect(all[0] == ExportTable.intervals.columns)
         let db = try SleepDatabase(path: w.db)
@@ -69,7 +69,8 @@ struct ExportTests {
             #expect(value(row, "interval_seconds") == "600" && value(row, "metric") == "mean-abs-axis")
             #expect(Double(value(row, "wake_threshold_factor")) == 4 && Double(value(row, "wake_threshold")) == a.wakeThreshold)
         }
-        #expect(try w.export(.nights).count == 7)   // both lengths
+        #expect(try w.export(.nights, analysis: .all).count == 7)   // both lengths
+        #expect(try w.export(.nights).count == 4)   // the pages' analysis: one row per night
         let epochs = try w.export(.epochs, interval: .fifteenMinutes)
         #expect(epochs[0] == ExportTable.epochs.columns)
         let scores = try db.query("SELECT COUNT(*) AS n FROM scores s JOIN analyses a ON a.id = s.analysis_id WHERE a.interval_seconds = 900")

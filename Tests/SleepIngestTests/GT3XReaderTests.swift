@@ -60,14 +60,19 @@ struct GT3XReaderTests {
         #expect(total == 108 && matched == total)
     }
 
-    @Test("--tz replaces the stated offset; the device clock keeps one offset",
+    @Test("the offset the file states wins over --tz; a --tz that disagrees gets one warning; the device clock keeps one offset",
           .enabled(if: ExternalData.available, Comment(rawValue: ExternalData.skipMessage)))
     func zoneOption() throws {
         let path = try #require(ExternalData.url(Self.example)).path
+        // America/Chicago agrees with the stated −05:00 in June: no warning.
         let r = try GT3XReader().read(path: path, options: IngestOptions(timeZoneIdentifier: "America/Chicago"))
-        #expect(r.timeZoneSource == .option)
-        // 2023-06-13 08:34 CDT (−05:00) = 13:34Z, the same instant as the stated offset gives.
+        #expect(r.timeZoneSource == .data && !r.warnings.contains { $0.contains("disagrees") })
+        // 2023-06-13 08:34 at the stated −05:00 = 13:34Z.
         #expect(r.segments[0].series.startSecond == 1_686_663_240)
+        let other = try GT3XReader().read(path: path, options: IngestOptions(timeZoneIdentifier: "Europe/Berlin"))
+        #expect(other.timeZoneSource == .data && other.timeZoneName == "UTC-05:00")
+        #expect(other.warnings.filter { $0.contains("--tz Europe/Berlin disagrees") }.count == 1)
+        #expect(other.segments[0].series.startSecond == 1_686_663_240, "the file's offset converts the device clock")
     }
 }
 

@@ -57,7 +57,8 @@ struct TimeZoneRerunTests {
         _ = try w.run(tz: nil)
         let out = w.root + "/nights.csv"
         try Exporter(configuration: ExportConfiguration(databasePath: w.db, table: .nights, outputPath: out)).run()
-        let text = try String(contentsOfFile: out, encoding: .utf8)
-        #expect(text.split(separator: "\n").dropFirst().allSatisfy { $0.hasSuffix(",assumed-utc") })
+        let lines = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let source = try #require(lines[0].firstIndex(of: "time_zone_source"))
+        #expect(lines.count > 1 && lines.dropFirst().allSatisfy { $0[source] == "assumed-utc" })
     }
 }

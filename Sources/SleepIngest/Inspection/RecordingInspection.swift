@@ -193,7 +193,8 @@ public enum RecordingInspector {
 
     static func zoneText(name: String?, timeline: UTCOffsetTimeline, at utc: Int64?) -> String {
         let offset = UTCOffsetTimeline.formatOffset(timeline.offset(atUTC: utc ?? 0))
-        if let name { return "\(name) (UTC\(offset) at the start)" }
+        // A name that is itself the offsets (`UTC+02:00`) says it all.
+        if let name, !name.hasPrefix("UTC") { return "\(name) (UTC\(offset) at the start)" }
         return "UTC\(offset)" + (timeline.transitions.isEmpty ? "" : " (\(timeline.transitions.count) offset changes)")
     }
 

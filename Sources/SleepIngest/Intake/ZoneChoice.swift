@@ -23,7 +23,7 @@ struct ZoneChoice {
     ///   - stated: offsets the file states (ISO offsets, a header's offset), when it names no zone.
     ///   - span: the recording's first and last UTC seconds, where `--tz` is compared with the file.
     ///   - noneWarning: what to say when nothing states a zone.
-    init(path: String, option: String?, statedName: String? = nil, statedNameField: String? = nil,
+    init(path: String, option: String?, statedName: String? = nil, statedNameField: String? = nil, statedNameLine: Int? = nil,
          stated: UTCOffsetTimeline? = nil, span: (first: Int64, last: Int64)?, noneWarning: String) throws(IngestError) {
         var optionTimeline: UTCOffsetTimeline? = nil
         if let option {
@@ -34,7 +34,7 @@ struct ZoneChoice {
         }
         if let statedName {
             guard let tl = ZoneTimeline.timeline(identifier: statedName) else {
-                throw IngestError(file: path, path: statedNameField,
+                throw IngestError(file: path, line: statedNameLine, path: statedNameField,
                                   message: "unknown time zone '\(statedName)' stated in the file: expected an IANA name such as Europe/Berlin")
             }
             self.init(timeline: tl, name: statedName, source: .data, warning: nil)

@@ -49,6 +49,7 @@ public struct SleepAsAndroidReader: RecordingReader {
         var warnings = parser.warnings
         let spans = parser.segments.compactMap { $0.series.dataSpan }
         let zone = try ZoneChoice(path: path, option: options.timeZoneIdentifier, statedName: parser.zones.first,
+                                  statedNameLine: parser.firstValuesLine,
                                   span: spans.isEmpty ? nil : (spans.map(\.first).min()!, spans.map(\.end).max()! - 1),
                                   noneWarning: "the records state no time zone and no --tz was given: nights are assigned on the UTC clock")
         if let w = zone.warning { warnings.append(w) }

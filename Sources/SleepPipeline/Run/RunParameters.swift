@@ -30,7 +30,8 @@ public struct RunParameters: Codable, Sendable, Equatable {
     /// The parameters the last finished `run` or `nightly` of the database at `path` used; nil
     /// when there is no database, no such run, or its row predates these fields.
     public static func remembered(databasePath path: String) throws -> (run: Int64, parameters: RunParameters)? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        // No database yet, or one this user cannot write (the run then says so itself).
+        guard FileManager.default.fileExists(atPath: path), access(path, W_OK) == 0 else { return nil }
         let db: SleepDatabase
         do { db = try SleepDatabase(path: path) } catch { throw PipelineError.environment("\(error)") }
         guard let run = try db.lastFinishedRun(commands: ["run", "nightly"]), let id = run.id,

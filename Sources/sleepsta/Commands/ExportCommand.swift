@@ -8,6 +8,7 @@ struct Export: ParsableCommand {
         abstract: "Write stored intervals, nights or epochs as tidy CSV (for pandas, R, spreadsheets).",
         discussion: """
         One row per observation; times ISO 8601 with the night's UTC offset; missing values empty; standard output unless --output. Movement is exported as stored, in the unit of the method that ran (movement_unit, activity_unit): g·s for phones, ENMO g·s for wearables, the file's counts for epoch files; movement_per_minute is that per minute. --interval of a length never analysed fails (exit 2) and says how to derive it.
+
         By default a night appears once, with the analysis its page shows (--analysis current: the parameters of the last finished run or nightly). --analysis all lists every stored parameter set (a night once per set; analysis_id and parameters_key tell them apart); --analysis KEY one parameters_key. The export reads one consistent snapshot of the store, also while a run is writing (stderr then says so).
           intervals  one row per interval: movement, coverage, state, phase
           nights     one row per night and parameter set: metrics, parameters

@@ -47,9 +47,10 @@ final class CompareWorkspace {
                                   logger: Self.quietLogger).run()
     }
 
-    func export(_ table: ExportTable, interval: IntervalLength? = nil) throws -> [[String]] {
+    func export(_ table: ExportTable, interval: IntervalLength? = nil, analysis: AnalysisSelection = .current) throws -> [[String]] {
         let path = root + "/export-\(table.rawValue).csv"
-        try Exporter(configuration: ExportConfiguration(databasePath: db, table: table, interval: interval, outputPath: path)).run()
+        try Exporter(configuration: ExportConfiguration(databasePath: db, table: table, interval: interval, analysis: analysis,
+                                                        outputPath: path)).run()
         return RFC4180.parse(try String(contentsOfFile: path, encoding: .utf8))
     }
 
