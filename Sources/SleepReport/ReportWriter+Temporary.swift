@@ -19,7 +19,7 @@ public struct ReportWriteError: Error, CustomStringConvertible, Sendable {
 /// A report is first written in full to `.<name>.tmp-<pid>` next to it and then renamed over the
 /// old file, so a reader (or a run killed half way) sees the old file or the new one, never part
 /// of one. A run killed between the two steps leaves its temporary file behind; the next run
-/// removes such leftovers before it writes (it holds the database lock, so no other run is writing).
+/// removes such leftovers before it writes, those whose writing process is gone.
 extension ReportWriter {
     static func temporaryPath(for path: String) -> String {
         let directory = (path as NSString).deletingLastPathComponent
@@ -61,6 +61,14 @@ extension ReportWriter {
         return !pid.isEmpty && pid.allSatisfy(\.isASCII) && pid.allSatisfy(\.isNumber)
     }
 
+    /// Whether the process that named a temporary file (`….tmp-<pid>`) still runs: its file may
+    /// be mid-write (a `render` beside a run on another database, say), so it is left alone. A
+    /// reused pid only keeps a leftover a little longer.
+    static func writerIsAlive(_ name: String) -> Bool {
+        guard let range = name.range(of: ".tmp-", options: .backwards), let pid = Int32(name[range.upperBound...]) else { return false }
+        return kill(pid, 0) == 0 || errno == EPERM
+    }
+
     /// Removes temporary files left by killed runs in `directory` and its subfolders (up to
     /// `depth` levels). Returns how many were removed. Only call this while holding the run lock.
     @discardableResult
@@ -74,7 +82,7 @@ extension ReportWriter {
             guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
             if isDirectory.boolValue {
                 if !name.hasPrefix(".") { removed += removeStaleTemporaryFiles(in: path, depth: depth - 1) }
-            } else if isTemporaryFileName(name), (try? fm.removeItem(atPath: path)) != nil {
+            } else if isTemporaryFileName(name), !writerIsAlive(name), (try? fm.removeItem(atPath: path)) != nil {
                 removed += 1
             }
         }

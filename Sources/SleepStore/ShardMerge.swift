@@ -227,6 +227,11 @@ public struct ShardFacts: Sendable {
     public var migrations: [String]
     /// Every run, oldest first.
     public var runs: [RunRecord]
+    /// Every night id the shard holds (names that become report folders: checked before merging).
+    public var nightIDs: [String] = []
+    /// Views among the shard's objects: a shard made by sleepsta has none, and a view can run an
+    /// endless query when merge reads it as a table.
+    public var views: [String] = []
 }
 
 /// Per table, after a merge.
@@ -245,7 +250,12 @@ extension SleepDatabase {
                 }
                 let migrations = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid")
                 let runs = try Row.fetchAll(db, sql: "SELECT * FROM runs ORDER BY id").map(Self.runRecord)
-                return ShardFacts(path: path, migrations: migrations, runs: runs)
+                var facts = ShardFacts(path: path, migrations: migrations, runs: runs)
+                facts.views = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name")
+                if facts.views.isEmpty, try db.tableExists("nights") {
+                    facts.nightIDs = try String.fetchAll(db, sql: "SELECT id FROM nights ORDER BY id")
+                }
+                return facts
             }
         } catch let error as StoreError { throw error } catch {
             throw StoreError("cannot read \(path): \(error)")

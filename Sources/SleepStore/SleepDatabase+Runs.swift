@@ -26,6 +26,21 @@ extension SleepDatabase {
         try pool.read { try Self.lastFinishedRun($0, commands: commands) }
     }
 
+    /// ``lastFinishedRun(commands:)`` of the database at `path`, opened read-only and not migrated:
+    /// asked before a run takes the lock (another run may be writing), so it must neither write
+    /// nor wait for a writer. nil when the file holds no `runs` table.
+    public static func lastFinishedRun(path: String, commands: [String]) throws -> RunRecord? {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(5)
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            guard try db.tableExists("runs") else { return nil }
+            return try lastFinishedRun(db, commands: commands)
+        }
+    }
+
     static func lastFinishedRun(_ db: Database, commands: [String]) throws -> RunRecord? {
         let marks = commands.map { _ in "?" }.joined(separator: ", ")
         return try Row.fetchOne(db, sql: """

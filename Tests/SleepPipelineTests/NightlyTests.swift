@@ -166,16 +166,22 @@ struct NightlyTests {
         }
     }
 
-    @Test("temporary files left by a killed writer are removed; other files stay")
+    @Test("temporary files left by a killed writer are removed; a live writer's and other files stay")
     func staleTemporaryFiles() throws {
         let w = try workspace(nights: 1)
         try nightly(w)
         let folder = w.reports + "/night1_2024-06-14"
-        let leftovers = [folder + "/.index.html.tmp-4242", w.reports + "/.index.html.tmp-7", folder + "/.dat.nosync1a2b.Xy12Zq"]
+        // Pids above any pid_max: no such process.
+        let leftovers = [folder + "/.index.html.tmp-2147483646", w.reports + "/.index.html.tmp-2147483645", folder + "/.dat.nosync1a2b.Xy12Zq"]
         for p in leftovers { FileManager.default.createFile(atPath: p, contents: Data("partial".utf8)) }
         FileManager.default.createFile(atPath: w.reports + "/.keep", contents: Data())
+        // A writer that still runs (this test process, say a render beside the run) keeps its file.
+        let live = w.reports + "/.notes.html.tmp-\(getpid())"
+        FileManager.default.createFile(atPath: live, contents: Data("being written".utf8))
         try nightly(w)
         for p in leftovers { #expect(!FileManager.default.fileExists(atPath: p), "\(p)") }
+        #expect(FileManager.default.fileExists(atPath: live))
+        try? FileManager.default.removeItem(atPath: live)
         #expect(FileManager.default.fileExists(atPath: w.reports + "/.keep"))
         #expect(ReportWriter.isTemporaryFileName(".movement.png.tmp-123"))
         #expect(!ReportWriter.isTemporaryFileName(".movement.png.tmp-") && !ReportWriter.isTemporaryFileName("movement.png"))

@@ -3,9 +3,11 @@
 /// A file name may hold any byte but `/` and NUL: a newline in one would start a forged line in
 /// the log or the cron mail (`2024-06-16T04:15:02Z error : everything fine`), a carriage return or
 /// an ANSI escape would overwrite what a terminal shows, and a NUL cut the stored error short.
-/// Every control character (C0, DEL, C1) and the Unicode line and paragraph separators are
-/// written as an escape instead: `\n`, `\r`, `\t`, `\0`, else `\u{1B}`-style. Other text,
-/// non-ASCII letters included, is kept as it is.
+/// Every control character (C0, DEL, C1), the Unicode line and paragraph separators, and the
+/// bidirectional controls (U+200E/U+200F marks, U+202A–U+202E embeddings and overrides,
+/// U+2066–U+2069 isolates: a name `U+202E gnp.csv` would show as `vsc.png`) are written as an
+/// escape instead: `\n`, `\r`, `\t`, `\0`, else `\u{1B}`-style. Other text, non-ASCII letters
+/// included, is kept as it is.
 public enum PrintableText {
     public static func escaped(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
@@ -27,5 +29,6 @@ public enum PrintableText {
     @inline(__always)
     static func needsEscape(_ s: Unicode.Scalar) -> Bool {
         s.value < 0x20 || (s.value >= 0x7F && s.value <= 0x9F) || s.value == 0x2028 || s.value == 0x2029
+            || s.value == 0x200E || s.value == 0x200F || (s.value >= 0x202A && s.value <= 0x202E) || (s.value >= 0x2066 && s.value <= 0x2069)
     }
 }

@@ -42,11 +42,17 @@ public struct SleepDiary: Sendable {
     static let endTitles: Set<String> = ["out_of_bed", "outofbed", "lights_on", "lightson", "wake", "wake_time", "rise", "sleep_end", "end"]
     static let typeTitles: Set<String> = ["type", "kind", "event"]
 
+    /// Largest diary read (about 200 000 rows): a diary is typed or exported per night, and a file
+    /// far larger is not one; reading it whole must not cost gigabytes.
+    public static let maximumBytes = 8 << 20
+    /// Longest row: a diary row is an id, a date, two times and a type.
+    public static let maximumLineBytes = 4096
+
     public static func read(path: String) throws(IngestError) -> SleepDiary {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw IngestError(file: path, byteOffset: 0, message: "cannot read the sleep diary")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
+        // A sparse or special file is refused as a recording would be.
+        try InputPreflight.check(path: path)
+        let bytes = try FileBytes.readAll(path: path, limit: maximumBytes)
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw IngestError(file: path, byteOffset: 0, message: "the sleep diary is not UTF-8 text")
         }
         return try parse(text, path: path)
@@ -57,15 +63,14 @@ public struct SleepDiary: Sendable {
             String($0).trimmingCharacters(in: CharacterSet(charactersIn: "\r\u{FEFF}"))
         }
         while let last = lines.last, last.trimmingCharacters(in: .whitespaces).isEmpty { lines.removeLast() }
+        if let long = lines.firstIndex(where: { $0.utf8.count > maximumLineBytes }) {
+            throw IngestError(file: path, line: long + 1, message: "row is \(lines[long].utf8.count) bytes long: a diary row (id,night,in_bed,out_of_bed[,type]) is at most \(maximumLineBytes)")
+        }
         guard let header = lines.first else {
             throw IngestError(file: path, line: 1, message: "the sleep diary is empty: expected a header row (id,night,in_bed,out_of_bed[,type])")
         }
         let separator: Character = header.contains(";") && !header.contains(",") ? ";" : (header.contains("\t") && !header.contains(",") ? "\t" : ",")
-        func fields(_ line: String) -> [String] {
-            line.split(separator: separator, omittingEmptySubsequences: false).map {
-                $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-            }
-        }
+        func fields(_ line: String) -> [String] { Self.fields(line, separator: separator) }
         let titles = fields(header).map { EpochColumnNaming.canonical($0) }
         func column(_ names: Set<String>) -> Int? { titles.firstIndex { names.contains($0) } }
         guard let idC = column(idTitles), let nightC = column(nightTitles), let startC = column(startTitles), let endC = column(endTitles) else {
@@ -93,6 +98,11 @@ public struct SleepDiary: Sendable {
             guard let start = localSecond(field(startC), night: night, isEnd: false, after: nil) else {
                 problems.append("\(path) row \(row): in bed '\(field(startC))' is not a time: expected HH:MM or YYYY-MM-DD HH:MM"); continue
             }
+            // An explicit date must be the night's: its evening or the morning after.
+            let nightStart = night.daysSinceEpoch * 86_400
+            guard start >= nightStart && start < nightStart + 2 * 86_400 else {
+                problems.append("\(path) row \(row): in bed '\(field(startC))' is not on the night of \(night) (its evening or the next morning)"); continue
+            }
             guard let end = localSecond(field(endC), night: night, isEnd: true, after: start) else {
                 problems.append("\(path) row \(row): out of bed '\(field(endC))' is not a time: expected HH:MM or YYYY-MM-DD HH:MM"); continue
             }
@@ -114,6 +124,28 @@ public struct SleepDiary: Sendable {
         var hasher = FNV1a()
         for e in entries { hasher.add("\(e.id)|\(e.night)|\(e.startLocal)|\(e.endLocal)|\(e.kind.rawValue);") }
         return SleepDiary(path: path, entries: entries, problems: problems, digest: hasher.hex)
+    }
+
+    /// A row's fields as RFC 4180 reads them: a quoted field may hold the separator and `""` for
+    /// a quote (`"smith, john"` is one id); surrounding spaces are trimmed.
+    static func fields(_ line: String, separator: Character) -> [String] {
+        var out: [String] = [], field = "", quoted = false, wasQuoted = false
+        var chars = line[...]
+        while let c = chars.popFirst() {
+            if quoted {
+                if c == "\"" {
+                    if chars.first == "\"" { field.append("\""); chars = chars.dropFirst() } else { quoted = false }
+                } else { field.append(c) }
+            } else if c == "\"" && field.trimmingCharacters(in: .whitespaces).isEmpty {
+                quoted = true; wasQuoted = true; field = ""
+            } else if c == separator {
+                out.append(wasQuoted ? field : field.trimmingCharacters(in: .whitespaces)); field = ""; wasQuoted = false
+            } else if !(wasQuoted && c.isWhitespace) {
+                field.append(c)
+            }
+        }
+        out.append(wasQuoted ? field : field.trimmingCharacters(in: .whitespaces))
+        return out
     }
 
     /// `HH:MM[:SS]` on the night's date (at or after noon) or the next day (before noon; for an end
@@ -172,18 +204,27 @@ public struct SleepDiary: Sendable {
 
     /// The diary's use over `nightDates` (each stored recording's path with its nights' evening
     /// dates): unusable rows, ids that match no recording, nights a matching recording does not have.
+    ///
+    /// Rows whose id matches no recording are summarised per id (one line per id, its rows
+    /// listed), so that a diary of a larger study does not print a line per row of every other
+    /// participant.
     public func use(nightDates: [String: Set<String>]) -> Use {
         var problems = self.problems
         var guiding = 0
+        var unmatched: [(id: String, rows: [Int])] = []
         for e in entries {
             let recordings = nightDates.filter { Self.matches(id: e.id, recordingPath: $0.key) }
             if recordings.isEmpty {
-                problems.append("\(path) row \(e.row): id '\(e.id)' matches no recording (ids match a path, a file name with or without its extension, or a folder name)")
+                if let k = unmatched.firstIndex(where: { $0.id == e.id }) { unmatched[k].rows.append(e.row) } else { unmatched.append((e.id, [e.row])) }
             } else if e.kind == .sleep && !recordings.values.contains(where: { $0.contains(e.night.description) }) {
                 problems.append("\(path) row \(e.row): '\(e.id)' has no night of \(e.night) (nights run noon to noon, named by their evening)")
             } else if e.kind == .sleep {
                 guiding += 1
             }
+        }
+        for u in unmatched {
+            let rows = u.rows.prefix(5).map(String.init).joined(separator: ", ") + (u.rows.count > 5 ? ", … (\(u.rows.count) rows)" : "")
+            problems.append("\(path) row\(u.rows.count > 1 ? "s" : "") \(rows): id '\(u.id)' matches no recording (ids match a path, a file name with or without its extension, or a folder name)")
         }
         return Use(path: path, rows: entries.filter { $0.kind == .sleep }.count + self.problems.count, applied: guiding, problems: problems)
     }

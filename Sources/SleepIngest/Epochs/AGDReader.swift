@@ -20,6 +20,8 @@ public struct AGDReader: EpochFileReader {
     static let sqliteMagic: [UInt8] = Array("SQLite format 3".utf8) + [0]
     /// .NET ticks per second and the tick count of 1970-01-01T00:00.
     static let ticksPerSecond: Int64 = 10_000_000
+    /// Above this a value cell is damage, not a count, lux or step total of one epoch.
+    static let largestPlausibleValue = 1e9
     static let unixEpochTicks: Int64 = 621_355_968_000_000_000
     /// Settings about the subject (not the device): not copied into the metadata.
     static let personalSettings: Set<String> = ["subjectname", "sex", "height", "mass", "age", "race", "dateofbirth"]
@@ -74,27 +76,36 @@ public struct AGDReader: EpochFileReader {
         guard !valueNames.isEmpty else {
             throw IngestError(file: path, path: "data", message: "no value columns: expected axis1 (and usually axis2, axis3, steps, lux …)")
         }
-        let selected = ([columnNames[timestampIndex]] + valueNames).map(\.quotedDatabaseIdentifier).joined(separator: ", ")
         var table = EpochRowTable(path: path, rowTableName: "data",
                                   numericColumns: valueNames.map { .init(name: EpochColumnNaming.canonical($0), sourceName: $0) })
-        let cursor = try Row.fetchCursor(db, sql: "SELECT \(selected) FROM data ORDER BY rowid")
+        // Columns are read by position from `SELECT *`: a column name from the file never becomes
+        // SQL text (a name with a quote in it could otherwise run its own query).
+        let valueIndices = columnNames.indices.filter { $0 != timestampIndex }
+        let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM data ORDER BY rowid")
         var rowNumber = 0
         var values = [Double](repeating: .nan, count: valueNames.count)
         while let row = try cursor.next() {
             rowNumber += 1
-            guard let ticks = row[0] as Int64? else {
-                throw table.error(position: rowNumber, "dataTimestamp is empty: expected .NET ticks")
+            guard case .int64(let ticks) = (row[timestampIndex] as DatabaseValue).storage else {
+                throw table.error(position: rowNumber, "dataTimestamp is empty or not an integer: expected .NET ticks")
             }
             guard ticks % ticksPerSecond == 0 else {
                 throw table.error(position: rowNumber, "dataTimestamp \(ticks) is not on a whole second: expected epoch starts in whole seconds")
             }
             let local = (ticks - unixEpochTicks) / ticksPerSecond
-            for c in 0..<valueNames.count {
-                let value = row[c + 1] as Double?
-                if let value, !value.isFinite {
-                    throw table.error(position: rowNumber, "\(valueNames[c]) is not a finite number")
+            for (c, index) in valueIndices.enumerated() {
+                // Numbers only: text or a blob in a value cell is a missing value (SQLite would
+                // read it as 0), counted as such by the table.
+                let value: Double
+                switch (row[index] as DatabaseValue).storage {
+                case .int64(let v): value = Double(v)
+                case .double(let v): value = v
+                default: value = .nan
                 }
-                values[c] = value ?? .nan
+                if !value.isNaN && !(value.isFinite && abs(value) <= Self.largestPlausibleValue) {
+                    throw table.error(position: rowNumber, "\(valueNames[c]) is \(value): expected a finite value up to \(Int(Self.largestPlausibleValue)) per epoch")
+                }
+                values[c] = value
             }
             table.append(localSecond: local, position: rowNumber, values: values)
         }

@@ -21,8 +21,10 @@ struct DelimitedText {
     let lines: [Line]
     let delimiter: UInt8
 
-    /// Files larger than this are refused (they would not be epoch files).
-    static let sizeLimit = 1 << 30
+    /// Files larger than this are refused: a text epoch export is read whole and split (about 6×
+    /// its size in memory), and 256 MB is more than a year of 15-s epochs with every column
+    /// Actiware writes, so a larger file is not an epoch export, and reading it would cost gigabytes.
+    static let sizeLimit = 256 << 20
 
     /// Reads and splits `path`. `delimiter` nil: `,`, or `;` when the first non-blank line has
     /// more semicolons than commas (European spreadsheet exports).

@@ -19,6 +19,9 @@ struct EpochRowTable {
     static let maximumSpanSeconds: Int64 = 400 * 86_400
     /// Most epochs accepted (100 days of 1-s epochs), so that memory stays bounded.
     static let maximumEpochs = 10_000_000
+    /// Most cells (epochs × columns) the recording may fill, about 400 MB: a small file with many
+    /// columns and a gap between two rows must not ask for gigabytes.
+    static let maximumCells = 50_000_000
 
     init(path: String, rowTableName: String? = nil, numericColumns: [ColumnSpec], labelColumns: [ColumnSpec] = []) {
         self.path = path; self.rowTableName = rowTableName
@@ -87,6 +90,11 @@ struct EpochRowTable {
             index[i] = Int((localSeconds[i] - first) / step)
             if index[i] >= Self.maximumEpochs {
                 throw error(position: positions[i], "is epoch \(index[i] + 1) of the recording; at most \(Self.maximumEpochs) epochs are accepted (corrupt time?)")
+            }
+            let columns = max(1, numericColumns.count + labelColumns.count)
+            if (index[i] + 1) * columns > Self.maximumCells {
+                throw error(position: positions[i], "is epoch \(index[i] + 1) of the recording, with \(columns) columns: "
+                            + "more than \(Self.maximumCells) values (epochs × columns) are not accepted (corrupt time, or too many columns?)")
             }
         }
         let count = (index.last ?? 0) + 1

@@ -14,7 +14,14 @@ struct DeviceClock {
     private let optionTimeline: UTCOffsetTimeline?
     private let statedOffset: Int32?
 
-    init(path: String, options: IngestOptions, statedOffsetSeconds: Int32?) throws(IngestError) {
+    /// - Parameter statedAt: where the file states its offset (a header line, an `info.txt` key), for the error.
+    init(path: String, options: IngestOptions, statedOffsetSeconds: Int32?, statedAt: (line: Int?, field: String?) = (nil, nil)) throws(IngestError) {
+        // UTC offsets run from −12:00 to +14:00; a header beyond ±14:00 is damaged, and taking it
+        // would shift every time by days and print offsets no parser accepts.
+        if let o = statedOffsetSeconds, abs(o) > 14 * 3600 {
+            throw IngestError(file: path, line: statedAt.line, path: statedAt.field,
+                              message: "the file states the UTC offset \(UTCOffsetTimeline.formatOffset(o)): beyond ±14:00, a damaged time-zone header")
+        }
         self.path = path
         option = options.timeZoneIdentifier
         statedOffset = statedOffsetSeconds

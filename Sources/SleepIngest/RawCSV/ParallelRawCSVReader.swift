@@ -178,7 +178,8 @@ struct ParallelRawCSVReader {
     /// offsets); nil where it would refuse the file (no samples, m/s² instead of g).
     static func finish<Sink: SampleSink>(_ consumer: IntakeConsumer<Sink>, zoneName: String?,
                                          zoneTimeline: UTCOffsetTimeline?) -> Recording? {
-        guard consumer.intake.accumulator.sampleCount > 0 else { return nil }
+        // No samples, or a unit that changes on the way: the serial reader names the line.
+        guard consumer.intake.accumulator.sampleCount > 0, consumer.level.change == nil else { return nil }
         let (series, quality) = consumer.intake.finish()
         let meanNorm = consumer.normSum / Double(max(consumer.normCount, 1))
         if meanNorm > 6 && meanNorm < 14 { return nil }
@@ -204,6 +205,7 @@ struct IntakeConsumer<Sink: SampleSink>: StoppingSampleConsumer {
     var failed = false
     /// ``IngestOptions/rawCSVAxisScale``.
     let scale: Double
+    var level = AccelerationLevelWatch()
 
     init(intake: SampleIntake<Sink>, scale: Double = 1) { self.intake = intake; self.scale = scale }
     var stopped: Bool { failed }
@@ -212,6 +214,7 @@ struct IntakeConsumer<Sink: SampleSink>: StoppingSampleConsumer {
     mutating func consume(timestamp: Double, x xIn: Double, y yIn: Double, z zIn: Double) {
         let x = xIn * scale, y = yIn * scale, z = zIn * scale
         if normCount < 1000 { normSum += (x * x + y * y + z * z).squareRoot(); normCount += 1 }
+        level.observe(x: x, y: y, z: z)
         do { try intake.add(timestamp: timestamp, x: x, y: y, z: z) } catch { failed = true }
     }
 }

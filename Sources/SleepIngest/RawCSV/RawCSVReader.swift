@@ -148,6 +148,9 @@ private struct ParseState<Sink: SampleSink> {
     var normCount = 0
     /// ``IngestOptions/rawCSVAxisScale``.
     let scale: Double
+    var level = AccelerationLevelWatch()
+    /// The line at which ``level`` saw the unit change.
+    var levelChangeLine: Int? = nil
 
     init(path: String, options: IngestOptions, sink: Sink) throws(IngestError) {
         self.path = path
@@ -211,6 +214,8 @@ private struct ParseState<Sink: SampleSink> {
         let y = try value(p, bounds.4, bounds.5, axis: "y") * scale
         let z = try value(p, bounds.6, bounds.7, axis: "z") * scale
         if normCount < 1000 { normSum += (x * x + y * y + z * z).squareRoot(); normCount += 1 }
+        level.observe(x: x, y: y, z: z)
+        if levelChangeLine == nil && level.change != nil { levelChangeLine = lineNumber }
         do {
             try intake.add(timestamp: t, x: x, y: y, z: z)
         } catch {
@@ -299,6 +304,7 @@ private struct ParseState<Sink: SampleSink> {
         guard intake.accumulator.sampleCount > 0 else {
             throw IngestError(file: path, line: max(lineNumber, 1), message: lineNumber == 0 ? "empty file: expected timestamp,x,y,z rows" : "no sample rows: expected timestamp,x,y,z rows after the header")
         }
+        if let problem = level.problem { throw IngestError(file: path, line: levelChangeLine ?? lineNumber, message: problem) }
         let (series, quality) = intake.finish()
         let meanNorm = normSum / Double(max(normCount, 1))
         if meanNorm > 6 && meanNorm < 14 {

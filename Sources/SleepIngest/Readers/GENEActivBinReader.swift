@@ -149,7 +149,9 @@ public struct GENEActivBinReader: RawSampleReader {
         mutating func startData(line: Int) throws(IngestError) {
             inHeader = false
             for (k, axis) in ["x", "y", "z"].enumerated() {
-                guard let g = header["\(axis) gain"].flatMap(Double.init), g != 0, let o = header["\(axis) offset"].flatMap(Double.init) else {
+                // A gain near 0 (1e-310) or beyond any device's would make every sample infinite.
+                guard let g = header["\(axis) gain"].flatMap(Double.init), g.isFinite, abs(g) >= 1, abs(g) <= 1e7,
+                      let o = header["\(axis) offset"].flatMap(Double.init), o.isFinite, abs(o) <= 1e7 else {
                     throw IngestError(file: path, line: line, message: "header has no usable '\(axis) gain' / '\(axis) offset' in 'Calibration Data' (found '\(header["\(axis) gain"] ?? "")' / '\(header["\(axis) offset"] ?? "")')")
                 }
                 calibration.gain[k] = g; calibration.offset[k] = o
@@ -166,10 +168,11 @@ public struct GENEActivBinReader: RawSampleReader {
                 var sign: Int32 = 1
                 var rest = Substring(t)
                 if rest.first == "-" { sign = -1; rest = rest.dropFirst() } else if rest.first == "+" { rest = rest.dropFirst() }
-                let parts = rest.split(separator: ":").compactMap { Int32($0) }
-                if parts.count == 2 { stated = sign * (parts[0] * 3600 + parts[1] * 60) }
+                let parts = rest.split(separator: ":").compactMap { Int($0.prefix(9)) }
+                // Clamped, not trapped: an absurd offset is refused with its line by DeviceClock.
+                if parts.count == 2 { stated = Int32(clamping: Int(sign) * (parts[0] * 3600 + parts[1] * 60)) }
             }
-            clock = try DeviceClock(path: path, options: options, statedOffsetSeconds: stated)
+            clock = try DeviceClock(path: path, options: options, statedOffsetSeconds: stated, statedAt: (line, "Time Zone"))
             intake = SampleIntake(sink: initialSink, deviceRangeG: rangeG)
         }
 

@@ -40,6 +40,11 @@ public struct GT3XReader: RawSampleReader {
 
     public func read<Sink: SampleSink>(path: String, options: IngestOptions, samples: inout Sink) throws(IngestError) -> Recording {
         let archive = try ZipArchive(path: path)
+        // Two entries of one name: which one the device wrote cannot be told, so none is taken.
+        for name in ["info.txt", "log.bin"] where archive.entries.filter({ $0.name == name }).count > 1 {
+            throw IngestError(file: path, byteOffset: archive.directoryOffset,
+                              message: "the archive holds \(archive.entries.filter { $0.name == name }.count) entries named \(name): expected one (a damaged or rewritten .gt3x)")
+        }
         guard let infoEntry = archive.entry(named: "info.txt") else {
             throw IngestError(file: path, byteOffset: archive.directoryOffset, message: "no info.txt in the archive: expected an ActiGraph .gt3x (zip with info.txt and log.bin)")
         }
@@ -57,7 +62,8 @@ public struct GT3XReader: RawSampleReader {
             }
         }
         let log = try archive.open(logEntry)
-        var parser = LogParser(path: path, info: info, clock: try DeviceClock(path: path, options: options, statedOffsetSeconds: info.timeZoneOffsetSeconds),
+        var parser = LogParser(path: path, info: info, clock: try DeviceClock(path: path, options: options, statedOffsetSeconds: info.timeZoneOffsetSeconds,
+                                                                    statedAt: (nil, "info.txt TimeZone")),
                                intake: SampleIntake(sink: samples, deviceRangeG: info.rangeG))
         defer { samples = parser.intake.sink }
         try parser.parse(ChunkedBytes(log))
@@ -114,10 +120,11 @@ public struct GT3XReader: RawSampleReader {
             var t = Substring(text)
             var sign: Int32 = 1
             if t.first == "-" { sign = -1; t = t.dropFirst() } else if t.first == "+" { t = t.dropFirst() }
-            let parts = t.split(separator: ":").map { Int32($0) }
+            let parts = t.split(separator: ":").map { Int($0.prefix(9)) }
             guard parts.count >= 2, parts.allSatisfy({ $0 != nil }) else { return nil }
             let seconds = parts[0]! * 3600 + parts[1]! * 60 + (parts.count > 2 ? parts[2]! : 0)
-            return sign * seconds
+            // Clamped, not trapped: an absurd offset is refused with its value by DeviceClock.
+            return Int32(clamping: Int(sign) * seconds)
         }
 
         /// Scale for samples when no PARAMETERS record states one: ActiGraph's per-serial defaults.

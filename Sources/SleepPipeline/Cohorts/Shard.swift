@@ -22,8 +22,12 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
     public var index: Int
     public var count: Int
 
+    /// Most shards of one cohort: far more Slurm tasks than any cohort needs, and small enough
+    /// that the per-shard tables (`count` entries) never ask for much memory.
+    public static let maximumCount = 10_000
+
     public init?(index: Int, count: Int) {
-        guard count >= 1, (1...count).contains(index) else { return nil }
+        guard count >= 1, count <= Self.maximumCount, (1...count).contains(index) else { return nil }
         self.index = index; self.count = count
     }
 

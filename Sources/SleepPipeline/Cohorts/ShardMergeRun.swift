@@ -33,7 +33,7 @@ public struct ShardMergeRun {
     }
 
     /// What a run's `parameters_json` says, as far as merging cares.
-    struct RunParameters: Codable {
+    struct ShardRunParameters: Codable {
         var analysis: AnalysisParameters?
         var key: String?
         var timeZone: String?
@@ -56,8 +56,8 @@ public struct ShardMergeRun {
         var merged: [Int]
     }
 
-    static func parameters(_ run: RunRecord) -> RunParameters? {
-        try? JSONDecoder().decode(RunParameters.self, from: Data(run.parametersJSON.utf8))
+    static func parameters(_ run: RunRecord) -> ShardRunParameters? {
+        try? JSONDecoder().decode(ShardRunParameters.self, from: Data(run.parametersJSON.utf8))
     }
 
     public func run() throws -> Summary {
@@ -68,9 +68,9 @@ public struct ShardMergeRun {
         var summary = Summary()
         summary.expected = expectedShards
         var reference: (agreement: String, count: Int, digest: String, source: String)?
-        var shardParameters: RunParameters?
+        var shardParameters: ShardRunParameters?
 
-        func agree(_ p: RunParameters, toolVersion: String, count: Int, digest: String, source: String) throws {
+        func agree(_ p: ShardRunParameters, toolVersion: String, count: Int, digest: String, source: String) throws {
             let a = p.agreement(toolVersion: toolVersion)
             guard let r = reference else { reference = (a, count, digest, source); return }
             if r.agreement != a {
@@ -87,6 +87,14 @@ public struct ShardMergeRun {
             do { facts = try SleepDatabase.shardFacts(path: path) } catch { throw PipelineError.environment("merge: shard \(path): \(error)") }
             guard facts.migrations == known else {
                 throw PipelineError.environment("merge: shard \(path) has schema [\(facts.migrations.joined(separator: ", "))], this sleepsta [\(known.joined(separator: ", "))]; rerun that shard with this sleepsta; nothing was merged")
+            }
+            // Names from a shard become paths and SQL reads: a shard sleepsta made has no views and
+            // only night ids sleepsta makes.
+            guard facts.views.isEmpty else {
+                throw PipelineError.environment("merge: shard \(path) holds views (\(facts.views.prefix(3).map { PrintableText.escaped($0) }.joined(separator: ", "))), which sleepsta never makes; nothing was merged")
+            }
+            if let bad = facts.nightIDs.first(where: { !NightNaming.isNightID($0) }) {
+                throw PipelineError.environment("merge: shard \(path) holds the night id '\(PrintableText.escaped(bad))', which is not one sleepsta makes (stem_YYYY-MM-DD, letters, digits, - _ .); nothing was merged")
             }
             guard let last = facts.runs.last(where: { ["run", "nightly"].contains($0.command) }) else {
                 throw PipelineError.environment("merge: shard \(path) holds no run; nothing was merged")

@@ -81,8 +81,8 @@ public struct IntervalComparisonRun {
         let indexPath = (configuration.reportsDirectory as NSString).appendingPathComponent("index.html")
         guard FileManager.default.fileExists(atPath: indexPath),
               let json = try db.latestRunParametersJSON(commands: ["run", "nightly"]) else { return nil }
-        struct RunParameters: Decodable { var analysis: AnalysisParameters }
-        guard let p = try? JSONDecoder().decode(RunParameters.self, from: Data(json.utf8)) else { return nil }
+        struct RecordedAnalysis: Decodable { var analysis: AnalysisParameters }
+        guard let p = try? JSONDecoder().decode(RecordedAnalysis.self, from: Data(json.utf8)) else { return nil }
         return try ReportBuilder(db: db, reportsDirectory: configuration.reportsDirectory, parameters: p.analysis).renderIndex()
     }
 

@@ -22,6 +22,17 @@ public enum NightNaming {
     public static func nightID(stem: String, date: CivilDate, ordinal: Int) -> String {
         ordinal == 0 ? "\(stem)_\(date)" : "\(stem)_\(date)-\(ordinal + 1)"
     }
+
+    /// Whether `id` is a night id this code makes: a stem of `[A-Za-z0-9._-]` (no leading dot or
+    /// underscore), `_`, an evening date, and optionally `-N`. Ids read from elsewhere (a shard to
+    /// merge, a store to render) are checked with it before they name a folder.
+    public static func isNightID(_ id: String) -> Bool {
+        guard ReportPaths.isFolderName(id), id.first != "_", let cut = id.lastIndex(of: "_"), cut > id.startIndex else { return false }
+        let tail = id[id.index(after: cut)...]
+        guard tail.count >= 10, CivilDate(iso: tail.prefix(10)) != nil else { return false }
+        let ordinal = tail.dropFirst(10)
+        return ordinal.isEmpty || (ordinal.first == "-" && (2...5).contains(ordinal.count) && ordinal.dropFirst().allSatisfy { $0.isASCII && $0.isNumber })
+    }
 }
 
 /// The ids of one recording's nights, in the order they are made: the n-th night of an evening

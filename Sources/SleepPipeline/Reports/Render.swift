@@ -23,6 +23,8 @@ public struct ReportRender {
         public var nights = 0
         public var written = 0
         public var unchanged = 0
+        /// Nights not rendered, each with why (an id sleepsta does not make, a row it cannot read).
+        public var skipped: [String] = []
     }
 
     public func run() throws -> Summary {
@@ -41,11 +43,12 @@ public struct ReportRender {
         }
         _ = ReportWriter.removeStaleTemporaryFiles(in: reportsDirectory)   // left by a killed render
         let builder = ReportBuilder(db: db, reportsDirectory: reportsDirectory, parameters: chosen)
-        let result: (written: Int, unchanged: Int, nightsRendered: Int, nights: Int)
+        let result: (written: Int, unchanged: Int, nightsRendered: Int, nights: Int, skipped: [String])
         do { result = try builder.render(only: nil) } catch {
             throw PipelineError.environment("render: reports \(reportsDirectory): \(Pipeline.shortDescription(error))")
         }
-        return Summary(parameters: chosen, nights: result.nights, written: result.written, unchanged: result.unchanged)
+        return Summary(parameters: chosen, nights: result.nights, written: result.written, unchanged: result.unchanged,
+                       skipped: result.skipped)
     }
 
     /// The analysis parameters of the last finished `run`, `nightly` or `merge`.

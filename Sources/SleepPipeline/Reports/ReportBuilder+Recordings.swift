@@ -51,7 +51,8 @@ extension ReportBuilder {
             let r = item.recording
             let nights = (byPath[r.path] ?? []).sorted { ($0.date, $0.nightID) < ($1.date, $1.nightID) }
             let folder = Self.recordingFolder(r.path)
-            let directory = (reportsDirectory as NSString).appendingPathComponent(folder)
+            // The folder is made from the path here, but the path came from the store: checked all the same.
+            guard let directory = try? ReportPaths.path(folder, in: reportsDirectory) else { continue }
             guard let firstNight = nights.first, let timeline = timelines[firstNight.nightID] else { continue }
             var scored: [(date: CivilDate, metrics: NightSummaryMetrics)] = []
             var periods: [(Int64, Int64)] = []

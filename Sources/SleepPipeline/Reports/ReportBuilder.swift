@@ -25,8 +25,12 @@ struct ReportBuilder {
     /// Renders the page and chart of each night in `only` (of every night when nil) and of each
     /// night whose files are missing, then the index (always: it lists every night).
     /// `progress(done, total, nightID)` is called after each night.
+    ///
+    /// A night whose id is not one sleepsta makes (a damaged or hostile store) or whose stored row
+    /// cannot be read is not rendered: it is listed in `skipped` with the reason, and every other
+    /// night is rendered.
     func render(only: Set<String>?, progress: ((Int, Int, String) -> Void)? = nil) throws
-        -> (written: Int, unchanged: Int, nightsRendered: Int, nights: Int) {
+        -> (written: Int, unchanged: Int, nightsRendered: Int, nights: Int, skipped: [String]) {
         var written = 0, unchanged = 0, nightsRendered = 0
         func count(_ o: ReportWriter.Outcome) { if case .written = o { written += 1 } else { unchanged += 1 } }
         let renderer = ChartRenderer()
@@ -47,21 +51,33 @@ struct ReportBuilder {
         // rendered night are rendered too, so that their links follow.
         let pagesOnly = only.map { only in Set(only.flatMap { id in [neighbours[id]?.previous?.nightID, neighbours[id]?.next?.nightID].compactMap { $0 } })
             .subtracting(only) } ?? []
-        let nights = try WorkQueue.map(overviews.count) { k -> (outcomes: [ReportWriter.Outcome], row: IndexRow)? in
+        let nights = try WorkQueue.map(overviews.count) { k -> NightRendering? in
             let overview = overviews[k]
             guard let listed = overview.analysis else { return nil }
             var outcomes: [ReportWriter.Outcome] = []
-            let folder = (reportsDirectory as NSString).appendingPathComponent(overview.nightID)
+            guard NightNaming.isNightID(overview.nightID) else {
+                return .skipped("night '\(PrintableText.escaped(overview.nightID))': not a night id sleepsta makes (stem_YYYY-MM-DD); its page is not written")
+            }
+            let folder: String
+            do { folder = try ReportPaths.path(overview.nightID, in: reportsDirectory) } catch { return .skipped("night \(error)") }
             let whole = (only?.contains(overview.nightID) ?? true) || !Self.nightFilesExist(in: folder)
             guard whole || pagesOnly.contains(overview.nightID) else {
                 guard let entry = catalog[overview.nightID] else { return nil }
                 steps.update { $0.done += 1; $0.item = overview.nightID }
-                return (outcomes, IndexRow(nightID: overview.nightID, date: entry.date, recordingPath: PrintableText.escaped(overview.recordingPath),
-                                           timeline: entry.timeline, analysis: listed))
+                return .rendered(outcomes, IndexRow(nightID: overview.nightID, date: entry.date, recordingPath: PrintableText.escaped(overview.recordingPath),
+                                                    timeline: entry.timeline, analysis: listed))
             }
-            guard let night = try db.night(id: overview.nightID), let key = keys[overview.kind],
-                  let analysis = try db.analysis(nightID: overview.nightID, parametersKey: key) else { return nil }
-            let recording = try db.recording(forNight: overview.nightID)
+            // A stored row that cannot be read (damaged, or written by a hostile shard) costs its
+            // night, not the render.
+            let stored: (night: StoredNight, analysis: NightAnalysis, recording: StoredRecording?)
+            do {
+                guard let night = try db.night(id: overview.nightID), let key = keys[overview.kind],
+                      let analysis = try db.analysis(nightID: overview.nightID, parametersKey: key) else { return nil }
+                stored = (night, analysis, try db.recording(forNight: overview.nightID))
+            } catch {
+                return .skipped("night \(overview.nightID): its stored row cannot be read (\(Pipeline.shortDescription(error))); its page is not written")
+            }
+            let (night, analysis, recording) = stored
             let chart = NightPageText.chart(analysis, epochs: night.epochs, timeline: night.timeline, date: night.window.date,
                                             interval: parameters.interval)
             if whole { outcomes.append(try ReportWriter.write(renderer.png(chart), to: folder + "/movement.png")) }
@@ -79,14 +95,21 @@ struct ReportBuilder {
             input.timeZoneSource = recording?.timeZoneSource ?? ""
             outcomes.append(try ReportWriter.write(HTMLPages.nightPage(input, chartFile: "movement.png"), to: folder + "/index.html"))
             steps.update { $0.done += 1; $0.item = overview.nightID }
-            return (outcomes, IndexRow(nightID: overview.nightID, date: night.window.date, recordingPath: PrintableText.escaped(overview.recordingPath),
-                                       timeline: night.timeline, analysis: analysis))
+            return .rendered(outcomes, IndexRow(nightID: overview.nightID, date: night.window.date, recordingPath: PrintableText.escaped(overview.recordingPath),
+                                                timeline: night.timeline, analysis: analysis))
         }
+        var skipped: [String] = []
         for night in nights {
-            guard let night else { continue }
-            night.outcomes.forEach(count)
-            if !night.outcomes.isEmpty { nightsRendered += 1 }
-            rows.append(night.row)
+            switch night {
+            case .rendered(let outcomes, let row)?:
+                outcomes.forEach(count)
+                if !outcomes.isEmpty { nightsRendered += 1 }
+                rows.append(row)
+            case .skipped(let why)?:
+                skipped.append(why)
+            case nil:
+                continue
+            }
         }
         try renderRecordings(overviews, only: only).forEach(count)
         if let overview = Self.nightsOverview(rows) {
@@ -99,7 +122,13 @@ struct ReportBuilder {
                                                                  + recordingLinks(overviews.filter { $0.analysis != nil }.map(\.recordingPath)),
                                                          failures: try failures ?? db.latestRunFailures(commands: ["run", "nightly", "merge"])),
                                      to: indexPath))
-        return (written, unchanged, nightsRendered, overviews.count)
+        return (written, unchanged, nightsRendered, overviews.count, skipped)
+    }
+
+    /// One night's turn in ``render(only:progress:)``.
+    enum NightRendering {
+        case rendered([ReportWriter.Outcome], IndexRow)
+        case skipped(String)
     }
 
     /// Each analysed night's previous and next analysed night, in the index's order.

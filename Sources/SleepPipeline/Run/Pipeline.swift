@@ -187,6 +187,8 @@ public struct Pipeline {
             }
         }
         summary.reportsWritten = rendered.written
+        summary.warnings += rendered.skipped
+        for s in rendered.skipped { logger.error("\(s)") }
         summary.reportsUnchanged = rendered.unchanged
         summary.nightsReported = rendered.nightsRendered
         summary.nightsInStore = rendered.nights
@@ -238,10 +240,17 @@ public struct Pipeline {
     }
 
     /// Removes report folders (night ids, `recordings/…`) under the reports folder; best effort:
-    /// a folder that is already gone is no error.
+    /// a folder that is already gone is no error. A name that is not a folder name sleepsta
+    /// makes, or that leads outside the reports folder, is left alone and logged (``ReportPaths``).
     func removeReportFolders(_ folders: Set<String>) {
         for folder in folders.sorted() {
-            try? FileManager.default.removeItem(atPath: (configuration.reportsDirectory as NSString).appendingPathComponent(folder))
+            do {
+                try FileManager.default.removeItem(atPath: try ReportPaths.path(folder, in: configuration.reportsDirectory))
+            } catch let outside as ReportPaths.Outside {
+                logger.error("not removed: \(outside)")
+            } catch {
+                continue   // already gone
+            }
         }
     }
 

@@ -30,11 +30,14 @@ public struct RunParameters: Codable, Sendable, Equatable {
     /// The parameters the last finished `run` or `nightly` of the database at `path` used; nil
     /// when there is no database, no such run, or its row predates these fields.
     public static func remembered(databasePath path: String) throws -> (run: Int64, parameters: RunParameters)? {
-        // No database yet, or one this user cannot write (the run then says so itself).
+        // No database yet, or one this user cannot write (the run then says so itself). Read-only,
+        // before the run lock: another run may hold it (the run then exits 3 as it should).
         guard FileManager.default.fileExists(atPath: path), access(path, W_OK) == 0 else { return nil }
-        let db: SleepDatabase
-        do { db = try SleepDatabase(path: path) } catch { throw PipelineError.environment("\(error)") }
-        guard let run = try db.lastFinishedRun(commands: ["run", "nightly"]), let id = run.id,
+        let last: RunRecord?
+        do { last = try SleepDatabase.lastFinishedRun(path: path, commands: ["run", "nightly"]) } catch {
+            throw PipelineError.environment("database \(path): \(Pipeline.shortDescription(error))")
+        }
+        guard let run = last, let id = run.id,
               let p = try? JSONDecoder().decode(RunParameters.self, from: Data(run.parametersJSON.utf8)) else { return nil }
         return (id, p)
     }

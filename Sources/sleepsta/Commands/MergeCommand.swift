@@ -26,7 +26,7 @@ struct Merge: ParsableCommand {
     var shards: [String] = []
 
     func validate() throws {
-        if let expect, expect < 1 { throw ValidationError("--expect must be at least 1") }
+        if let expect, expect < 1 || expect > Shard.maximumCount { throw ValidationError("--expect must be 1 to \(Shard.maximumCount)") }
         guard !shards.isEmpty else { throw ValidationError("give at least one shard database") }
     }
 

@@ -24,6 +24,8 @@ struct Render: ParsableCommand {
             let s = try ReportRender(databasePath: db, reportsDirectory: reports).run()
             print("render: \(s.nights) night(s) from \(db) with \(s.parameters.interval) intervals (the parameters of the last run; each method's key is in the index footer)")
             print("reports: \(reports)/index.html (\(s.written) file(s) written, \(s.unchanged) unchanged)")
+            for why in s.skipped { FileHandle.standardError.write(Data("sleepsta: render: \(why)\n".utf8)) }
+            if !s.skipped.isEmpty { throw ExitCode(ExitStatus.someFilesFailed) }
         } catch let error as PipelineError {
             FileHandle.standardError.write(Data(ExitStatus.errorLine(error).utf8))
             throw ExitCode(error.exitCode)

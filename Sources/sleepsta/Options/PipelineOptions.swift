@@ -48,7 +48,7 @@ struct PipelineOptions: ParsableArguments {
     @Flag(name: .long, help: "Hash every file's content, even one whose size, times and inode match the stored recording (without it such a file is taken for unchanged without reading it; docs/operations.md).")
     var rehash = false
 
-    @Option(name: .long, help: ArgumentHelp("Process only shard K of N of the data folder's files (1 ≤ K ≤ N), each shard into its own --db; files are dealt to shards by size, deterministically (docs/scale-out.md). Merge the shards with sleepsta merge.", valueName: "K/N"))
+    @Option(name: .long, help: ArgumentHelp("Process only shard K of N of the data folder's files (1 ≤ K ≤ N ≤ 10000), each shard into its own --db; files are dealt to shards by size, deterministically (docs/scale-out.md). Merge the shards with sleepsta merge.", valueName: "K/N"))
     var shard: Shard?
 
     @Flag(name: .shortAndLong, help: "Log every file and night (debug level) to stderr.")
