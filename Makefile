@@ -24,6 +24,7 @@ help:
 	@echo "make deps    install missing Debian packages ($(APT_PACKAGES))"
 	@echo "make build   release build of .build/$(CONFIG)/sleepsta"
 	@echo "make bench   benchmark every stage and the Python peers (docs/performance.md); KEEP=1 keeps bench-work/"
+	@echo "make fuzz    a million generated hostile .agd files and sleep diaries each (FUZZ_RUNS=N); about 10 minutes"
 	@echo "make clean   remove build output, the database, generated samples and reports"
 
 # Installs what is missing with apt-get when run as root; otherwise prints the exact command.
@@ -111,6 +112,15 @@ PEER_PACKAGES := agcounts "numpy<2" "pandas<2.2" joblib lmfit plotly numba pyexc
 COLUMNAR_PEERS := polars duckdb
 # The .cwa reader (Rust) sleepsta's decoder is compared with (issue 12).
 CWA_PEERS := actfast==1.3.0
+
+# Hostile input for the readers that take names and structure from the file (docs/formats.md).
+FUZZ_RUNS ?= 1000000
+.PHONY: fuzz
+fuzz: deps
+	$(SWIFT) build -c release --product sleepsta-bench
+	bin=$$($(SWIFT) build -c release --show-bin-path) && \
+	$$bin/sleepsta-bench fuzz --target diary --runs $(FUZZ_RUNS) && \
+	$$bin/sleepsta-bench fuzz --target agd --runs $(FUZZ_RUNS)
 
 .PHONY: bench bench-peers
 # BENCH_BUILD_FLAGS: extra `swift build` flags, e.g. --scratch-path DIR.

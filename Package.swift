@@ -72,6 +72,7 @@ let package = Package(
         .executableTarget(name: "SleepstaBench", dependencies: [
             "SleepPipeline", "SleepIngest", "SleepStore", "SleepCore", "SleepstaWorkloads",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "GRDB", package: "GRDB.swift"),
         ], path: "bench/SleepstaBench"),
 
         // The benchmark's deterministic wearable signal (CSV and .cwa) with its scripted nights: the

@@ -185,8 +185,9 @@ public final class SleepDatabase: Sendable {
             guard let n = try NightRow.fetchOne(db, key: id), let base = try BaseSeriesRow.fetchOne(db, key: id),
                   let kind = try String.fetchOne(db, sql: "SELECT kind FROM recordings WHERE id = ?", arguments: [n.recordingID])
             else { return nil }
+            guard let date = CivilDate(iso: n.nightDate) else { throw StoreError("night \(n.id): bad night_date '\(n.nightDate)'") }
             return StoredNight(id: n.id, recordingID: n.recordingID,
-                               window: NightWindow(date: CivilDate(iso: n.nightDate)!, startUTC: n.windowStartUTC, endUTC: n.windowEndUTC),
+                               window: NightWindow(date: date, startUTC: n.windowStartUTC, endUTC: n.windowEndUTC),
                                timeline: try JSONText.decode(UTCOffsetTimeline.self, n.offsetsJSON),
                                timeZone: n.timeZone, label: n.label,
                                preBedSurvey: try JSONText.decode([SurveyItem].self, n.preBedSurveyJSON),

@@ -71,6 +71,11 @@ struct HostileInputTests {
         let use = d.use(nightDates: ["smith, john.csv": ["2024-06-14"]])
         #expect(use.applied == 1)
         #expect(use.problems.filter { $0.contains("nobody") } == ["diary.csv rows 4, 5: id 'nobody' matches no recording (ids match a path, a file name with or without its extension, or a folder name)"])
+        // In bed at 02:30 on the night summer time starts in Berlin: that time does not exist.
+        let spring = try SleepDiary.parse("id,night,in_bed,out_of_bed\nalex,2024-03-30,02:30,09:00\n", path: "spring.csv")
+        let berlin = try #require(ZoneTimeline.timeline(identifier: "Europe/Berlin"))
+        let springUse = spring.use(nightDates: ["alex.csv": ["2024-03-30"]], timelines: ["alex.csv": berlin])
+        #expect(springUse.applied == 1 && springUse.problems.count == 1 && springUse.problems[0].contains("in bed 02:30 does not exist"), "\(springUse.problems)")
         let long = "id,night,in_bed,out_of_bed\n" + String(repeating: "x", count: 5000) + ",2024-06-14,22:30,07:00\n"
         let e = #expect(throws: IngestError.self) { try SleepDiary.parse(long, path: "long.csv") }
         #expect(e?.line == 2 && e?.message.contains("at most 4096") == true)
@@ -111,6 +116,34 @@ struct HostileInputTests {
         try text.replacingOccurrences(of: "x gain:25548", with: "x gain:1e-310").write(toFile: gain, atomically: true, encoding: .utf8)
         let g = #expect(throws: IngestError.self) { try GENEActivBinReader().read(path: gain, options: IngestOptions()) }
         #expect(g?.message.contains("x gain") == true)
+    }
+
+    @Test(".gt3x: a TimeZone beyond ±14 h is refused naming info.txt; two log.bin entries are refused")
+    func gt3xHeader() throws {
+        let folder = TemporaryFolder()
+        let (info, log) = try ReaderMutationFuzzTests.entries(Fixture.path("spec_activity12_padded_stored.gt3x"))
+        let infoText = String(decoding: info, as: UTF8.self).replacingOccurrences(of: "TimeZone: 02:00:00", with: "TimeZone: 99:00:00")
+        #expect(infoText.contains("TimeZone: 99:00:00"))
+        let offset = folder.path + "/offset.gt3x"
+        FileManager.default.createFile(atPath: offset, contents: Data(ZipBuilder.stored([("info.txt", Array(infoText.utf8)), ("log.bin", log)])))
+        let e = #expect(throws: IngestError.self) { try GT3XReader().read(path: offset, options: IngestOptions()) }
+        #expect(e?.message.contains("+99:00") == true && e?.path == "info.txt TimeZone", "\(String(describing: e))")
+        let twice = folder.path + "/twice.gt3x"
+        FileManager.default.createFile(atPath: twice, contents: Data(ZipBuilder.stored([("info.txt", info), ("log.bin", Array(log.prefix(64))), ("log.bin", log)])))
+        let d = #expect(throws: IngestError.self) { try GT3XReader().read(path: twice, options: IngestOptions()) }
+        #expect(d?.message.contains("2 entries named log.bin") == true, "\(String(describing: d))")
+    }
+
+    @Test("a text epoch export larger than 256 MB is refused before it is read")
+    func textExportCap() throws {
+        let folder = TemporaryFolder()
+        let path = folder.path + "/huge.csv"
+        FileManager.default.createFile(atPath: path, contents: Data("Epoch,Date,Time,Activity\n".utf8))
+        let h = try #require(FileHandle(forWritingAtPath: path))
+        try h.truncate(atOffset: UInt64(DelimitedText.sizeLimit) + 1)   // sparse: no disk used
+        try h.close()
+        let e = #expect(throws: IngestError.self) { try DelimitedText(path: path) }
+        #expect(e?.message.contains("limited to \(DelimitedText.sizeLimit) bytes") == true)
     }
 
     @Test("bidirectional controls in names are escaped like control characters")

@@ -72,6 +72,22 @@ struct HostileStoreTests {
         #expect(FileManager.default.fileExists(atPath: victim + "/precious.txt"))
     }
 
+    @Test("render: a night whose stored row cannot be read is named, the others are rendered")
+    func renderSkipsUnreadableRows() throws {
+        let w = Workspace()
+        w.write("phone.csv", Workspace.phoneNight(startUTC: 1_718_398_800))
+        w.write("other.csv", Workspace.phoneNight(startUTC: 1_718_398_800 + 86_400))
+        _ = try w.run()
+        let queue = try DatabaseQueue(path: w.db)
+        try queue.write { try $0.execute(sql: "UPDATE nights SET pre_bed_survey_json = '{not json' WHERE id = 'phone_2024-06-14'") }
+        try queue.close()
+        let reports = w.root + "/Rendered"
+        let s = try ReportRender(databasePath: w.db, reportsDirectory: reports).run()
+        #expect(s.skipped.count == 1 && s.skipped[0].contains("phone_2024-06-14") && s.skipped[0].contains("cannot be read"), "\(s.skipped)")
+        #expect(FileManager.default.fileExists(atPath: reports + "/other_2024-06-15/index.html"))
+        #expect(!FileManager.default.fileExists(atPath: reports + "/phone_2024-06-14/index.html"))
+    }
+
     @Test("merge refuses a shard holding a night id that is a path, or a view, before merging anything")
     func mergeRefusesForeignShards() throws {
         let w = Workspace()

@@ -46,3 +46,16 @@ struct RememberedOptionsTests {
         #expect(throws: (any Error).self) { try PipelineOptions.parse(["--diary", diary, "--no-diary"]) }
     }
 }
+
+/// Counts from the command line are bounded: a shard count or `--expect` of 10^12 is a usage
+/// error, not an allocation of terabytes.
+@Suite("Bounded counts")
+struct BoundedCountTests {
+    @Test("--shard K/N and merge --expect take at most 10 000")
+    func bounds() throws {
+        #expect(throws: (any Error).self) { try PipelineOptions.parse(["--shard", "1/1000000000000"]) }
+        #expect(try PipelineOptions.parse(["--shard", "3/8"]).shard?.count == 8)
+        #expect(throws: (any Error).self) { try Merge.parse(["--db", "all.sqlite", "--expect", "1000000000000", "a.sqlite"]) }
+        #expect(try Merge.parse(["--db", "all.sqlite", "--expect", "8", "a.sqlite"]).expect == 8)
+    }
+}

@@ -188,8 +188,10 @@ public struct SleepDiary: Sendable {
         guard let e = entries.first(where: { $0.kind == .sleep && $0.night == night.date && Self.matches(id: $0.id, recordingPath: recordingPath) })
         else { return nil }
         let name = (path as NSString).lastPathComponent
-        return TimeInBedGuide(startUTC: timeline.utcSecond(atLocal: e.startLocal), endUTC: timeline.utcSecond(atLocal: e.endLocal),
-                              source: "the sleep diary (\(name) row \(e.row))")
+        let start = timeline.utcSecond(atLocal: e.startLocal), end = timeline.utcSecond(atLocal: e.endLocal)
+        // Both times inside the hour skipped in spring: no time in bed at all on this clock.
+        guard end > start else { return nil }
+        return TimeInBedGuide(startUTC: start, endUTC: end, source: "the sleep diary (\(name) row \(e.row))")
     }
 
     /// How the diary's rows meet the stored nights: how many rows there are (sleep rows and
@@ -208,7 +210,11 @@ public struct SleepDiary: Sendable {
     /// Rows whose id matches no recording are summarised per id (one line per id, its rows
     /// listed), so that a diary of a larger study does not print a line per row of every other
     /// participant.
-    public func use(nightDates: [String: Set<String>]) -> Use {
+    ///
+    /// With `timelines` (each recording's clock), a row whose in-bed or out-of-bed time does not
+    /// exist on that clock (inside the hour skipped in spring) is reported too: it is placed an
+    /// hour off, where the clock goes on.
+    public func use(nightDates: [String: Set<String>], timelines: [String: UTCOffsetTimeline] = [:]) -> Use {
         var problems = self.problems
         var guiding = 0
         var unmatched: [(id: String, rows: [Int])] = []
@@ -219,7 +225,19 @@ public struct SleepDiary: Sendable {
             } else if e.kind == .sleep && !recordings.values.contains(where: { $0.contains(e.night.description) }) {
                 problems.append("\(path) row \(e.row): '\(e.id)' has no night of \(e.night) (nights run noon to noon, named by their evening)")
             } else if e.kind == .sleep {
+                let placed = recordings.keys.compactMap { timelines[$0] }
+                if let tl = placed.first, tl.utcSecond(atLocal: e.endLocal) <= tl.utcSecond(atLocal: e.startLocal) {
+                    problems.append("\(path) row \(e.row): \(LocalClock.hhmm(localSecond: e.startLocal)) to \(LocalClock.hhmm(localSecond: e.endLocal)) spans no time on the recording's clock (the hour skipped when summer time starts): not applied")
+                    continue
+                }
                 guiding += 1
+                for (recording, _) in recordings {
+                    guard let tl = timelines[recording] else { continue }
+                    for (label, local) in [("in bed", e.startLocal), ("out of bed", e.endLocal)]
+                        where tl.localSecond(atUTC: tl.utcSecond(atLocal: local)) != local {
+                        problems.append("\(path) row \(e.row): \(label) \(LocalClock.hhmm(localSecond: local)) does not exist on the clock of \(recording) that night (the hour skipped when summer time starts); it is taken as the time an hour later")
+                    }
+                }
             }
         }
         for u in unmatched {

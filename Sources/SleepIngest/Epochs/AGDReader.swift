@@ -50,7 +50,7 @@ public struct AGDReader: EpochFileReader {
         }
     }
 
-    static func read(_ db: Database, path: String, options: IngestOptions) throws -> EpochRecording {
+    package static func read(_ db: Database, path: String, options: IngestOptions) throws -> EpochRecording {
         for table in ["settings", "data"] {
             guard try db.tableExists(table) else {
                 throw IngestError(file: path, path: table, message: "no table '\(table)': expected an ActiGraph .agd with tables settings and data")
@@ -86,8 +86,12 @@ public struct AGDReader: EpochFileReader {
         var values = [Double](repeating: .nan, count: valueNames.count)
         while let row = try cursor.next() {
             rowNumber += 1
-            guard case .int64(let ticks) = (row[timestampIndex] as DatabaseValue).storage else {
-                throw table.error(position: rowNumber, "dataTimestamp is empty or not an integer: expected .NET ticks")
+            let ticks: Int64
+            switch (row[timestampIndex] as DatabaseValue).storage {
+            case .int64(let v): ticks = v
+            // A column declared REAL stores whole ticks as doubles.
+            case .double(let v) where v == v.rounded() && abs(v) < 9.2e18: ticks = Int64(v)
+            default: throw table.error(position: rowNumber, "dataTimestamp is empty or not an integer: expected .NET ticks")
             }
             guard ticks % ticksPerSecond == 0 else {
                 throw table.error(position: rowNumber, "dataTimestamp \(ticks) is not on a whole second: expected epoch starts in whole seconds")
