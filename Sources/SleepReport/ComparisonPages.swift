@@ -48,6 +48,10 @@ public enum ComparisonPages {
                 return ["kind": kind.rawValue, "nights": String(nights.count), "key": key,
                         "note": "sleep/wake is scored per interval, so the night metrics, the awakenings and the phases all depend on the interval length; the tables below compare them."]
             }
+            // Files of one method may have other epochs (Actiware at 30 s and 60 s): name each.
+            let pers = Set(nights.filter { $0.analyses[0].status == .scored }.map { $0.analyses[0].labels().scoredPer })
+            let per = (pers.isEmpty ? [labels.scoredPer] : pers.sorted()).map { $0.replacingOccurrences(of: "epochs", with: "epoch") }
+                .joined(separator: " or ")
             let phaseOnly: Set<ComparedMetric> = [.light, .deep]
             let scored = nights.filter { $0.analyses.allSatisfy { $0.status == .scored } }
             let identical = scored.filter { n in
@@ -59,7 +63,7 @@ public enum ComparisonPages {
                 }
             }
             return ["kind": kind.rawValue, "nights": String(nights.count), "key": key,
-                    "note": "sleep/wake and the night metrics are scored per \(labels.scoredPer.replacingOccurrences(of: "epochs", with: "epoch")), not per interval, so they do not depend on the interval length (identical at every length on \(identical.count) of \(scored.count) scored nights; sleep/wake κ and awakenings below compare these epochs). Only the chart, the interval table and the phase minutes change with the length."]
+                    "note": "sleep/wake and the night metrics are scored per \(per), not per interval, so they do not depend on the interval length (identical at every length on \(identical.count) of \(scored.count) scored nights; sleep/wake κ and awakenings below compare these epochs). Only the chart, the interval table and the phase minutes change with the length."]
         }
     }
 
