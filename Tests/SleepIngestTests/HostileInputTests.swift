@@ -134,7 +134,7 @@ struct HostileInputTests {
         #expect(d?.message.contains("2 entries named log.bin") == true, "\(String(describing: d))")
     }
 
-    @Test("a text epoch export larger than 256 MB is refused before it is read")
+    @Test("a text epoch export larger than the 64 MB cap is refused before it is read")
     func textExportCap() throws {
         let folder = TemporaryFolder()
         let path = folder.path + "/huge.csv"

@@ -1,3 +1,4 @@
+import Foundation
 import SleepCore
 
 /// Stage 1's result: one file read for the store, whatever its kind. The base series (per second,
@@ -59,12 +60,20 @@ public struct RecordingRead: Sendable {
     /// One line for the log: the format, the kind and how much was read.
     public var logLine: String
 
+    /// Held while an epoch file is read (see ``read(_:path:options:)``).
+    static let epochFileReads = NSLock()
+
     /// Reads the file `detected` describes: a raw-sample file (both passes of a wearable included)
     /// or an epoch file.
     public static func read(_ detected: DetectedFormat, path: String, options: Options) throws(IngestError) -> RecordingRead {
         switch detected {
         case .samples(let reader): return try samples(reader, path: path, options: options)
-        case .epochs(let reader): return try epochs(reader.read(path: path, options: options.ingest))
+        case .epochs(let reader):
+            // Epoch files are read whole (a text export at about 13× its size at the peak): one at
+            // a time, so that two workers never hold two of them (DelimitedText.sizeLimit).
+            epochFileReads.lock()
+            defer { epochFileReads.unlock() }
+            return try epochs(reader.read(path: path, options: options.ingest))
         }
     }
 
