@@ -21,7 +21,10 @@ let package = Package(
     ],
     targets: [
         // libgd from Debian (pkg-config name "gdlib"; see shim.h for the macros Swift cannot import).
-        .systemLibrary(name: "CGD", pkgConfig: "gdlib", providers: [.apt(["libgd-dev"])]),
+        // libgd-dev (installed by `make deps`): gd.h in /usr/include, linked by the module map. Not
+        // through pkg-config, whose gdlib flags carry libavif's -DAVIF_DLL, which SwiftPM prohibits
+        // and warns about on every build.
+        .systemLibrary(name: "CGD"),
         // zlib from Debian: gzip streams (*.csv.gz, *.cwa.gz) and the deflate entries of .gt3x zip archives.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Intel ISA-L igzip from Debian: the fast gzip inflate (about 2.3x zlib here); zlib stays the

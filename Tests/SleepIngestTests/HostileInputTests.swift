@@ -82,7 +82,7 @@ struct HostileInputTests {
 
         let folder = TemporaryFolder()
         let big = folder.path + "/big.csv"
-        FileManager.default.createFile(atPath: big, contents: Data(repeating: UInt8(ascii: "a"), count: SleepDiary.maximumBytes + 1))
+        _ = FileManager.default.createFile(atPath: big, contents: Data(repeating: UInt8(ascii: "a"), count: SleepDiary.maximumBytes + 1))
         #expect(throws: IngestError.self) { try SleepDiary.read(path: big) }
     }
 
@@ -125,11 +125,11 @@ struct HostileInputTests {
         let infoText = String(decoding: info, as: UTF8.self).replacingOccurrences(of: "TimeZone: 02:00:00", with: "TimeZone: 99:00:00")
         #expect(infoText.contains("TimeZone: 99:00:00"))
         let offset = folder.path + "/offset.gt3x"
-        FileManager.default.createFile(atPath: offset, contents: Data(ZipBuilder.stored([("info.txt", Array(infoText.utf8)), ("log.bin", log)])))
+        _ = FileManager.default.createFile(atPath: offset, contents: Data(ZipBuilder.stored([("info.txt", Array(infoText.utf8)), ("log.bin", log)])))
         let e = #expect(throws: IngestError.self) { try GT3XReader().read(path: offset, options: IngestOptions()) }
         #expect(e?.message.contains("+99:00") == true && e?.path == "info.txt TimeZone", "\(String(describing: e))")
         let twice = folder.path + "/twice.gt3x"
-        FileManager.default.createFile(atPath: twice, contents: Data(ZipBuilder.stored([("info.txt", info), ("log.bin", Array(log.prefix(64))), ("log.bin", log)])))
+        _ = FileManager.default.createFile(atPath: twice, contents: Data(ZipBuilder.stored([("info.txt", info), ("log.bin", Array(log.prefix(64))), ("log.bin", log)])))
         let d = #expect(throws: IngestError.self) { try GT3XReader().read(path: twice, options: IngestOptions()) }
         #expect(d?.message.contains("2 entries named log.bin") == true, "\(String(describing: d))")
     }
@@ -138,7 +138,7 @@ struct HostileInputTests {
     func textExportCap() throws {
         let folder = TemporaryFolder()
         let path = folder.path + "/huge.csv"
-        FileManager.default.createFile(atPath: path, contents: Data("Epoch,Date,Time,Activity\n".utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data("Epoch,Date,Time,Activity\n".utf8))
         let h = try #require(FileHandle(forWritingAtPath: path))
         try h.truncate(atOffset: UInt64(DelimitedText.sizeLimit) + 1)   // sparse: no disk used
         try h.close()

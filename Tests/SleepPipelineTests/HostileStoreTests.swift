@@ -58,7 +58,7 @@ struct HostileStoreTests {
         _ = try w.run()
         let victim = w.root + "/victim"
         try FileManager.default.createDirectory(atPath: victim, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: victim + "/precious.txt", contents: Data("keep".utf8))
+        _ = FileManager.default.createFile(atPath: victim + "/precious.txt", contents: Data("keep".utf8))
         try Self.renameNight(db: w.db, from: "phone_2024-06-14", to: "../victim")
         let reports = w.root + "/Rendered"
         let s = try ReportRender(databasePath: w.db, reportsDirectory: reports).run()

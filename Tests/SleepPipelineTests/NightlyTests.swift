@@ -177,7 +177,7 @@ struct NightlyTests {
         FileManager.default.createFile(atPath: w.reports + "/.keep", contents: Data())
         // A writer that still runs (this test process, say a render beside the run) keeps its file.
         let live = w.reports + "/.notes.html.tmp-\(getpid())"
-        FileManager.default.createFile(atPath: live, contents: Data("being written".utf8))
+        _ = FileManager.default.createFile(atPath: live, contents: Data("being written".utf8))
         try nightly(w)
         for p in leftovers { #expect(!FileManager.default.fileExists(atPath: p), "\(p)") }
         #expect(FileManager.default.fileExists(atPath: live))

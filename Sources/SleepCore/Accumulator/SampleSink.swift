@@ -1,6 +1,6 @@
 /// Receives raw samples from a reader, in time order, one at a time (so readers stream and
 /// nothing holds a whole file unless a sink chooses to).
-public protocol SampleSink {
+public protocol SampleSink: SendableMetatype {
     /// `timestamp` in UTC seconds since 1970 (fractional); acceleration in g.
     mutating func add(timestamp: Double, x: Double, y: Double, z: Double)
 
