@@ -126,26 +126,11 @@ public struct SleepDiary: Sendable {
         return SleepDiary(path: path, entries: entries, problems: problems, digest: hasher.hex)
     }
 
-    /// A row's fields as RFC 4180 reads them: a quoted field may hold the separator and `""` for
-    /// a quote (`"smith, john"` is one id); surrounding spaces are trimmed.
+    /// A row's fields as the epoch files' CSV splitter reads them (RFC 4180: a quoted field may
+    /// hold the separator and `""` for a quote, so `"smith, john"` is one id; unquoted fields trimmed).
     static func fields(_ line: String, separator: Character) -> [String] {
-        var out: [String] = [], field = "", quoted = false, wasQuoted = false
-        var chars = line[...]
-        while let c = chars.popFirst() {
-            if quoted {
-                if c == "\"" {
-                    if chars.first == "\"" { field.append("\""); chars = chars.dropFirst() } else { quoted = false }
-                } else { field.append(c) }
-            } else if c == "\"" && field.trimmingCharacters(in: .whitespaces).isEmpty {
-                quoted = true; wasQuoted = true; field = ""
-            } else if c == separator {
-                out.append(wasQuoted ? field : field.trimmingCharacters(in: .whitespaces)); field = ""; wasQuoted = false
-            } else if !(wasQuoted && c.isWhitespace) {
-                field.append(c)
-            }
-        }
-        out.append(wasQuoted ? field : field.trimmingCharacters(in: .whitespaces))
-        return out
+        let bytes = Array(line.utf8)
+        return DelimitedText.split(bytes, 0, bytes.count, delimiter: separator.asciiValue ?? UInt8(ascii: ","))
     }
 
     /// `HH:MM[:SS]` on the night's date (at or after noon) or the next day (before noon; for an end

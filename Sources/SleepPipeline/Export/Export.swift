@@ -129,7 +129,7 @@ public struct Exporter {
             return chosen
         case .current:
             let remembered = try snapshot.lastFinishedRun(commands: ["run", "nightly"])
-                .flatMap { try? JSONDecoder().decode(RunParameters.self, from: Data($0.parametersJSON.utf8)) }
+                .flatMap(RunParameters.recorded(in:))
             var parameters = remembered?.analysis ?? AnalysisParameters()
             if remembered == nil { notice("no finished run is recorded: --analysis current takes the default parameters") }
             if let interval = c.interval { parameters.interval = interval }

@@ -50,7 +50,7 @@ public struct Pipeline {
                             parametersJSON: Self.parametersJSON(c))
         // What this run changes against the parameters the store remembers (the last finished run's).
         let changes = try storing { try db.lastFinishedRun(commands: ["run", "nightly"]) }
-            .flatMap { try? JSONDecoder().decode(RunParameters.self, from: Data($0.parametersJSON.utf8)) }
+            .flatMap(RunParameters.recorded(in:))
             .map { RunParameters(c).changes(from: $0) } ?? []
         if !changes.isEmpty { run.parametersChanged = changes.joined(separator: "; ") }
         // The last run that wrote night pages (`compare` and `export` do not).

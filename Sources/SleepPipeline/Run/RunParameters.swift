@@ -37,9 +37,13 @@ public struct RunParameters: Codable, Sendable, Equatable {
         do { last = try SleepDatabase.lastFinishedRun(path: path, commands: ["run", "nightly"]) } catch {
             throw PipelineError.environment("database \(path): \(Pipeline.shortDescription(error))")
         }
-        guard let run = last, let id = run.id,
-              let p = try? JSONDecoder().decode(RunParameters.self, from: Data(run.parametersJSON.utf8)) else { return nil }
+        guard let run = last, let id = run.id, let p = recorded(in: run) else { return nil }
         return (id, p)
+    }
+
+    /// The parameters a `runs` row records; nil for a row from before these fields.
+    static func recorded(in run: RunRecord) -> RunParameters? {
+        try? JSONDecoder().decode(RunParameters.self, from: Data(run.parametersJSON.utf8))
     }
 
     /// What differs from `old`, one phrase per parameter (`interval 10m → 15m`), in a fixed order.
