@@ -216,11 +216,13 @@ struct EpochFileSeriesRow: Codable, FetchableRecord, PersistableRecord {
     var values: Float64LE
     var fileLabels: LabelsU8?
     var fileLabelsName: String?
+    var actiwareJSON: String?
 
     enum CodingKeys: String, CodingKey {
         case format, epochs
         case nightID = "night_id", startUTC = "start_utc", epochSeconds = "epoch_seconds", columnsJSON = "columns_json"
         case values = "values_f64le", fileLabels = "file_labels_u8", fileLabelsName = "file_labels_name"
+        case actiwareJSON = "actiware_json"
     }
 
     /// Column titles of `columns_json` (the values are one float64 blob, column after column).
@@ -230,6 +232,7 @@ struct EpochFileSeriesRow: Codable, FetchableRecord, PersistableRecord {
         self.nightID = nightID; format = f.format; startUTC = f.startUTC; epochSeconds = f.epochSeconds; epochs = f.count
         columnsJSON = try JSONText.encode(f.columns.map { ColumnHeader(name: $0.name, sourceName: $0.sourceName, unit: $0.unit) })
         values = Float64LE(f.columns.flatMap(\.values)); fileLabels = f.fileLabels.map { LabelsU8($0) }; fileLabelsName = f.fileLabelsName
+        actiwareJSON = try f.actiware.map { try JSONText.encode($0) }
     }
 
     /// The night's epochs; nil when the row's blob does not hold `epochs` values per column.
@@ -241,7 +244,8 @@ struct EpochFileSeriesRow: Codable, FetchableRecord, PersistableRecord {
             EpochNightSeries.Column(name: h.name, sourceName: h.sourceName, unit: h.unit, values: Array(all[(k * epochs)..<((k + 1) * epochs)]))
         }
         return EpochNightSeries(format: format, startUTC: startUTC, epochSeconds: epochSeconds, count: epochs, columns: columns,
-                                fileLabels: fileLabels?.labels, fileLabelsName: fileLabelsName)
+                                fileLabels: fileLabels?.labels, fileLabelsName: fileLabelsName,
+                                actiware: try actiwareJSON.map { try JSONText.decode(ActiwareFileAnalysis.self, $0) })
     }
 }
 

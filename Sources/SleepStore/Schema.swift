@@ -336,6 +336,10 @@ enum Schema {
         m.registerMigration("v11-run-parameter-changes") { db in
             try db.execute(sql: "ALTER TABLE runs ADD COLUMN parameters_changed TEXT")
         }
+        // An Actiware export's analysis inputs and its own rest and sleep intervals, per night (JSON).
+        m.registerMigration("v12-actiware-intervals") { db in
+            try db.execute(sql: "ALTER TABLE epoch_file_series ADD COLUMN actiware_json TEXT")
+        }
         return m
     }
 }

@@ -28,11 +28,13 @@ public struct EpochNightSeries: Sendable, Equatable {
     public var fileLabels: [SleepWake?]?
     /// The file's title of that column.
     public var fileLabelsName: String?
+    /// An Actiware export's analysis inputs and its own rest and sleep intervals; nil for other files.
+    public var actiware: ActiwareFileAnalysis?
 
     public init(format: String, startUTC: Int64, epochSeconds: Int, count: Int, columns: [Column],
-                fileLabels: [SleepWake?]? = nil, fileLabelsName: String? = nil) {
+                fileLabels: [SleepWake?]? = nil, fileLabelsName: String? = nil, actiware: ActiwareFileAnalysis? = nil) {
         self.format = format; self.startUTC = startUTC; self.epochSeconds = epochSeconds; self.count = count
-        self.columns = columns; self.fileLabels = fileLabels; self.fileLabelsName = fileLabelsName
+        self.columns = columns; self.fileLabels = fileLabels; self.fileLabelsName = fileLabelsName; self.actiware = actiware
     }
 
     public var endUTC: Int64 { startUTC + Int64(count) * Int64(epochSeconds) }
@@ -50,6 +52,7 @@ public struct EpochNightSeries: Sendable, Equatable {
         copy.count = hi - lo
         copy.columns = columns.map { Column(name: $0.name, sourceName: $0.sourceName, unit: $0.unit, values: Array($0.values[lo..<hi])) }
         copy.fileLabels = fileLabels.map { Array($0[lo..<hi]) }
+        copy.actiware = actiware?.overlapping(from: copy.startUTC, to: copy.endUTC)
         return copy
     }
 

@@ -100,6 +100,8 @@ public struct EpochRecording: Sendable {
     /// Epochs inside the recording for which the file has no row.
     public var absentEpochs: Int
     public var warnings: [String]
+    /// An Actiware export's analysis inputs and own intervals (``ActiwareIntervals``); nil for other files.
+    public var actiware: ActiwareFileAnalysis? = nil
 
     public init(path: String, format: EpochFileFormat, epochSeconds: Int, firstEpochLocalSecond: Int64,
                 startFractionSeconds: Double = 0, count: Int, timeline: UTCOffsetTimeline, timeZoneName: String?,

@@ -24,8 +24,8 @@ public struct SleepPeriodsResult: Sendable {
     /// The scored 60-s epochs the periods were found in.
     public var scored: ScoreResult
     public var periods: [TudorLockeSleepPeriod]
-    /// Epochs without a label (missing counts) that were taken as awake with 0 counts.
-    public var unscoredEpochsTakenAsWake: Int
+    /// Epochs without a label (missing counts), left out of the sleep/wake runs.
+    public var unscoredEpochs: Int
     public var notes: [String]
 
     /// The public column contract of `sleepsta periods --format csv`.
@@ -42,19 +42,15 @@ public enum SleepPeriodsRun {
         let scored = try EpochScoring.score(input, ScoreRequest(
             path: request.path, algorithm: request.sleepAlgorithm, variant: request.variant, rescore: request.rescore,
             epochSeconds: 60, column: request.column, timeZoneIdentifier: request.timeZoneIdentifier))
-        // ActiLife scores every minute with a count; a minute without one (a gap) cannot be asleep
-        // and has no movement: it is taken as awake with 0 counts, and counted.
-        var unscored = 0
-        let labels: [SleepWake] = scored.epochs.map { e in
-            if let s = e.state { return s }
-            unscored += 1
-            return .wake
-        }
-        let counts = scored.epochs.map { $0.activity.isNaN ? 0 : $0.activity }
-        let periods = TudorLockeSleepPeriods.detect(sleepWake: labels, counts: counts, epochSeconds: 60, parameters: request.parameters)
+        // Minutes without counts are left out of the runs, as `run` does for ActiGraph-count nights
+        // (``TudorLockeSleepPeriods/detect(states:counts:epochSeconds:parameters:)``), and counted.
+        let states = scored.epochs.map { $0.activity.isNaN ? nil : $0.state }
+        let unscored = states.filter { $0 == nil }.count
+        let counts = scored.epochs.map(\.activity)
+        let periods = TudorLockeSleepPeriods.detect(states: states, counts: counts, epochSeconds: 60, parameters: request.parameters)
         var notes = scored.notes
-        if unscored > 0 { notes.append("\(unscored) minutes without counts were taken as awake with 0 counts") }
-        return SleepPeriodsResult(scored: scored, periods: periods, unscoredEpochsTakenAsWake: unscored, notes: notes)
+        if unscored > 0 { notes.append("\(unscored) minutes without counts were left out of the sleep/wake runs (neither sleep nor wake; as run does)") }
+        return SleepPeriodsResult(scored: scored, periods: periods, unscoredEpochs: unscored, notes: notes)
     }
 
     /// Checks Tudor-Locke parameters as the command line gives them.

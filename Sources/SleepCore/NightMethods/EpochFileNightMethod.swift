@@ -18,20 +18,27 @@
 ///      when Oakley defines weights for them (15, 30, 60, 120 s), else on 60-s means.
 ///    **Not worn**: for count columns, a run of at least ``nonWearMinutes`` minutes of zero counts
 ///    is taken as the device off the wrist (pyActigraphy's inactivity mask, `duration='2h'`): its
-///    epochs become missing data, neither sleep nor wake. A night with less worn data than the
-///    minimum coverage is `insufficient-data` ("not worn"), never a night of fake sleep.
+///    epochs become missing data, neither sleep nor wake. Not inside a rest interval the device
+///    software marked (it scored those epochs: a still stretch in bed is sleep); an off-wrist
+///    column of the file (Actiware's) marks not worn wherever it says so. A night with less worn
+///    data than the minimum coverage is `insufficient-data` ("not worn"), never a night of fake sleep.
 /// 3. **Time in bed (the guider)**: a sleep diary row when `--diary` gives one for the night; else, the first that applies: the file's own rest interval (Actiware's
 ///    interval status REST / REST-S: the longest rest run of the night); for ActiGraph counts the
-///    longest Tudor-Locke sleep period (ActiLife's defaults, ``TudorLockeSleepPeriods``); for a file
-///    whose data spans less than 16 h of the night (a recording of the time in bed only) first to
-///    last epoch with data; otherwise the main rest period found in the movement (``MovementSPTWindow``).
-/// 4. **Sleep period and metrics** inside time in bed, at the scoring epoch's resolution: sleep
-///    onset = start of the first run of at least `persistentSleepMinutes` of sleep, wake = end of
-///    the last such run; TST and WASO count sleep and wake epochs between them; epochs without
-///    data are neither (reported as minutes without data); awakenings are wake runs that sleep
-///    follows; SE = TST / time in bed with data.
-/// 5. **The file's own scoring**, where it has one, is scored by the same rules (its TST over the
-///    same time in bed) and compared epoch by epoch over time in bed (accuracy, Cohen's κ).
+///    longest Tudor-Locke sleep period (ActiLife's defaults, ``TudorLockeSleepPeriods``, minutes
+///    without data left out of the runs exactly as `sleepsta periods` does); for a file whose data
+///    spans less than 16 h of the night (a recording of the time in bed only, such as a PSG night)
+///    first to last epoch with data; otherwise the main rest period found in the movement (``MovementSPTWindow``).
+/// 4. **Sleep period and metrics** inside time in bed, at the scoring epoch's resolution, by the
+///    device software's rule (``sleepPeriod(_:scored:tib:family:parameters:summary:)``): Actiwatch
+///    counts by Actiware's sleep interval (``ActiwareIntervals``, the export's onset / end settings);
+///    ActiGraph counts by ActiLife's (onset = first minute asleep in bed, the period runs to out of
+///    bed); acceleration from the first to the last run of `persistentSleepMinutes` of sleep. TST
+///    and WASO count the sleep and wake epochs of the period, so TST always equals the sleep epochs
+///    between sleep onset and wake time; epochs without data are neither (reported as minutes
+///    without data); awakenings are wake runs that sleep follows; SE = TST / time in bed with data.
+/// 5. **The file's own scoring**, where it has one: its TST over the same sleep period, and its
+///    agreement with ours epoch by epoch over time in bed (accuracy, Cohen's κ). An Actiware
+///    export's own SLEEP interval (statistics section) is kept beside ours (``ActiwareNightComparison``).
 /// 6. **Movement phases** as for phones: intervals of the sleep period at or below the night's
 ///    quantile of sleep-interval activity are `deep`. Movement-intensity levels, not EEG stages.
 public struct EpochFileNightMethod: NightAnalysisMethod {
@@ -67,14 +74,15 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
     public var algorithm: String { "epoch-file-device-defaults" }
     public var summary: String { summary(AnalysisParameters()) }
     public func summary(_ p: AnalysisParameters) -> String {
-        "epoch-file: the file's activity epochs scored as the device's own software does — Actiwatch counts by Oakley (Actiware, medium threshold 40), ActiGraph counts by \(p.sleepAlgorithm == .sadeh ? "Sadeh" : "Cole–Kripke") (ActiLife, 60-s epochs), acceleration by the phones' relative rule; time in bed from the file's rest intervals, ActiLife's Tudor-Locke periods, or the movement"
+        "epoch-file: the file's activity epochs scored as the device's own software does — Actiwatch counts by Oakley (Actiware, medium threshold 40), ActiGraph counts by \(p.sleepAlgorithm == .sadeh ? "Sadeh" : "Cole–Kripke") (ActiLife, 60-s epochs), acceleration by the phones' relative rule; time in bed from the file's rest intervals, ActiLife's Tudor-Locke periods, or the movement; the sleep period by Actiware's sleep-interval rule (Actiwatch), ActiLife's (ActiGraph) or persistent sleep runs"
     }
 
     public func algorithm(_ p: AnalysisParameters) -> String { p.sleepAlgorithm == .sadeh ? algorithm + "-sadeh" : algorithm }
 
     public func parametersKey(_ p: AnalysisParameters) -> String {
         "method=\(kind.rawValue);interval=\(p.interval.seconds)s;column=\(column ?? "auto");"
-            + "actiwatch=oakley-actiware(\(Self.actiwareThreshold));actigraph=\(p.sleepAlgorithm == .sadeh ? "sadeh" : "colekripke")-actilife@60s+tudorlocke-actilife;"
+            + "actiwatch=oakley-actiware(file-or-\(Self.actiwareThreshold))+actiware-sleep-interval(file-or-10m/10m,immobile<4/min);"
+            + "actigraph=\(p.sleepAlgorithm == .sadeh ? "sadeh" : "colekripke")-actilife@60s+tudorlocke-actilife(gaps-left-out)+period-actilife;"
             + "acceleration=relative(\(p.wakeThresholdFactor)xmedian-per-minute)@file-epoch;guider=rest>tudorlocke>inbed<16h>movement;"
             + "persistent=\(p.persistentSleepMinutes)m;deep=q\(p.deepQuantile);mincoverage=\(p.minimumCoverageSeconds)s"
             + (p.diaryDigest.map { ";diary=\($0)" } ?? "")
@@ -111,7 +119,28 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
             summary.dataMinutes = Double((last + 1 - first) * series.epochSeconds) / 60
         }
         if family != .acceleration {
-            let off = Self.zeroRunNonWear(column.values, epochSeconds: series.epochSeconds)
+            var off = Self.zeroRunNonWear(column.values, epochSeconds: series.epochSeconds)
+            // Inside a rest interval the device software marked, a long still stretch is sleep it
+            // scored, not the device off the wrist; an off-wrist column the file has (Actiware's
+            // "Off-Wrist Status") says where it was off.
+            if let rest = series.column("rest_interval") {
+                for i in off.indices where rest.values[i] >= 0.5 { off[i] = false }
+            }
+            // ActiLife finds its Tudor-Locke periods on every minute (a hip or ankle device lies
+            // still for hours in bed): a still stretch inside one is in bed, not off the body, so
+            // time in bed is the same as `sleepsta periods` finds.
+            if family == .actiGraphCounts, off.contains(true) {
+                var scratch = summary
+                if let raw = Self.score(series, column: column, family: family, parameters: p, summary: &scratch), raw.epochSeconds == 60 {
+                    for period in TudorLockeSleepPeriods.detect(states: raw.states, counts: raw.activity, epochSeconds: 60) {
+                        let from = raw.startUTC + Int64(period.span.startEpoch * 60), to = raw.startUTC + Int64(period.span.endEpoch * 60)
+                        for i in off.indices where series.epochStartUTC(i) >= from && series.epochStartUTC(i) < to { off[i] = false }
+                    }
+                }
+            }
+            if let offWrist = series.column("off_wrist") {
+                for i in off.indices where offWrist.values[i] >= 0.5 { off[i] = true }
+            }
             let offEpochs = off.filter { $0 }.count
             if offEpochs > 0 {
                 for i in off.indices where off[i] { column.values[i] = .nan }
@@ -147,13 +176,14 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
         let inBedStart = start(tib.lowerBound), inBedEnd = start(tib.upperBound)
         summary.inBedStartUTC = inBedStart; summary.inBedEndUTC = inBedEnd
 
-        // 4. Sleep period inside time in bed.
-        let runEpochs = max(1, p.persistentSleepMinutes * 60 / E)
+        // 4. Sleep period inside time in bed, by the device software's rule.
         let inBedStates = Array(scored.states[tib])
-        Self.compareWithFile(series, scored: scored, tib: tib, runEpochs: runEpochs, summary: &summary)
-        guard let period = NightAnalyzer.persistentSleepPeriod(inBedStates, minimumRun: runEpochs) else {
+        let found = Self.sleepPeriod(series, scored: scored, tib: tib, family: family, parameters: p, summary: &summary)
+        Self.compareWithFile(series, scored: scored, tib: tib, period: found.period.map { ($0.lowerBound + tib.lowerBound)..<($0.upperBound + tib.lowerBound) },
+                             summary: &summary)
+        guard let period = found.period else {
             return NightAnalysis(status: .noSleepFound, parameters: p, intervals: intervals, epochs: epochs, wakeThreshold: scored.threshold,
-                                 metrics: nil, kind: kind, statusReason: "no run of \(p.persistentSleepMinutes) minutes of sleep inside time in bed", epochFile: summary)
+                                 metrics: nil, kind: kind, statusReason: found.whyNone, epochFile: summary)
         }
         let tally = Self.tally(inBedStates, period: period)
         let onsetUTC = start(tib.lowerBound + period.lowerBound), wakeUTC = start(tib.lowerBound + period.upperBound)
@@ -203,17 +233,21 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
         }
         switch family {
         case .actiwatchCounts:
+            // The export's own wake threshold where it states one (Actiware's "Wake Threshold Value").
+            let threshold = s.actiware?.settings.wakeThreshold ?? actiwareThreshold
+            let thresholdText = threshold == actiwareThreshold ? "\(Int(actiwareThreshold)) counts (medium)"
+                : "\(threshold == threshold.rounded() ? String(Int(threshold)) : String(threshold)) counts (the file's wake threshold)"
             if Oakley.supportedEpochSeconds.contains(s.epochSeconds) {
                 let states = Oakley.score(countsPerEpoch: column.values, epochSeconds: s.epochSeconds,
-                                          threshold: .counts(actiwareThreshold), variant: .actiware)
-                summary.scorer = "Oakley (Actiware), wake if the weighted activity score > \(Int(actiwareThreshold)) counts (medium), \(s.epochSeconds)-s epochs"
+                                          threshold: .counts(threshold), variant: .actiware)
+                summary.scorer = "Oakley (Actiware), wake if the weighted activity score > \(thresholdText), \(s.epochSeconds)-s epochs"
                 return Scored(startUTC: s.startUTC, epochSeconds: s.epochSeconds, activity: column.values, states: states,
-                              threshold: actiwareThreshold, movementFactor: 1)
+                              threshold: threshold, movementFactor: 1)
             }
             guard let c = collapsed(column.values, .sum) else { return nil }
-            let states = Oakley.score(countsPerEpoch: c.values, epochSeconds: 60, threshold: .counts(actiwareThreshold), variant: .actiware)
-            summary.scorer = "Oakley (Actiware), wake if the weighted activity score > \(Int(actiwareThreshold)) counts (medium), the file's \(s.epochSeconds)-s epochs summed to 60 s"
-            return Scored(startUTC: c.start, epochSeconds: 60, activity: c.values, states: states, threshold: actiwareThreshold, movementFactor: 1)
+            let states = Oakley.score(countsPerEpoch: c.values, epochSeconds: 60, threshold: .counts(threshold), variant: .actiware)
+            summary.scorer = "Oakley (Actiware), wake if the weighted activity score > \(thresholdText), the file's \(s.epochSeconds)-s epochs summed to 60 s"
+            return Scored(startUTC: c.start, epochSeconds: 60, activity: c.values, states: states, threshold: threshold, movementFactor: 1)
         case .actiGraphCounts:
             guard let c = collapsed(column.values, .sum) else { return nil }
             // `--sleep-algorithm sadeh` picks ActiLife's other scorer; Cole–Kripke otherwise.
@@ -282,21 +316,25 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
             return nil
         }
         if family == .actiGraphCounts && E == 60 {
-            // Minutes without data are left out (ActiLife's own data has none): a gap neither ends
-            // nor starts a period; the period found is mapped back to the clock.
-            let kept = scored.states.indices.filter { scored.states[$0] != nil && !scored.activity[$0].isNaN }
-            let counts = kept.map { scored.activity[$0] }
-            let states = kept.map { scored.states[$0]! }
-            let periods = TudorLockeSleepPeriods.detect(sleepWake: states, counts: counts, epochSeconds: 60)
+            // The same periods as `sleepsta periods`: minutes without data are left out of the runs.
+            let periods = TudorLockeSleepPeriods.detect(states: scored.states, counts: scored.activity, epochSeconds: 60)
             if let longest = periods.max(by: { $0.span.length < $1.span.length }), longest.span.length > 0 {
-                summary.guider = "ActiLife's Tudor-Locke sleep period (longest of \(periods.count); minutes without data skipped)"
-                return kept[longest.span.startEpoch]..<(kept[longest.span.endEpoch - 1] + 1)
+                summary.guider = "ActiLife's Tudor-Locke sleep period (longest of \(periods.count); minutes without data left out of the runs)"
+                return longest.span.startEpoch..<longest.span.endEpoch
             }
         }
         let withData = scored.states.indices.filter { scored.states[$0] != nil }
         guard let first = withData.first, let last = withData.last else { return nil }
         let dataSeconds = Int((summary.dataMinutes ?? 0) * 60)
         if dataSeconds < dayAndNightSeconds {
+            // A recording of the time in bed (a PSG night) reaches the small hours; a fragment of a
+            // morning or an afternoon (the first or last day of a 24-h file) is not a night in bed.
+            let from = scored.startUTC + Int64(first * E), to = scored.startUTC + Int64((last + 1) * E)
+            let core = Self.nightCore(night)
+            guard min(to, core.upperBound) - max(from, core.lowerBound) >= 3600 else {
+                summary.guider = "the recording's span in this night (\(LocalClock.hoursText(seconds: dataSeconds))) holds less than 1 h of 00:00–06:00: not a night in bed"
+                return nil
+            }
             summary.guider = "the recording's span in this night (\(LocalClock.hoursText(seconds: dataSeconds)): a recording of the time in bed)"
             return first..<(last + 1)
         }
@@ -306,6 +344,57 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
                                                  parameters: MovementSPTWindow.Parameters(epochSeconds: Double(E))) else { return nil }
         summary.guider = "the main rest period found in the activity (movement-based detector, HDCZA-style)"
         return spt.span.startEpoch..<spt.span.endEpoch
+    }
+
+    /// The sleep period as epochs of time in bed (relative to `tib.lowerBound`), by the rule of the
+    /// column's device software, and why there is none:
+    /// - Actiwatch counts: Actiware's sleep interval (``ActiwareIntervals``) with the export's own
+    ///   onset / end settings (10 min by default), its statistics beside the file's own interval;
+    /// - ActiGraph counts: ActiLife's: sleep onset is the first minute scored asleep in bed (the
+    ///   in-bed minute itself under Tudor-Locke, whose latency is 0), and the period runs to out of
+    ///   bed (ActiLife's WASO counts the wake minutes from onset to out of bed);
+    /// - acceleration: the first to the last run of `persistentSleepMinutes` of sleep (the phones' rule).
+    static func sleepPeriod(_ s: EpochNightSeries, scored: Scored, tib: Range<Int>, family: EpochActivityFamily,
+                            parameters p: AnalysisParameters, summary: inout EpochFileNightSummary) -> (period: Range<Int>?, whyNone: String) {
+        let E = scored.epochSeconds
+        let inBed = Array(scored.states[tib])
+        switch family {
+        case .actiwatchCounts:
+            let settings = s.actiware?.settings ?? ActiwareSettings()
+            summary.periodRule = "Actiware's sleep interval: from the first \(settings.sleepOnsetMinutes)-min section of epochs in bed with all but one immobile (< \(Int(ActiwareIntervals.immobileBelowCountsPerMinute)) counts/min) to the last epoch of the last \(settings.sleepEndMinutes)-min such section"
+                + (s.actiware == nil ? " (Actiware's defaults)" : " (the export's settings)")
+                + (settings.statesImmobileMinutes ? "" : "; the export states “\(settings.detectionAlgorithm ?? "")”, which sleepsta does not reproduce")
+            let mobile = ActiwareIntervals.mobile(counts: scored.activity, epochSeconds: E)
+            guard let sleep = ActiwareIntervals.sleepInterval(mobile: mobile, rest: tib, epochSeconds: E, settings: settings) else {
+                return (nil, "no \(settings.sleepOnsetMinutes)-min section with all but one epoch immobile inside time in bed (Actiware's sleep onset rule)")
+            }
+            let ours = ActiwareIntervals.statistics(states: scored.states, mobile: mobile, rest: tib, sleep: sleep, epochSeconds: E)
+            func utc(_ i: Int) -> Int64 { scored.startUTC + Int64(i) * Int64(E) }
+            let (from, to) = (utc(sleep.lowerBound), utc(sleep.upperBound))
+            func overlap(_ iv: ActiwareStatedInterval) -> Int64 { max(0, min(iv.endUTC, to) - max(iv.startUTC, from)) }
+            let stated = s.actiware?.intervals.filter { $0.kind == .sleep && overlap($0) > 0 }.max { overlap($0) < overlap($1) }
+            let statedRest = s.actiware?.intervals.filter { $0.kind == .rest && overlap($0) > 0 }.max { overlap($0) < overlap($1) }
+            summary.actiware = ActiwareNightComparison(settings: settings, restStartUTC: utc(tib.lowerBound), restEndUTC: utc(tib.upperBound),
+                                                       sleepStartUTC: from, sleepEndUTC: to, ours: ours, stated: stated, statedRest: statedRest)
+            return ((sleep.lowerBound - tib.lowerBound)..<(sleep.upperBound - tib.lowerBound), "")
+        case .actiGraphCounts where E == 60:
+            summary.periodRule = "ActiLife's: sleep onset is the first minute scored asleep in bed; the sleep period runs to out of bed"
+            guard let first = inBed.firstIndex(where: { $0 == .sleep }) else { return (nil, "no minute scored asleep inside time in bed") }
+            return (first..<inBed.count, "")
+        default:
+            summary.periodRule = "from the start of the first to the end of the last run of \(p.persistentSleepMinutes) min of sleep epochs in bed"
+            let runEpochs = max(1, p.persistentSleepMinutes * 60 / E)
+            guard let period = NightAnalyzer.persistentSleepPeriod(inBed, minimumRun: runEpochs) else {
+                return (nil, "no run of \(p.persistentSleepMinutes) minutes of sleep inside time in bed")
+            }
+            return (period, "")
+        }
+    }
+
+    /// 00:00 to 06:00 on the night's local clock (the window runs noon to noon), in UTC.
+    static func nightCore(_ night: NightData) -> Range<Int64> {
+        let midnightLocal = Int64(night.window.date.daysSinceEpoch + 1) * 86_400
+        return night.timeline.utcSecond(atLocal: midnightLocal)..<night.timeline.utcSecond(atLocal: midnightLocal + 6 * 3600)
     }
 
     /// Sleep, wake and no-data epochs of `period`, and awakenings (wake runs that sleep follows; a gap neither makes nor splits one).
@@ -321,19 +410,20 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
         return (sleep, wake, noData, awakenings)
     }
 
-    /// The file's own labels over time in bed: agreement with ours (at the file's epochs) and the
-    /// file's TST by the same sleep-period rule.
-    static func compareWithFile(_ s: EpochNightSeries, scored: Scored, tib: Range<Int>, runEpochs: Int,
+    /// The file's own labels over time in bed: agreement with ours (at the file's epochs), and the
+    /// file's TST over our sleep period (its sleep epochs between our onset and wake time).
+    static func compareWithFile(_ s: EpochNightSeries, scored: Scored, tib: Range<Int>, period: Range<Int>?,
                                 summary: inout EpochFileNightSummary) {
         guard let labels = s.fileLabels, labels.contains(where: { $0 != nil }) else { return }
         let E = Int64(scored.epochSeconds)
         let from = scored.startUTC + Int64(tib.lowerBound) * E, to = scored.startUTC + Int64(tib.upperBound) * E
         var matrix = ConfusionMatrix(classCount: 2)
-        var fileStates: [SleepWake?] = []
+        var fileSleep = 0
+        let onset = period.map { scored.startUTC + Int64($0.lowerBound) * E }, wake = period.map { scored.startUTC + Int64($0.upperBound) * E }
         for i in 0..<s.count {
             let t = s.epochStartUTC(i)
+            if let onset, let wake, t >= onset, t < wake, labels[i] == .sleep { fileSleep += 1 }
             guard t >= from && t < to else { continue }
-            fileStates.append(labels[i])
             let k = Int((t - scored.startUTC) / E)
             guard let reference = labels[i], k >= 0, k < scored.states.count, let ours = scored.states[k] else { continue }
             matrix.add(reference: reference == .sleep ? 0 : 1, test: ours == .sleep ? 0 : 1)
@@ -342,12 +432,7 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
         summary.agreementEpochs = matrix.total
         summary.agreementAccuracy = matrix.accuracy
         summary.agreementKappa = matrix.cohenKappa
-        let fileRun = max(1, runEpochs * scored.epochSeconds / s.epochSeconds)
-        if let period = NightAnalyzer.persistentSleepPeriod(fileStates, minimumRun: fileRun) {
-            summary.fileTotalSleepMinutes = Double(tally(fileStates, period: period).sleep * s.epochSeconds) / 60
-        } else {
-            summary.fileTotalSleepMinutes = 0
-        }
+        summary.fileTotalSleepMinutes = period == nil ? nil : Double(fileSleep * s.epochSeconds) / 60
     }
 
     /// Intervals of `length` through `origin`: movement = activity summed over the interval's
@@ -404,6 +489,10 @@ public struct EpochFileNightSummary: Sendable, Equatable, Codable {
     public var dataMinutes: Double? = nil
     /// Minutes of the night taken as not worn (runs of zero counts), nil for none.
     public var nonWearMinutes: Double? = nil
+    /// The rule that set sleep onset and wake time inside time in bed, in one phrase.
+    public var periodRule: String? = nil
+    /// Actiwatch counts: Actiware's sleep interval by sleepsta and the export's own, side by side.
+    public var actiware: ActiwareNightComparison? = nil
 
     /// Whether the scored column is an average over its epoch (an acceleration summary such as
     /// ENMO), not a sum (counts).

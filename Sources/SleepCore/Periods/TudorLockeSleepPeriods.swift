@@ -143,6 +143,42 @@ public enum TudorLockeSleepPeriods {
         }
         return periods
     }
+
+    /// Sleep periods in epochs of which some have no data (`nil` label or NaN count), the one rule
+    /// that `run` (time in bed of ActiGraph-count nights) and `periods` share.
+    ///
+    /// ActiLife's data has no gaps, so ActiLife has no rule for them. Here an epoch without data is
+    /// left out of the runs: it neither starts, continues nor ends a run of sleep or wake, so a
+    /// gap inside a night is not an awakening and a gap after it is not sleep. Periods are found on
+    /// the epochs with data and mapped back to the clock: in bed at the first epoch of the period,
+    /// out of bed after its last; the epochs without data between them are counted
+    /// (``TudorLockeSleepPeriod/epochsWithoutData``) and are neither sleep nor wake. The shortest
+    /// and longest period apply to the time elapsed (gaps included): a 160-min night with a 20-min
+    /// gap is a sleep period.
+    public static func detect(states: [SleepWake?], counts: [Double], epochSeconds: Int = 60,
+                              parameters: Parameters = .actiLifeDefault) -> [TudorLockeSleepPeriod] {
+        precondition(states.count == counts.count, "one count per epoch")
+        let kept = states.indices.filter { states[$0] != nil && counts[$0].isFinite }
+        // The shortest and longest period are time elapsed between bedtime and wake time (clock
+        // minutes, gaps included), so they are applied after mapping back.
+        var onKept = parameters
+        onKept.minSleepPeriodMinutes = 0
+        onKept.maxSleepPeriodMinutes = Int.max / 120
+        let found = detect(sleepWake: kept.map { states[$0]! }, counts: kept.map { counts[$0] },
+                           epochSeconds: epochSeconds, parameters: onKept)
+        let perMinute = 60 / epochSeconds
+        return found.compactMap { p in
+            let length = kept[p.span.endEpoch - 1] + 1 - kept[p.span.startEpoch]
+            guard length >= parameters.minSleepPeriodMinutes * perMinute, length <= parameters.maxSleepPeriodMinutes * perMinute else { return nil }
+            let start = kept[p.span.startEpoch], end = kept[p.span.endEpoch - 1] + 1
+            var mapped = TudorLockeSleepPeriod(span: EpochSpan(startEpoch: start, endEpoch: end), epochSeconds: p.epochSeconds,
+                                               sleepEpochs: p.sleepEpochs, awakenings: p.awakenings, sleepBouts: p.sleepBouts,
+                                               oneMinuteSleepBouts: p.oneMinuteSleepBouts, totalCounts: p.totalCounts,
+                                               nonzeroEpochs: p.nonzeroEpochs)
+            mapped.epochsWithoutData = (end - start) - p.span.length
+            return mapped
+        }
+    }
 }
 
 /// One Tudor-Locke sleep period with ActiLife's statistics (see ``TudorLockeSleepPeriods``).
@@ -162,6 +198,8 @@ public struct TudorLockeSleepPeriod: Sendable, Hashable {
     public let totalCounts: Double
     /// Epochs with count > 0.
     public let nonzeroEpochs: Int
+    /// Epochs of the span without data (left out of the runs; see ``TudorLockeSleepPeriods/detect(states:counts:epochSeconds:parameters:)``).
+    public var epochsWithoutData: Int = 0
 
     public init(span: EpochSpan, epochSeconds: Int, sleepEpochs: Int, awakenings: Int, sleepBouts: Int,
                 oneMinuteSleepBouts: Int, totalCounts: Double, nonzeroEpochs: Int) {
@@ -189,16 +227,16 @@ public struct TudorLockeSleepPeriod: Sendable, Hashable {
     public var durationMinutes: Double { Double(span.length) * minutesPerEpoch }
     /// Total sleep time.
     public var totalSleepTimeMinutes: Double { Double(sleepEpochs) * minutesPerEpoch }
-    /// Wake after sleep onset = duration − TST − latency.
-    public var wakeAfterOnsetMinutes: Double { Double(span.length - sleepEpochs) * minutesPerEpoch }
+    /// Wake after sleep onset = duration − TST − latency (− minutes without data).
+    public var wakeAfterOnsetMinutes: Double { Double(span.length - sleepEpochs - epochsWithoutData) * minutesPerEpoch }
     /// Mean awakening length; 0 when there is none.
     public var averageAwakeningMinutes: Double {
         awakenings > 0 ? wakeAfterOnsetMinutes / Double(awakenings) : 0
     }
-    /// 100 × TST / time in bed.
-    public var efficiencyPercent: Double { 100 * Double(sleepEpochs) / Double(span.length) }
-    /// 100 × epochs with count > 0 / epochs (ActiLife "Movement Index").
-    public var movementIndexPercent: Double { 100 * Double(nonzeroEpochs) / Double(span.length) }
+    /// 100 × TST / time in bed (less the minutes without data).
+    public var efficiencyPercent: Double { 100 * Double(sleepEpochs) / Double(max(1, span.length - epochsWithoutData)) }
+    /// 100 × epochs with count > 0 / epochs with data (ActiLife "Movement Index").
+    public var movementIndexPercent: Double { 100 * Double(nonzeroEpochs) / Double(max(1, span.length - epochsWithoutData)) }
     /// 100 × one-minute asleep runs / asleep runs (ActiLife "Fragmentation Index").
     public var fragmentationIndexPercent: Double {
         sleepBouts > 0 ? 100 * Double(oneMinuteSleepBouts) / Double(sleepBouts) : 0

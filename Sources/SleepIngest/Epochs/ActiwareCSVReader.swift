@@ -210,7 +210,87 @@ public struct ActiwareCSVReader: EpochFileReader {
             if let firmware = device.firmware { name += ", firmware \(firmware)" }
             metadata["device"] = name
         }
-        return try table.build(format: .actiwareCSV, epochSeconds: epochSeconds, options: options,
-                               statedOffsetSeconds: offset, metadata: metadata)
+        var recording = try table.build(format: .actiwareCSV, epochSeconds: epochSeconds, options: options,
+                                        statedOffsetSeconds: offset, metadata: metadata)
+        recording.actiware = Self.fileAnalysis(lines[..<titleIndex], order: order, recording: recording)
+        return recording
+    }
+
+    // MARK: Analysis inputs and statistics
+
+    /// Interval types of the statistics section, per language.
+    static let restWords: Set<String> = ["rest", "repos", "rust", "ruhe", "riposo"]
+    static let sleepWords: Set<String> = ["sleep", "sommeil", "slaap", "schlaf", "sonno"]
+    /// Statistics column titles (canonical) → the statistic, per language.
+    static let statisticTitles: [String: String] = [
+        "sleep_time": "sleep", "temps_de_sommeil": "sleep", "slaaptijd": "sleep", "schlafzeit": "sleep", "tempo_di_sonno": "sleep",
+        "wake_time": "wake", "temps_d_eveil": "wake", "temps_de_veille": "wake", "waaktijd": "wake", "wachzeit": "wake", "tempo_di_veglia": "wake",
+        "efficiency": "efficiency", "efficacite": "efficiency", "efficientie": "efficiency", "effizienz": "efficiency", "efficienza": "efficiency",
+        "wake_bouts": "bouts", "waakvoorvallen": "bouts", "wachphasen": "bouts", "episodes_d_eveil": "bouts",
+        "ong_tijd_sw": "invalid",
+    ]
+
+    /// The analysis inputs (sleep onset / end setting, wake threshold value) and the REST and SLEEP
+    /// rows of the statistics section, on the recording's epoch grid. Found by shape, not by the
+    /// words of one language: in the section after the data properties, the first numeric value is
+    /// the wake threshold and the two rows whose unit is minutes are the onset and end settings
+    /// (Actiware writes them in this order in every language); statistics rows are those whose
+    /// first field names a rest or sleep interval and whose next fields are a number, dates and times.
+    static func fileAnalysis(_ lines: ArraySlice<DelimitedText.Line>, order: LocalClockText.DateOrder,
+                             recording: EpochRecording) -> ActiwareFileAnalysis? {
+        var settings = ActiwareSettings()
+        var section = 0, minuteRows = 0, sawThreshold = false, stated = false
+        var titles: [String] = []
+        var intervals: [ActiwareStatedInterval] = []
+        for line in lines {
+            let first = line[0].trimmingSpaces
+            if first.hasPrefix("---") { section += 1; continue }
+            guard !line.isBlank else { continue }
+            if section == 3 {
+                let value = line[1], unit = line[2].lowercased()
+                if !sawThreshold, case .value(let v) = EpochNumber.parse(value) {
+                    settings.wakeThreshold = v; sawThreshold = true; stated = true
+                } else if unit.hasPrefix("min"), let v = Int(value), v > 0 {
+                    if minuteRows == 0 { settings.sleepOnsetMinutes = v } else if minuteRows == 1 { settings.sleepEndMinutes = v }
+                    minuteRows += 1; stated = true
+                } else if settings.detectionAlgorithm == nil, minuteRows == 0, sawThreshold, !value.isEmpty, Double(value) == nil {
+                    settings.detectionAlgorithm = value
+                }
+            }
+            guard section >= 4 else { continue }
+            let word = first.lowercased()
+            let kind: ActiwareStatedInterval.Kind? = restWords.contains(word) ? .rest : sleepWords.contains(word) ? .sleep : nil
+            guard let kind, let number = Int(line[1]) else {
+                // The section's column titles: its first row of many fields, before any interval row.
+                if kind == nil && titles.isEmpty && !first.isEmpty && line.fields.count > 6 && intervals.isEmpty {
+                    titles = line.fields.map { EpochColumnNaming.canonical($0) }
+                }
+                continue
+            }
+            // Start date and time, end date and time: the first four date / time fields in order.
+            var dates: [CivilDate] = [], times: [Int] = [], lastUsed = 1
+            for c in 2..<line.fields.count where dates.count + times.count < 4 {
+                if dates.count == times.count, let d = LocalClockText.date(line[c], order: order) { dates.append(d); lastUsed = c }
+                else if dates.count == times.count + 1, line[c].contains(":"), let t = LocalClockText.secondOfDay(line[c]) { times.append(t); lastUsed = c }
+            }
+            guard dates.count == 2, times.count == 2 else { continue }
+            func utc(_ d: CivilDate, _ t: Int) -> Int64 {
+                recording.firstEpochStartUTC + (LocalClockText.localSecond(d, secondOfDay: t) - recording.firstEpochLocalSecond)
+            }
+            var values: [String: Double] = [:]
+            for c in (lastUsed + 1)..<max(lastUsed + 1, line.fields.count) where c < titles.count {
+                if let key = statisticTitles[titles[c]], case .value(let v) = EpochNumber.parse(line[c]) { values[key] = v }
+            }
+            let start = utc(dates[0], times[0]), end = utc(dates[1], times[1])
+            var statistics: ActiwareIntervalStatistics? = nil
+            if let sleep = values["sleep"], let wake = values["wake"] {
+                statistics = ActiwareIntervalStatistics(durationMinutes: Double(end - start) / 60, sleepMinutes: sleep, wakeMinutes: wake,
+                                                        invalidMinutes: values["invalid"] ?? 0, efficiencyPercent: values["efficiency"],
+                                                        wakeBouts: values["bouts"].map { Int($0) })
+            }
+            intervals.append(ActiwareStatedInterval(kind: kind, number: number, startUTC: start, endUTC: end, statistics: statistics, line: line.number))
+        }
+        guard stated || !intervals.isEmpty else { return nil }
+        return ActiwareFileAnalysis(settings: settings, intervals: intervals)
     }
 }

@@ -136,6 +136,6 @@ public struct RecordingRead: Sendable {
         return EpochNightSeries(format: file.format.rawValue, startUTC: file.firstEpochStartUTC, epochSeconds: file.epochSeconds,
                                 count: file.count,
                                 columns: file.columns.map { .init(name: $0.name, sourceName: $0.sourceName, unit: $0.unit, values: $0.values) },
-                                fileLabels: labels?.labels, fileLabelsName: labels?.sourceName)
+                                fileLabels: labels?.labels, fileLabelsName: labels?.sourceName, actiware: file.actiware)
     }
 }
