@@ -11,10 +11,22 @@ extension HTMLPages {
     static func epochFileMetricRows(_ a: NightAnalysis, _ tl: UTCOffsetTimeline) -> [[String: String]] {
         guard let m = a.metrics else { return [] }
         let guider = a.epochFile?.guider ?? "the guider"
+        let onset: String, wake: String
+        switch (a.epochFile?.actiware != nil, a.epochFile?.family) {
+        case (true, _):
+            onset = "Actiware's sleep start: first epoch of the first section of the onset setting's minutes in bed with all but one epoch immobile"
+            wake = "Actiware's sleep end: last epoch of the last such section of the end setting's minutes"
+        case (false, .actiGraphCounts?):
+            onset = "ActiLife's: the first minute scored asleep in bed"
+            wake = "ActiLife's: out of bed (the sleep period runs to the end of time in bed)"
+        default:
+            onset = "start of the first run of \(a.parameters.persistentSleepMinutes) min of sleep epochs in bed"
+            wake = "end of the last such run"
+        }
         return metricRows(m, tl, definitions: MetricDefinitions(
             inBed: "time in bed from \(guider)",
-            onset: "start of the first run of \(a.parameters.persistentSleepMinutes) min of sleep epochs in bed",
-            wake: "end of the last such run", timeInBed: "in bed to out of bed",
+            onset: onset,
+            wake: wake, timeInBed: "in bed to out of bed",
             totalSleep: "sleep epochs between sleep onset and wake time", latency: "in bed to sleep onset",
             waso: "wake epochs between sleep onset and wake time", noData: "epochs without data or not worn: neither sleep nor wake",
             efficiency: "TST / (TIB − minutes without data in bed)", maintenance: "TST / (SPT − minutes without data)",
@@ -30,9 +42,10 @@ extension HTMLPages {
             ["label": "Sleep/wake", "value": e.scorer ?? "–"],
             ["label": "Time in bed from", "value": e.guider ?? "–"],
         ]
+        if let rule = e.periodRule { rows.append(["label": "Sleep period", "value": rule]) }
         if let off = e.nonWearMinutes { rows.append(["label": "Not worn", "value": "\(NumberText.minutes(off)) (runs of ≥ \(EpochFileNightMethod.nonWearMinutes / 60) h of zero counts; missing data, neither sleep nor wake)"]) }
         if let name = e.fileLabelsName {
-            rows.append(["label": "The file's own scoring", "value": "“\(name)”: TST \(NumberText.minutes(e.fileTotalSleepMinutes)) by the same rules over the same time in bed"])
+            rows.append(["label": "The file's own scoring", "value": "“\(name)”: TST \(NumberText.minutes(e.fileTotalSleepMinutes)) (its sleep epochs between our sleep onset and wake time)"])
             rows.append(["label": "Agreement with it", "value": "accuracy \(NumberText.fixed(e.agreementAccuracy.map { $0 * 100 }, 1)) %, Cohen's κ \(NumberText.fixed(e.agreementKappa, 3)) over \(e.agreementEpochs ?? 0) epochs in bed"])
         }
         return rows
@@ -42,13 +55,55 @@ extension HTMLPages {
         let p = a.parameters
         return [
             ["label": "Interval length", "value": "\(p.interval) (\(p.interval.seconds) s), for the chart, the interval table and phases"],
-            ["label": "Actiwatch counts", "value": "Oakley as Actiware: weights 0.04 / 0.2 / 1 per minute (×2 for 30-s, ×4 for 15-s epochs) in double precision, wake if > \(Int(EpochFileNightMethod.actiwareThreshold)) counts (medium)"],
-            ["label": "ActiGraph counts", "value": "axis 1 summed to 60 s; \(p.sleepAlgorithm == .sadeh ? "Sadeh" : "Cole–Kripke") as ActiLife; time in bed from ActiLife's Tudor-Locke sleep periods (5-min bedtime, 10-min wake, 160–1440 min)"],
+            ["label": "Actiwatch counts", "value": "Oakley as Actiware: weights 0.04 / 0.2 / 1 per minute (×2 for 30-s, ×4 for 15-s epochs) in double precision, wake if > the export's wake threshold (\(Int(EpochFileNightMethod.actiwareThreshold)) counts, medium, where it states none); sleep interval by Actiware's immobile-minutes rule with the export's sleep onset / end settings (10 min where it states none), immobile < \(Int(ActiwareIntervals.immobileBelowCountsPerMinute)) counts per minute"],
+            ["label": "ActiGraph counts", "value": "axis 1 summed to 60 s; \(p.sleepAlgorithm == .sadeh ? "Sadeh" : "Cole–Kripke") as ActiLife; time in bed from ActiLife's Tudor-Locke sleep periods (5-min bedtime, 10-min wake, 160–1440 min; minutes without data left out of the runs, as sleepsta periods does); sleep onset = the first minute asleep, the period runs to out of bed (ActiLife)"],
             ["label": "Acceleration (ENMO …)", "value": "the file's own epochs (15, 30, 60, 120 s; others 60-s means); Oakley weighting, wake above \(NumberText.fixed(p.wakeThresholdFactor, 1)) × the night's median (the phones' rule)"],
             ["label": "Not worn", "value": "count columns: runs of ≥ \(EpochFileNightMethod.nonWearMinutes) min of zero counts"],
             ["label": "Persistent sleep", "value": "\(p.persistentSleepMinutes) min"],
             ["label": "Minimum data to score", "value": NumberText.minutes(Double(p.minimumCoverageSeconds) / 60)],
             ["label": "Parameters key", "value": a.key],
         ]
+    }
+
+    /// Actiware's interval by sleepsta beside the export's own (its statistics section), with the
+    /// differences: start and end to the second, minutes and percent.
+    static func actiwareRows(_ c: ActiwareNightComparison, _ tl: UTCOffsetTimeline) -> [[String: String]] {
+        func clock(_ utc: Int64) -> String { LocalClock.hhmmss(localSecond: tl.localSecond(atUTC: utc)) }
+        func minutesDiff(_ a: Int64, _ b: Int64) -> String { NumberText.signedMinutes(Double(a - b) / 60) }
+        func row(_ label: String, _ ours: Double?, _ theirs: Double?, percent: Bool = false) -> [String: String] {
+            let text: (Double?) -> String = { percent ? NumberText.fixed($0, 2) + ($0 == nil ? "" : " %") : NumberText.tenthsOfMinutes($0) }
+            let diff = (ours != nil && theirs != nil) ? (percent ? NumberText.signedFixed(ours! - theirs!, 2) + " %" : NumberText.signedMinutes(ours! - theirs!)) : "–"
+            return ["label": label, "ours": text(ours), "theirs": text(theirs), "diff": diff]
+        }
+        let s = c.stated, r = c.statedRest
+        var rows: [[String: String]] = [
+            ["label": "Rest interval (time in bed)", "ours": "\(clock(c.restStartUTC))–\(clock(c.restEndUTC))",
+             "theirs": r.map { "\(clock($0.startUTC))–\(clock($0.endUTC))" } ?? "–",
+             "diff": r.map { "\(minutesDiff(c.restStartUTC, $0.startUTC)) / \(minutesDiff(c.restEndUTC, $0.endUTC))" } ?? "–"],
+            ["label": "Sleep interval (onset–end)", "ours": "\(clock(c.sleepStartUTC))–\(clock(c.sleepEndUTC))",
+             "theirs": s.map { "\(clock($0.startUTC))–\(clock($0.endUTC))" } ?? "–",
+             "diff": s.map { "\(minutesDiff(c.sleepStartUTC, $0.startUTC)) / \(minutesDiff(c.sleepEndUTC, $0.endUTC))" } ?? "–"],
+            row("Duration", c.ours.durationMinutes, s.map { Double($0.endUTC - $0.startUTC) / 60 }),
+            row("Sleep time", c.ours.sleepMinutes, s?.statistics?.sleepMinutes),
+            row("Wake time (WASO)", c.ours.wakeMinutes, s?.statistics?.wakeMinutes),
+            row("Efficiency (sleep time / rest interval)", c.ours.efficiencyPercent, s?.statistics?.efficiencyPercent, percent: true),
+        ]
+        rows.append(["label": "Wake bouts", "ours": c.ours.wakeBouts.map(String.init) ?? "–",
+                     "theirs": s?.statistics?.wakeBouts.map(String.init) ?? "–",
+                     "diff": zip2(c.ours.wakeBouts, s?.statistics?.wakeBouts).map { String($0 - $1) } ?? "–"])
+        rows.append(row("Immobile time", c.ours.immobileMinutes, nil))
+        rows.append(row("Latency (rest start to sleep start)", c.ours.latencyMinutes, nil))
+        rows.append(row("Snooze (sleep end to rest end)", c.ours.snoozeMinutes, nil))
+        return rows
+    }
+
+    private static func zip2(_ a: Int?, _ b: Int?) -> (Int, Int)? { if let a, let b { return (a, b) }; return nil }
+
+    static func actiwareNote(_ c: ActiwareNightComparison) -> String {
+        let settings = "sleep onset setting \(c.settings.sleepOnsetMinutes) min, sleep end setting \(c.settings.sleepEndMinutes) min, wake threshold \(NumberText.fixed(c.settings.wakeThreshold, 2)) counts"
+        guard c.stated != nil else {
+            return "Actiware's rules applied to the epochs with \(settings); the export lists no sleep interval for this night, so there is nothing to compare with."
+        }
+        return "Actiware's rules applied to the epochs with the export's \(settings), beside the interval the export's statistics section lists. A difference means sleepsta and Actiware disagree on this night: the interval is recomputed, never copied."
     }
 }

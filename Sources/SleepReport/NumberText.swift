@@ -20,6 +20,18 @@ enum NumberText {
         }
         return s
     }
+    /// Minutes to a tenth (`531.5 min`): epochs of 30 s and 15 s are not whole minutes.
+    static func tenthsOfMinutes(_ v: Double?) -> String {
+        guard let v, v.isFinite else { return "–" }
+        return fixed(v, 1) + " min"
+    }
+    /// A signed difference (`+0.0`, `−12.5`).
+    static func signedFixed(_ v: Double, _ decimals: Int) -> String {
+        let t = fixed(abs(v), decimals)
+        return (v < 0 && t.contains(where: { $0 != "0" && $0 != "." }) ? "−" : "+") + t
+    }
+    /// A signed difference in minutes to a tenth (`+0.0 min`).
+    static func signedMinutes(_ v: Double) -> String { signedFixed(v, 1) + " min" }
     static func clock(_ utc: Int64?, _ timeline: UTCOffsetTimeline) -> String {
         guard let utc else { return "–" }
         return LocalClock.hhmm(localSecond: timeline.localSecond(atUTC: utc))

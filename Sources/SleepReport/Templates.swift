@@ -50,6 +50,15 @@ enum Templates {
     {{/metrics}}
     </table>
     {{/scored}}
+    {{#hasActiware}}
+    <h2>Actiware's sleep interval</h2>
+    <p>{{actiwareNote}}</p>
+    <table>
+    <tr><th>Quantity</th><th>sleepsta</th><th>{{actiwareSource}}</th><th>Difference</th></tr>
+    {{#actiwareRows}}<tr><td>{{label}}</td><td class="num">{{ours}}</td><td class="num">{{theirs}}</td><td class="num">{{diff}}</td></tr>
+    {{/actiwareRows}}
+    </table>
+    {{/hasActiware}}
     {{#hasSurvey}}
     <h2>Survey answers</h2>
     <table>

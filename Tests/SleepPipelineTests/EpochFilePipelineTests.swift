@@ -53,6 +53,9 @@ struct EpochFilePipelineTests {
         #expect(FileManager.default.fileExists(atPath: w.reports + "/recordings/test_sample_rpx_eng.csv/actogram.png"))
         let night = try String(contentsOfFile: w.reports + "/test_sample_rpx_eng_2015-07-05/index.html", encoding: .utf8)
         #expect(night.contains("../recordings/test_sample_rpx_eng.csv/index.html") && night.contains("Agreement with it"))
+        // Actiware's own SLEEP interval beside ours: the same to the second (20:10:30–06:08:30).
+        #expect(night.contains("Actiware&#39;s sleep interval") || night.contains("Actiware's sleep interval"))
+        #expect(night.contains("the export (SLEEP 2, line") && night.contains("20:10:30–06:08:30") && night.contains("+0.0 min / +0.0 min"))
         // The French export's off-wrist days (zero counts from 10/02 07:38) are not a night of sleep.
         let offWrist = try db.query("""
             SELECT m.total_sleep_time_min AS tst, a.details_json FROM analyses a LEFT JOIN night_metrics m ON m.analysis_id = a.id

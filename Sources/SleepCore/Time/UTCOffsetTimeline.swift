@@ -106,6 +106,11 @@ public enum LocalClock {
         return String(hhmmss(secondOfDay: sod).prefix(5))
     }
 
+    /// `HH:MM:SS` of a local wall-clock second.
+    public static func hhmmss(localSecond local: Int64) -> String {
+        hhmmss(secondOfDay: Int(local - floorDiv(local, 86_400) * 86_400))
+    }
+
     static func hhmmss(secondOfDay sod: Int) -> String {
         let h = sod / 3600, m = (sod % 3600) / 60, s = sod % 60
         func p(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
