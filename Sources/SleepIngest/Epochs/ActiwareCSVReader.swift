@@ -223,10 +223,13 @@ public struct ActiwareCSVReader: EpochFileReader {
     static let sleepWords: Set<String> = ["sleep", "sommeil", "slaap", "schlaf", "sonno"]
     /// Statistics column titles (canonical) → the statistic, per language.
     static let statisticTitles: [String: String] = [
-        "sleep_time": "sleep", "temps_de_sommeil": "sleep", "slaaptijd": "sleep", "schlafzeit": "sleep", "tempo_di_sonno": "sleep",
-        "wake_time": "wake", "temps_d_eveil": "wake", "temps_de_veille": "wake", "waaktijd": "wake", "wachzeit": "wake", "tempo_di_veglia": "wake",
-        "efficiency": "efficiency", "efficacite": "efficiency", "efficientie": "efficiency", "effizienz": "efficiency", "efficienza": "efficiency",
-        "wake_bouts": "bouts", "waakvoorvallen": "bouts", "wachphasen": "bouts", "episodes_d_eveil": "bouts",
+        "sleep_time": "sleep", "temps_de_sommeil": "sleep", "slaaptijd": "sleep", "schlafzeit": "sleep", "schlafdauer": "sleep",
+        "tempo_di_sonno": "sleep",
+        "wake_time": "wake", "temps_d_eveil": "wake", "temps_de_veille": "wake", "waaktijd": "wake", "wachzeit": "wake", "wachdauer": "wake",
+        "tempo_di_veglia": "wake",
+        "efficiency": "efficiency", "efficacite": "efficiency", "efficientie": "efficiency", "effizienz": "efficiency",
+        "schlafeffizienz": "efficiency", "efficienza": "efficiency",
+        "wake_bouts": "bouts", "waakvoorvallen": "bouts", "wachphasen": "bouts", "anzahl_wachphasen": "bouts", "episodes_d_eveil": "bouts",
         "ong_tijd_sw": "invalid",
     ]
 
