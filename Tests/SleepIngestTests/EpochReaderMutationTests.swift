@@ -125,6 +125,15 @@ enum EpochMutationSeeds {
         t += "----------------- Actiwatch-gegevenseigenschappen ----------------\(pad42)\n"
         t += "Type Actiwatch:,Spectrum Plus\(pad42)\nTijdzone-offset:,+01:00,uren:minuten\(pad42)\nPeriodelengte:,15,seconden\(pad42)\n"
         t += "Serienummer Actiwatch:,P00001\(pad42)\n"
+        // Analysis inputs and a statistics section (Actiware's own intervals), read by position.
+        t += "--------------------- Analyse-invoeren ----------------------\(pad42)\n"
+        t += "Waakdrempelselectie:,Gemiddeld\(pad42)\nWaakdrempelwaarde:,\"40,00\",aantal activiteiten\(pad42)\n"
+        t += "Slaapintervaldetectie-algoritme,Op minuten gescoord als onbeweeglijk\(pad42)\n"
+        t += "Instelling aanvang slaap:,10,minuten\(pad42)\nInstelling einde van slaap:,10,minuten\(pad42)\n"
+        t += "------------------------ Statistieken ------------------------\(pad42)\n"
+        t += "Intervaltype,Intervalnr.,Begindatum,Begindag,Begintijd,Einddatum,Einddag,Eindtijd,Duur,Slaaptijd,Waaktijd,Efficiëntie,#Waakvoorvallen\n"
+        t += "RUST,1,23/11/2019,za,06:02:30,23/11/2019,za,06:19:45,\"17,25\",\"12,00\",\"5,25\",\"69,57\",4\n"
+        t += "SLAAP,1,23/11/2019,za,06:05:00,23/11/2019,za,06:19:30,\"14,50\",\"12,00\",\"2,50\",\"69,57\",3\n"
         t += "-------------------- Gegevens per-periode -------------------\(pad42)\n\(pad42)\n"
         t += "Lijn,Datum,Tijd,Status niet-om-pols,Activiteit,Markering,Slapen/waken,Intervalstatus\(pad42)\n\(pad42)\n"
         for i in 0..<80 {

@@ -251,9 +251,11 @@ public struct ActiwareCSVReader: EpochFileReader {
             guard !line.isBlank else { continue }
             if section == 3 {
                 let value = line[1], unit = line[2].lowercased()
+                // Values out of range (a damaged or hostile file) keep Actiware's defaults.
                 if !sawThreshold, case .value(let v) = EpochNumber.parse(value) {
-                    settings.wakeThreshold = v; sawThreshold = true; stated = true
-                } else if unit.hasPrefix("min"), let v = Int(value), v > 0 {
+                    if v > 0 && v <= 100_000 { settings.wakeThreshold = v; stated = true }
+                    sawThreshold = true
+                } else if unit.hasPrefix("min"), let v = Int(value), v > 0, v <= 24 * 60 {
                     if minuteRows == 0 { settings.sleepOnsetMinutes = v } else if minuteRows == 1 { settings.sleepEndMinutes = v }
                     minuteRows += 1; stated = true
                 } else if settings.detectionAlgorithm == nil, minuteRows == 0, sawThreshold, !value.isEmpty, Double(value) == nil {
@@ -289,7 +291,7 @@ public struct ActiwareCSVReader: EpochFileReader {
             if let sleep = values["sleep"], let wake = values["wake"] {
                 statistics = ActiwareIntervalStatistics(durationMinutes: Double(end - start) / 60, sleepMinutes: sleep, wakeMinutes: wake,
                                                         invalidMinutes: values["invalid"] ?? 0, efficiencyPercent: values["efficiency"],
-                                                        wakeBouts: values["bouts"].map { Int($0) })
+                                                        wakeBouts: values["bouts"].flatMap { $0 >= 0 && $0 < 1e9 ? Int($0) : nil })
             }
             intervals.append(ActiwareStatedInterval(kind: kind, number: number, startUTC: start, endUTC: end, statistics: statistics, line: line.number))
         }

@@ -50,8 +50,9 @@ public struct BBATimeSeriesReader: EpochFileReader {
             }
             // "2014-05-07 13:29:50.439000+0100 [Europe/London]"
             let timeText = row[0]
-            let stamp = timeText.split(separator: " [", maxSplits: 1)
-            var bytes = Array(stamp[0].utf8)
+            // Empty pieces are kept: an empty time or one that starts with " [" has no stamp to read.
+            let stamp = timeText.split(separator: " [", maxSplits: 1, omittingEmptySubsequences: false)
+            var bytes = Array((stamp.first ?? "").utf8)
             guard let ts = bytes.withUnsafeMutableBufferPointer({ b -> ISOTimestamp? in
                 b.count >= 19 ? ISOTimestamp.parse(b.baseAddress!, 0, b.count) : nil
             }), let offset = ts.offsetSeconds else {
