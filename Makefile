@@ -11,8 +11,9 @@ SAMPLE_TZ    ?= Europe/Berlin
 COMPARE      ?= 10m,15m
 APT_PACKAGES := libsqlite3-dev libgd-dev fonts-dejavu-core pkg-config tzdata python3 zlib1g-dev libisal-dev
 BIN          := .build/$(CONFIG)/sleepsta
+TEST_SCRATCH ?= .build-test
 
-.PHONY: all deps build test test-without-shared test-slurm slurm-deps report sample-data clean help
+.PHONY: all deps build test test-without-shared run-tests test-slurm slurm-deps report sample-data clean help
 
 all: build
 
@@ -57,13 +58,30 @@ report: build sample-data
 
 # Release mode: the numeric tests run 40-600x slower in debug builds.
 # `swift test` itself builds with -enable-testing, which @testable imports need in release mode.
+# The tests build in their own folder ($(TEST_SCRATCH)): `swift test` compiles with -enable-testing,
+# which `swift build` does not, so sharing .build/ made `make report` and `make test` rebuild
+# everything after each other. The run ends with the count of skipped tests and why.
 test: deps
-	$(SWIFT) test -c $(CONFIG)
+	@$(MAKE) --no-print-directory run-tests TEST_ENV=
 
 # The suite as a user's clone runs it: no ../shared beside the repository. SLEEPSTA_EXTERNAL
 # pointing nowhere hides it, so every test that needs the reference data must skip, not fail.
 test-without-shared: deps
-	SLEEPSTA_EXTERNAL=/nonexistent/sleepsta-no-shared $(SWIFT) test -c $(CONFIG)
+	@$(MAKE) --no-print-directory run-tests TEST_ENV="SLEEPSTA_EXTERNAL=/nonexistent/sleepsta-no-shared"
+
+run-tests:
+	@mkdir -p $(TEST_SCRATCH); log=$(TEST_SCRATCH)/test.log; \
+	{ $(TEST_ENV) $(SWIFT) test -c $(CONFIG) --scratch-path $(TEST_SCRATCH); echo $$? > $(TEST_SCRATCH)/test.status; } 2>&1 | tee $$log; \
+	status=$$(cat $(TEST_SCRATCH)/test.status); \
+	skipped=$$(grep -c ' skipped: ' $$log || true); \
+	if [ "$$skipped" -gt 0 ]; then \
+	  echo "$$skipped test(s) skipped:"; \
+	  grep ' skipped: ' $$log | sed 's/.* skipped: "\(.*\)"$$/\1/' | sort | uniq -c | sed 's/^ */  /'; \
+	  if grep -q 'shared/external not found' $$log; then \
+	    echo "  (they compare with other software's output: put the reference data at ../shared/external or set SLEEPSTA_EXTERNAL; see docs/validation.md)"; \
+	  fi; \
+	else echo "no test skipped"; fi; \
+	exit $$status
 
 # Slurm from Debian for `make test-slurm` (docs/scale-out.md): installed when missing, as
 # `make deps` does. The daemons run as ordinary processes under a temporary folder, never as services.
@@ -95,7 +113,7 @@ test-slurm: deps slurm-deps
 	bash Tests/Slurm/test-slurm.sh
 
 clean:
-	rm -rf .build $(REPORTS)/*/ $(REPORTS)/*.html $(REPORTS)/*.png $(REPORTS)/*.json
+	rm -rf .build $(TEST_SCRATCH) $(REPORTS)/*/ $(REPORTS)/*.html $(REPORTS)/*.png $(REPORTS)/*.json
 	rm -f $(DB) $(DB)-wal $(DB)-shm $(DB).lock $(DATA)/phone-50hz-sam.csv
 
 # ---- make bench: the performance benchmark (docs/performance.md). Workloads are generated

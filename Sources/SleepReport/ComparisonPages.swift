@@ -45,7 +45,7 @@ public enum ComparisonPages {
             let labels = shown.labels()
             let key = shown.key.split(separator: ";").filter { !$0.hasPrefix("interval=") }.joined(separator: ";")
             if labels.metricsDependOnInterval {
-                return ["kind": kind.rawValue, "nights": String(nights.count), "key": key,
+                return ["kind": kind.rawValue, "nights": String(nights.count), "nightsText": Plural.count(nights.count, "night"), "key": key,
                         "note": "sleep/wake is scored per interval, so the night metrics, the awakenings and the phases all depend on the interval length; the tables below compare them."]
             }
             // Files of one method may have other epochs (Actiware at 30 s and 60 s): name each.
@@ -62,7 +62,7 @@ public enum ComparisonPages {
                     }
                 }
             }
-            return ["kind": kind.rawValue, "nights": String(nights.count), "key": key,
+            return ["kind": kind.rawValue, "nights": String(nights.count), "nightsText": Plural.count(nights.count, "night"), "key": key,
                     "note": "sleep/wake and the night metrics are scored per \(per), not per interval, so they do not depend on the interval length (identical at every length on \(identical.count) of \(scored.count) scored nights; sleep/wake κ and awakenings below compare these epochs). Only the chart, the interval table and the phase minutes change with the length."]
         }
     }
@@ -102,16 +102,18 @@ public enum ComparisonPages {
         let referenceAwakenings = pair.referenceAwakenings
         return [
             "fewNights": pair.nights.count < minimumNightsForAgreement, "minimumNights": String(minimumNightsForAgreement),
-            "reference": pair.reference.description, "test": pair.test.description, "nights": String(pair.nights.count),
+            "reference": pair.reference.description, "test": pair.test.description, "nights": String(pair.nights.count), "nightsText": Plural.count(pair.nights.count, "night"),
             "metrics": metrics, "cell": IntervalLength(seconds: g.cellSeconds)?.description ?? "\(g.cellSeconds)s",
             "swCells": String(g.sleepWake.total), "swAccuracy": percent(g.sleepWake.accuracy), "swKappa": NumberText.fixed(g.sleepWake.cohenKappa, 3),
             "phaseCells": String(g.phases.total), "phaseAccuracy": percent(g.phases.accuracy), "phaseKappa": NumberText.fixed(g.phases.cohenKappa, 3),
             "phaseHeader": phaseNames, "phaseMatrix": phaseMatrix,
             "hidden": String(pair.hiddenAwakenings), "referenceAwakenings": String(referenceAwakenings),
+            "referenceAwakeningsText": Plural.count(referenceAwakenings, "awakening"),
             "hiddenPercent": referenceAwakenings > 0 ? percent(Double(pair.hiddenAwakenings) / Double(referenceAwakenings)) : "–",
             "hiddenMinutes": NumberText.minutes(pair.hiddenAwakeningMinutes),
             "appeared": String(pair.appearedAwakenings), "appearedMinutes": NumberText.minutes(pair.appearedAwakeningMinutes),
-            "either": String(pair.eitherAwakenings),
+            "appearedText": Plural.count(pair.appearedAwakenings, "awakening"),
+            "either": String(pair.eitherAwakenings), "eitherText": Plural.count(pair.eitherAwakenings, "awakening"),
             "perNight": perNight,
         ]
     }
@@ -228,7 +230,7 @@ public enum ComparisonPages {
         }
         let ba = pair.agreement(metric).blandAltman
         return BlandAltmanChart(
-            title: "\(metric.abbreviation): \(pair.test) − \(pair.reference), \(points.count) nights",
+            title: "\(metric.abbreviation): \(pair.test) − \(pair.reference), \(Plural.count(points.count, "night"))",
             xAxisLabel: "mean of \(pair.reference) and \(pair.test) (\(metric.unit))",
             yAxisLabel: "difference \(pair.test) − \(pair.reference) (\(metric.unit))",
             points: points, bias: ba?.bias, lowerLimit: ba?.lowerLimitOfAgreement, upperLimit: ba?.upperLimitOfAgreement)

@@ -8,12 +8,12 @@ enum ComparisonTemplates {
     <h1>Interval lengths compared: {{lengthsLabel}}</h1>
     <p class="sub">{{nightCount}} nights ({{span}}) · reference {{reference}} · differences are longer − shorter</p>
     <p>Every length is derived from the database (no raw file is read again) and analysed with the same parameters: phone nights from the per-second base series, wearable nights from their stored 5-s epochs, epoch files from the file's own epochs.
-    {{#methods}}<p class="method"><b>{{kind}}</b> ({{nights}} nights): {{note}} Parameters <code>{{key}}</code>.</p>{{/methods}}
+    {{#methods}}<p class="method"><b>{{kind}}</b> ({{nightsText}}): {{note}} Parameters <code>{{key}}</code>.</p>{{/methods}}
     Definitions: below, the <a href="../definitions.html">night metrics' definitions</a> and sleepsta’s docs/comparing-intervals.md. Data for other tools: <a href="statistics.csv">statistics.csv</a>, <a href="night-differences.csv">night-differences.csv</a>, <a href="night-agreement.csv">night-agreement.csv</a>.</p>
     {{#hasIncomplete}}<p class="note">Left out where not scored: {{#incomplete}}{{night}} ({{statuses}}); {{/incomplete}}</p>{{/hasIncomplete}}
     {{#pairs}}
-    <h2>{{test}} vs {{reference}}: night metrics across {{nights}} nights</h2>
-    {{#fewNights}}<p class="note caution">Only {{nights}} nights: with fewer than {{minimumNights}}, the 95 % limits of agreement and the ICC are too uncertain to mean much (their confidence intervals span most of the range); read them as a description of these nights, not as an estimate.</p>{{/fewNights}}
+    <h2>{{test}} vs {{reference}}: night metrics across {{nightsText}}</h2>
+    {{#fewNights}}<p class="note caution">Only {{nightsText}}: with fewer than {{minimumNights}}, the 95 % limits of agreement and the ICC are too uncertain to mean much (their confidence intervals span most of the range); read them as a description of these nights, not as an estimate.</p>{{/fewNights}}
     <table class="stats">
     <tr><th>Metric</th><th>Unit</th><th>n</th><th>Mean {{reference}}</th><th>Mean {{test}}</th><th>Bias (mean diff.)</th><th>95 % CI of bias</th><th>SD of diff.</th><th>95 % limits of agreement</th><th>Mean |diff.|</th><th>ICC (2,1)</th><th>Plot</th></tr>
     {{#metrics}}<tr><td>{{name}}</td><td>{{unit}}</td><td class="num">{{n}}</td><td class="num">{{refMean}}</td><td class="num">{{testMean}}</td><td class="num">{{bias}}</td><td class="num">{{biasCI}}</td><td class="num">{{sd}}</td><td class="num">{{loa}}</td><td class="num">{{mad}}</td><td class="num">{{icc}}</td><td><a href="{{chart}}">plot</a></td></tr>
@@ -34,7 +34,7 @@ enum ComparisonTemplates {
     {{/phaseMatrix}}
     </table>
     <h3>Awakenings found by either length: {{reference}} and {{test}}</h3>
-    <p>{{either}} awakenings found by either length. Hidden by {{test}}: {{hidden}} of {{referenceAwakenings}} awakenings seen at {{reference}} ({{hiddenPercent}}) are scored as sleep throughout at {{test}}; together {{hiddenMinutes}} of wake. Found only by {{test}}: {{appeared}} awakenings during which {{reference}} scores sleep throughout; together {{appearedMinutes}} of wake.</p>
+    <p>{{eitherText}} found by either length. Hidden by {{test}}: {{hidden}} of {{referenceAwakeningsText}} seen at {{reference}} ({{hiddenPercent}}) are scored as sleep throughout at {{test}}; together {{hiddenMinutes}} of wake. Found only by {{test}}: {{appearedText}} during which {{reference}} scores sleep throughout; together {{appearedMinutes}} of wake.</p>
     <table>
     <tr><th>Night</th><th>Awakenings {{reference}}</th><th>Awakenings {{test}}</th><th>Either length</th><th>Hidden by {{test}}</th><th>Only at {{test}}</th><th>Sleep/wake accuracy</th><th>κ</th><th>Phase accuracy</th><th>κ</th></tr>
     {{#perNight}}<tr><td><a href="#{{id}}">{{id}}</a></td><td class="num">{{refAwakenings}}</td><td class="num">{{testAwakenings}}</td><td class="num">{{either}}</td><td class="num">{{hidden}}</td><td class="num">{{appeared}}</td><td class="num">{{swAccuracy}}</td><td class="num">{{swKappa}}</td><td class="num">{{phaseAccuracy}}</td><td class="num">{{phaseKappa}}</td></tr>

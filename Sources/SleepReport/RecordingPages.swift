@@ -87,7 +87,7 @@ extension HTMLPages {
             "facts": r.facts.map { ["label": $0.label, "value": $0.value] },
             "warnings": r.warnings, "hasWarnings": !r.warnings.isEmpty,
             "rhythm": rhythmRows, "hasRhythm": !rhythmRows.isEmpty, "rhythmNote": rhythmNote,
-            "averages": averageRows, "nightCount": String(r.nights.count),
+            "averages": averageRows, "nightCount": String(r.nights.count), "nightCountText": Plural.count(r.nights.count, "night"),
             "nights": r.nights.map { ["href": $0.href, "date": $0.date, "status": $0.status, "inBed": $0.inBed, "tst": $0.tst, "se": $0.se] },
             "actogram": r.actogramFile ?? "", "hasActogram": r.actogramFile != nil,
         ]
@@ -113,7 +113,7 @@ enum RecordingTemplates {
     <tr><th>Metric</th><th>Value</th><th>Definition</th></tr>
     {{#rhythm}}<tr><td>{{label}}</td><td class="num">{{value}}</td><td class="def">{{def}}</td></tr>
     {{/rhythm}}</table></div>{{/hasRhythm}}
-    <h2>Night metrics across {{nightCount}} nights</h2>
+    <h2>Night metrics across {{nightCountText}}</h2>
     <p class="def">Mean ± SD (n nights) of the scored nights: all (GGIR's _AD), weekday (_WD) and weekend nights (_WE; a weekend night starts on a Friday or Saturday evening).</p>
     <div style="overflow-x:auto"><table>
     <tr><th>Metric</th><th>All nights</th><th>Weekday nights</th><th>Weekend nights</th></tr>

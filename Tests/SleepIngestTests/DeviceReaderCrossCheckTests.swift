@@ -88,8 +88,8 @@ struct DeviceReaderCrossCheckTests {
         #expect(worst < 1e-4, "worst \(worst) s")
         #expect(worstBeforeFirstTimestamp < 1e-3, "worst in the first two blocks \(worstBeforeFirstTimestamp) s")
         #expect(r.quality.nominalSampleRateHz == 100)
-        let drift = try #require(r.quality.sampleRateDriftPercent)
-        #expect(drift > 0 && drift < 0.2, "drift \(drift) %")
+        // 2 minutes are too short to measure drift (QualitySummary.minimumDriftSeconds): not reported.
+        #expect(r.quality.sampleRateDriftPercent == nil)
         #expect(r.quality.deviceRangeG == 8)
         #expect(r.quality.clippedSamples == 50)   // x = 9 g for 0.5 s at 100 Hz
         #expect(r.timeZoneSource == .assumedUTC)

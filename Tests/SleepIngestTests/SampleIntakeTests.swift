@@ -68,6 +68,9 @@ struct SampleIntakeTests {
         // Without a stated rate the median samples per second stands in.
         var phone = SampleIntake(sink: DiscardingSampleSink())
         for i in 0..<600 { try phone.add(timestamp: 50 + Double(i) / 10, x: 0, y: 0, z: 0) }
-        #expect(phone.finish().1.nominalSampleRateHz == 10)
+        let short = phone.finish().1
+        #expect(short.nominalSampleRateHz == 10)
+        // A minute of samples: one second more or less reads as percents. No drift below 10 minutes.
+        #expect(short.sampleRateDriftPercent == nil && QualitySummary.minimumDriftSeconds == 600)
     }
 }

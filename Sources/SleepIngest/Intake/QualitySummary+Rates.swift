@@ -1,6 +1,8 @@
 import SleepCore
 
 extension QualitySummary {
+    /// The shortest recording (interior whole seconds, 10 min) whose sample-rate drift is reported.
+    public static let minimumDriftSeconds = 600
     /// Fills the sample-rate facts from per-second sample counts.
     ///
     /// Only *interior* seconds count (covered, with covered neighbours on both sides): the first and
@@ -39,7 +41,11 @@ extension QualitySummary {
         }
         nominalSampleRateHz = nominal
         let effective = Double(interiorSamples) / Double(interiorSeconds)
-        if let nominal, nominal > 0 { sampleRateDriftPercent = (effective - nominal) / nominal * 100 }
+        // Drift is measured only over whole seconds worth measuring: in a few minutes of samples,
+        // one dropped or added second already reads as percents, which is noise, not drift.
+        if let nominal, nominal > 0, interiorSeconds >= Self.minimumDriftSeconds {
+            sampleRateDriftPercent = (effective - nominal) / nominal * 100
+        }
         let rates = hours.values.filter { $0.seconds >= 1800 }.map { Double($0.samples) / Double($0.seconds) }
         hourlyRateMinHz = rates.min()
         hourlyRateMaxHz = rates.max()

@@ -8,12 +8,12 @@ public enum ComparisonTable {
         var lines: [String] = []
         // What the interval length changes, per method (phones: everything; others: the phases).
         for note in ComparisonPages.methodNotes(c) {
-            lines.append("\(note["kind"] ?? "") (\(note["nights"] ?? "") nights): \(note["note"] ?? "")")
+            lines.append("\(note["kind"] ?? "") (\(Plural.count(Int(note["nights"] ?? "") ?? 0, "night"))): \(note["note"] ?? "")")
         }
         if !lines.isEmpty { lines.append("") }
         for pair in c.pairs {
             let r = pair.reference.description, t = pair.test.description
-            lines.append("\(t) vs \(r): differences \(t) − \(r) over \(pair.nights.count) nights scored at both lengths")
+            lines.append("\(t) vs \(r): differences \(t) − \(r) over \(Plural.count(pair.nights.count, "night")) scored at both lengths")
             lines.append("")
             lines.append("| metric | unit | n | mean \(r) | mean \(t) | mean difference (bias) | SD of differences | 95 % limits of agreement | ICC(2,1) |")
             lines.append("|---|---|---:|---:|---:|---:|---:|---:|---:|")

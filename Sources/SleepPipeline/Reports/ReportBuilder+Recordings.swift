@@ -113,7 +113,7 @@ extension ReportBuilder {
             return NightsOverview.Row(label: label, inBed: inBed, sleep: sleep,
                                       totalSleepMinutes: r.analysis?.status == .scored ? m?.totalSleepTimeMinutes : nil)
         }
-        let title = rows.count > overviewNights ? "The last \(overviewNights) of \(rows.count) nights" : "All \(rows.count) nights"
+        let title = rows.count > overviewNights ? "The last \(overviewNights) of \(rows.count) nights" : rows.count == 1 ? "The one night" : "All \(rows.count) nights"
         return NightsOverview(title: title, rows: items)
     }
 }
