@@ -44,7 +44,7 @@ enum ComparisonTemplates {
     <h2>Nights</h2>
     {{#nights}}
     <h3 id="{{id}}">Night of {{date}} <span class="def">{{id}} · <code>{{recording}}</code></span></h3>
-    <img class="chart" src="{{chart}}" alt="Mean acceleration (mg) at {{lengthsLabel}} intervals over the night, on the same time axis">
+    <span class="chartbox"><img class="chart" src="{{chart}}" alt="Mean acceleration (mg) at {{lengthsLabel}} intervals over the night, on the same time axis"></span>
     <table>
     <tr><th>Metric</th>{{#lengthHeaders}}<th>{{.}}</th>{{/lengthHeaders}}{{#differenceHeaders}}<th>{{.}}</th>{{/differenceHeaders}}</tr>
     <tr><td>Status</td>{{#statuses}}<td>{{.}}</td>{{/statuses}}{{#differenceHeaders}}<td></td>{{/differenceHeaders}}</tr>

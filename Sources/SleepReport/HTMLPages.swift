@@ -147,8 +147,9 @@ public enum HTMLPages {
     }
 
     public static func indexPage(_ rows: [IndexRow], parameters: AnalysisParameters, extraLinks: [(href: String, label: String)] = [],
-                                 failures: [(path: String, error: String)] = []) -> String {
-        let items: [[String: String]] = rows.map { r in
+                                 failures: [(path: String, error: String)] = [], participants: [ParticipantIndexEntry] = [],
+                                 participantRule: String = ParticipantRule.file.description) -> String {
+        func item(_ r: IndexRow) -> [String: String] {
             let m = r.analysis?.metrics
             return [
                 "id": r.nightID, "date": r.date.description, "recording": r.recordingPath,
@@ -160,14 +161,64 @@ public enum HTMLPages {
                 "awakenings": m.map { String($0.awakenings) } ?? "–",
             ]
         }
-        let span = rows.isEmpty ? "no nights" : "\(rows.first!.date) to \(rows.last!.date)"
+        // Nights with too little data for an analysis are listed apart, not among the nights.
+        let apart = rows.filter { $0.analysis?.status == .insufficientData }
+        let listed = rows.filter { $0.analysis?.status != .insufficientData }
+        let href = Dictionary(participants.map { ($0.summary.participant, $0.href) }, uniquingKeysWith: { a, _ in a })
+        var order: [Participant] = []
+        var byParticipant: [Participant: [IndexRow]] = [:]
+        for r in listed {
+            if byParticipant[r.participant] == nil { order.append(r.participant) }
+            byParticipant[r.participant, default: []].append(r)
+        }
+        order.sort()
+        let groups: [[String: Any]] = order.map { p in
+            let nights = byParticipant[p] ?? []
+            return ["id": p.id, "href": href[p] ?? "", "anchor": "p-" + String(FNV1a.hex(p.id + "\u{1F}" + p.group).suffix(10)),
+                    "count": Plural.count(nights.count, "night"), "nights": nights.map(item)]
+        }
+        func mean(_ s: ParticipantSummary, _ name: String) -> ParticipantSummary.Statistic? { s.statistic(name) }
+        let participantRows: [[String: String]] = participants.map { e in
+            let s = e.summary
+            let tst = mean(s, "total_sleep_time_min"), onset = mean(s, "sleep_onset_hours"), wake = mean(s, "wake_time_hours")
+            // A clock time's mean, its SD in minutes.
+            func clock(_ st: ParticipantSummary.Statistic?) -> String {
+                guard let st, let m = st.mean else { return "–" }
+                return ParticipantSummary.clockText(m) + (st.sd.map { " ± " + NumberText.minutes($0 * 60) } ?? "")
+            }
+            func pm(_ st: ParticipantSummary.Statistic?, _ text: (Double?) -> String) -> String {
+                guard let st, st.mean != nil else { return "–" }
+                return text(st.mean) + (st.sd.map { " ± " + text($0) } ?? "")
+            }
+            return [
+                "id": s.participant.id, "group": s.participant.group, "href": e.href,
+                "nights": String(s.nights), "scored": String(s.nightsScored),
+                "tst": pm(tst, NumberText.minutes), "onset": clock(onset), "wake": clock(wake),
+                "se": pm(mean(s, "sleep_efficiency_pct")) { NumberText.fixed($0, 1) },
+                "waso": pm(mean(s, "waso_min"), NumberText.minutes),
+                "tstWeek": "\(NumberText.minutes(tst?.weekday)) / \(NumberText.minutes(tst?.weekend))",
+                "sri": NumberText.fixed(s.sleepRegularityIndex, 1),
+                "isiv": s.interdailyStability == nil && s.intradailyVariability == nil ? "–"
+                    : "\(NumberText.fixed(s.interdailyStability, 2)) / \(NumberText.fixed(s.intradailyVariability, 2))",
+            ]
+        }
+        let span = rows.isEmpty ? "no nights" : "\(rows.map(\.date).min()!) to \(rows.map(\.date).max()!)"
         let context: [String: Any] = [
             "title": "sleepsta — nights",
-            "nights": items, "count": String(rows.count), "span": span,
+            "nights": listed.map(item), "count": Plural.count(rows.count, "night"), "span": span,
             "interval": parameters.interval.description, "keys": footerKeys(rows, parameters: parameters),
-            "links": extraLinks.map { ["href": $0.href, "label": $0.label] }, "hasLinks": !extraLinks.isEmpty,
+            "links": extraLinks.filter { !$0.href.hasPrefix("recordings/") }.map { ["href": $0.href, "label": $0.label] },
+            "hasLinks": extraLinks.contains { !$0.href.hasPrefix("recordings/") },
+            "recordingLinks": extraLinks.filter { $0.href.hasPrefix("recordings/") }.map { ["href": $0.href, "label": $0.label] },
+            "hasRecordingLinks": extraLinks.contains { $0.href.hasPrefix("recordings/") },
+            "recordingCount": Plural.count(extraLinks.filter { $0.href.hasPrefix("recordings/") }.count, "recording"),
             "hasOverview": !rows.isEmpty,
-            "hasNights": !rows.isEmpty,
+            "hasNights": !listed.isEmpty, "groups": groups,
+            "hasParticipants": !participants.isEmpty, "participants": participantRows, "participantCount": String(participants.count),
+            "participantRule": participantRule,
+            "hasApart": !apart.isEmpty, "apartCount": String(apart.count),
+            "apart": apart.map { ["id": $0.nightID, "date": $0.date.description, "participant": $0.participant.id, "recording": $0.recordingPath,
+                                  "reason": $0.analysis?.statusReason ?? "too little data"] },
             "failures": failures.map { ["path": $0.path, "error": $0.error] }, "hasFailures": !failures.isEmpty,
             "failureCount": String(failures.count),
         ]

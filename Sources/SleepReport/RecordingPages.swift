@@ -105,7 +105,7 @@ enum RecordingTemplates {
     <p class="method"><b>Why this method</b>: {{kindReason}}.</p>
     {{#hasWarnings}}<div class="note"><b>Warnings</b><ul>{{#warnings}}<li>{{.}}</li>{{/warnings}}</ul></div>{{/hasWarnings}}
     <h2>Actogram</h2>
-    {{#hasActogram}}<p><img class="chart" src="{{actogram}}" alt="Double-plotted actogram of {{path}}: one row per day, 48 hours per row"></p>{{/hasActogram}}
+    {{#hasActogram}}<p><span class="chartbox"><img class="chart" src="{{actogram}}" alt="Double-plotted actogram of {{path}}: one row per day, 48 hours per row"></span></p>{{/hasActogram}}
     {{^hasActogram}}<p class="def">No activity series to draw.</p>{{/hasActogram}}
     <h2>Rest-activity rhythm across days</h2>
     <p class="def">{{rhythmNote}}</p>

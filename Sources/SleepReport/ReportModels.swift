@@ -43,8 +43,20 @@ public struct IndexRow: Sendable {
     public var recordingPath: String
     public var timeline: UTCOffsetTimeline
     public var analysis: NightAnalysis?
-    public init(nightID: String, date: CivilDate, recordingPath: String, timeline: UTCOffsetTimeline, analysis: NightAnalysis?) {
+    /// The participant the night's recording belongs to (``ParticipantRule``).
+    public var participant: Participant
+    public init(nightID: String, date: CivilDate, recordingPath: String, timeline: UTCOffsetTimeline, analysis: NightAnalysis?,
+                participant: Participant? = nil) {
         self.nightID = nightID; self.date = date; self.recordingPath = recordingPath; self.timeline = timeline; self.analysis = analysis
+        self.participant = participant ?? Participant(id: recordingPath)
     }
+}
+
+/// A participant's line on the index and the page it links to.
+public struct ParticipantIndexEntry: Sendable {
+    public var summary: ParticipantSummary
+    /// The participant page, relative to the reports folder (`participants/p07/index.html`).
+    public var href: String
+    public init(summary: ParticipantSummary, href: String) { self.summary = summary; self.href = href }
 }
 

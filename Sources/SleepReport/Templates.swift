@@ -26,6 +26,17 @@ enum Templates {
     table { display: block; max-width: 100%; overflow-x: auto; -webkit-overflow-scrolling: touch; }
     code { overflow-wrap: anywhere; }
     @media (max-width: 640px) { body { margin: 1rem auto; padding: 0 .5rem; } th, td { padding: .2rem .4rem; } h1 { font-size: 1.25rem; } }
+    /* Charts keep their size on narrow screens and scroll inside their own box. */
+    .chartbox { display: block; max-width: 100%; overflow-x: auto; }
+    @media (max-width: 640px) { .chartbox img.chart { max-width: none; width: 900px; } }
+    /* Tables of many columns (the index's) stack on narrow screens: one block per row, each value labelled. */
+    @media (max-width: 640px) {
+      table.stack, table.stack tbody, table.stack tr, table.stack td { display: block; width: auto; }
+      table.stack tr:first-child { display: none; }
+      table.stack tr { border-bottom: 1px solid #ddd; padding: .3rem 0; }
+      table.stack td { border: none; padding: .05rem .3rem; text-align: left; }
+      table.stack td::before { content: attr(data-label) ": "; font-weight: 600; color: #555; }
+    }
     </style>
     </head>
     """
@@ -41,7 +52,7 @@ enum Templates {
     {{^scored}}<p class="note">{{statusNote}}{{#statusReason}} Reason: {{statusReason}}.{{/statusReason}}</p>{{/scored}}
     {{#scoredNote}}<p class="note">{{statusReason}}.</p>{{/scoredNote}}
     {{#coarseSource}}<p class="note">The source holds totals per {{sourceResolution}} only; intervals shorter than that are spread evenly, not measured.</p>{{/coarseSource}}
-    <img class="chart" src="{{chart}}" alt="{{chartAlt}}">
+    <span class="chartbox"><img class="chart" src="{{chart}}" alt="{{chartAlt}}"></span>
     {{#scored}}
     <h2>Night metrics (per {{scoredPer}})</h2>
     <table>
@@ -97,11 +108,12 @@ enum Templates {
     static let index = """
     {{> head}}
     <body>
-    <h1>sleepsta — {{count}} nights</h1>
+    <h1>sleepsta — {{count}}</h1>
     <p class="sub">{{span}} · {{interval}} intervals</p>
-    {{#hasLinks}}<p>{{#links}}<a href="{{href}}">{{label}}</a> {{/links}}</p>{{/hasLinks}}
+    {{#hasLinks}}<ul class="links">{{#links}}<li><a href="{{href}}">{{label}}</a></li>{{/links}}</ul>{{/hasLinks}}
+    {{#hasRecordingLinks}}<details><summary>Recording pages ({{recordingCount}}): rhythm across days, actogram, all nights</summary><ul>{{#recordingLinks}}<li><a href="{{href}}">{{label}}</a></li>{{/recordingLinks}}</ul></details>{{/hasRecordingLinks}}
     <p><a href="definitions.html">Definitions of every metric and column</a></p>
-    {{#hasOverview}}<p><img class="chart" src="overview.png" alt="Sleep period and time in bed of the most recent nights, one row per night"></p>{{/hasOverview}}
+    {{#hasOverview}}<p><span class="chartbox"><img class="chart" src="overview.png" alt="Sleep period and time in bed of the most recent nights, one row per night"></span></p>{{/hasOverview}}
     {{#hasFailures}}<h2>Files that failed ({{failureCount}})</h2>
     <p class="note">These files were not stored; fix or remove them and run again.</p>
     <table>
@@ -109,13 +121,30 @@ enum Templates {
     {{#failures}}<tr><td><code>{{path}}</code></td><td>{{error}}</td></tr>
     {{/failures}}
     </table>
-    <h2>Nights</h2>{{/hasFailures}}
+    {{/hasFailures}}
     {{^hasNights}}<p>No nights are stored yet.</p>{{/hasNights}}
-    {{#hasNights}}<table>
+    {{#hasParticipants}}<h2>Participants ({{participantCount}})</h2>
+    <p class="def">One row per participant ({{participantRule}}): scored nights, mean ± SD over them, and the rest-activity rhythm of their recordings. Onset and wake are local clock times.</p>
+    <table class="stack">
+    <tr><th>Participant</th><th>Nights</th><th>TST</th><th>Onset</th><th>Wake</th><th>SE %</th><th>WASO</th><th>TST weekday / weekend</th><th>SRI</th><th>IS / IV</th></tr>
+    {{#participants}}<tr><td data-label="Participant"><a href="{{href}}">{{id}}</a>{{#group}}<br><span class="def">{{group}}</span>{{/group}}</td><td class="num" data-label="Nights">{{scored}} of {{nights}}</td><td class="num" data-label="TST">{{tst}}</td><td class="num" data-label="Onset">{{onset}}</td><td class="num" data-label="Wake">{{wake}}</td><td class="num" data-label="SE %">{{se}}</td><td class="num" data-label="WASO">{{waso}}</td><td class="num" data-label="TST weekday / weekend">{{tstWeek}}</td><td class="num" data-label="SRI">{{sri}}</td><td class="num" data-label="IS / IV">{{isiv}}</td></tr>
+    {{/participants}}
+    </table>{{/hasParticipants}}
+    {{#hasNights}}<h2>Nights by participant</h2>
+    {{#groups}}<h3 id="{{anchor}}"><a href="{{href}}">{{id}}</a> <span class="def">{{count}}</span></h3>
+    <table class="stack">
     <tr><th>Night</th><th>Recording</th><th>In bed</th><th>TIB</th><th>TST</th><th>SE %</th><th>SOL</th><th>WASO</th><th>Awakenings</th><th>Status</th></tr>
-    {{#nights}}<tr><td><a href="{{id}}/index.html">{{date}}</a><br><span class="def">{{id}}</span></td><td><code>{{recording}}</code></td><td>{{inBed}}</td><td class="num">{{tib}}</td><td class="num">{{tst}}</td><td class="num">{{se}}</td><td class="num">{{sol}}</td><td class="num">{{waso}}</td><td class="num">{{awakenings}}</td><td>{{status}}</td></tr>
+    {{#nights}}<tr><td data-label="Night"><a href="{{id}}/index.html">{{date}}</a><br><span class="def">{{id}}</span></td><td data-label="Recording"><code>{{recording}}</code></td><td data-label="In bed">{{inBed}}</td><td class="num" data-label="TIB">{{tib}}</td><td class="num" data-label="TST">{{tst}}</td><td class="num" data-label="SE %">{{se}}</td><td class="num" data-label="SOL">{{sol}}</td><td class="num" data-label="WASO">{{waso}}</td><td class="num" data-label="Awakenings">{{awakenings}}</td><td data-label="Status">{{status}}</td></tr>
     {{/nights}}
-    </table>{{/hasNights}}
+    </table>
+    {{/groups}}{{/hasNights}}
+    {{#hasApart}}<h2>Nights with too little data ({{apartCount}})</h2>
+    <p class="def">Stored and shown, but not scored: too few hours of data (or not worn) for a night's analysis. They are left out of the tables above.</p>
+    <table class="stack">
+    <tr><th>Night</th><th>Participant</th><th>Recording</th><th>Reason</th></tr>
+    {{#apart}}<tr><td data-label="Night"><a href="{{id}}/index.html">{{date}}</a></td><td data-label="Participant">{{participant}}</td><td data-label="Recording"><code>{{recording}}</code></td><td data-label="Reason">{{reason}}</td></tr>
+    {{/apart}}
+    </table>{{/hasApart}}
     <footer>Parameters: {{#keys}}{{#kind}}{{kind}}: {{/kind}}<code>{{key}}</code>{{^last}} · {{/last}}{{/keys}} · data span {{span}} · <a href="definitions.html">definitions</a></footer>
     </body>
     </html>

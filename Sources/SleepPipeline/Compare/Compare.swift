@@ -83,7 +83,9 @@ public struct IntervalComparisonRun {
               let json = try db.latestRunParametersJSON(commands: ["run", "nightly"]) else { return nil }
         struct RecordedAnalysis: Decodable { var analysis: AnalysisParameters }
         guard let p = try? JSONDecoder().decode(RecordedAnalysis.self, from: Data(json.utf8)) else { return nil }
-        return try ReportBuilder(db: db, reportsDirectory: configuration.reportsDirectory, parameters: p.analysis).renderIndex()
+        var builder = ReportBuilder(db: db, reportsDirectory: configuration.reportsDirectory, parameters: p.analysis)
+        builder.participants = ParticipantOption.remembered(runs: try db.allRuns())
+        return try builder.renderIndex()
     }
 
     /// The nights named by `selectors` (ids or evening dates), in database order; all without selectors.

@@ -48,3 +48,43 @@ extension Exporter {
         }
     }
 }
+
+extension Exporter {
+    /// `export --what participants`: one row per participant and parameter set (``ParticipantSummary``),
+    /// from the same analyses as `--what nights`.
+    static func writeParticipants(_ snapshot: ExportSnapshot, analyses: [AnalysisExportEntry], rule: ParticipantRule,
+                                  to out: CSVOutput) throws -> Int {
+        do {
+            var rows = 0
+            try out.write(CSVFormat.line(ExportTable.participants.columns))
+            var rhythms: [String: (interdailyStability: Double?, intradailyVariability: Double?, sleepRegularityIndex: Double?)] = [:]
+            for item in try snapshot.recordingsWithRhythm() where item.rhythm?.status == .computed {
+                rhythms[item.recording.path] = (item.rhythm?.metrics?.interdailyStability, item.rhythm?.metrics?.intradailyVariability,
+                                                item.rhythm?.sleepRegularityIndex)
+            }
+            let groups = Dictionary(grouping: analyses) { GroupKey(participant: rule.participant(recordingPath: $0.night.recordingPath), key: $0.parametersKey) }
+            for group in groups.keys.sorted(by: { ($0.participant, $0.key) < ($1.participant, $1.key) }) {
+                let entries = groups[group]!
+                let recordings = Array(Set(entries.map(\.night.recordingPath))).sorted()
+                let scored = entries.filter { $0.status == NightStatus.scored.rawValue }.compactMap { a in
+                    a.metrics.map { ParticipantSummary.Night(date: a.night.date, metrics: $0, timeline: a.night.timeline) }
+                }
+                let s = ParticipantSummary.compute(participant: group.participant, recordings: recordings, nights: entries.count, scored: scored,
+                                                   rhythms: recordings.compactMap { rhythms[$0] })
+                var fields = [PrintableText.escaped(s.participant.id), PrintableText.escaped(s.participant.group),
+                              recordings.map(PrintableText.escaped).joined(separator: ";"), String(s.nights), String(s.nightsScored)]
+                for stat in s.statistics { fields += [stat.mean, stat.sd, stat.weekday, stat.weekend].map { CSVFormat.number($0) } }
+                fields += [CSVFormat.number(s.interdailyStability), CSVFormat.number(s.intradailyVariability),
+                           CSVFormat.number(s.sleepRegularityIndex), group.key]
+                try out.write(CSVFormat.line(fields)); rows += 1
+            }
+            try out.finish()
+            return rows
+        } catch {
+            out.abandon()
+            throw error
+        }
+    }
+
+    private struct GroupKey: Hashable { var participant: Participant; var key: String }
+}

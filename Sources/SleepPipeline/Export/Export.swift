@@ -42,6 +42,8 @@ public struct ExportConfiguration: Sendable {
     public var analysis: AnalysisSelection
     /// nil: standard output.
     public var outputPath: String?
+    /// How recordings map to participants for `--what participants`; nil: the last run's (`--participants`).
+    public var participants: ParticipantRule? = nil
 
     public init(databasePath: String, table: ExportTable, interval: IntervalLength? = nil, analysis: AnalysisSelection = .current,
                 outputPath: String? = nil) {
@@ -82,6 +84,10 @@ public struct Exporter {
             if c.table == .runs { return try Self.writeRuns(snapshot, databasePath: c.databasePath, to: try CSVOutput(path: c.outputPath)) }
             let analyses = try selectedAnalyses(snapshot)
             if c.table == .recordings { return try Self.writeRecordings(snapshot, analyses: analyses, to: try CSVOutput(path: c.outputPath)) }
+            if c.table == .participants {
+                return try Self.writeParticipants(snapshot, analyses: analyses, rule: try c.participants ?? ParticipantOption.remembered(runs: snapshot.runs()),
+                                                  to: try CSVOutput(path: c.outputPath))
+            }
             let out = try CSVOutput(path: c.outputPath)
             do {
                 var rows = 0
@@ -98,7 +104,7 @@ public struct Exporter {
                         for (epoch, seconds) in try snapshot.epochs(analysisID: a.analysisID) {
                             try out.write(CSVFormat.line(Self.epochFields(epoch, seconds: seconds, a))); rows += 1
                         }
-                    case .runs, .recordings:
+                    case .runs, .recordings, .participants:
                         break
                     }
                 }

@@ -1,3 +1,5 @@
+import SleepCore
+
 /// What `sleepsta export` writes: one tidy table, one row per observation.
 public enum ExportTable: String, Sendable, CaseIterable {
     /// One row per interval of every stored analysis.
@@ -15,6 +17,10 @@ public enum ExportTable: String, Sendable, CaseIterable {
     /// metric over its scored nights, all (`AD`), weekday (`WD`) and weekend nights (`WE`), per
     /// stored parameter set.
     case recordings
+    /// One row per participant and parameter set (GGIR's person summary): nights, the mean, SD,
+    /// weekday and weekend mean of each night metric over the scored nights (`_mn`, `_sd`, `_wd`,
+    /// `_we`), sleep onset and wake time in clock hours, and the rhythm of their recordings.
+    case participants
 
     /// The header. These names are a public contract (scripts depend on them): add columns at
     /// the end, never rename or remove one.
@@ -36,6 +42,12 @@ public enum ExportTable: String, Sendable, CaseIterable {
                     "parameters_key", "analysis_id", "method", "activity_unit"]
         case .recordings:
             return ["recording", "format", "kind", "days", "measure", "scope", "value", "sd", "n", "unit", "source", "parameters_key"]
+        case .participants:
+            var columns = ["participant", "group", "recordings", "nights", "nights_scored"]
+            for name in NightMetricAverages.metrics.map(\.name) + ["sleep_onset_hours", "wake_time_hours"] {
+                columns += ["\(name)_mn", "\(name)_sd", "\(name)_wd", "\(name)_we"]
+            }
+            return columns + ["interdaily_stability", "intradaily_variability", "sleep_regularity_index", "parameters_key"]
         case .runs:
             return ["run", "started_utc", "finished_utc", "tool_version", "command", "status", "files_seen", "files_ingested",
                     "files_unchanged", "files_failed", "parameters_json", "parameters_changed"]

@@ -42,7 +42,8 @@ public struct ReportRender {
             throw PipelineError.environment("render: cannot create reports folder \(reportsDirectory): \(error.localizedDescription)")
         }
         _ = ReportWriter.removeStaleTemporaryFiles(in: reportsDirectory)   // left by a killed render
-        let builder = ReportBuilder(db: db, reportsDirectory: reportsDirectory, parameters: chosen)
+        var builder = ReportBuilder(db: db, reportsDirectory: reportsDirectory, parameters: chosen)
+        builder.participants = ParticipantOption.remembered(runs: try db.allRuns())
         let result: (written: Int, unchanged: Int, nightsRendered: Int, nights: Int, skipped: [String])
         do { result = try builder.render(only: nil) } catch {
             throw PipelineError.environment("render: reports \(reportsDirectory): \(Pipeline.shortDescription(error))")

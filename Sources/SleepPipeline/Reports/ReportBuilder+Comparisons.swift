@@ -56,12 +56,14 @@ extension ReportBuilder {
             guard let night = catalog[overview.nightID], let analysis = overview.analysis else { continue }
             paths.append(overview.recordingPath)
             rows.append(IndexRow(nightID: overview.nightID, date: night.window.date, recordingPath: PrintableText.escaped(overview.recordingPath),
-                                 timeline: night.timeline, analysis: analysis))
+                                 timeline: night.timeline, analysis: analysis, participant: participant(overview.recordingPath)))
         }
         let indexPath = (reportsDirectory as NSString).appendingPathComponent("index.html")
         return try ReportWriter.write(HTMLPages.indexPage(rows, parameters: parameters,
                                                           extraLinks: Self.comparisonLinks(in: reportsDirectory, db: db) + recordingLinks(paths),
-                                                          failures: try failures ?? db.latestRunFailures(commands: ["run", "nightly", "merge"])),
+                                                          failures: try failures ?? db.latestRunFailures(commands: ["run", "nightly", "merge"]),
+                                                          participants: try participantEntries(rows, recordingPaths: paths),
+                                                          participantRule: participants.description),
                                       to: indexPath)
     }
 }

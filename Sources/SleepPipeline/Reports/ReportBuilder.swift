@@ -11,6 +11,15 @@ struct ReportBuilder {
     let parameters: AnalysisParameters
     /// The files that failed in this run, listed on the index; nil: those of the latest run in the store.
     var failures: [(path: String, error: String)]? = nil
+    /// How recordings map to participants (`--participants`): the index's participant table, the
+    /// participant pages, and each night's previous / next link, which stay within the participant.
+    var participants: ParticipantRule = .file
+
+    /// The participant of a stored recording path, printable.
+    func participant(_ recordingPath: String) -> Participant {
+        let p = participants.participant(recordingPath: recordingPath)
+        return Participant(id: PrintableText.escaped(p.id), group: PrintableText.escaped(p.group))
+    }
 
     /// The analysis key of each kind's method under these parameters.
     var keys: [RecordingKind: String] {
@@ -46,7 +55,7 @@ struct ReportBuilder {
         ChartRenderer.prepareForConcurrentRendering()
         let steps = SharedProgress(PipelineProgress(stage: .reports, done: 0, total: overviews.count),
                                    report: progress.map { p in { p($0.done, $0.total, $0.item) } })
-        let neighbours = Self.neighbours(overviews)
+        let neighbours = Self.neighbours(overviews) { participant($0.recordingPath) }
         // A night's page links its neighbours: the pages (not the charts) of the neighbours of a
         // rendered night are rendered too, so that their links follow.
         let pagesOnly = only.map { only in Set(only.flatMap { id in [neighbours[id]?.previous?.nightID, neighbours[id]?.next?.nightID].compactMap { $0 } })
@@ -65,7 +74,7 @@ struct ReportBuilder {
                 guard let entry = catalog[overview.nightID] else { return nil }
                 steps.update { $0.done += 1; $0.item = overview.nightID }
                 return .rendered(outcomes, IndexRow(nightID: overview.nightID, date: entry.date, recordingPath: PrintableText.escaped(overview.recordingPath),
-                                                    timeline: entry.timeline, analysis: listed))
+                                                    timeline: entry.timeline, analysis: listed, participant: participant(overview.recordingPath)))
             }
             // A stored row that cannot be read (damaged, or written by a hostile shard) costs its
             // night, not the render.
@@ -96,7 +105,7 @@ struct ReportBuilder {
             outcomes.append(try ReportWriter.write(HTMLPages.nightPage(input, chartFile: "movement.png"), to: folder + "/index.html"))
             steps.update { $0.done += 1; $0.item = overview.nightID }
             return .rendered(outcomes, IndexRow(nightID: overview.nightID, date: night.window.date, recordingPath: PrintableText.escaped(overview.recordingPath),
-                                                timeline: night.timeline, analysis: analysis))
+                                                timeline: night.timeline, analysis: analysis, participant: participant(overview.recordingPath)))
         }
         var skipped: [String] = []
         for night in nights {
@@ -117,10 +126,13 @@ struct ReportBuilder {
         }
         // The definitions page is the same for every run: written when missing, not counted.
         _ = (try ReportWriter.write(DefinitionsPage.page(), to: (reportsDirectory as NSString).appendingPathComponent(DefinitionsPage.fileName)))
+        let entries = try participantEntries(rows, recordingPaths: overviews.filter { $0.analysis != nil }.map(\.recordingPath))
+        try renderParticipants(entries, rows: rows).forEach(count)
         let indexPath = (reportsDirectory as NSString).appendingPathComponent("index.html")
         count(try ReportWriter.write(HTMLPages.indexPage(rows, parameters: parameters, extraLinks: Self.comparisonLinks(in: reportsDirectory, db: db)
                                                                  + recordingLinks(overviews.filter { $0.analysis != nil }.map(\.recordingPath)),
-                                                         failures: try failures ?? db.latestRunFailures(commands: ["run", "nightly", "merge"])),
+                                                         failures: try failures ?? db.latestRunFailures(commands: ["run", "nightly", "merge"]),
+                                                         participants: entries, participantRule: participants.description),
                                      to: indexPath))
         return (written, unchanged, nightsRendered, overviews.count, skipped)
     }
@@ -131,13 +143,16 @@ struct ReportBuilder {
         case skipped(String)
     }
 
-    /// Each analysed night's previous and next analysed night, in the index's order.
-    static func neighbours(_ overviews: [NightOverview]) -> [String: (previous: (nightID: String, date: CivilDate)?, next: (nightID: String, date: CivilDate)?)] {
+    /// Each analysed night's previous and next analysed night of the same participant, in the index's order.
+    static func neighbours(_ overviews: [NightOverview], participant: (NightOverview) -> Participant)
+        -> [String: (previous: (nightID: String, date: CivilDate)?, next: (nightID: String, date: CivilDate)?)] {
         let listed = overviews.filter { $0.analysis != nil }
         var result: [String: (previous: (nightID: String, date: CivilDate)?, next: (nightID: String, date: CivilDate)?)] = [:]
-        for (k, o) in listed.enumerated() {
-            result[o.nightID] = (k > 0 ? (listed[k - 1].nightID, listed[k - 1].date) : nil,
-                                 k + 1 < listed.count ? (listed[k + 1].nightID, listed[k + 1].date) : nil)
+        for (_, nights) in Dictionary(grouping: listed, by: participant) {
+            for (k, o) in nights.enumerated() {
+                result[o.nightID] = (k > 0 ? (nights[k - 1].nightID, nights[k - 1].date) : nil,
+                                     k + 1 < nights.count ? (nights[k + 1].nightID, nights[k + 1].date) : nil)
+            }
         }
         return result
     }

@@ -181,6 +181,7 @@ public struct Pipeline {
         }
         var reporter = ReportBuilder(db: db, reportsDirectory: c.reportsDirectory, parameters: c.parameters)
         reporter.failures = summary.failures.map { ($0.path, PrintableText.escaped($0.error)) }
+        reporter.participants = c.participants
         let rendered = try writingReports {
             try reporter.render(only: only) { done, total, nightID in
                 progress?.update(PipelineProgress(stage: .reports, done: done, total: total, nights: done, item: nightID))

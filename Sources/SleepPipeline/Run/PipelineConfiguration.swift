@@ -28,6 +28,11 @@ public struct PipelineConfiguration: Sendable {
     public var diary: SleepDiary? = nil {
         didSet { parameters.diaryDigest = diary?.digest }
     }
+    /// `--participants`: how recordings map to participants on the index, the participant pages
+    /// and `export --what participants` (each file by default).
+    public var participants: ParticipantRule = .file
+    /// `--participants` as given (a rule or a table's path), remembered for `nightly` and `render`.
+    public var participantsOption: String? = nil
     /// `--rehash`: hash every file's content, even one whose stat matches the stored one (``FileStatFastPath``).
     public var rehash = false
     /// The racily-clean margin of ``FileStatFastPath`` (tests set 0).

@@ -19,12 +19,15 @@ public struct RunParameters: Codable, Sendable, Equatable {
     public var shard: ShardStamp?
     /// The sleep diary's path as given (absent without one); its digest is in ``analysis``.
     public var diary: String?
+    /// `--participants` as given (absent: each file is a participant).
+    public var participants: String?
 
     public init(_ c: PipelineConfiguration, shard: ShardStamp? = nil) {
         analysis = c.parameters; key = c.parameters.key; timeZone = c.timeZoneIdentifier
         dataDirectory = c.dataDirectory; reportsDirectory = c.reportsDirectory
         kind = c.kindOverride?.rawValue; units = c.units.rawValue; self.shard = shard
         diary = c.diary?.path
+        participants = c.participantsOption
     }
 
     /// The parameters the last finished `run` or `nightly` of the database at `path` used; nil
@@ -62,6 +65,7 @@ public struct RunParameters: Codable, Sendable, Equatable {
         if old.diary != diary || old.analysis.diaryDigest != analysis.diaryDigest {
             out.append(old.diary == diary ? "diary \(diary ?? "none") (its content changed)" : "diary \(old.diary ?? "none") → \(diary ?? "none")")
         }
+        note("participants", old.participants, participants, none: "file")
         note("data", old.dataDirectory, dataDirectory)
         note("reports", old.reportsDirectory, reportsDirectory)
         return out

@@ -14,7 +14,10 @@ struct Export: ParsableCommand {
           nights     one row per night and parameter set: metrics, parameters
           epochs     one row per scored epoch
           runs       one row per run
-          recordings one row per recording: format, kind, quality, rhythm
+          recordings one row per recording and measure: rhythm (IS, IV, RA, L5, M10, SRI) and night-metric means
+          participants one row per participant: nights, mean, SD, weekday and weekend mean of each night metric
+                     (_mn, _sd, _wd, _we, as GGIR's person summary), sleep onset and wake in clock hours, IS, IV, SRI;
+                     participants as the last run defined them (--participants), or as given here
         Column lists: docs/exports.md.
         """)
 
@@ -33,13 +36,17 @@ struct Export: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("SQLite database written by `sleepsta run`.", valueName: "file"))
     var db: String = "Data/sleepsta.sqlite"
 
+    @Option(name: .long, help: ArgumentHelp("For --what participants: file, folder, folder:N or a participants CSV (id,group,path). Default: the last run's --participants.", valueName: "rule|file"))
+    var participants: String?
+
     @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file (whole or not at all) instead of standard output.", valueName: "file"))
     var output: String?
 
     func run() throws {
-        let configuration = ExportConfiguration(databasePath: db, table: what, interval: interval,
+        var configuration = ExportConfiguration(databasePath: db, table: what, interval: interval,
                                                 analysis: AnalysisSelection(analysis), outputPath: output)
         do {
+            if let participants { configuration.participants = try ParticipantOption.rule(participants) }
             var exporter = Exporter(configuration: configuration)
             exporter.notice = { FileHandle.standardError.write(Data("sleepsta: note: \($0)\n".utf8)) }
             try exporter.run()

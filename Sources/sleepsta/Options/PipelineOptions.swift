@@ -42,6 +42,9 @@ struct PipelineOptions: ParsableArguments {
     @Flag(name: .long, help: "No sleep diary, also where the last run had one (nightly reuses the remembered parameters otherwise).")
     var noDiary = false
 
+    @Option(name: .long, help: ArgumentHelp("Who each recording belongs to, for the index's participant table, the participant pages and export --what participants: file (each recording file, default), folder (the first folder under --data: p07/night1.cwa is participant p07), folder:N, or a CSV with the header id,group,path (group optional; path a file or folder under --data). nightly and render reuse the last run's.", valueName: "rule|file"))
+    var participants: String?
+
     @Flag(name: .long, help: "Remove stored recordings whose file is no longer in the data folder, with their nights and report pages (without it they are kept, and the summary lists them).")
     var prune = false
 
@@ -85,6 +88,14 @@ struct PipelineOptions: ParsableArguments {
                     ? "the last run's sleep diary cannot be read (\(error)); give --diary FILE, or --no-diary to run without one"
                     : "--diary: \(error)")
             }
+        }
+        if let spec = participants ?? r?.participants {
+            do { c.participants = try ParticipantOption.rule(spec) } catch {
+                throw ValidationError(participants == nil
+                    ? "the last run's participants (\(spec)) cannot be used (\(error)); give --participants again"
+                    : "--participants: \(error)")
+            }
+            c.participantsOption = spec
         }
         c.shard = shard
         return c

@@ -1,0 +1,49 @@
+import Foundation
+import SleepCore
+import SleepReport
+import SleepStore
+
+extension ReportBuilder {
+    /// `participants/<id>` (the id made safe for a folder name, as recording folders are).
+    static func participantFolder(_ id: String) -> String {
+        "participants/" + String(recordingFolder(id).dropFirst("recordings/".count))
+    }
+
+    /// Each participant's summary over the index's rows (the analyses the pages show) and the
+    /// rhythm of their recordings, in the participant order of the index.
+    func participantEntries(_ rows: [IndexRow], recordingPaths: [String]) throws -> [ParticipantIndexEntry] {
+        let rhythms = try db.rhythmNumbers()
+        var byParticipant: [Participant: [IndexRow]] = [:]
+        for r in rows { byParticipant[r.participant, default: []].append(r) }
+        var recordings: [Participant: Set<String>] = [:]
+        for path in recordingPaths { recordings[participant(path), default: []].insert(path) }
+        return byParticipant.keys.sorted().map { p in
+            let nights = byParticipant[p] ?? []
+            let scored = nights.filter { $0.analysis?.status == .scored }.compactMap { r in
+                r.analysis?.metrics.map { ParticipantSummary.Night(date: r.date, metrics: $0, timeline: r.timeline) }
+            }
+            let paths = (recordings[p] ?? []).sorted()
+            let summary = ParticipantSummary.compute(participant: p, recordings: paths.map(PrintableText.escaped), nights: nights.count,
+                                                     scored: scored, rhythms: paths.compactMap { rhythms[$0] })
+            return ParticipantIndexEntry(summary: summary, href: Self.participantFolder(p.id) + "/index.html")
+        }
+    }
+
+    /// Writes each participant's page.
+    func renderParticipants(_ entries: [ParticipantIndexEntry], rows: [IndexRow]) throws -> [ReportWriter.Outcome] {
+        var outcomes: [ReportWriter.Outcome] = []
+        let byParticipant = Dictionary(grouping: rows, by: \.participant)
+        for e in entries {
+            let folder = Self.participantFolder(e.summary.participant.id)
+            guard let directory = try? ReportPaths.path(folder, in: reportsDirectory) else { continue }
+            let nights = (byParticipant[e.summary.participant] ?? []).sorted { ($0.date, $0.nightID) < ($1.date, $1.nightID) }
+            let recordings = Set(nights.map(\.recordingPath)).sorted().map {
+                ParticipantReportInput.Link(href: "../../" + Self.recordingFolder($0) + "/index.html", label: $0)
+            }
+            let page = HTMLPages.participantPage(ParticipantReportInput(summary: e.summary, rule: participants.description,
+                                                                        recordings: recordings, nights: nights))
+            outcomes.append(try ReportWriter.write(page, to: directory + "/index.html"))
+        }
+        return outcomes
+    }
+}

@@ -1,0 +1,99 @@
+import Mustache
+import SleepCore
+
+/// What a participant page shows: the participant's summary (``ParticipantSummary``), their
+/// recordings and their nights, each linked.
+public struct ParticipantReportInput: Sendable {
+    public struct Link: Sendable {
+        public var href: String
+        public var label: String
+        public init(href: String, label: String) { self.href = href; self.label = label }
+    }
+    public var summary: ParticipantSummary
+    /// How participants were defined (`each recording file` …).
+    public var rule: String
+    /// Already made printable by the caller.
+    public var recordings: [Link]
+    public var nights: [IndexRow]
+    public init(summary: ParticipantSummary, rule: String, recordings: [Link], nights: [IndexRow]) {
+        self.summary = summary; self.rule = rule; self.recordings = recordings; self.nights = nights
+    }
+}
+
+extension HTMLPages {
+    static let participantLibrary: MustacheLibrary = {
+        var lib = MustacheLibrary()
+        do {
+            lib.register(try MustacheTemplate(string: Templates.layoutHead), named: "head")
+            lib.register(try MustacheTemplate(string: ParticipantTemplates.participant), named: "participant")
+        } catch {
+            preconditionFailure("built-in template does not parse: \(error)")
+        }
+        return lib
+    }()
+
+    /// The participant page (`participants/<id>/index.html`): links go two folders up.
+    public static func participantPage(_ p: ParticipantReportInput) -> String {
+        let s = p.summary
+        let rows: [[String: String]] = s.statistics.map { st in
+            let isClock = st.name.hasSuffix("_hours")
+            func text(_ v: Double?) -> String {
+                if isClock { return ParticipantSummary.clockText(v) }
+                switch st.unit {
+                case "min": return NumberText.minutes(v)
+                case "%": return NumberText.fixed(v, 1) + (v == nil ? "" : " %")
+                default: return NumberText.fixed(v, 1)
+                }
+            }
+            let sd: String = st.sd.map { isClock ? NumberText.minutes($0 * 60) : (st.unit == "min" ? NumberText.minutes($0) : NumberText.fixed($0, 1)) } ?? "–"
+            return ["label": st.label, "name": st.name, "mean": text(st.mean), "sd": sd, "weekday": text(st.weekday),
+                    "weekend": text(st.weekend), "n": String(st.n)]
+        }
+        let nights: [[String: String]] = p.nights.map { r in
+            let m = r.analysis?.metrics
+            return ["href": "../../\(r.nightID)/index.html", "date": r.date.description, "recording": r.recordingPath,
+                    "status": r.analysis?.status.rawValue ?? "not analysed",
+                    "inBed": m.map { "\(NumberText.clock($0.inBedStartUTC, r.timeline))–\(NumberText.clock($0.inBedEndUTC, r.timeline))" } ?? "–",
+                    "tst": NumberText.minutes(m?.totalSleepTimeMinutes), "se": m.map { NumberText.fixed($0.sleepEfficiencyPercent, 1) } ?? "–"]
+        }
+        let context: [String: Any] = [
+            "title": "Participant \(s.participant.id)", "id": s.participant.id, "group": s.participant.group, "rule": p.rule,
+            "nights": Plural.count(s.nights, "night"), "scored": String(s.nightsScored),
+            "statistics": rows, "nightRows": nights,
+            "recordings": p.recordings.map { ["href": $0.href, "label": $0.label] },
+            "is": NumberText.fixed(s.interdailyStability, 3), "iv": NumberText.fixed(s.intradailyVariability, 3),
+            "sri": NumberText.fixed(s.sleepRegularityIndex, 1),
+        ]
+        return participantLibrary.render(context, withTemplate: "participant") ?? ""
+    }
+}
+
+enum ParticipantTemplates {
+    static let participant = """
+    {{> head}}
+    <body>
+    <p class="nav"><a href="../../index.html">← all participants and nights</a> · <a href="../../definitions.html">definitions</a></p>
+    <h1>Participant {{id}}</h1>
+    <p class="sub">{{#group}}group {{group}} · {{/group}}{{scored}} of {{nights}} scored · participants: {{rule}}</p>
+    <h2>Night metrics</h2>
+    <p class="def">Over the scored nights: mean, SD, and the means of weekday and weekend nights (a weekend night starts on a Friday or Saturday evening), as GGIR's person summary (_mn, _sd, _wd, _we in <code>export --what participants</code>). Onset and wake are local clock times; their SD is in minutes.</p>
+    <table class="stack">
+    <tr><th>Metric</th><th>Mean</th><th>SD</th><th>Weekday</th><th>Weekend</th><th>Nights</th></tr>
+    {{#statistics}}<tr><td data-label="Metric">{{label}}</td><td class="num" data-label="Mean">{{mean}}</td><td class="num" data-label="SD">{{sd}}</td><td class="num" data-label="Weekday">{{weekday}}</td><td class="num" data-label="Weekend">{{weekend}}</td><td class="num" data-label="Nights">{{n}}</td></tr>
+    {{/statistics}}
+    </table>
+    <h2>Rest-activity rhythm</h2>
+    <p>Interdaily stability {{is}} · intradaily variability {{iv}} · sleep regularity index {{sri}} <span class="def">(means over the recordings of at least 3 days; per recording on its page)</span></p>
+    <h2>Recordings</h2>
+    <ul>{{#recordings}}<li><a href="{{href}}"><code>{{label}}</code></a></li>{{/recordings}}</ul>
+    <h2>Nights</h2>
+    <table class="stack">
+    <tr><th>Night</th><th>Recording</th><th>In bed</th><th>TST</th><th>SE %</th><th>Status</th></tr>
+    {{#nightRows}}<tr><td data-label="Night"><a href="{{href}}">{{date}}</a></td><td data-label="Recording"><code>{{recording}}</code></td><td data-label="In bed">{{inBed}}</td><td class="num" data-label="TST">{{tst}}</td><td class="num" data-label="SE %">{{se}}</td><td data-label="Status">{{status}}</td></tr>
+    {{/nightRows}}
+    </table>
+    </body>
+    </html>
+
+    """
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+@testable import SleepCore
+@testable import SleepIngest
+@testable import SleepPipeline
+@testable import SleepStore
+
+/// Participants: the rule (`--participants`), the index's participant table and pages, the night
+/// pages' previous / next links within a participant, and `export --what participants`.
+@Suite("Participants", .serialized)
+struct ParticipantTests {
+    @Test("the rule: each file, a folder level, or a table (most specific row; a file no row names is its own)")
+    func rule() throws {
+        #expect(ParticipantRule.file.participant(recordingPath: "p07/night1.cwa") == Participant(id: "p07/night1.cwa"))
+        #expect(ParticipantRule.parse("folder")?.participant(recordingPath: "p07/night1.cwa") == Participant(id: "p07"))
+        #expect(ParticipantRule.parse("folder:2")?.participant(recordingPath: "site-a/p07/night1.cwa") == Participant(id: "p07"))
+        #expect(ParticipantRule.parse("folder")?.participant(recordingPath: "loose.csv") == Participant(id: "loose.csv"))
+        #expect(ParticipantRule.parse("folders") == nil && ParticipantRule.parse("folder:0") == nil)
+        let folder = Workspace()
+        let csv = folder.root + "/participants.csv"
+        try Data("id,group,path\nP1,control,site-a\nP2,control,site-a/special.cwa\n\"P 3, x\",patient,other.csv\n".utf8).write(to: URL(fileURLWithPath: csv))
+        let table = ParticipantRule.table(try ParticipantsTable.read(path: csv))
+        #expect(table.participant(recordingPath: "site-a/night1.cwa") == Participant(id: "P1", group: "control"))
+        #expect(table.participant(recordingPath: "site-a/special.cwa") == Participant(id: "P2", group: "control"))
+        #expect(table.participant(recordingPath: "deep/other.csv") == Participant(id: "P 3, x", group: "patient"))
+        #expect(table.participant(recordingPath: "nobody.csv") == Participant(id: "nobody.csv"))
+        try Data("name,file\nx,y\n".utf8).write(to: URL(fileURLWithPath: csv))
+        #expect(throws: IngestError.self) { try ParticipantsTable.read(path: csv) }
+        try Data("id,path\n,y\n".utf8).write(to: URL(fileURLWithPath: csv))
+        do { _ = try ParticipantsTable.read(path: csv); Issue.record("an empty id was accepted") } catch { #expect(error.line == 2) }
+    }
+
+    @Test("phone nights in two participant folders: one table row each, pages, and previous/next never leave the participant")
+    func phoneFolders() throws {
+        let w = Workspace()
+        let day: Int64 = 86_400
+        try FileManager.default.createDirectory(atPath: w.data + "/alex", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: w.data + "/sam", withIntermediateDirectories: true)
+        w.write("alex/n1.csv", Workspace.phoneNight(startUTC: PipelineTests.night1Start))
+        w.write("alex/n2.csv", Workspace.phoneNight(startUTC: PipelineTests.night1Start + 2 * day))
+        w.write("sam/n1.csv", Workspace.phoneNight(startUTC: PipelineTests.night1Start + day))
+        w.write("sam/n2.csv", Workspace.phoneNight(startUTC: PipelineTests.night1Start + 3 * day))
+        let s = try w.run(tz: "Europe/Berlin") { $0.participants = .folder(level: 1); $0.participantsOption = "folder" }
+        #expect(s.failures.isEmpty)
+        let index = try String(contentsOfFile: w.reports + "/index.html", encoding: .utf8)
+        #expect(index.contains("Participants (2)") && index.contains("participants/alex/index.html") && index.contains("participants/sam/index.html"))
+        #expect(FileManager.default.fileExists(atPath: w.reports + "/participants/alex/index.html"))
+        try Self.expectNeighboursWithinParticipants(reports: w.reports, db: w.db, rule: .folder(level: 1))
+        // The export: one row per participant, the mean of its exported nights.
+        try Self.expectExportIsMeanOfNights(db: w.db, rule: nil)
+    }
+
+    @Test("the shared epoch files: every night page's previous/next stays within its participant; export --what participants = the mean of each participant's exported nights",
+          .enabled(if: ExternalData.available, Comment(rawValue: ExternalData.skipMessage)))
+    func sharedEpochFiles() throws {
+        let w = try EpochFilePipelineTests.workspaceWithSharedEpochFiles()
+        _ = try w.run(tz: nil) { $0.participants = .folder(level: 1); $0.participantsOption = "folder" }
+        try Self.expectNeighboursWithinParticipants(reports: w.reports, db: w.db, rule: .folder(level: 1))
+        let rows = try Self.expectExportIsMeanOfNights(db: w.db, rule: nil)
+        #expect(rows >= 10)
+        // The same store under the file rule: one participant per recording.
+        let perFile = try Self.expectExportIsMeanOfNights(db: w.db, rule: .file)
+        #expect(perFile >= rows)
+    }
+
+    /// Every night page's previous and next link points to a night of the same participant.
+    static func expectNeighboursWithinParticipants(reports: String, db path: String, rule: ParticipantRule) throws {
+        let db = try SleepDatabase(path: path)
+        let owner = Dictionary(uniqueKeysWithValues: try db.query("SELECT n.id, r.path FROM nights n JOIN recordings r ON r.id = n.recording_id")
+            .map { ($0["id"]!, rule.participant(recordingPath: $0["path"]!)) })
+        var links = 0
+        for (night, participant) in owner {
+            guard let page = try? String(contentsOfFile: reports + "/" + night + "/index.html", encoding: .utf8) else { continue }
+            for rel in ["prev", "next"] {
+                guard let r = page.range(of: "\" rel=\"\(rel)\"") else { continue }
+                let before = page[..<r.lowerBound]
+                guard let start = before.range(of: "href=\"../", options: .backwards) else { continue }
+                let target = String(before[start.upperBound...].dropLast("/index.html".count))
+                #expect(owner[target] == participant, "\(night) (\(participant.id)) links \(rel) to \(target) (\(owner[target]?.id ?? "?"))")
+                links += 1
+            }
+        }
+        #expect(links > 0)
+    }
+
+    /// `export --what participants` against the means of `export --what nights` per participant.
+    @discardableResult
+    static func expectExportIsMeanOfNights(db path: String, rule: ParticipantRule?) throws -> Int {
+        let folder = Workspace()
+        var c = ExportConfiguration(databasePath: path, table: .participants, outputPath: folder.root + "/p.csv")
+        c.participants = rule
+        let rows = try Exporter(configuration: c).run()
+        try Exporter(configuration: ExportConfiguration(databasePath: path, table: .nights, outputPath: folder.root + "/n.csv")).run()
+        let participants = TestCSV.rows(try String(contentsOfFile: folder.root + "/p.csv", encoding: .utf8))
+        let nights = TestCSV.rows(try String(contentsOfFile: folder.root + "/n.csv", encoding: .utf8))
+        let ph = participants[0], nh = nights[0]
+        let effective = rule ?? {
+            let runs = (try? SleepDatabase(path: path).allRuns()) ?? []
+            return ParticipantOption.remembered(runs: runs)
+        }()
+        #expect(Set(participants.dropFirst().map { $0[0] }).count == rows, "one row per participant")
+        for metric in ["total_sleep_time_min", "sleep_efficiency_pct", "waso_min"] {
+            let col = try #require(ph.firstIndex(of: metric + "_mn")), ncol = try #require(nh.firstIndex(of: metric))
+            let status = try #require(nh.firstIndex(of: "status")), recording = try #require(nh.firstIndex(of: "recording"))
+            for row in participants.dropFirst() {
+                let values = nights.dropFirst().filter { n in
+                    n[status] == "scored" && effective.participant(recordingPath: n[recording]).id == row[0]
+                }.compactMap { Double($0[ncol]) }
+                let mean = values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
+                let exported = Double(row[col])
+                #expect((mean == nil && exported == nil) || abs((mean ?? 0) - (exported ?? .nan)) < 1e-6,
+                        "\(row[0]) \(metric): export \(row[col]), mean of nights \(String(describing: mean))")
+            }
+        }
+        return rows
+    }
+}
