@@ -22,13 +22,15 @@ struct NightlyTests {
 
     /// `sleepsta nightly` in-process over a workspace (its Reports folder must exist).
     @discardableResult
-    func nightly(_ w: Workspace, interval: IntervalLength = .tenMinutes, progress: (any PipelineProgressObserver)? = nil) throws -> RunSummary {
+    func nightly(_ w: Workspace, interval: IntervalLength = .tenMinutes, progress: (any PipelineProgressObserver)? = nil,
+                 participants: ParticipantRule = .file) throws -> RunSummary {
         var p = AnalysisParameters()
         p.interval = interval
         var c = PipelineConfiguration(dataDirectory: w.data, databasePath: w.db, reportsDirectory: w.reports,
                                       parameters: p, timeZoneIdentifier: "Europe/Berlin", command: "nightly")
         c.reportScope = .affected
         c.createsReportsDirectory = false
+        c.participants = participants
         var logger = Logger(label: "nightly-test")
         logger.logLevel = .critical
         return try Pipeline(configuration: c, logger: logger, progress: progress).run()
@@ -59,6 +61,10 @@ struct NightlyTests {
     @Test("only nights ingested in this run are rendered, plus the index and their neighbours' pages (links); the rest are not even rendered")
     func rendersOnlyAffectedNights() throws {
         let w = try workspace(nights: 1)
+        // Both nights' files are one participant's, so their pages link each other.
+        let one = ParticipantRule.table([ParticipantTableRow(id: "P", group: "", path: "night1.csv"),
+                                         ParticipantTableRow(id: "P", group: "", path: "night2.csv")])
+        func nightly(_ w: Workspace) throws -> RunSummary { try self.nightly(w, participants: one) }
         let first = try nightly(w)
         #expect(first.renderedAllBecause == "first run on this database")
         #expect(first.nightsReported == 1 && first.nightsInStore == 1)
@@ -73,7 +79,7 @@ struct NightlyTests {
         #expect(second.filesIngested == 1 && second.filesUnchanged == 1)
         // Night 1's page gains its link to night 2 (its chart is not even rendered).
         #expect(second.nightsReported == 2 && second.nightsInStore == 2)
-        #expect(second.reportsWritten == 6)   // night 2's page and chart, night 1's page, night 2's recording page, the overview chart and the index
+        #expect(second.reportsWritten == 7)   // night 2's page and chart, night 1's page, night 2's recording page, the participant page, the overview chart and the index
         #expect(FileManager.default.fileExists(atPath: w.reports + "/night2_2024-06-15/movement.png"))
         #expect(try FileManager.default.attributesOfItem(atPath: night1Chart)[.modificationDate] as! Date == before)
         #expect(try String(contentsOfFile: night1Page, encoding: .utf8).contains("<a href=\"../night2_2024-06-15/index.html\" rel=\"next\">next night (2024-06-15) →</a>"))
@@ -83,7 +89,7 @@ struct NightlyTests {
         #expect(index.contains("night1_2024-06-14") && index.contains("night2_2024-06-15"))
 
         let third = try nightly(w)
-        #expect(third.nightsReported == 0 && third.reportsWritten == 0 && third.reportsUnchanged == 2)   // the index and its overview chart
+        #expect(third.nightsReported == 0 && third.reportsWritten == 0 && third.reportsUnchanged == 3)   // the index, its overview chart and the participant page
     }
 
     @Test("a deleted report file is rendered again, byte for byte")
@@ -158,7 +164,7 @@ struct NightlyTests {
         let sb = try nightly(b)
         #expect(sa.startedUTC != sb.startedUTC)
         let fa = ReportTree.files(in: a.reports), fb = ReportTree.files(in: b.reports)
-        #expect(fa.count == 9)   // two nights × (page, chart), 2 recording pages, the index, its overview chart and definitions.html
+        #expect(fa.count == 11)   // two nights × (page, chart), 2 recording pages, 2 participant pages, the index, its overview chart and definitions.html
         #expect(ReportTree.differences(fa, fb).isEmpty, "\(ReportTree.differences(fa, fb))")
         for (name, data) in fa where name.hasSuffix(".html") {
             let html = String(decoding: data, as: UTF8.self)

@@ -12,7 +12,14 @@ struct ReportNavigationTests {
     func previousAndNext() throws {
         let w = Workspace()
         for k in 0..<3 { w.write("n\(k + 1).csv", Workspace.phoneNight(startUTC: PipelineTests.night1Start + Int64(k) * 86_400, hours: 7)) }
+        // By default each file is its own participant: no page links another file's night.
         _ = try w.run()
+        for id in ["n1_2024-06-14", "n2_2024-06-15", "n3_2024-06-16"] {
+            let alone = try String(contentsOfFile: w.reports + "/\(id)/index.html", encoding: .utf8)
+            #expect(!alone.contains("rel=\"prev\"") && !alone.contains("rel=\"next\""))
+        }
+        // One participant's three files: the pages link their neighbours.
+        _ = try w.run(tz: "Europe/Berlin") { $0.participants = .table((1...3).map { ParticipantTableRow(id: "P", group: "", path: "n\($0).csv") }) }
         func page(_ id: String) throws -> String { try String(contentsOfFile: w.reports + "/\(id)/index.html", encoding: .utf8) }
         let first = try page("n1_2024-06-14"), middle = try page("n2_2024-06-15"), last = try page("n3_2024-06-16")
         #expect(!first.contains("rel=\"prev\"") && first.contains("href=\"../n2_2024-06-15/index.html\" rel=\"next\""))

@@ -14,10 +14,9 @@ struct Export: ParsableCommand {
           nights     one row per night and parameter set: metrics, parameters
           epochs     one row per scored epoch
           runs       one row per run
-          recordings one row per recording and measure: rhythm (IS, IV, RA, L5, M10, SRI) and night-metric means
-          participants one row per participant: nights, mean, SD, weekday and weekend mean of each night metric
-                     (_mn, _sd, _wd, _we, as GGIR's person summary), sleep onset and wake in clock hours, IS, IV, SRI;
-                     participants as the last run defined them (--participants), or as given here
+          recordings one row per recording and measure: rhythm, night-metric means
+          participants one row per participant: mean, SD, weekday and weekend mean
+                     of each night metric (_mn, _sd, _wd, _we), IS, IV, SRI
         Column lists: docs/exports.md.
         """)
 
