@@ -31,6 +31,13 @@ public struct ChartRenderer: Sendable {
     /// Line colours for successive series (distinct for colour-blind readers: Okabe–Ito palette).
     static let seriesColours: [(Int32, Int32, Int32)] = [(0, 114, 178), (213, 94, 0), (0, 158, 115), (204, 121, 167), (86, 180, 233)]
     static let phaseColours: [MovementPhase: (Int32, Int32, Int32)] = [.awake: (230, 159, 0), .light: (150, 200, 240), .deep: (0, 70, 140)]
+    /// The sleep/wake strip's colours (Okabe–Ito bluish green and vermilion-free reddish purple):
+    /// no phase, band or line uses them.
+    static func sleepWakeColours(_ colour: (Int32, Int32, Int32) -> Int32) -> (sleep: Int32, wake: Int32) {
+        (colour(0, 120, 90), colour(204, 121, 167))
+    }
+    /// The time-in-bed bracket: dark grey, apart from every fill.
+    static func inBedColour(_ colour: (Int32, Int32, Int32) -> Int32) -> Int32 { colour(90, 90, 90) }
 
     public func png(_ chart: MovementChart) -> [UInt8] {
         let s: Int32 = 2 // supersampling factor
@@ -44,7 +51,9 @@ public struct ChartRenderer: Sendable {
 
         // Sleep/wake strips per series (comparisons) sit between the title and the plot.
         let stripRows = Int32(chart.seriesSleepWake.count)
-        let left: Int32 = 90 * s, right: Int32 = (chart.secondary == nil ? 30 : 70) * s, top: Int32 = (50 + 13 * stripRows) * s
+        // Above the plot: the time-in-bed bracket and the sleep/wake strip, never on the frame.
+        let above: Int32 = (chart.inBed != nil ? 10 : 0) + (chart.sleepWake.isEmpty ? 0 : 12)
+        let left: Int32 = 90 * s, right: Int32 = (chart.secondary == nil ? 30 : 70) * s, top: Int32 = (50 + 13 * stripRows + above) * s
         let bottom: Int32 = (chart.showPhases ? 88 : 62) * s
         let plotW = W - left - right, plotH = H - top - bottom
 
@@ -93,7 +102,7 @@ public struct ChartRenderer: Sendable {
         }
         for v in yTicks {
             gdImageLine(im, left, py(v), left + plotW, py(v), grid)
-            text(im, Self.format(v), x: left - 50 * s, y: py(v) + 5 * s, size: 10 * Double(s), colour: black)
+            text(im, Self.format(v, step: yTicks.count > 1 ? yTicks[1] - yTicks[0] : 1), x: left - 50 * s, y: py(v) + 5 * s, size: 10 * Double(s), colour: black)
         }
         gdImageRectangle(im, left, top, left + plotW, top + plotH, black)
         text(im, chart.title, x: left, y: 30 * s, size: 14 * Double(s), colour: black)
@@ -120,16 +129,28 @@ public struct ChartRenderer: Sendable {
                 previous = p
             }
         }
-        // Sleep/wake strip along the top of the plot.
+        // Time in bed: a bracket above the plot and dashed edges through it.
+        if let bed = chart.inBed, bed.end > bed.start {
+            let a = px(max(bed.start, t0)), b = px(min(bed.end, t1)), y = top - 6 * s
+            if b > a {
+                gdImageSetThickness(im, 2 * s)
+                gdImageLine(im, a, y, b, y, Self.inBedColour(colour))
+                gdImageLine(im, a, y, a, top - 1 * s, Self.inBedColour(colour)); gdImageLine(im, b, y, b, top - 1 * s, Self.inBedColour(colour))
+                gdImageSetThickness(im, 1 * s)
+                for x in [a, b] {
+                    var yy = top
+                    while yy < top + plotH { gdImageLine(im, x, yy, x, min(yy + 4 * s, top + plotH), Self.inBedColour(colour)); yy += 10 * s }
+                }
+            }
+        }
+        // Sleep/wake strip above the plot (and the bracket), in colours no other strip uses.
         if !chart.sleepWake.isEmpty {
-            let sleepColour = colour(0, 70, 140), wakeColour = colour(230, 159, 0)
+            let (sleepColour, wakeColour) = Self.sleepWakeColours(colour)
+            let y0 = top - (chart.inBed != nil ? 20 : 11) * s
             for r in chart.sleepWake {
                 let a = px(max(r.start, t0)), b = px(min(r.end, t1))
                 guard b > a else { continue }
-                FastGD.fill(im, a, top + 1 * s, b, top + 9 * s, r.state == .sleep ? sleepColour : wakeColour)
-            }
-            if let first = chart.sleepWake.first {
-                text(im, "sleep / wake", x: max(left + 4 * s, px(max(first.start, t0)) - 70 * s), y: top + 9 * s, size: 8 * Double(s), colour: black)
+                FastGD.fill(im, a, y0, b, y0 + 8 * s, r.state == .sleep ? sleepColour : wakeColour)
             }
         }
 
@@ -166,10 +187,28 @@ public struct ChartRenderer: Sendable {
             FastGD.fill(im, left + 120 * s, y1 + 8 * s, left + 132 * s, y1 + 20 * s, gapShade)
             gdImageRectangle(im, left + 120 * s, y1 + 8 * s, left + 132 * s, y1 + 20 * s, grid)
             text(im, "no data", x: left + 136 * s, y: y1 + 19 * s, size: 9 * Double(s), colour: black)
+            var lx2 = left + 210 * s
             if chart.bands.contains(where: { $0.kind == .nonWear }) || chart.secondary != nil {
-                FastGD.fill(im, left + 210 * s, y1 + 8 * s, left + 222 * s, y1 + 20 * s, nonWearShade)
-                gdImageRectangle(im, left + 210 * s, y1 + 8 * s, left + 222 * s, y1 + 20 * s, grid)
-                text(im, "not worn", x: left + 226 * s, y: y1 + 19 * s, size: 9 * Double(s), colour: black)
+                FastGD.fill(im, lx2, y1 + 8 * s, lx2 + 12 * s, y1 + 20 * s, nonWearShade)
+                gdImageRectangle(im, lx2, y1 + 8 * s, lx2 + 12 * s, y1 + 20 * s, grid)
+                text(im, "not worn", x: lx2 + 16 * s, y: y1 + 19 * s, size: 9 * Double(s), colour: black)
+                lx2 += 90 * s
+            }
+            if chart.inBed != nil {
+                gdImageSetThickness(im, 2 * s)
+                gdImageLine(im, lx2, y1 + 9 * s, lx2 + 14 * s, y1 + 9 * s, Self.inBedColour(colour))
+                gdImageLine(im, lx2, y1 + 9 * s, lx2, y1 + 19 * s, Self.inBedColour(colour)); gdImageLine(im, lx2 + 14 * s, y1 + 9 * s, lx2 + 14 * s, y1 + 19 * s, Self.inBedColour(colour))
+                gdImageSetThickness(im, 1 * s)
+                text(im, "time in bed", x: lx2 + 18 * s, y: y1 + 19 * s, size: 9 * Double(s), colour: black)
+                lx2 += 100 * s
+            }
+            if !chart.sleepWake.isEmpty {
+                let (sleepColour, wakeColour) = Self.sleepWakeColours(colour)
+                text(im, "strip above:", x: lx2, y: y1 + 19 * s, size: 9 * Double(s), colour: black)
+                FastGD.fill(im, lx2 + 78 * s, y1 + 8 * s, lx2 + 90 * s, y1 + 20 * s, sleepColour)
+                text(im, "sleep", x: lx2 + 94 * s, y: y1 + 19 * s, size: 9 * Double(s), colour: black)
+                FastGD.fill(im, lx2 + 134 * s, y1 + 8 * s, lx2 + 146 * s, y1 + 20 * s, wakeColour)
+                text(im, "wake", x: lx2 + 150 * s, y: y1 + 19 * s, size: 9 * Double(s), colour: black)
             }
         }
 
@@ -293,14 +332,11 @@ public struct ChartRenderer: Sendable {
         return ticks
     }
 
-    static func format(_ v: Double) -> String {
-        if v == 0 { return "0" }
-        if v >= 100 { return String(Int(v.rounded())) }
-        if v >= 1 { return String((v * 10).rounded() / 10) }
-        var digits = 2
-        var x = v
-        while x < 1 && digits < 8 { x *= 10; digits += 1 }
-        let p = (0..<digits).reduce(1.0) { a, _ in a * 10 }
-        return String((v * p).rounded() / p)
+    /// An axis tick with the decimals its step needs, the same for every tick of the axis
+    /// (0, 10, 20 or 0.0, 2.5, 5.0; never 0 beside 10.0).
+    static func format(_ v: Double, step: Double) -> String {
+        var decimals = 0, scaled = abs(step)
+        while decimals < 8 && abs(scaled - scaled.rounded()) > 1e-9 * max(1, scaled) { scaled *= 10; decimals += 1 }
+        return NumberText.fixed(v, decimals)
     }
 }

@@ -29,6 +29,9 @@ public struct MovementChart: Sendable {
     public var series: [Series]
     /// Local seconds of the sleep period, shaded.
     public var sleepPeriod: (start: Int64, end: Int64)?
+    /// Time in bed (in bed to out of bed), marked by a bracket above the plot and dashed edges,
+    /// so that a long sleep onset latency shows beside the shaded sleep period.
+    public var inBed: (start: Int64, end: Int64)? = nil
     /// Phase strip from the first series' points.
     public var showPhases: Bool
 
@@ -83,6 +86,7 @@ public struct MovementChart: Sendable {
         var chart = MovementChart(title: title, yAxisLabel: yAxisLabel,
                                   series: [Series(label: "\(analysis.parameters.interval) intervals", points: points)], sleepPeriod: period)
         chart.clock = timeline
+        chart.inBed = analysis.metrics.map { ($0.inBedStartUTC, $0.inBedEndUTC) }
         return chart
     }
 }
@@ -104,6 +108,7 @@ extension MovementChart {
         var chart = MovementChart(title: title, yAxisLabel: "ENMO (mg)",
                                   series: [Series(label: "ENMO per \(analysis.parameters.interval)", points: points)], sleepPeriod: period)
         chart.clock = timeline
+        chart.inBed = analysis.metrics.map { ($0.inBedStartUTC, $0.inBedEndUTC) }
         guard let first = analysis.intervals.first, let last = analysis.intervals.last, let e = epochs else { return chart }
         let shown = e.slice(from: first.movement.startUTC, to: last.movement.endUTC)
         // Bands: runs of non-wear or no-data epochs.

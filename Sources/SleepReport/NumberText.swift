@@ -1,8 +1,8 @@
 import SleepCore
 
 /// Number formatting shared by pages (fixed decimals, no locale: reports are reproducible).
-enum NumberText {
-    static func minutes(_ v: Double?) -> String {
+public enum NumberText {
+    public static func minutes(_ v: Double?) -> String {
         guard let v, v.isFinite else { return "–" }
         let total = Int(v.rounded())
         return total >= 60 ? "\(total / 60) h \(total % 60) min" : "\(total) min"

@@ -63,7 +63,7 @@ extension ReportBuilder {
                 if let m, let on = m.sleepOnsetUTC, let off = m.wakeTimeUTC { periods.append((on, off)) }
                 links2.append(.init(href: "../../\(n.nightID)/index.html", date: n.date.description, status: n.analysis?.status.rawValue ?? "not analysed",
                                     inBed: m.map { "\(LocalClock.hhmm(localSecond: timeline.localSecond(atUTC: $0.inBedStartUTC)))–\(LocalClock.hhmm(localSecond: timeline.localSecond(atUTC: $0.inBedEndUTC)))" } ?? "–",
-                                    tst: m.map { String(format: "%.1f min", $0.totalSleepTimeMinutes) } ?? "–",
+                                    tst: NumberText.minutes(m?.totalSleepTimeMinutes),
                                     se: m.map { String(format: "%.1f", $0.sleepEfficiencyPercent) } ?? "–"))
             }
             var actogramFile: String? = nil
