@@ -90,7 +90,7 @@ struct BinaryReaderBadInputTests {
     @Test("GENEActiv .bin: empty, wrong first line, no calibration, bad hex digit, truncated page")
     func geneActiv() throws {
         let text = String(decoding: try bytes("spec_geneactiv.bin"), as: UTF8.self)
-        var lines = text.components(separatedBy: "\r\n")
+        let lines = text.components(separatedBy: "\r\n")
         #expect(failure(GENEActivBinReader(), "empty.bin", [])?.message.contains("empty file") == true)
         #expect(failure(GENEActivBinReader(), "wrong.bin", Array("Device Entity\r\n".utf8))?.line == 1)
         var noGain = lines; noGain[47] = "x gain:0"

@@ -28,7 +28,7 @@ struct ChangingInputReaderTests {
         defer { ParallelRawCSVReader.afterMappingForTesting = nil }
         for threads in [1, 2] {
             _ = truncate(path, 0)
-            FileManager.default.createFile(atPath: path, contents: Data(Self.rows(40_000).utf8))
+            _ = FileManager.default.createFile(atPath: path, contents: Data(Self.rows(40_000).utf8))
             do {
                 let run = try RawCSVIngest.read(path: path, threads: threads, chunkBytes: 64 << 10)
                 Issue.record("threads \(threads): read \(run.recording.quality.sampleCount) samples of a file cut to 100 bytes")

@@ -62,7 +62,7 @@ struct GzipInflateTests {
         cases.append(("trailing.csv.gz", trailing))
         for (name, bytes) in cases {
             let path = folder.path + "/" + name
-            FileManager.default.createFile(atPath: path, contents: bytes)
+            _ = FileManager.default.createFile(atPath: path, contents: bytes)
             let isal = inflateAll(path, .isal), zlib = inflateAll(path, .zlib)
             guard case .failure(let e) = zlib, case .failure(let f) = isal else {
                 Issue.record("\(name): accepted"); continue
@@ -106,7 +106,7 @@ struct GzipInflateTests {
         let path = gzipVariants(text, name: "salvage.csv")[0]
         let good = try Data(contentsOf: URL(fileURLWithPath: path))
         let cut = folder.path + "/salvage-cut.csv.gz"
-        FileManager.default.createFile(atPath: cut, contents: good.prefix(good.count * 2 / 3))
+        _ = FileManager.default.createFile(atPath: cut, contents: good.prefix(good.count * 2 / 3))
         // What was inflated up to the cut, and the plain file of its complete rows.
         var inflated: [UInt8] = []
         let stream = try GzipByteStream(file: try FileByteStream(path: cut), path: cut)
@@ -118,7 +118,7 @@ struct GzipInflateTests {
         #expect(inflated.count > 0 && inflated.count < text.utf8.count && inflated == Array(text.utf8.prefix(inflated.count)))
         let lastRow = (inflated.lastIndex(of: 10) ?? -1) + 1
         let plain = folder.path + "/salvage-complete-rows.csv"
-        FileManager.default.createFile(atPath: plain, contents: Data(inflated[..<lastRow]))
+        _ = FileManager.default.createFile(atPath: plain, contents: Data(inflated[..<lastRow]))
         let reference = try RawCSVReader().read(path: plain, options: IngestOptions())
         var zlibReader = RawCSVReader(parallel: false)
         zlibReader.inflater = .zlib

@@ -12,14 +12,14 @@ final class TemporaryFolder {
     @discardableResult
     func write(_ name: String, _ text: String) -> String {
         let p = path + "/" + name
-        FileManager.default.createFile(atPath: p, contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: p, contents: Data(text.utf8))
         return p
     }
 
     @discardableResult
     func write(_ name: String, bytes: [UInt8]) -> String {
         let p = path + "/" + name
-        FileManager.default.createFile(atPath: p, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: p, contents: Data(bytes))
         return p
     }
 }

@@ -34,7 +34,7 @@ struct TruncationTests {
             for _ in 0..<20 {
                 let cut = Int(next() % UInt64(max(bytes.count, 1)))
                 let path = folder + "/" + name
-                FileManager.default.createFile(atPath: path, contents: bytes.prefix(cut))
+                _ = FileManager.default.createFile(atPath: path, contents: bytes.prefix(cut))
                 let start = Date()
                 do {
                     let i = try RecordingInspector.inspect(path: path, options: IngestOptions(timeZoneIdentifier: "UTC"))

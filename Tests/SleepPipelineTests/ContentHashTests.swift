@@ -42,7 +42,7 @@ struct ContentHashTests {
             let bytes = Self.pattern(v.length)
             #expect(bytes.withUnsafeBytes { FileHashing.blake3(of: $0) } == "blake3:" + v.hash, "length \(v.length)")
             let path = dir + "/v\(v.length)"
-            FileManager.default.createFile(atPath: path, contents: Data(bytes))
+            _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
             #expect(try FileHashing.contentHash(path: path).blake3 == "blake3:" + v.hash, "file of length \(v.length)")
         }
     }
@@ -52,7 +52,7 @@ struct ContentHashTests {
         let path = NSTemporaryDirectory() + "sleepsta-b3-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: path) }
         let bytes = Self.pattern(3 * FileHashing.bufferBytes + 12_345)
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         let hashes = try FileHashing.contentHash(path: path, legacySHA256: true)
         #expect(hashes.blake3 == bytes.withUnsafeBytes { FileHashing.blake3(of: $0) })
         #expect(hashes.sha256 == "sha256:" + SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined())

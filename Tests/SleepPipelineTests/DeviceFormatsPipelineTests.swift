@@ -20,7 +20,7 @@ struct DeviceFormatsPipelineTests {
     func copy(_ fixture: String, to name: String, in w: Workspace, keep: Int? = nil) throws {
         var data = try Data(contentsOf: URL(fileURLWithPath: Self.fixtures + "/" + fixture))
         if let keep { data = data.prefix(keep) }
-        FileManager.default.createFile(atPath: w.data + "/" + name, contents: data)
+        _ = FileManager.default.createFile(atPath: w.data + "/" + name, contents: data)
     }
 
     @Test(".gt3x, .cwa.gz and GENEActiv .bin are ingested with their QC; a .cwa cut short is salvaged up to its last whole block, with a warning")

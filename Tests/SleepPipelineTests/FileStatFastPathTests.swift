@@ -43,7 +43,7 @@ struct FileStatFastPathTests {
         let w = Workspace()
         let target = w.root + "/elsewhere.csv"
         let text = Workspace.phoneNight(startUTC: Self.evening, hours: 2)
-        FileManager.default.createFile(atPath: target, contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: target, contents: Data(text.utf8))
         try FileManager.default.createSymbolicLink(atPath: w.data + "/linked.csv", withDestinationPath: target)
         let first = try run(w)
         #expect(first.filesIngested == 1 && first.failures.isEmpty, "\(first.failures)")

@@ -44,11 +44,11 @@ final class NightlyFixture: @unchecked Sendable {
         let firstEvening: Int64 = 1_718_391_600   // 2024-06-14T19:00:00Z, 21:00 in Berlin
         for k in 0..<3 {
             let bytes = SyntheticNights.rawCSV(startUTC: firstEvening + Int64(k) * 86_400 + 3600, hours: 3, rateHz: 50, seed: UInt64(100 + k))
-            fm.createFile(atPath: data + "/phone-50hz-\(k + 1).csv", contents: Data(bytes))
+            _ = fm.createFile(atPath: data + "/phone-50hz-\(k + 1).csv", contents: Data(bytes))
         }
         for k in 0..<5 {
             let bytes = SyntheticNights.rawCSV(startUTC: firstEvening + Int64(k + 3) * 86_400 + 1800, hours: 8, rateHz: 1, seed: UInt64(200 + k))
-            fm.createFile(atPath: data + "/phone-1hz-\(k + 1).csv", contents: Data(bytes))
+            _ = fm.createFile(atPath: data + "/phone-1hz-\(k + 1).csv", contents: Data(bytes))
         }
         let reference = try workspace("reference")
         let start = ContinuousClock.now

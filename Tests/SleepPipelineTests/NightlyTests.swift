@@ -179,8 +179,8 @@ struct NightlyTests {
         let folder = w.reports + "/night1_2024-06-14"
         // Pids above any pid_max: no such process.
         let leftovers = [folder + "/.index.html.tmp-2147483646", w.reports + "/.index.html.tmp-2147483645", folder + "/.dat.nosync1a2b.Xy12Zq"]
-        for p in leftovers { FileManager.default.createFile(atPath: p, contents: Data("partial".utf8)) }
-        FileManager.default.createFile(atPath: w.reports + "/.keep", contents: Data())
+        for p in leftovers { _ = FileManager.default.createFile(atPath: p, contents: Data("partial".utf8)) }
+        _ = FileManager.default.createFile(atPath: w.reports + "/.keep", contents: Data())
         // A writer that still runs (this test process, say a render beside the run) keeps its file.
         let live = w.reports + "/.notes.html.tmp-\(getpid())"
         _ = FileManager.default.createFile(atPath: live, contents: Data("being written".utf8))

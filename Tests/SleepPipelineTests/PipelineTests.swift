@@ -16,7 +16,7 @@ final class Workspace {
     deinit { try? FileManager.default.removeItem(atPath: root) }
 
     func write(_ name: String, _ text: String) {
-        FileManager.default.createFile(atPath: data + "/" + name, contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: data + "/" + name, contents: Data(text.utf8))
     }
 
     /// A 1 Hz phone night: restless first 20 minutes and last 10, still in between but for a 20-minute awakening.
@@ -55,7 +55,7 @@ final class Workspace {
         while let item = walker.nextObject() as? String {
             let p = reports + "/" + item
             var isDir: ObjCBool = false
-            FileManager.default.fileExists(atPath: p, isDirectory: &isDir)
+            _ = FileManager.default.fileExists(atPath: p, isDirectory: &isDir)
             if isDir.boolValue { continue }
             let date = try FileManager.default.attributesOfItem(atPath: p)[.modificationDate] as! Date
             result[item] = (try Data(contentsOf: URL(fileURLWithPath: p)), date)
