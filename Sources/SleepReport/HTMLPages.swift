@@ -178,7 +178,7 @@ public enum HTMLPages {
                     "count": Plural.count(nights.count, "night"), "nights": nights.map(item)]
         }
         func mean(_ s: ParticipantSummary, _ name: String) -> ParticipantSummary.Statistic? { s.statistic(name) }
-        let participantRows: [[String: String]] = participants.map { e in
+        let participantRows: [[String: Any]] = participants.map { e -> [String: Any] in
             let s = e.summary
             let tst = mean(s, "total_sleep_time_min"), onset = mean(s, "sleep_onset_hours"), wake = mean(s, "wake_time_hours")
             // A clock time's mean, its SD in minutes.
@@ -191,7 +191,7 @@ public enum HTMLPages {
                 return text(st.mean) + (st.sd.map { " ± " + text($0) } ?? "")
             }
             return [
-                "id": s.participant.id, "group": s.participant.group, "href": e.href,
+                "id": s.participant.id, "group": s.participant.group, "hasGroup": !s.participant.group.isEmpty, "href": e.href,
                 "nights": String(s.nights), "scored": String(s.nightsScored),
                 "tst": pm(tst, NumberText.minutes), "onset": clock(onset), "wake": clock(wake),
                 "se": pm(mean(s, "sleep_efficiency_pct")) { NumberText.fixed($0, 1) },

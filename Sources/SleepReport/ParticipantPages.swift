@@ -57,7 +57,8 @@ extension HTMLPages {
                     "tst": NumberText.minutes(m?.totalSleepTimeMinutes), "se": m.map { NumberText.fixed($0.sleepEfficiencyPercent, 1) } ?? "–"]
         }
         let context: [String: Any] = [
-            "title": "Participant \(s.participant.id)", "id": s.participant.id, "group": s.participant.group, "rule": p.rule,
+            "title": "Participant \(s.participant.id)", "id": s.participant.id, "group": s.participant.group,
+            "hasGroup": !s.participant.group.isEmpty, "rule": p.rule,
             "nights": Plural.count(s.nights, "night"), "scored": String(s.nightsScored),
             "statistics": rows, "nightRows": nights,
             "recordings": p.recordings.map { ["href": $0.href, "label": $0.label] },
@@ -74,7 +75,7 @@ enum ParticipantTemplates {
     <body>
     <p class="nav"><a href="../../index.html">← all participants and nights</a> · <a href="../../definitions.html">definitions</a></p>
     <h1>Participant {{id}}</h1>
-    <p class="sub">{{#group}}group {{group}} · {{/group}}{{scored}} of {{nights}} scored · participants: {{rule}}</p>
+    <p class="sub">{{#hasGroup}}group {{group}} · {{/hasGroup}}{{scored}} of {{nights}} scored · participants: {{rule}}</p>
     <h2>Night metrics</h2>
     <p class="def">Over the scored nights: mean, SD, and the means of weekday and weekend nights (a weekend night starts on a Friday or Saturday evening), as GGIR's person summary (_mn, _sd, _wd, _we in <code>export --what participants</code>). Onset and wake are local clock times; their SD is in minutes.</p>
     <table class="stack">

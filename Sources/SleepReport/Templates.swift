@@ -127,7 +127,7 @@ enum Templates {
     <p class="def">One row per participant ({{participantRule}}): scored nights, mean ± SD over them, and the rest-activity rhythm of their recordings. Onset and wake are local clock times.</p>
     <table class="stack">
     <tr><th>Participant</th><th>Nights</th><th>TST</th><th>Onset</th><th>Wake</th><th>SE %</th><th>WASO</th><th>TST weekday / weekend</th><th>SRI</th><th>IS / IV</th></tr>
-    {{#participants}}<tr><td data-label="Participant"><a href="{{href}}">{{id}}</a>{{#group}}<br><span class="def">{{group}}</span>{{/group}}</td><td class="num" data-label="Nights">{{scored}} of {{nights}}</td><td class="num" data-label="TST">{{tst}}</td><td class="num" data-label="Onset">{{onset}}</td><td class="num" data-label="Wake">{{wake}}</td><td class="num" data-label="SE %">{{se}}</td><td class="num" data-label="WASO">{{waso}}</td><td class="num" data-label="TST weekday / weekend">{{tstWeek}}</td><td class="num" data-label="SRI">{{sri}}</td><td class="num" data-label="IS / IV">{{isiv}}</td></tr>
+    {{#participants}}<tr><td data-label="Participant"><a href="{{href}}">{{id}}</a>{{#hasGroup}}<br><span class="def">{{group}}</span>{{/hasGroup}}</td><td class="num" data-label="Nights">{{scored}} of {{nights}}</td><td class="num" data-label="TST">{{tst}}</td><td class="num" data-label="Onset">{{onset}}</td><td class="num" data-label="Wake">{{wake}}</td><td class="num" data-label="SE %">{{se}}</td><td class="num" data-label="WASO">{{waso}}</td><td class="num" data-label="TST weekday / weekend">{{tstWeek}}</td><td class="num" data-label="SRI">{{sri}}</td><td class="num" data-label="IS / IV">{{isiv}}</td></tr>
     {{/participants}}
     </table>{{/hasParticipants}}
     {{#hasNights}}<h2>Nights by participant</h2>
