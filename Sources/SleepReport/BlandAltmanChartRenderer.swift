@@ -38,8 +38,14 @@ public struct BlandAltmanChartRenderer: Sendable {
 
         let lines = [chart.bias, chart.lowerLimit, chart.upperLimit].compactMap { $0 }.filter(\.isFinite)
         let xs = chart.points.map(\.mean), ys = chart.points.map(\.difference) + lines + [0]
-        let xTicks = Self.ticks(min: xs.min()!, max: xs.max()!)
-        let yTicks = Self.ticks(min: ys.min()!, max: ys.max()!)
+        // A margin of 4 % of the range on each side, so that no point sits on the frame.
+        func padded(_ v: [Double]) -> (Double, Double) {
+            let lo = v.min()!, hi = v.max()!, m = Swift.max((hi - lo) * 0.04, 1e-6 * Swift.max(1, abs(hi)))
+            return (lo - m, hi + m)
+        }
+        let (xLo, xHi) = padded(xs), (yLo, yHi) = padded(ys)
+        let xTicks = Self.ticks(min: xLo, max: xHi)
+        let yTicks = Self.ticks(min: yLo, max: yHi)
         let (x0, x1) = (xTicks.first!, xTicks.last!), (y0, y1) = (yTicks.first!, yTicks.last!)
         func px(_ v: Double) -> Int32 { left + Int32(((v - x0) / (x1 - x0) * Double(plotW)).rounded()) }
         func py(_ v: Double) -> Int32 { top + plotH - Int32(((v - y0) / (y1 - y0) * Double(plotH)).rounded()) }
@@ -47,12 +53,12 @@ public struct BlandAltmanChartRenderer: Sendable {
         gdImageSetThickness(im, 1 * s)
         for v in xTicks {
             gdImageLine(im, px(v), top, px(v), top + plotH, grid)
-            text(im, Self.label(v), x: px(v) - 14 * s, y: top + plotH + 20 * s,
+            text(im, Self.tickLabel(v, step: xTicks[1] - xTicks[0]), x: px(v) - 14 * s, y: top + plotH + 20 * s,
                  size: 10 * Double(s), colour: black)
         }
         for v in yTicks {
             gdImageLine(im, left, py(v), left + plotW, py(v), grid)
-            text(im, Self.label(v), x: left - 60 * s, y: py(v) + 5 * s,
+            text(im, Self.tickLabel(v, step: yTicks[1] - yTicks[0]), x: left - 60 * s, y: py(v) + 5 * s,
                  size: 10 * Double(s), colour: black)
         }
         // Zero difference: perfect agreement.
@@ -126,6 +132,12 @@ public struct BlandAltmanChartRenderer: Sendable {
         if a < 1e-9 { return "0" }
         let text = NumberText.fixed(a, a >= 100 ? 0 : (a >= 10 ? 1 : 2))
         return v < 0 ? "−" + text : text
+    }
+
+    /// An axis tick with the decimals its step needs, the same for every tick of the axis; a true minus sign.
+    static func tickLabel(_ v: Double, step: Double) -> String {
+        let text = ChartRenderer.format(abs(v), step: step)
+        return v < 0 && abs(v) > 1e-9 ? "−" + text : text
     }
 
     /// 4–8 round ticks covering `[min, max]` (a unit-wide range around a single value).
