@@ -13,6 +13,7 @@ public enum HTMLPages {
             lib.register(try MustacheTemplate(string: Templates.night), named: "night")
             lib.register(try MustacheTemplate(string: Templates.index), named: "index")
             lib.register(try MustacheTemplate(string: DefinitionsPage.template), named: "definitions")
+            lib.register(try MustacheTemplate(string: ParticipantTemplates.participant), named: "participant")
         } catch {
             preconditionFailure("built-in template does not parse: \(error)")
         }

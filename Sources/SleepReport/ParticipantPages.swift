@@ -21,17 +21,6 @@ public struct ParticipantReportInput: Sendable {
 }
 
 extension HTMLPages {
-    static let participantLibrary: MustacheLibrary = {
-        var lib = MustacheLibrary()
-        do {
-            lib.register(try MustacheTemplate(string: Templates.layoutHead), named: "head")
-            lib.register(try MustacheTemplate(string: ParticipantTemplates.participant), named: "participant")
-        } catch {
-            preconditionFailure("built-in template does not parse: \(error)")
-        }
-        return lib
-    }()
-
     /// The participant page (`participants/<id>/index.html`): links go two folders up.
     public static func participantPage(_ p: ParticipantReportInput) -> String {
         let s = p.summary
@@ -65,7 +54,7 @@ extension HTMLPages {
             "is": NumberText.fixed(s.interdailyStability, 3), "iv": NumberText.fixed(s.intradailyVariability, 3),
             "sri": NumberText.fixed(s.sleepRegularityIndex, 1),
         ]
-        return participantLibrary.render(context, withTemplate: "participant") ?? ""
+        return library.render(context, withTemplate: "participant") ?? ""
     }
 }
 

@@ -123,6 +123,10 @@ public struct ExportSnapshot {
     public func intervals(analysisID: Int64) throws -> [AnalyzedInterval] { try SleepDatabase.intervals(db, analysisID: analysisID) }
     public func epochs(analysisID: Int64) throws -> [(epoch: ScoredEpoch, seconds: Int)] { try SleepDatabase.epochs(db, analysisID: analysisID) }
     public func recordingsWithRhythm() throws -> [SleepDatabase.RecordingWithRhythm] { try SleepDatabase.recordingsWithRhythm(db, paths: nil) }
+    /// IS, IV and SRI by recording path, without the activity series.
+    public func rhythmNumbers() throws -> [String: (interdailyStability: Double?, intradailyVariability: Double?, sleepRegularityIndex: Double?)] {
+        try SleepDatabase.rhythmNumbers(db)
+    }
     public func runs() throws -> [RunRecord] { try Row.fetchAll(db, sql: "SELECT * FROM runs ORDER BY id").map(SleepDatabase.runRecord) }
     /// The parameters JSON of the last finished run of any of `commands`.
     public func lastFinishedRun(commands: [String]) throws -> RunRecord? { try SleepDatabase.lastFinishedRun(db, commands: commands) }

@@ -87,15 +87,17 @@ extension SleepDatabase {
     /// IS, IV and SRI of every recording whose rhythm was computed, by path, without the activity
     /// series (the index's participant table needs the numbers only).
     public func rhythmNumbers() throws -> [String: (interdailyStability: Double?, intradailyVariability: Double?, sleepRegularityIndex: Double?)] {
-        try pool.read { db in
-            var out: [String: (interdailyStability: Double?, intradailyVariability: Double?, sleepRegularityIndex: Double?)] = [:]
-            for row in try Row.fetchAll(db, sql: """
-                SELECT r.path, h.interdaily_stability, h.intradaily_variability, h.sleep_regularity_index
-                FROM recordings r JOIN recording_rhythm h ON h.recording_id = r.id WHERE h.status = ?
-                """, arguments: [RecordingRhythm.Status.computed.rawValue]) {
-                out[row["path"]] = (row["interdaily_stability"], row["intradaily_variability"], row["sleep_regularity_index"])
-            }
-            return out
+        try pool.read { try Self.rhythmNumbers($0) }
+    }
+
+    static func rhythmNumbers(_ db: Database) throws -> [String: (interdailyStability: Double?, intradailyVariability: Double?, sleepRegularityIndex: Double?)] {
+        var out: [String: (interdailyStability: Double?, intradailyVariability: Double?, sleepRegularityIndex: Double?)] = [:]
+        for row in try Row.fetchAll(db, sql: """
+            SELECT r.path, h.interdaily_stability, h.intradaily_variability, h.sleep_regularity_index
+            FROM recordings r JOIN recording_rhythm h ON h.recording_id = r.id WHERE h.status = ?
+            """, arguments: [RecordingRhythm.Status.computed.rawValue]) {
+            out[row["path"]] = (row["interdaily_stability"], row["intradaily_variability"], row["sleep_regularity_index"])
         }
+        return out
     }
 }

@@ -46,21 +46,29 @@ public struct NightMetricAverages: Sendable, Equatable {
     public static func compute(_ nights: [(date: CivilDate, metrics: NightSummaryMetrics)]) -> NightMetricAverages {
         var rows: [Row] = []
         for m in metrics {
+            let values = nights.compactMap { night in m.value(night.metrics).map { (night.date, $0) } }
             for scope in Scope.allCases {
-                let values = nights.filter { night in
-                    switch scope {
-                    case .all: return true
-                    case .weekday: return !isWeekendNight(night.date)
-                    case .weekend: return isWeekendNight(night.date)
-                    }
-                }.compactMap { m.value($0.metrics) }.filter(\.isFinite)
-                let n = values.count
-                let mean = n > 0 ? values.reduce(0, +) / Double(n) : nil
-                var sd: Double? = nil
-                if let mean, n > 1 { sd = (values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(n - 1)).squareRoot() }
-                rows.append(Row(metric: m.name, label: m.label, unit: m.unit, scope: scope, n: n, mean: mean, sd: sd))
+                let s = summary(values, scope: scope)
+                rows.append(Row(metric: m.name, label: m.label, unit: m.unit, scope: scope, n: s.n, mean: s.mean, sd: s.sd))
             }
         }
         return NightMetricAverages(rows: rows)
+    }
+
+    /// Count, mean and sample SD (n − 1; nil for fewer than two) of the finite `values` of the
+    /// nights in `scope`.
+    public static func summary(_ values: [(date: CivilDate, value: Double)], scope: Scope) -> (n: Int, mean: Double?, sd: Double?) {
+        let v = values.filter { night in
+            switch scope {
+            case .all: return true
+            case .weekday: return !isWeekendNight(night.date)
+            case .weekend: return isWeekendNight(night.date)
+            }
+        }.map(\.value).filter(\.isFinite)
+        let n = v.count
+        let mean = n > 0 ? v.reduce(0, +) / Double(n) : nil
+        var sd: Double? = nil
+        if let mean, n > 1 { sd = (v.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(n - 1)).squareRoot() }
+        return (n, mean, sd)
     }
 }

@@ -61,13 +61,10 @@ public struct ParticipantSummary: Sendable, Equatable {
         }
         func clock(_ name: String, _ label: String, _ time: (NightSummaryMetrics) -> Int64?) -> Statistic {
             let values = scored.compactMap { n in time(n.metrics).map { (n.date, clockHours($0, date: n.date, timeline: n.timeline)) } }
-            func mean(_ v: [Double]) -> Double? { v.isEmpty ? nil : v.reduce(0, +) / Double(v.count) }
-            let all = values.map(\.1)
-            let m = mean(all)
-            let sd = m.flatMap { m in all.count > 1 ? (all.reduce(0) { $0 + ($1 - m) * ($1 - m) } / Double(all.count - 1)).squareRoot() : nil }
-            return Statistic(name: name, label: label, unit: "h after 00:00 of the night's date", mean: m, sd: sd,
-                             weekday: mean(values.filter { !NightMetricAverages.isWeekendNight($0.0) }.map(\.1)),
-                             weekend: mean(values.filter { NightMetricAverages.isWeekendNight($0.0) }.map(\.1)), n: all.count)
+            let all = NightMetricAverages.summary(values, scope: .all)
+            return Statistic(name: name, label: label, unit: "h after 00:00 of the night's date", mean: all.mean, sd: all.sd,
+                             weekday: NightMetricAverages.summary(values, scope: .weekday).mean,
+                             weekend: NightMetricAverages.summary(values, scope: .weekend).mean, n: all.n)
         }
         statistics.append(clock("sleep_onset_hours", "Sleep onset", \.sleepOnsetUTC))
         statistics.append(clock("wake_time_hours", "Wake time", \.wakeTimeUTC))

@@ -57,11 +57,7 @@ extension Exporter {
         do {
             var rows = 0
             try out.write(CSVFormat.line(ExportTable.participants.columns))
-            var rhythms: [String: (interdailyStability: Double?, intradailyVariability: Double?, sleepRegularityIndex: Double?)] = [:]
-            for item in try snapshot.recordingsWithRhythm() where item.rhythm?.status == .computed {
-                rhythms[item.recording.path] = (item.rhythm?.metrics?.interdailyStability, item.rhythm?.metrics?.intradailyVariability,
-                                                item.rhythm?.sleepRegularityIndex)
-            }
+            let rhythms = try snapshot.rhythmNumbers()
             let groups = Dictionary(grouping: analyses) { GroupKey(participant: rule.participant(recordingPath: $0.night.recordingPath), key: $0.parametersKey) }
             for group in groups.keys.sorted(by: { ($0.participant, $0.key) < ($1.participant, $1.key) }) {
                 let entries = groups[group]!
