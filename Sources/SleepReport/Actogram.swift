@@ -165,7 +165,7 @@ extension ChartRenderer {
                 if let b = r.inBed { FastGD.fill(im, px(b.0), y0, px(b.1), y1, bed) }
                 if let sl = r.sleep { FastGD.fill(im, px(sl.0), y0 + 3 * s, px(sl.1), y1 - 3 * s, sleep) }
                 if let t = r.totalSleepMinutes {
-                    let h = Int(t) / 60, m = Int(t.rounded()) % 60
+                    let total = Int(t.rounded()), h = total / 60, m = total % 60
                     text(im, "TST \(h) h \(m < 10 ? "0" : "")\(m)", x: W - right + 10 * s, y: y1, size: 8.5 * Double(s), colour: ink)
                 }
             }

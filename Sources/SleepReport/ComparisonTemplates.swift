@@ -14,9 +14,9 @@ enum ComparisonTemplates {
     {{#pairs}}
     <h2>{{test}} vs {{reference}}: night metrics across {{nightsText}}</h2>
     {{#fewNights}}<p class="note caution">Only {{nightsText}}: with fewer than {{minimumNights}}, the 95 % limits of agreement and the ICC are too uncertain to mean much (their confidence intervals span most of the range); read them as a description of these nights, not as an estimate.</p>{{/fewNights}}
-    <table class="stats">
+    <table class="stats stack">
     <tr><th>Metric</th><th>Unit</th><th>n</th><th>Mean {{reference}}</th><th>Mean {{test}}</th><th>Bias (mean diff.)</th><th>95 % CI of bias</th><th>SD of diff.</th><th>95 % limits of agreement</th><th>Mean |diff.|</th><th>ICC (2,1)</th><th>Plot</th></tr>
-    {{#metrics}}<tr><td>{{name}}</td><td>{{unit}}</td><td class="num">{{n}}</td><td class="num">{{refMean}}</td><td class="num">{{testMean}}</td><td class="num">{{bias}}</td><td class="num">{{biasCI}}</td><td class="num">{{sd}}</td><td class="num">{{loa}}</td><td class="num">{{mad}}</td><td class="num">{{icc}}</td><td><a href="{{chart}}">plot</a></td></tr>
+    {{#metrics}}<tr><td data-label="Metric">{{name}}</td><td data-label="Unit">{{unit}}</td><td class="num" data-label="n">{{n}}</td><td class="num" data-label="Mean {{reference}}">{{refMean}}</td><td class="num" data-label="Mean {{test}}">{{testMean}}</td><td class="num" data-label="Bias">{{bias}}</td><td class="num" data-label="95 % CI of bias">{{biasCI}}</td><td class="num" data-label="SD of diff.">{{sd}}</td><td class="num" data-label="95 % limits of agreement">{{loa}}</td><td class="num" data-label="Mean |diff.|">{{mad}}</td><td class="num" data-label="ICC (2,1)">{{icc}}</td><td data-label="Plot"><a href="{{chart}}">plot</a></td></tr>
     {{/metrics}}
     </table>
     <h3>Bland–Altman plots: {{test}} − {{reference}}</h3>
@@ -35,9 +35,9 @@ enum ComparisonTemplates {
     </table>
     <h3>Awakenings found by either length: {{reference}} and {{test}}</h3>
     <p>{{eitherText}} found by either length. Hidden by {{test}}: {{hidden}} of {{referenceAwakeningsText}} seen at {{reference}} ({{hiddenPercent}}) are scored as sleep throughout at {{test}}; together {{hiddenMinutes}} of wake. Found only by {{test}}: {{appearedText}} during which {{reference}} scores sleep throughout; together {{appearedMinutes}} of wake.</p>
-    <table>
+    <table class="stack">
     <tr><th>Night</th><th>Awakenings {{reference}}</th><th>Awakenings {{test}}</th><th>Either length</th><th>Hidden by {{test}}</th><th>Only at {{test}}</th><th>Sleep/wake accuracy</th><th>κ</th><th>Phase accuracy</th><th>κ</th></tr>
-    {{#perNight}}<tr><td><a href="#{{id}}">{{id}}</a></td><td class="num">{{refAwakenings}}</td><td class="num">{{testAwakenings}}</td><td class="num">{{either}}</td><td class="num">{{hidden}}</td><td class="num">{{appeared}}</td><td class="num">{{swAccuracy}}</td><td class="num">{{swKappa}}</td><td class="num">{{phaseAccuracy}}</td><td class="num">{{phaseKappa}}</td></tr>
+    {{#perNight}}<tr><td data-label="Night"><a href="#{{id}}">{{id}}</a></td><td class="num" data-label="Awakenings {{reference}}">{{refAwakenings}}</td><td class="num" data-label="Awakenings {{test}}">{{testAwakenings}}</td><td class="num" data-label="Either length">{{either}}</td><td class="num" data-label="Hidden by {{test}}">{{hidden}}</td><td class="num" data-label="Only at {{test}}">{{appeared}}</td><td class="num" data-label="Sleep/wake accuracy">{{swAccuracy}}</td><td class="num" data-label="Sleep/wake κ">{{swKappa}}</td><td class="num" data-label="Phase accuracy">{{phaseAccuracy}}</td><td class="num" data-label="Phase κ">{{phaseKappa}}</td></tr>
     {{/perNight}}
     </table>
     {{/pairs}}

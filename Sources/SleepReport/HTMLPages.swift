@@ -149,7 +149,7 @@ public enum HTMLPages {
 
     public static func indexPage(_ rows: [IndexRow], parameters: AnalysisParameters, extraLinks: [(href: String, label: String)] = [],
                                  failures: [(path: String, error: String)] = [], participants: [ParticipantIndexEntry] = [],
-                                 participantRule: String = ParticipantRule.file.description) -> String {
+                                 participantRule: String = ParticipantRule.file.description, overviewCharts: [String] = ["overview.png"]) -> String {
         func item(_ r: IndexRow) -> [String: String] {
             let m = r.analysis?.metrics
             return [
@@ -193,7 +193,7 @@ public enum HTMLPages {
             }
             return [
                 "id": s.participant.id, "group": s.participant.group, "hasGroup": !s.participant.group.isEmpty, "href": e.href,
-                "nights": String(s.nights), "scored": String(s.nightsScored),
+                "nights": String(s.nights - s.nightsInsufficient), "scored": String(s.nightsScored),
                 "tst": pm(tst, NumberText.minutes), "onset": clock(onset), "wake": clock(wake),
                 "se": pm(mean(s, "sleep_efficiency_pct")) { NumberText.fixed($0, 1) },
                 "waso": pm(mean(s, "waso_min"), NumberText.minutes),
@@ -206,14 +206,16 @@ public enum HTMLPages {
         let span = rows.isEmpty ? "no nights" : "\(rows.map(\.date).min()!) to \(rows.map(\.date).max()!)"
         let context: [String: Any] = [
             "title": "sleepsta — nights",
-            "nights": listed.map(item), "count": Plural.count(rows.count, "night"), "span": span,
+            "nights": listed.map(item), "count": Plural.count(listed.count, "night"), "span": span,
             "interval": parameters.interval.description, "keys": footerKeys(rows, parameters: parameters),
             "links": extraLinks.filter { !$0.href.hasPrefix("recordings/") }.map { ["href": $0.href, "label": $0.label] },
             "hasLinks": extraLinks.contains { !$0.href.hasPrefix("recordings/") },
             "recordingLinks": extraLinks.filter { $0.href.hasPrefix("recordings/") }.map { ["href": $0.href, "label": $0.label] },
             "hasRecordingLinks": extraLinks.contains { $0.href.hasPrefix("recordings/") },
             "recordingCount": Plural.count(extraLinks.filter { $0.href.hasPrefix("recordings/") }.count, "recording"),
-            "hasOverview": !rows.isEmpty,
+            "hasOverview": !rows.isEmpty && !overviewCharts.isEmpty, "firstOverview": overviewCharts.first ?? "",
+            "moreOverview": overviewCharts.dropFirst().map { ["file": $0] }, "hasMoreOverview": overviewCharts.count > 1,
+            "moreOverviewCount": Plural.count(overviewCharts.count - 1, "more chart"),
             "hasNights": !listed.isEmpty, "groups": groups,
             "hasParticipants": !participants.isEmpty, "participants": participantRows, "participantCount": String(participants.count),
             "participantRule": participantRule,

@@ -113,7 +113,7 @@ public enum NightPageText {
         }
         if let counts = q.activityCounts { facts.append(("ActiGraph counts from raw (agcounts)", counts)) }
         if let nonWear = q.nonWearSeconds {
-            facts.append(("Not worn (recording, GGIR 2013 rule)", "\(q.nonWearPeriods ?? 0) period(s), \(nonWear / 60) min in total, of \((q.wearableEpochs ?? 0) * 5 / 60) min with data"))
+            facts.append(("Not worn (recording, GGIR 2013 rule)", "\(Plural.count(q.nonWearPeriods ?? 0, "period")), \(nonWear / 60) min in total, of \((q.wearableEpochs ?? 0) * 5 / 60) min with data"))
         }
         return facts
     }

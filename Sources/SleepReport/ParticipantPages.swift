@@ -15,8 +15,10 @@ public struct ParticipantReportInput: Sendable {
     /// Already made printable by the caller.
     public var recordings: [Link]
     public var nights: [IndexRow]
-    public init(summary: ParticipantSummary, rule: String, recordings: [Link], nights: [IndexRow]) {
-        self.summary = summary; self.rule = rule; self.recordings = recordings; self.nights = nights
+    /// The overview charts of the participant's nights, in the page's folder.
+    public var overviewCharts: [String]
+    public init(summary: ParticipantSummary, rule: String, recordings: [Link], nights: [IndexRow], overviewCharts: [String] = []) {
+        self.summary = summary; self.rule = rule; self.recordings = recordings; self.nights = nights; self.overviewCharts = overviewCharts
     }
 }
 
@@ -48,8 +50,9 @@ extension HTMLPages {
         let context: [String: Any] = [
             "title": "Participant \(s.participant.id)", "id": s.participant.id, "group": s.participant.group,
             "hasGroup": !s.participant.group.isEmpty, "rule": p.rule,
-            "nights": Plural.count(s.nights, "night"), "scored": String(s.nightsScored),
-            "statistics": rows, "nightRows": nights,
+            "nights": Plural.count(s.nights - s.nightsInsufficient, "night"), "scored": String(s.nightsScored),
+            "insufficient": s.nightsInsufficient > 0 ? " (and \(s.nightsInsufficient) with too little data)" : "",
+            "statistics": rows, "nightRows": nights, "overviewCharts": p.overviewCharts.map { ["file": $0] },
             "recordings": p.recordings.map { ["href": $0.href, "label": $0.label] },
             "is": NumberText.fixed(s.interdailyStability, 3), "iv": NumberText.fixed(s.intradailyVariability, 3),
             "sri": NumberText.fixed(s.sleepRegularityIndex, 1),
@@ -64,7 +67,7 @@ enum ParticipantTemplates {
     <body>
     <p class="nav"><a href="../../index.html">← all participants and nights</a> · <a href="../../definitions.html">definitions</a></p>
     <h1>Participant {{id}}</h1>
-    <p class="sub">{{#hasGroup}}group {{group}} · {{/hasGroup}}{{scored}} of {{nights}} scored · participants: {{rule}}</p>
+    <p class="sub">{{#hasGroup}}group {{group}} · {{/hasGroup}}{{scored}} of {{nights}} scored{{insufficient}} · participants: {{rule}}</p>
     <h2>Night metrics</h2>
     <p class="def">Over the scored nights: mean, SD, and the means of weekday and weekend nights (a weekend night starts on a Friday or Saturday evening), as GGIR's person summary (_mn, _sd, _wd, _we in <code>export --what participants</code>). Onset and wake are local clock times; their SD is in minutes.</p>
     <table class="stack">
@@ -77,6 +80,7 @@ enum ParticipantTemplates {
     <h2>Recordings</h2>
     <ul>{{#recordings}}<li><a href="{{href}}"><code>{{label}}</code></a></li>{{/recordings}}</ul>
     <h2>Nights</h2>
+    {{#overviewCharts}}<p><span class="chartbox"><img class="chart" src="{{file}}" alt="Time in bed and sleep period of each night, one row per night"></span></p>{{/overviewCharts}}
     <table class="stack">
     <tr><th>Night</th><th>Recording</th><th>In bed</th><th>TST</th><th>SE %</th><th>Status</th></tr>
     {{#nightRows}}<tr><td data-label="Night"><a href="{{href}}">{{date}}</a></td><td data-label="Recording"><code>{{recording}}</code></td><td data-label="In bed">{{inBed}}</td><td class="num" data-label="TST">{{tst}}</td><td class="num" data-label="SE %">{{se}}</td><td data-label="Status">{{status}}</td></tr>

@@ -109,11 +109,12 @@ enum Templates {
     {{> head}}
     <body>
     <h1>sleepsta — {{count}}</h1>
-    <p class="sub">{{span}} · {{interval}} intervals</p>
+    <p class="sub">{{span}} · {{interval}} intervals{{#hasApart}} · <a href="#apart">{{apartCount}} more with too little data</a>{{/hasApart}}</p>
     {{#hasLinks}}<ul class="links">{{#links}}<li><a href="{{href}}">{{label}}</a></li>{{/links}}</ul>{{/hasLinks}}
     {{#hasRecordingLinks}}<details><summary>Recording pages ({{recordingCount}}): rhythm across days, actogram, all nights</summary><ul>{{#recordingLinks}}<li><a href="{{href}}">{{label}}</a></li>{{/recordingLinks}}</ul></details>{{/hasRecordingLinks}}
     <p><a href="definitions.html">Definitions of every metric and column</a></p>
-    {{#hasOverview}}<p><span class="chartbox"><img class="chart" src="overview.png" alt="Sleep period and time in bed of the most recent nights, one row per night"></span></p>{{/hasOverview}}
+    {{#hasOverview}}<p><span class="chartbox"><img class="chart" src="{{firstOverview}}" alt="Time in bed and sleep period of each night, one row per night, by participant"></span></p>
+    {{#hasMoreOverview}}<details><summary>The other nights ({{moreOverviewCount}})</summary>{{#moreOverview}}<p><span class="chartbox"><img class="chart" loading="lazy" src="{{file}}" alt="Time in bed and sleep period of each night, one row per night, by participant"></span></p>{{/moreOverview}}</details>{{/hasMoreOverview}}{{/hasOverview}}
     {{#hasFailures}}<h2>Files that failed ({{failureCount}})</h2>
     <p class="note">These files were not stored; fix or remove them and run again.</p>
     <table>
@@ -124,7 +125,7 @@ enum Templates {
     {{/hasFailures}}
     {{^hasNights}}<p>No nights are stored yet.</p>{{/hasNights}}
     {{#hasParticipants}}<h2>Participants ({{participantCount}})</h2>
-    <p class="def">One row per participant ({{participantRule}}): scored nights, mean ± SD over them, and the rest-activity rhythm of their recordings. Onset and wake are local clock times.</p>
+    <p class="def">One row per participant ({{participantRule}}): nights scored of those with enough data for an analysis, mean ± SD over the scored nights, and the rest-activity rhythm of their recordings. Onset and wake are local clock times.</p>
     <table class="stack">
     <tr><th>Participant</th><th>Nights</th><th>TST</th><th>Onset</th><th>Wake</th><th>SE %</th><th>WASO</th><th>TST weekday / weekend</th><th>SRI</th><th>IS / IV</th></tr>
     {{#participants}}<tr><td data-label="Participant"><a href="{{href}}">{{id}}</a>{{#hasGroup}}<br><span class="def">{{group}}</span>{{/hasGroup}}</td><td class="num" data-label="Nights">{{scored}} of {{nights}}</td><td class="num" data-label="TST">{{tst}}</td><td class="num" data-label="Onset">{{onset}}</td><td class="num" data-label="Wake">{{wake}}</td><td class="num" data-label="SE %">{{se}}</td><td class="num" data-label="WASO">{{waso}}</td><td class="num" data-label="TST weekday / weekend">{{tstWeek}}</td><td class="num" data-label="SRI">{{sri}}</td><td class="num" data-label="IS / IV">{{isiv}}</td></tr>
@@ -138,8 +139,8 @@ enum Templates {
     {{/nights}}
     </table>
     {{/groups}}{{/hasNights}}
-    {{#hasApart}}<h2>Nights with too little data ({{apartCount}})</h2>
-    <p class="def">Stored and shown, but not scored: too few hours of data (or not worn) for a night's analysis. They are left out of the tables above.</p>
+    {{#hasApart}}<h2 id="apart">Nights with too little data ({{apartCount}})</h2>
+    <p class="def">Stored and shown, but not scored: too few hours of data (or not worn) for a night's analysis, or a fragment of a day at the start or end of a recording. They are left out of the tables above.</p>
     <table class="stack">
     <tr><th>Night</th><th>Participant</th><th>Recording</th><th>Reason</th></tr>
     {{#apart}}<tr><td data-label="Night"><a href="{{id}}/index.html">{{date}}</a></td><td data-label="Participant">{{participant}}</td><td data-label="Recording"><code>{{recording}}</code></td><td data-label="Reason">{{reason}}</td></tr>

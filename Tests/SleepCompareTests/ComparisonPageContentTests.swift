@@ -21,8 +21,8 @@ struct ComparisonPageContentTests {
         #expect(inline == ComparedMetric.allCases.count, "\(inline) inline plots")
         // The onset row: its unit says clock time, its means are HH:MM.
         let onsetRow = try #require(page.components(separatedBy: "\n").first { $0.contains("(sleep_onset_min)</td>") })
-        #expect(onsetRow.contains("<td>clock time; differences in min</td>"))
-        #expect(onsetRow.range(of: #"<td class="num">\d\d:\d\d</td><td class="num">\d\d:\d\d</td>"#, options: .regularExpression) != nil, "\(onsetRow)")
+        #expect(onsetRow.contains(#"<td data-label="Unit">clock time; differences in min</td>"#))
+        #expect(onsetRow.range(of: #"<td class="num" data-label="Mean 10m">\d\d:\d\d</td><td class="num" data-label="Mean 15m">\d\d:\d\d</td>"#, options: .regularExpression) != nil, "\(onsetRow)")
     }
 }
 

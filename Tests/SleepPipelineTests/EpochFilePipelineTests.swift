@@ -316,6 +316,41 @@ struct EpochFilePipelineTests {
         #expect(try db.query("SELECT COUNT(DISTINCT parameters_key) AS n FROM analyses").first?["n"] == "2")
     }
 
+    @Test("A 24-h epoch file's first morning and last afternoon are fragments of a day: insufficient data, listed apart, not nights")
+    func dayFragments() throws {
+        let w = Workspace()
+        // 60-s QUT-format epochs from 09:00 on 2024-06-01 to 15:00 on 2024-06-03 (UTC): two whole
+        // nights (still 23:00–07:00) between a 3-h morning and a 3-h afternoon.
+        var lines = ["timestamp,Actiwatch activity counts,Actiware classification,Apple Watch ENMO"]
+        var t = Int64(1_717_232_400)   // 2024-06-01 09:00 UTC
+        while t < 1_717_426_800 {      // 2024-06-03 15:00 UTC
+            let hour = Int((t % 86_400) / 3600)
+            let night = hour >= 23 || hour < 7
+            let d = CivilDate(daysSinceEpoch: t / 86_400), sec = Int(t % 86_400)
+            let stamp = String(format: "%02d/%02d/%04d %02d:%02d:%02d", d.day, d.month, d.year, sec / 3600, sec / 60 % 60, sec % 60)
+            lines.append("\(stamp),\(night ? (t % 7 == 0 ? 3 : 0) : 200 + Int(t % 50)),\(night ? 0 : 1),0.01")
+            t += 60
+        }
+        w.write("watch.csv", lines.joined(separator: "\n") + "\n")
+        let summary = try w.run(tz: "UTC") { _ in }
+        #expect(summary.failures.isEmpty, "\(summary.failures)")
+        let db = try SleepDatabase(path: w.db)
+        let rows = Dictionary(uniqueKeysWithValues: try db.query("SELECT night_id, status, status_reason FROM analyses").map {
+            ($0["night_id"]!, ($0["status"]!, $0["status_reason"] ?? ""))
+        })
+        #expect(rows["watch_2024-05-31"]?.0 == "insufficient-data" && rows["watch_2024-05-31"]?.1.contains("a fragment of a day") == true,
+                "\(String(describing: rows["watch_2024-05-31"]))")
+        #expect(rows["watch_2024-06-03"]?.0 == "insufficient-data" && rows["watch_2024-06-03"]?.1.contains("none of it in 00:00–06:00") == true,
+                "\(String(describing: rows["watch_2024-06-03"]))")
+        #expect(rows["watch_2024-06-01"]?.0 == "scored" && rows["watch_2024-06-02"]?.0 == "scored", "\(rows)")
+        // The index lists the fragments apart, with the reason; the overview shows the two nights.
+        let index = try String(contentsOfFile: w.reports + "/index.html", encoding: .utf8)
+        let apart = try #require(index.range(of: "Nights with too little data"), "the index has no list of nights apart")
+        #expect(index[apart.lowerBound...].contains("watch_2024-05-31") && index[apart.lowerBound...].contains("a fragment of a day"))
+        #expect(FileManager.default.fileExists(atPath: w.reports + "/overview.png") && !FileManager.default.fileExists(atPath: w.reports + "/overview-2.png"))
+        #expect(FileManager.default.fileExists(atPath: w.reports + "/participants/watch.csv/overview.png"))
+    }
+
 }
 
 @Suite("Recording page folders")

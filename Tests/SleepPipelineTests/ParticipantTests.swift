@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SleepReport
 @testable import SleepCore
 @testable import SleepIngest
 @testable import SleepPipeline
@@ -61,6 +62,30 @@ struct ParticipantTests {
         // The same store under the file rule: one participant per recording.
         let perFile = try Self.expectExportIsMeanOfNights(db: w.db, rule: .file)
         #expect(perFile >= rows)
+    }
+
+    @Test("the overview covers every night with enough data, by participant, in charts of 42 nights that break between participants")
+    func overviewPaging() {
+        let tl = UTCOffsetTimeline(initialOffsetSeconds: 0, transitions: [])
+        func rows(_ id: String, _ n: Int, status: NightStatus = .scored) -> [IndexRow] {
+            (0..<n).map { k in
+                let date = CivilDate(daysSinceEpoch: Int64(20_000 + k))
+                return IndexRow(nightID: "\(id)_\(date)", date: date, recordingPath: id + ".csv", timeline: tl,
+                                analysis: NightAnalysis(status: status, parameters: AnalysisParameters(), intervals: [], epochs: [],
+                                                        wakeThreshold: nil, metrics: nil),
+                                participant: Participant(id: id))
+            }
+        }
+        // Given in date order across participants (as the store lists them), one night too short.
+        let all = (rows("c", 50) + rows("a", 30) + rows("b", 20) + rows("a-short", 1, status: .insufficientData)).shuffled()
+        let charts = ReportBuilder.overviewCharts(all, participantInLabel: true)
+        #expect(charts.map(\.rows.count) == [30, 20, 42, 8], "a: 30 fit; b would overflow a's chart; c runs over two")
+        #expect(charts.map(\.title) == ["Nights 1–30 of 100", "Nights 31–50 of 100", "Nights 51–92 of 100", "Nights 93–100 of 100"])
+        #expect(charts[0].rows.allSatisfy { $0.label.hasPrefix("a  ") } && charts[3].rows.allSatisfy { $0.label.hasPrefix("c  ") })
+        #expect(charts[0].rows.map(\.label) == charts[0].rows.map(\.label).sorted(), "date order within a participant")
+        #expect(ReportBuilder.overviewCharts(rows("a", 3), participantInLabel: false).map(\.title) == ["All 3 nights"])
+        #expect(ReportBuilder.overviewCharts(rows("a", 2, status: .insufficientData), participantInLabel: false).isEmpty)
+        #expect((0..<3).map(ReportBuilder.overviewFile) == ["overview.png", "overview-2.png", "overview-3.png"])
     }
 
     /// Every night page's previous and next link points to a night of the same participant.

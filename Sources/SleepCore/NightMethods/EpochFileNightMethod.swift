@@ -83,7 +83,7 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
         "method=\(kind.rawValue);interval=\(p.interval.seconds)s;column=\(column ?? "auto");"
             + "actiwatch=oakley-actiware(file-or-\(Self.actiwareThreshold))+actiware-sleep-interval(file-or-10m/10m,immobile<4/min);"
             + "actigraph=\(p.sleepAlgorithm == .sadeh ? "sadeh" : "colekripke")-actilife@60s+tudorlocke-actilife(gaps-left-out)+period-actilife;"
-            + "acceleration=relative(\(p.wakeThresholdFactor)xmedian-per-minute)@file-epoch;guider=rest>tudorlocke>inbed<16h>movement;"
+            + "acceleration=relative(\(p.wakeThresholdFactor)xmedian-per-minute)@file-epoch;guider=rest>dayfragment(<16h,<1h-of-00-06)>tudorlocke>inbed<16h>movement;"
             + "persistent=\(p.persistentSleepMinutes)m;deep=q\(p.deepQuantile);mincoverage=\(p.minimumCoverageSeconds)s"
             + (p.diaryDigest.map { ";diary=\($0)" } ?? "")
     }
@@ -166,7 +166,13 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
         var intervals = Self.intervals(scored, length: p.interval, origin: W.startUTC)
         let epochs = (0..<n).map { ScoredEpoch(startUTC: start($0), activity: scored.activity[$0], state: scored.states[$0]) }
 
-        // 3. Time in bed.
+        // 3. Time in bed. A fragment of a day (the first morning or last afternoon of a 24-h file)
+        // is too little of a night to analyse, unless a diary or the file's rest interval places
+        // a bed period in it (a day sleeper's).
+        if let why = Self.dayFragment(series, scored: scored, night: night, summary: summary) {
+            return NightAnalysis(status: .insufficientData, parameters: p, intervals: intervals, epochs: epochs, wakeThreshold: scored.threshold,
+                                 metrics: nil, kind: kind, statusReason: why, epochFile: summary)
+        }
         guard let tib = Self.timeInBed(series, scored: scored, family: family, night: night, summary: &summary) else {
             return NightAnalysis(status: .noSleepFound, parameters: p, intervals: intervals, epochs: epochs, wakeThreshold: scored.threshold,
                                  metrics: nil, kind: kind,
@@ -327,14 +333,8 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
         guard let first = withData.first, let last = withData.last else { return nil }
         let dataSeconds = Int((summary.dataMinutes ?? 0) * 60)
         if dataSeconds < dayAndNightSeconds {
-            // A recording of the time in bed (a PSG night) reaches the small hours; a fragment of a
-            // morning or an afternoon (the first or last day of a 24-h file) is not a night in bed.
-            let from = scored.startUTC + Int64(first * E), to = scored.startUTC + Int64((last + 1) * E)
-            let core = Self.nightCore(night)
-            guard min(to, core.upperBound) - max(from, core.lowerBound) >= 3600 else {
-                summary.guider = "the recording's span in this night (\(LocalClock.hoursText(seconds: dataSeconds))) holds less than 1 h of 00:00–06:00: not a night in bed"
-                return nil
-            }
+            // A recording of the time in bed (a PSG night) reaches the small hours (a fragment of a
+            // day does not: ``dayFragment(_:scored:night:summary:)`` has set it apart).
             summary.guider = "the recording's span in this night (\(LocalClock.hoursText(seconds: dataSeconds)): a recording of the time in bed)"
             return first..<(last + 1)
         }
@@ -389,6 +389,29 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
             }
             return (period, "")
         }
+    }
+
+    /// Least time of 00:00–06:00 (local) that a night's data must hold, unless a diary or the file's rest interval guides it.
+    public static let minimumNightCoreSeconds: Int64 = 3600
+
+    /// Why the night's data are a fragment of a day rather than a night (nil when they are a night):
+    /// less than ``dayAndNightSeconds`` of data holding less than ``minimumNightCoreSeconds`` of
+    /// 00:00–06:00, with no diary entry and no rest interval of the file in the night. The first
+    /// morning or last afternoon of a 24-h file is such a fragment; a recording of the time in bed
+    /// (a PSG night) reaches the small hours.
+    static func dayFragment(_ s: EpochNightSeries, scored: Scored, night: NightData, summary: EpochFileNightSummary) -> String? {
+        guard night.guide == nil else { return nil }
+        if let rest = s.column("rest_interval"), rest.values.contains(where: { $0 >= 0.5 }) { return nil }
+        let dataSeconds = Int((summary.dataMinutes ?? 0) * 60)
+        guard dataSeconds < dayAndNightSeconds else { return nil }
+        let E = Int64(scored.epochSeconds)
+        guard let first = scored.states.firstIndex(where: { $0 != nil }), let last = scored.states.lastIndex(where: { $0 != nil }) else { return nil }
+        let from = scored.startUTC + Int64(first) * E, to = scored.startUTC + Int64(last + 1) * E
+        let core = nightCore(night)
+        let inCore = max(0, min(to, core.upperBound) - max(from, core.lowerBound))
+        guard inCore < minimumNightCoreSeconds else { return nil }
+        return "a fragment of a day, not a night: \(LocalClock.hoursText(seconds: dataSeconds)) of data, "
+            + (inCore == 0 ? "none" : LocalClock.hoursText(seconds: Int(inCore))) + " of it in 00:00–06:00 (at least 1 h is needed without a diary or a rest interval of the file)"
     }
 
     /// 00:00 to 06:00 on the night's local clock (the window runs noon to noon), in UTC.

@@ -28,6 +28,9 @@ public struct ParticipantSummary: Sendable, Equatable {
     /// Nights stored (any status) and nights scored.
     public var nights: Int
     public var nightsScored: Int
+    /// Stored nights with too little data for an analysis (`insufficient-data`: too few hours, not
+    /// worn, or a fragment of a day); the index counts the others.
+    public var nightsInsufficient: Int = 0
     public var statistics: [Statistic]
     /// Means over the participant's recordings with a computed rhythm (nil for none).
     public var interdailyStability: Double?
@@ -50,7 +53,7 @@ public struct ParticipantSummary: Sendable, Equatable {
     }
 
     /// The statistics of `scored` (scored nights only) for a participant with `nights` stored nights.
-    public static func compute(participant: Participant, recordings: [String], nights: Int, scored: [Night],
+    public static func compute(participant: Participant, recordings: [String], nights: Int, insufficient: Int = 0, scored: [Night],
                                rhythms: [(interdailyStability: Double?, intradailyVariability: Double?, sleepRegularityIndex: Double?)]) -> ParticipantSummary {
         let averages = NightMetricAverages.compute(scored.map { ($0.date, $0.metrics) })
         var statistics: [Statistic] = NightMetricAverages.metrics.map { m in
@@ -73,7 +76,7 @@ public struct ParticipantSummary: Sendable, Equatable {
             return v.isEmpty ? nil : v.reduce(0, +) / Double(v.count)
         }
         return ParticipantSummary(participant: participant, recordings: recordings, nights: nights, nightsScored: scored.count,
-                                  statistics: statistics, interdailyStability: rhythmMean(\.interdailyStability),
+                                  nightsInsufficient: insufficient, statistics: statistics, interdailyStability: rhythmMean(\.interdailyStability),
                                   intradailyVariability: rhythmMean(\.intradailyVariability),
                                   sleepRegularityIndex: rhythmMean(\.sleepRegularityIndex))
     }

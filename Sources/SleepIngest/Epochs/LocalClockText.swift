@@ -115,7 +115,7 @@ enum LocalClockText {
 }
 
 /// The recording's clock: an offset the file states (it wins over `--tz`, see ``ZoneChoice``),
-/// else `--tz`, else the local clock taken as is (offset 0) with a warning that times carry no offset.
+/// else `--tz`, else the local clock taken as is (offset 0, printed `+00:00`) with a warning that says so.
 enum EpochClock {
     static func resolve(path: String, options: IngestOptions, statedOffsetSeconds: Int32?,
                         localSpan: (first: Int64, last: Int64)?) throws(IngestError) -> ZoneChoice {
@@ -123,6 +123,6 @@ enum EpochClock {
         // The span in UTC, near enough to compare --tz with the file's offset at both ends.
         let span = localSpan.map { ($0.first - Int64(statedOffsetSeconds ?? 0), $0.last - Int64(statedOffsetSeconds ?? 0)) }
         return try ZoneChoice(path: path, option: options.timeZoneIdentifier, stated: stated, span: span,
-                              noneWarning: "the file states no UTC offset and no --tz was given: times are the device's local clock, printed without an offset")
+                              noneWarning: "the file states no UTC offset and no --tz was given: the device's local clock is taken as UTC (times read +00:00); give --tz for its zone")
     }
 }

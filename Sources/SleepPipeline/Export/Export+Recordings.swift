@@ -65,13 +65,15 @@ extension Exporter {
                 let scored = entries.filter { $0.status == NightStatus.scored.rawValue }.compactMap { a in
                     a.metrics.map { ParticipantSummary.Night(date: a.night.date, metrics: $0, timeline: a.night.timeline) }
                 }
-                let s = ParticipantSummary.compute(participant: group.participant, recordings: recordings, nights: entries.count, scored: scored,
+                let insufficient = entries.filter { $0.status == NightStatus.insufficientData.rawValue }.count
+                let s = ParticipantSummary.compute(participant: group.participant, recordings: recordings, nights: entries.count,
+                                                   insufficient: insufficient, scored: scored,
                                                    rhythms: recordings.compactMap { rhythms[$0] })
                 var fields = [PrintableText.escaped(s.participant.id), PrintableText.escaped(s.participant.group),
                               recordings.map(PrintableText.escaped).joined(separator: ";"), String(s.nights), String(s.nightsScored)]
                 for stat in s.statistics { fields += [stat.mean, stat.sd, stat.weekday, stat.weekend].map { CSVFormat.number($0) } }
                 fields += [CSVFormat.number(s.interdailyStability), CSVFormat.number(s.intradailyVariability),
-                           CSVFormat.number(s.sleepRegularityIndex), group.key]
+                           CSVFormat.number(s.sleepRegularityIndex), group.key, String(s.nightsInsufficient)]
                 try out.write(CSVFormat.line(fields)); rows += 1
             }
             try out.finish()

@@ -143,7 +143,7 @@ public struct Exporter {
             let chosen = stored.filter { keys[$0.night.kind] == $0.parametersKey }
             let missing = Set(stored.map(\.night.nightID)).subtracting(chosen.map(\.night.nightID))
             if !missing.isEmpty {
-                notice("\(missing.count) night(s) have no analysis under the current parameters and are not exported "
+                notice("\(missing.count == 1 ? "1 night has" : "\(missing.count) nights have") no analysis under the current parameters and are not exported "
                        + "(\(missing.sorted().prefix(3).joined(separator: ", "))\(missing.count > 3 ? ", …" : "")); --analysis all lists every stored analysis")
             }
             if chosen.isEmpty, let interval = c.interval {

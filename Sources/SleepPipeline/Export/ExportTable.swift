@@ -47,7 +47,8 @@ public enum ExportTable: String, Sendable, CaseIterable {
             for name in NightMetricAverages.metrics.map(\.name) + ["sleep_onset_hours", "wake_time_hours"] {
                 columns += ["\(name)_mn", "\(name)_sd", "\(name)_wd", "\(name)_we"]
             }
-            return columns + ["interdaily_stability", "intradaily_variability", "sleep_regularity_index", "parameters_key"]
+            return columns + ["interdaily_stability", "intradaily_variability", "sleep_regularity_index", "parameters_key",
+                               "nights_insufficient_data"]
         case .runs:
             return ["run", "started_utc", "finished_utc", "tool_version", "command", "status", "files_seen", "files_ingested",
                     "files_unchanged", "files_failed", "parameters_json", "parameters_changed"]

@@ -24,13 +24,13 @@ extension ReportBuilder {
             }
             let paths = (recordings[p] ?? []).sorted()
             let summary = ParticipantSummary.compute(participant: p, recordings: paths.map(PrintableText.escaped), nights: nights.count,
-                                                     scored: scored, rhythms: paths.compactMap { rhythms[$0] })
+                                                     insufficient: nights.filter { $0.analysis?.status == .insufficientData }.count, scored: scored, rhythms: paths.compactMap { rhythms[$0] })
             return ParticipantIndexEntry(summary: summary, href: Self.participantFolder(p.id) + "/index.html")
         }
     }
 
     /// Writes each participant's page.
-    func renderParticipants(_ entries: [ParticipantIndexEntry], rows: [IndexRow]) throws -> [ReportWriter.Outcome] {
+    func renderParticipants(_ entries: [ParticipantIndexEntry], rows: [IndexRow], renderer: ChartRenderer) throws -> [ReportWriter.Outcome] {
         var outcomes: [ReportWriter.Outcome] = []
         let byParticipant = Dictionary(grouping: rows, by: \.participant)
         for e in entries {
@@ -40,8 +40,10 @@ extension ReportBuilder {
             let recordings = Set(nights.map(\.recordingPath)).sorted().map {
                 ParticipantReportInput.Link(href: "../../" + Self.recordingFolder($0) + "/index.html", label: $0)
             }
+            let overview = try Self.writeOverview(Self.overviewCharts(nights, participantInLabel: false), in: directory, renderer: renderer)
+            outcomes += overview.outcomes
             let page = HTMLPages.participantPage(ParticipantReportInput(summary: e.summary, rule: participants.description,
-                                                                        recordings: recordings, nights: nights))
+                                                                        recordings: recordings, nights: nights, overviewCharts: overview.files))
             outcomes.append(try ReportWriter.write(page, to: directory + "/index.html"))
         }
         return outcomes

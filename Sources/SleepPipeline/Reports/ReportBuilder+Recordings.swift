@@ -90,30 +90,72 @@ extension ReportBuilder {
 }
 
 extension ReportBuilder {
-    /// Nights shown by the index's overview chart: the most recent ones.
-    static let overviewNights = 42
+    /// Rows of one overview chart: a cohort's nights are drawn over as many charts as they need.
+    static let overviewNightsPerChart = 42
 
-    /// The index's overview of the last ``overviewNights`` nights, nil without nights.
-    static func nightsOverview(_ rows: [IndexRow]) -> NightsOverview? {
-        guard !rows.isEmpty else { return nil }
-        let shown = rows.suffix(overviewNights)
-        let items = shown.map { r -> NightsOverview.Row in
-            let noon = r.timeline.utcSecond(atLocal: r.date.daysSinceEpoch * 86_400 + 12 * 3600)
-            func after(_ t: Int64?) -> Int? { t.map { Int(r.timeline.localSecond(atUTC: $0) - r.timeline.localSecond(atUTC: noon)) } }
-            let m = r.analysis?.metrics
-            var inBed: (Int, Int)? = nil, sleep: (Int, Int)? = nil
-            if let m, let a = after(m.inBedStartUTC), let b = after(m.inBedEndUTC) { inBed = (a, b) }
-            if let m, let a = after(m.sleepOnsetUTC), let b = after(m.wakeTimeUTC) { sleep = (a, b) }
-            // The recording's path in the data folder (files of the same name in two folders stay
-            // apart) and, for a second night of the same evening, its number.
-            var label = "\(r.date)  " + PrintableText.escaped(r.recordingPath)
-            if let dash = r.nightID.range(of: "_\(r.date)-", options: .backwards), let n = Int(r.nightID[dash.upperBound...]) {
-                label += " (night \(n))"
+    /// The overview of `rows` in charts of at most ``overviewNightsPerChart`` nights: every night
+    /// with enough data (those with too little are listed apart), grouped by participant and in
+    /// date order within each; a chart ends before a participant who would not fit on it (a
+    /// participant with more nights than a chart holds starts a chart and runs over several).
+    /// `participantInLabel`: each row names its participant (the index, when a participant is not
+    /// simply a recording file).
+    static func overviewCharts(_ rows: [IndexRow], participantInLabel: Bool) -> [NightsOverview] {
+        let shown = rows.filter { $0.analysis?.status != .insufficientData }
+        guard !shown.isEmpty else { return [] }
+        let groups = Dictionary(grouping: shown, by: \.participant).sorted { $0.key < $1.key }
+            .map { $0.value.sorted { ($0.date, $0.nightID) < ($1.date, $1.nightID) } }
+        var charts: [[IndexRow]] = [[]]
+        for nights in groups {
+            if !charts[charts.count - 1].isEmpty && charts[charts.count - 1].count + nights.count > overviewNightsPerChart { charts.append([]) }
+            for night in nights {
+                if charts[charts.count - 1].count == overviewNightsPerChart { charts.append([]) }
+                charts[charts.count - 1].append(night)
             }
-            return NightsOverview.Row(label: label, inBed: inBed, sleep: sleep,
-                                      totalSleepMinutes: r.analysis?.status == .scored ? m?.totalSleepTimeMinutes : nil)
         }
-        let title = rows.count > overviewNights ? "The last \(overviewNights) of \(rows.count) nights" : rows.count == 1 ? "The one night" : "All \(rows.count) nights"
-        return NightsOverview(title: title, rows: items)
+        var first = 1
+        return charts.map { chart in
+            let title = charts.count > 1 ? "Nights \(first)–\(first + chart.count - 1) of \(shown.count)"
+                : chart.count == 1 ? "The one night" : "All \(chart.count) nights"
+            first += chart.count
+            return NightsOverview(title: title, rows: chart.map { overviewRow($0, participantInLabel: participantInLabel) })
+        }
+    }
+
+    /// One night's row of an overview chart.
+    static func overviewRow(_ r: IndexRow, participantInLabel: Bool) -> NightsOverview.Row {
+        let noon = r.timeline.utcSecond(atLocal: r.date.daysSinceEpoch * 86_400 + 12 * 3600)
+        func after(_ t: Int64?) -> Int? { t.map { Int(r.timeline.localSecond(atUTC: $0) - r.timeline.localSecond(atUTC: noon)) } }
+        let m = r.analysis?.metrics
+        var inBed: (Int, Int)? = nil, sleep: (Int, Int)? = nil
+        if let m, let a = after(m.inBedStartUTC), let b = after(m.inBedEndUTC) { inBed = (a, b) }
+        if let m, let a = after(m.sleepOnsetUTC), let b = after(m.wakeTimeUTC) { sleep = (a, b) }
+        // The recording's path in the data folder (files of the same name in two folders stay
+        // apart) and, for a second night of the same evening, its number. `recordingPath` and the
+        // participant's id are printable already.
+        var label = (participantInLabel && r.participant.id != r.recordingPath ? r.participant.id + "  " : "") + "\(r.date)  " + r.recordingPath
+        if let dash = r.nightID.range(of: "_\(r.date)-", options: .backwards), let n = Int(r.nightID[dash.upperBound...]) {
+            label += " (night \(n))"
+        }
+        return NightsOverview.Row(label: label, inBed: inBed, sleep: sleep,
+                                  totalSleepMinutes: r.analysis?.status == .scored ? m?.totalSleepTimeMinutes : nil)
+    }
+
+    /// The file name of an overview's chart `k` (0-based): `overview.png`, `overview-2.png` …
+    static func overviewFile(_ k: Int) -> String { k == 0 ? "overview.png" : "overview-\(k + 1).png" }
+
+    /// Writes `charts` into `directory` as ``overviewFile(_:)`` and removes the charts of an earlier,
+    /// longer overview; returns the outcomes and the file names.
+    static func writeOverview(_ charts: [NightsOverview], in directory: String, renderer: ChartRenderer) throws
+        -> (outcomes: [ReportWriter.Outcome], files: [String]) {
+        var outcomes: [ReportWriter.Outcome] = []
+        for (k, chart) in charts.enumerated() {
+            outcomes.append(try ReportWriter.write(renderer.png(chart), to: (directory as NSString).appendingPathComponent(overviewFile(k))))
+        }
+        var k = charts.count
+        while FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent(overviewFile(k))) {
+            try? FileManager.default.removeItem(atPath: (directory as NSString).appendingPathComponent(overviewFile(k)))
+            k += 1
+        }
+        return (outcomes, charts.indices.map(overviewFile))
     }
 }

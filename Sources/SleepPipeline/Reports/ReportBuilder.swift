@@ -121,18 +121,18 @@ struct ReportBuilder {
             }
         }
         try renderRecordings(overviews, only: only).forEach(count)
-        if let overview = Self.nightsOverview(rows) {
-            count(try ReportWriter.write(renderer.png(overview), to: (reportsDirectory as NSString).appendingPathComponent("overview.png")))
-        }
+        let overview = try Self.writeOverview(Self.overviewCharts(rows, participantInLabel: participants != .file), in: reportsDirectory, renderer: renderer)
+        overview.outcomes.forEach(count)
         // The definitions page is the same for every run: written when missing, not counted.
         _ = (try ReportWriter.write(DefinitionsPage.page(), to: (reportsDirectory as NSString).appendingPathComponent(DefinitionsPage.fileName)))
         let entries = try participantEntries(rows, recordingPaths: overviews.filter { $0.analysis != nil }.map(\.recordingPath))
-        try renderParticipants(entries, rows: rows).forEach(count)
+        try renderParticipants(entries, rows: rows, renderer: renderer).forEach(count)
         let indexPath = (reportsDirectory as NSString).appendingPathComponent("index.html")
         count(try ReportWriter.write(HTMLPages.indexPage(rows, parameters: parameters, extraLinks: Self.comparisonLinks(in: reportsDirectory, db: db)
                                                                  + recordingLinks(overviews.filter { $0.analysis != nil }.map(\.recordingPath)),
                                                          failures: try failures ?? db.latestRunFailures(commands: ["run", "nightly", "merge"]),
-                                                         participants: entries, participantRule: participants.description),
+                                                         participants: entries, participantRule: participants.description,
+                                                         overviewCharts: overview.files),
                                      to: indexPath))
         return (written, unchanged, nightsRendered, overviews.count, skipped)
     }

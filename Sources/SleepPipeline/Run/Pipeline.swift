@@ -88,7 +88,7 @@ public struct Pipeline {
         let c = configuration
         var summary = RunSummary()
         let swept = ReportWriter.removeStaleTemporaryFiles(in: c.reportsDirectory)
-        if swept > 0 { logger.notice("removed \(swept) temporary report file(s) left by an interrupted run") }
+        if swept > 0 { logger.notice("removed \(Plural.count(swept, "temporary report file")) left by an interrupted run") }
 
         // Nights whose pages must be rendered by an `affected`-scope run.
         var affected = Set<String>()
@@ -218,7 +218,7 @@ public struct Pipeline {
             let nights = try storing { try db.deleteRecording(path: path) }
             removeReportFolders(Set(nights).union([ReportBuilder.recordingFolder(path)]))
             summary.prunedRecordings += 1
-            logger.notice("\(path): file gone, recording and its \(nights.count) night(s) removed (--prune)")
+            logger.notice("\(path): file gone, recording and its \(Plural.count(nights.count, "night")) removed (--prune)")
         }
     }
 
@@ -387,7 +387,7 @@ public struct Pipeline {
         try rememberStat(before, hashBegan: hashBegan, path: path, relativePath: relativePath, contentHash: identity, db: db)
         // Nights the new split no longer has lose their report folders (the index no longer lists them).
         removeReportFolders(Set(oldNightIDs).subtracting(nightIDs))
-        logger.info("\(relativePath): \(read.logLine), \(nightIDs.count) night(s)")
+        logger.info("\(relativePath): \(read.logLine), \(Plural.count(nightIDs.count, "night"))")
         for w in warnings { logger.notice("\(relativePath): \(w)") }
         return .ingested(nightIDs: nightIDs, kind: read.decision.kind, warnings: warnings)
     }
