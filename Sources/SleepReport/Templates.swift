@@ -25,7 +25,7 @@ enum Templates {
     /* Narrow screens (phones, 400 px): a wide table scrolls sideways inside the page instead of being cut off. */
     table { display: block; max-width: 100%; overflow-x: auto; -webkit-overflow-scrolling: touch; }
     code { overflow-wrap: anywhere; }
-    @media (max-width: 640px) { body { margin: 1rem auto; padding: 0 .5rem; } th, td { padding: .2rem .4rem; } h1 { font-size: 1.25rem; } }
+    @media (max-width: 640px) { body { margin: 1rem auto; padding: 0 .5rem; } th, td { padding: .2rem .4rem; overflow-wrap: anywhere; } h1 { font-size: 1.25rem; } }
     /* Charts keep their size on narrow screens and scroll inside their own box. */
     .chartbox { display: block; max-width: 100%; overflow-x: auto; }
     @media (max-width: 640px) { .chartbox img.chart { max-width: none; width: 900px; } }
