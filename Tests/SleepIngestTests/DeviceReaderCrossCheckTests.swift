@@ -45,6 +45,87 @@ struct DeviceReaderCrossCheckTests {
         #expect(r.compression == nil)
     }
 
+    @Test("idle sleep until the device stopped: filled to the log's last record, as pygt3x 0.7.1 fills it, sample by sample")
+    func gt3xIdleToTheEnd() throws {
+        let (r, ours) = try Fixture.samples(GT3XReader(), "spec_idle_to_end.gt3x")
+        let reference = try Fixture.reference("spec_idle_to_end.gt3x.pygt3x.csv.gz")
+        let a = SampleAgreement(ours, reference, clockOffset: 7200, timeTolerance: 1e-6, valueTolerance: 1e-6)
+        ReferenceReport.record("spec_idle_to_end.gt3x vs pygt3x 0.7.1 (30 s + 30 s idle-sleep fill)", matched: a.matched, total: a.total, note: a.note)
+        #expect(ours.count == reference.count && reference.count == 6900)
+        #expect(a.matched == a.total, "\(a.note)")
+        // 120–150 s between records, 200–230 s after the last activity record up to the last record.
+        #expect(r.quality.idleSleepSecondsFilled == 60)
+    }
+
+    // MARK: ActiGraph .gt3x, older format (activity.bin, firmware ≤ 2.5)
+
+    @Test("older .gt3x (activity.bin): the format description's worked example, value for value, odd sample count")
+    func activityBinWorkedExample() throws {
+        let (r, ours) = try Fixture.samples(GT3XReader(), "spec_nhanes_example.gt3x")
+        // activity.bin.md: Y, X, Z = (0.018, 0.023, −0.947), (0.021, 0.026, −0.941), (0.021, 0.023, −0.941).
+        #expect(ours.count == 3)
+        #expect(ours.x == [0.023, 0.026, 0.023] && ours.y == [0.018, 0.021, 0.021] && ours.z == [-0.947, -0.941, -0.941])
+        #expect(ours.timestamps.first == 1_206_792_000 && abs(ours.timestamps[2] - (1_206_792_000 + 2.0 / 30)) < 1e-9)
+        #expect(r.format == .actiGraphGT3X && r.device?.contains("activity.bin") == true)
+    }
+
+    @Test("older .gt3x (activity.bin, 30 Hz, 1,832 samples) = pygt3x 0.7.1, sample by sample; its time from info.txt")
+    func activityBinVsPygt3x() throws {
+        let (r, ours) = try Fixture.samples(GT3XReader(), "spec_nhanes_activity.gt3x")
+        let reference = try Fixture.reference("spec_nhanes_activity.gt3x.pygt3x.csv.gz")
+        // pygt3x rounds to 3 decimals as we do and keeps float32; its times are rebased (crosscheck_references.py).
+        let a = SampleAgreement(ours, reference, clockOffset: -21_600, timeTolerance: 1e-6, valueTolerance: 1e-6)
+        ReferenceReport.record("spec_nhanes_activity.gt3x vs pygt3x 0.7.1", matched: a.matched, total: a.total, note: a.note)
+        #expect(ours.count == 1832 && reference.count == 1832)
+        #expect(a.matched == a.total, "\(a.note)")
+        #expect(r.timeline.offset(atUTC: 1_718_427_000) == -21_600)
+        #expect(r.quality.nominalSampleRateHz == 30 && r.quality.deviceRangeG == 6)
+    }
+
+    // MARK: ActiLife raw CSV: LSB with its .agdc, gt3x2csv
+
+    @Test("ActiLife LSB export + the device's .agdc = pygt3x 0.7.1's CalibrationV2Service on the same counts")
+    func actiLifeLSBWithCalibration() throws {
+        let (r, ours) = try Fixture.samples(ActiLifeRawCSVReader(), "spec_actilife_raw_lsb.csv")
+        let reference = try Fixture.reference("spec_actilife_raw_lsb.csv.pygt3x.csv.gz")
+        // The reference prints 9 significant digits (a few 1e-9 g on values of several g).
+        let a = SampleAgreement(ours, reference, timeTolerance: 1e-6, valueTolerance: 1e-8)
+        ReferenceReport.record("spec_actilife_raw_lsb.csv (+ .agdc) vs pygt3x 0.7.1 CalibrationV2Service", matched: a.matched, total: a.total, note: a.note)
+        #expect(ours.count == 1920 && a.matched == a.total, "\(a.note)")
+        #expect(r.warnings.contains { $0.contains("LSB export") && $0.contains("spec_actilife_raw_lsb.agdc") })
+    }
+
+    @Test("an LSB export without its .agdc is refused: the error names the LSB export, the serial and what is needed")
+    func actiLifeLSBWithoutCalibration() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sleepsta-lsb-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.copyItem(atPath: Fixture.path("spec_actilife_raw_lsb.csv"), toPath: folder + "/alone.csv")
+        var sink = RawSampleBuffer()
+        do {
+            _ = try ActiLifeRawCSVReader().read(path: folder + "/alone.csv", options: IngestOptions(), samples: &sink)
+            Issue.record("an LSB export was read without a calibration")
+        } catch {
+            #expect(error.message.contains("exported in LSB") && error.message.contains("TAS1F99999999") && error.message.contains(".agdc"), "\(error.message)")
+            #expect(error.line == 12)
+        }
+    }
+
+    @Test("gt3x2csv output: the header found by its closing dashes (two more lines), its Sample Rate line, rows of 0,0,0 filled and counted")
+    func gt3x2csv() throws {
+        let (r, ours) = try Fixture.samples(ActiLifeRawCSVReader(), "spec_gt3x2csv.csv")
+        #expect(ours.count == 3600)
+        #expect(r.quality.nominalSampleRateHz == 60)
+        // 30–40 s and 55–60 s were 0,0,0: 15 s, each filled with the sample before it.
+        #expect(r.quality.idleSleepSecondsFilled == 15)
+        let k = 30 * 60
+        #expect(ours.x[k] == ours.x[k - 1] && ours.y[k + 599] == ours.y[k - 1] && ours.z[k + 300] == ours.z[k - 1])
+        #expect(ours.x[k - 1] != 0 || ours.y[k - 1] != 0 || ours.z[k - 1] != 0)
+        #expect(r.warnings.contains { $0.contains("900 rows of exactly 0, 0, 0") })
+        #expect(r.timeline.offset(atUTC: 1_718_406_000) == 0)
+        #expect(ours.timestamps.first == 1_718_406_000)
+    }
+
     // MARK: Axivity .cwa
 
     /// Values only: openmovement 0.0.1 (the PyPI release) multiplies the 16-bit fraction by the rate

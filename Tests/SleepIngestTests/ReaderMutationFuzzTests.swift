@@ -10,7 +10,8 @@ import Testing
 ///
 /// Longer runs by hand (the totals are printed as `MUTATION …` lines):
 /// `SLEEPSTA_MUTATION_SECONDS=300 swift test -c release --filter ReaderMutationFuzzTests`
-/// (per target), or `SLEEPSTA_MUTATION_ITERATIONS=…`.
+/// (per target), or `SLEEPSTA_MUTATION_ITERATIONS=…`; `SLEEPSTA_MUTATION_TARGETS=a.gt3x,b.csv` runs only
+/// the targets whose fixture names are listed (e.g. a million mutants of one reader's files).
 @Suite("Readers under mutation")
 struct ReaderMutationFuzzTests {
     static let defaultMutantsPerFile = 400
@@ -50,12 +51,16 @@ struct ReaderMutationFuzzTests {
     /// What is mutated: the file's bytes, or (for containers with checksums, which would refuse
     /// nearly every mutant before the reader proper sees it) the inner bytes, re-wrapped with
     /// correct checksums.
-    enum Wrapping { case none, gt3xLog, gt3xInfo, gzip }
+    enum Wrapping { case none, gt3xLog, gt3xInfo, gt3xActivityBin, gt3xActivityInfo, gzip }
 
     static let targets: [(fixture: String, name: String, reader: any RecordingReader, wrapping: Wrapping)] = [
         ("spec_activity12_padded_stored.gt3x", "m.gt3x", GT3XReader(), .gt3xLog),
         ("spec_activity12_padded_stored.gt3x", "i.gt3x", GT3XReader(), .gt3xInfo),
         ("spec_activity12.gt3x", "d.gt3x", GT3XReader(), .none),
+        ("spec_idle_to_end.gt3x", "e.gt3x", GT3XReader(), .none),
+        ("spec_nhanes_activity.gt3x", "a.gt3x", GT3XReader(), .gt3xActivityBin),
+        ("spec_nhanes_activity.gt3x", "ai.gt3x", GT3XReader(), .gt3xActivityInfo),
+        ("spec_nhanes_activity.gt3x", "ad.gt3x", GT3XReader(), .none),
         ("spec_ax3_packed.cwa", "m.cwa", AxivityCWAReader(), .none),
         ("spec_ax6_16bit.cwa", "m6.cwa", AxivityCWAReader(), .none),
         ("spec_ax3_packed.cwa", "w.cwa.gz", AxivityCWAReader(), .gzip),
@@ -63,27 +68,33 @@ struct ReaderMutationFuzzTests {
         ("spec_geneactiv.bin", "m.bin", GENEActivBinReader(), .none),
         ("spec_sleep-export.csv", "sleep-export.csv", SleepAsAndroidReader(), .none),
         ("spec_actilife_raw_timestamps.csv", "m.csv", ActiLifeRawCSVReader(), .none),
+        ("spec_actilife_raw_lsb.csv", "spec_actilife_raw_lsb.csv", ActiLifeRawCSVReader(), .none),   // its .agdc beside it
+        ("spec_gt3x2csv.csv", "g.csv", ActiLifeRawCSVReader(), .none),
         ("spec_sensorlog.csv", "s.csv", SensorLogCSVReader(), .none),
         ("sensor_logger/TotalAcceleration.csv", "TotalAcceleration.csv", SensorLoggerCSVReader(), .none),
     ]
 
-    /// The entries of a stored .gt3x fixture.
+    /// The entries of a .gt3x fixture: info.txt and log.bin (or activity.bin).
     static func entries(_ path: String) throws -> (info: [UInt8], log: [UInt8]) {
         let zip = try ZipArchive(path: path)
         let info = try zip.open(zip.entry(named: "info.txt")!).readAll(limit: 1 << 20, path: path)
-        let log = try zip.open(zip.entry(named: "log.bin")!).readAll(limit: 1 << 24, path: path)
+        let log = try zip.open((zip.entry(named: "log.bin") ?? zip.entry(named: "activity.bin"))!).readAll(limit: 1 << 24, path: path)
         return (info, log)
     }
 
     @Test("every mutant reads or fails with file and position", arguments: 0..<targets.count)
     func mutants(target: Int) throws {
         let t = Self.targets[target]
+        let env = ProcessInfo.processInfo.environment
+        if let only = env["SLEEPSTA_MUTATION_TARGETS"], !only.split(separator: ",").contains(Substring(t.fixture)) { return }
         let original = Array(try Data(contentsOf: URL(fileURLWithPath: Fixture.path(t.fixture))))
-        let gt3x = t.wrapping == .gt3xLog || t.wrapping == .gt3xInfo ? try Self.entries(Fixture.path(t.fixture)) : nil
+        let gt3x = [.gt3xLog, .gt3xInfo, .gt3xActivityBin, .gt3xActivityInfo].contains(t.wrapping) ? try Self.entries(Fixture.path(t.fixture)) : nil
         let folder = TemporaryFolder()
+        if t.fixture == "spec_actilife_raw_lsb.csv" {   // the LSB export's calibration, found beside it
+            _ = folder.write("spec_actilife_raw_lsb.agdc", bytes: Array(try Data(contentsOf: URL(fileURLWithPath: Fixture.path("spec_actilife_raw_lsb.agdc")))))
+        }
         var mutator = Mutator(state: 0x5EED_0000 + UInt64(target))
         var read = 0, refused = 0
-        let env = ProcessInfo.processInfo.environment
         let seconds = env["SLEEPSTA_MUTATION_SECONDS"].flatMap(Double.init)
         let iterations = env["SLEEPSTA_MUTATION_ITERATIONS"].flatMap(Int.init) ?? (seconds == nil ? Self.defaultMutantsPerFile : Int.max)
         let started = ContinuousClock.now
@@ -97,6 +108,8 @@ struct ReaderMutationFuzzTests {
             case .none: mutant = mutator.mutate(original)
             case .gt3xLog: mutant = ZipBuilder.stored([("info.txt", gt3x!.info), ("log.bin", mutator.mutate(gt3x!.log))])
             case .gt3xInfo: mutant = ZipBuilder.stored([("info.txt", mutator.mutate(gt3x!.info)), ("log.bin", gt3x!.log)])
+            case .gt3xActivityBin: mutant = ZipBuilder.stored([("info.txt", gt3x!.info), ("activity.bin", mutator.mutate(gt3x!.log))])
+            case .gt3xActivityInfo: mutant = ZipBuilder.stored([("info.txt", mutator.mutate(gt3x!.info)), ("activity.bin", gt3x!.log)])
             case .gzip: mutant = GzipBuilder.stored(mutator.mutate(original))
             }
             let path = folder.write(t.name, bytes: mutant)

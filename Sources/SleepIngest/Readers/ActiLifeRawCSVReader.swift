@@ -1,3 +1,4 @@
+import Foundation
 import SleepCore
 
 /// Reads ActiLife's raw CSV export ("RAW" data, epoch period 00:00:00), the form most ActiGraph
@@ -15,9 +16,23 @@ import SleepCore
 /// 5/7/2014 00:00:00.000,-0.182,-0.182,0.962                      (the Timestamp column is optional)
 /// ```
 ///
-/// The sample rate and date format come from the first line; without a Timestamp column, row k is
-/// at the header's start + k / rate. Times are the device's local clock (``DeviceClock``). Epoch
-/// exports of the same header (epoch period ≠ 00:00:00) are left to the epoch readers.
+/// Header lines are found by what they say, not counted: the header runs to its closing line of
+/// dashes, whatever lines come between (gt3x2csv, the converter wristpy and the Healthy Brain
+/// Network release use, adds `Idle Sleep Mode: True` and `Sample Rate: 60`). The sample rate comes
+/// from a `Sample Rate:` line or else the first line ("… at 30 Hz …"), the date format from the
+/// first line; without a Timestamp column, row k is at the header's start + k / rate. Times are
+/// the device's local clock (``DeviceClock``). Epoch exports of the same header (epoch period ≠
+/// 00:00:00) are left to the epoch readers.
+///
+/// Two ways the samples are not plain g:
+/// - **LSB exports** (ActiLife's "raw counts" option: `342.0,47.0,84.0`), told from g by their
+///   magnitude (a still device reads about 256 or 341, not 1): converted with the device's own
+///   calibration from an ActiLife `.agdc` file beside the CSV (``ActiGraphCalibrationV2``) — the
+///   one whose `info.txt` names the CSV's serial number, else the one whose name starts with the
+///   CSV's — and refused, with what is needed, without one.
+/// - **Rows of exactly 0, 0, 0**: not measured (idle-sleep mode left unfilled, or padding to the
+///   download time): given the previous sample, as ActiLife's own export and GGIR fill them, and
+///   counted in the QC as seconds of idle sleep filled.
 public struct ActiLifeRawCSVReader: RawSampleReader {
     public static let format = RecordingFormat.actiLifeRawCSV
     public init() {}
@@ -45,6 +60,11 @@ public struct ActiLifeRawCSVReader: RawSampleReader {
         var lines: Int           // header lines before the first data row
         var timestampColumn: Int?
         var axes: (Int, Int, Int)
+        var serial: String
+        /// `Idle Sleep Mode: True/False` where the header states it (gt3x2csv).
+        var idleSleepModeStated: Bool?
+        /// The samples are raw counts (ActiLife's LSB export), not g.
+        var inLSB = false
 
         init(path: String, options: IngestOptions) throws(IngestError) {
             let head = try FileBytes.head(path: path, count: 8192)
@@ -53,8 +73,8 @@ public struct ActiLifeRawCSVReader: RawSampleReader {
                 String($0).trimmedASCII()
             }
             if let f = lines.first, f.hasPrefix("\u{FEFF}") { lines[0] = String(f.dropFirst()) }
-            guard lines.count >= 11, lines[0].hasPrefix(ActiLifeRawCSVReader.signature) else {
-                throw IngestError(file: path, line: 1, message: "expected the ActiLife header '\(ActiLifeRawCSVReader.signature) …' and 10 header lines")
+            guard lines.count >= 3, lines[0].hasPrefix(ActiLifeRawCSVReader.signature) else {
+                throw IngestError(file: path, line: 1, message: "expected the ActiLife header '\(ActiLifeRawCSVReader.signature) …', header lines and a closing line of dashes")
             }
             let first = lines[0]
             guard let at = first.range(of: " at "), let rate = Double(first[at.upperBound...].split(separator: " ").first ?? ""), rate > 0, rate <= 10_000 else {
@@ -82,28 +102,51 @@ public struct ActiLifeRawCSVReader: RawSampleReader {
             let model = first.dropFirst(ActiLifeRawCSVReader.signature.count).trimmingASCIIWhitespaceSubstring()
             let deviceName = model.range(of: " ActiLife").map { String(model[..<$0.lowerBound]) } ?? ""
             let firmware = first.range(of: "Firmware ").map { String(first[$0.upperBound...].split(separator: " ").first ?? "") }
-            let serial = lines.first { $0.hasPrefix("Serial Number:") }.map { $0.dropFirst(14).trimmingASCIIWhitespaceSubstring() }.map(String.init) ?? ""
+            serial = lines.first { $0.hasPrefix("Serial Number:") }.map { $0.dropFirst(14).trimmingASCIIWhitespaceSubstring() }.map(String.init) ?? ""
             device = (["ActiGraph", deviceName, serial].filter { !$0.isEmpty }.joined(separator: " ")) + (firmware.map { ", firmware \($0.hasPrefix("v") ? String($0.dropFirst()) : $0)" } ?? "")
             let s = serial.uppercased()
             rangeG = (s.hasPrefix("NEO") || s.hasPrefix("CLE") || s.hasPrefix("MRA")) ? 6 : (s.hasPrefix("MOS") || s.hasPrefix("TAS")) ? 8 : nil
-            // Line 11: column names, or already data.
-            let columnLine = lines[10]
+            if let stated = lines.first(where: { $0.hasPrefix("Sample Rate:") }) {
+                guard let r = Double(stated.dropFirst(12).trimmingASCIIWhitespaceSubstring()), r > 0, r <= 10_000 else {
+                    throw IngestError(file: path, line: (lines.firstIndex(of: stated) ?? 0) + 1, message: "'\(stated.prefix(60))' is not a sample rate in Hz")
+                }
+                rateHz = r
+            }
+            idleSleepModeStated = lines.prefix(40).first { $0.hasPrefix("Idle Sleep Mode:") }.map { $0.lowercased().hasSuffix("true") }
+            // The header ends at its line of dashes; the column names (or already data) follow.
+            guard let dashes = lines.indices.dropFirst().prefix(40).first(where: { k in lines[k].count >= 10 && lines[k].allSatisfy { $0 == "-" } }),
+                  dashes + 1 < lines.count else {
+                throw IngestError(file: path, line: 1, message: "no closing line of dashes ('-----…') within the first 40 lines: expected an ActiLife header")
+            }
+            let columnLine = lines[dashes + 1]
             let names = columnLine.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingASCIIWhitespaceSubstring().lowercased() }
             if names.first.map({ $0.first?.isNumber == true || $0.first == "-" }) ?? false {
-                lines = Array(lines.prefix(10)); self.lines = 10
+                self.lines = dashes + 1
                 timestampColumn = nil; axes = (0, 1, 2)
             } else {
-                self.lines = 11
+                self.lines = dashes + 2
                 func column(_ spellings: Set<String>) -> Int? { names.firstIndex { spellings.contains(String($0)) } }
                 let ts = column(["timestamp", "date time"])
                 let x = column(["accelerometer x", "axis1", "axis 1", "x"])
                 let y = column(["accelerometer y", "axis2", "axis 2", "y"])
                 let z = column(["accelerometer z", "axis3", "axis 3", "z"])
                 guard let x, let y, let z else {
-                    throw IngestError(file: path, line: 11, message: "column line '\(columnLine.prefix(80))' does not name Accelerometer X, Y and Z")
+                    throw IngestError(file: path, line: dashes + 2, message: "column line '\(columnLine.prefix(80))' does not name Accelerometer X, Y and Z")
                 }
                 timestampColumn = ts; axes = (x, y, z)
             }
+            // LSB or g: the median |a| of the first rows (gravity alone is 1 g, or 256 or 341
+            // counts; no body moves at more than 16 g for long).
+            var norms: [Double] = []
+            for line in lines.dropFirst(self.lines).prefix(200) {
+                let f = line.split(separator: ",", omittingEmptySubsequences: false)
+                guard max(axes.0, axes.1, axes.2) < f.count,
+                      let x = Double(f[axes.0].trimmingASCIIWhitespaceSubstring()), let y = Double(f[axes.1].trimmingASCIIWhitespaceSubstring()),
+                      let z = Double(f[axes.2].trimmingASCIIWhitespaceSubstring()) else { continue }
+                norms.append((x * x + y * y + z * z).squareRoot())
+            }
+            norms.sort()
+            inLSB = norms.count >= 3 && norms[norms.count / 2] > 16
         }
     }
 
@@ -116,18 +159,62 @@ public struct ActiLifeRawCSVReader: RawSampleReader {
                                     x: header.axes.0, y: header.axes.1, z: header.axes.2, toG: 1,
                                     intake: SampleIntake(sink: samples, deviceRangeG: header.rangeG), clock: clock)
         defer { samples = table.intake.sink }
+        table.fillZeroRows = true
+        var notes: [String] = []
+        if header.inLSB {
+            let found = try Self.calibrationFile(for: path, serial: header.serial, rateHz: Int(header.rateHz.rounded()), firstRow: header.lines + 1)
+            table.calibration = found.calibration
+            notes.append("an LSB export (raw counts): converted to g with the device's calibration in \(found.file)" + found.note)
+        }
         let stream = try ByteStreams.open(path: path)
         var cutShort: String? = nil
         try LineScanner.scan(stream, path: path, formatName: "an ActiLife raw CSV export", into: &table, cutShort: &cutShort)
         try table.checkUnits(expectedUnit: "g")
-        let (series, quality) = table.intake.finish(nominalSampleRateHz: header.rateHz, deviceRangeG: header.rangeG)
+        let finished = table.intake.finish(nominalSampleRateHz: header.rateHz, deviceRangeG: header.rangeG)
+        let series = finished.0
+        var quality = finished.1
+        if table.zeroRowsFilled > 0 || header.idleSleepModeStated == true {
+            quality.idleSleepSecondsFilled = Int((Double(table.zeroRowsFilled) / header.rateHz).rounded())
+        }
+        if table.zeroRowsFilled > 0 {
+            notes.append("\(table.zeroRowsFilled) rows of exactly 0, 0, 0 (not measured: idle-sleep mode or padding) filled with the previous sample, as ActiLife and GGIR fill them")
+        }
         let zone = try clock.zone(for: series)
         var recording = Recording(format: Self.format, segments: [RecordingSegment(series: series)], timeline: zone.timeline,
                                   timeZoneName: zone.name, timeZoneSource: zone.source, units: "g",
                                   gravity: table.intake.gravity == .removed ? .removed : .included, quality: quality,
-                                  warnings: (zone.warning.map { [$0] } ?? []) + table.intake.warnings(quality) + (cutShort.map { [$0] } ?? []))
+                                  warnings: (zone.warning.map { [$0] } ?? []) + notes + table.intake.warnings(quality) + (cutShort.map { [$0] } ?? []))
         recording.device = header.device
         recording.compression = stream.compression
         return recording
+    }
+
+    /// The `.agdc` calibration of an LSB export: in the CSV's folder, the one whose `info.txt`
+    /// names the CSV's serial number, else the one whose file name starts with the CSV's (then a
+    /// note says the serials differ); refused without one.
+    static func calibrationFile(for path: String, serial: String, rateHz: Int, firstRow: Int) throws(IngestError)
+        -> (calibration: ActiGraphCalibrationV2, file: String, note: String) {
+        let folder = (path as NSString).deletingLastPathComponent
+        let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension.lowercased()
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? [])
+            .filter { $0.lowercased().hasSuffix(".agdc") }.sorted()
+        var byName: (ActiGraphCalibrationV2, String, String)? = nil
+        var problems: [String] = []
+        for name in names {
+            let file = folder.isEmpty ? name : folder + "/" + name
+            do {
+                let c = try ActiGraphCalibrationV2.agdc(path: file, rateHz: rateHz)
+                if !serial.isEmpty && c.serial.caseInsensitiveCompare(serial) == .orderedSame { return (c.calibration, name, "") }
+                if byName == nil && name.lowercased().hasPrefix(stem) {
+                    byName = (c.calibration, name, " (its serial number \(c.serial.isEmpty ? "is not stated" : c.serial) is not the CSV's \(serial); chosen by its name)")
+                }
+            } catch {
+                problems.append("\(name): \(error.message)")
+            }
+        }
+        if let byName { return byName }
+        throw IngestError(file: path, line: firstRow, message: "an ActiLife raw CSV exported in LSB (raw accelerometer counts, not g): converting it needs the device's calibration, an ActiLife .agdc file of serial \(serial.isEmpty ? "(not stated)" : serial) beside it (or a name starting with '\(stem)'); "
+            + (names.isEmpty ? "none is in its folder" : "none of \(names.count) .agdc file(s) there fits" + (problems.isEmpty ? "" : " (\(problems.prefix(3).joined(separator: "; ")))"))
+            + ". Or export the file from ActiLife in g")
     }
 }

@@ -26,6 +26,14 @@ struct ColumnSampleCSV<Sink: SampleSink>: LineConsumer {
     /// Multiplier to g (1, or 1/9.80665 for m/s²).
     let toG: Double
     var intake: SampleIntake<Sink>
+    /// Raw counts (LSB) to g with the device's calibration (an ActiLife LSB export); nil: values are in g already.
+    var calibration: ActiGraphCalibrationV2? = nil
+    /// Rows of exactly 0, 0, 0 are taken as not measured and get the previous row's sample
+    /// (ActiGraph idle-sleep mode in a CSV that did not fill it, as ActiLife and GGIR fill it).
+    var fillZeroRows = false
+    /// Rows filled so.
+    var zeroRowsFilled = 0
+    private var previous: (Double, Double, Double)? = nil
     /// Device clock to UTC (ActiLife, implicit times); nil for UTC-based times.
     let clock: DeviceClock?
     var offset: Int64? = nil
@@ -58,7 +66,19 @@ struct ColumnSampleCSV<Sink: SampleSink>: LineConsumer {
             throw IngestError(file: path, line: number, message: "row has \(fields.count) fields; expected at least \(minimumFields) (\(formatName))")
         }
         let t = try timestamp(p, line: number)
-        let gx = try value(p, x, "x", line: number), gy = try value(p, y, "y", line: number), gz = try value(p, z, "z", line: number)
+        var gx = try value(p, x, "x", line: number), gy = try value(p, y, "y", line: number), gz = try value(p, z, "z", line: number)
+        if fillZeroRows && gx == 0 && gy == 0 && gz == 0, let last = previous {
+            (gx, gy, gz) = last
+            zeroRowsFilled += 1
+        } else if let calibration {
+            (gx, gy, gz) = calibration.apply(gx, gy, gz)
+            let limit = RawCSVReader.implausibleG
+            if abs(gx) > limit || abs(gy) > limit || abs(gz) > limit {
+                let (axis, g) = abs(gx) > limit ? ("x", gx) : abs(gy) > limit ? ("y", gy) : ("z", gz)
+                throw IngestError(file: path, line: number, message: "\(axis) = \(g) g after the device's calibration is not a plausible acceleration (limit ±\(Int(RawCSVReader.implausibleG)) g): a damaged row or the wrong calibration file")
+            }
+        }
+        previous = (gx, gy, gz)
         do { try intake.add(timestamp: t, x: gx, y: gy, z: gz) }
         catch {
             var refused = IngestError(file: path, line: number, message: IngestError.message(for: error))
@@ -78,7 +98,7 @@ struct ColumnSampleCSV<Sink: SampleSink>: LineConsumer {
         switch FastNumber.parse(p, a, b) {
         case .number(let v):
             let g = v * toG
-            if abs(g) > RawCSVReader.implausibleG {
+            if abs(g) > RawCSVReader.implausibleG && (calibration == nil || abs(g) > 1_000_000) {
                 throw IngestError(file: path, line: line, message: "\(axis) = \(v) is not a plausible acceleration (limit ±\(Int(RawCSVReader.implausibleG)) g): wrong units or a damaged row")
             }
             return g

@@ -17,10 +17,11 @@ import SleepCore
 /// * Idle-sleep mode: an `EVENT` record (0x03) with payload `08` when the device stops sampling
 ///   because it lies still, `09` when it resumes. The seconds in between are filled with the last
 ///   sample at the device's rate, as ActiLife and ActiGraph's `pygt3x` do, and counted in the QC —
-///   but only between two real activity records (the fill happens when samples resume, and never
-///   after the last record) and only inside the span `info.txt` states (`Start Date` to `Last
-///   Sample Time`, without which nothing is filled and a warning says so), so the file's own
-///   content bounds the work: events alone invent no nights.
+///   between two real activity records, and after the last one, when the device was idle at the
+///   end, up to the log's last record (of any type, as pygt3x fills it); never outside the span
+///   `info.txt` states (`Start Date` to `Last Sample Time`, without which nothing is filled and a
+///   warning says so), so the file's own content bounds the work: events alone invent no nights.
+/// * The older format of GT3X+ / ActiSleep+ with firmware ≤ 2.5 (`activity.bin`): ``ActivityBinReader``.
 ///
 /// The file is read as a stream (log.bin inflated chunk by chunk); each sample goes straight to the
 /// per-second accumulator and the optional ``SampleSink``.
@@ -29,7 +30,8 @@ public struct GT3XReader: RawSampleReader {
     public init() {}
 
     public static func accepts(fileName: String, head: [UInt8]) -> Bool {
-        fileName.lowercased().hasSuffix(".gt3x") || (ZipArchive.isZip(head: head) && head.count > 30
+        // An `.agdc` (ActiLife's calibration file) is a zip with log.bin too, but not a recording.
+        fileName.lowercased().hasSuffix(".gt3x") || (!fileName.lowercased().hasSuffix(".agdc") && ZipArchive.isZip(head: head) && head.count > 30
             && String(decoding: head[30..<min(head.count, 60)], as: UTF8.self).hasPrefix("log.bin"))
     }
 
@@ -48,13 +50,15 @@ public struct GT3XReader: RawSampleReader {
         guard let infoEntry = archive.entry(named: "info.txt") else {
             throw IngestError(file: path, byteOffset: archive.directoryOffset, message: "no info.txt in the archive: expected an ActiGraph .gt3x (zip with info.txt and log.bin)")
         }
-        guard let logEntry = archive.entry(named: "log.bin") else {
-            let old = archive.entry(named: "activity.bin") != nil
-            throw IngestError(file: path, byteOffset: archive.directoryOffset, message: old
-                ? "this is an older (NHANES-era, firmware ≤ 2.5) .gt3x with activity.bin: not supported; export it from ActiLife as a raw CSV"
-                : "no log.bin in the archive: expected an ActiGraph .gt3x (zip with info.txt and log.bin)")
-        }
         let info = try Info(bytes: try archive.open(infoEntry).readAll(limit: 1 << 20, path: path), path: path)
+        guard let logEntry = archive.entry(named: "log.bin") else {
+            // The older format of GT3X+ and ActiSleep+ with firmware ≤ 2.5 (NHANES): activity.bin.
+            if let activity = archive.entry(named: "activity.bin") {
+                return try ActivityBinReader.read(path: path, archive: archive, entry: activity, info: info, options: options, samples: &samples)
+            }
+            throw IngestError(file: path, byteOffset: archive.directoryOffset,
+                              message: "no log.bin (or activity.bin) in the archive: expected an ActiGraph .gt3x (zip with info.txt and log.bin)")
+        }
         if let calibration = archive.entry(named: "calibration.json") {
             let text = String(decoding: try archive.open(calibration).readAll(limit: 1 << 20, path: path), as: UTF8.self)
             if text.replacingOccurrences(of: " ", with: "").contains("\"isCalibrated\":false") {
@@ -315,7 +319,13 @@ public struct GT3XReader: RawSampleReader {
         }
 
         mutating func finish(format: RecordingFormat, compression: String?) throws(IngestError) -> Recording {
-            // An idle period still open at the end is not filled: no real sample follows it.
+            // An idle period still open at the end (the device lay still until it was stopped) is
+            // filled up to the log's last record (battery and status records go on while the
+            // device sleeps), within the span info.txt states, as pygt3x fills it: a 5-min 30-Hz
+            // file with idle sleep on gets its 9,000 samples, as the same file with it off.
+            if idleSince != nil || idleResumed != nil {
+                try fillIdle(until: idleResumed.map { min($0, lastRecordSecond) } ?? lastRecordSecond, at: 0)
+            }
             guard intake.accumulator.sampleCount > 0 else {
                 throw IngestError(file: path, path: "log.bin", message: activityRecords == 0
                     ? "no activity records in log.bin: expected raw samples (ACTIVITY, ACTIVITY2 or ACTIVITY3 records)"

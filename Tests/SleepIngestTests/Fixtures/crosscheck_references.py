@@ -34,10 +34,28 @@ def peers():
     import actfast
     from pygt3x.reader import FileReader
 
-    gt3x = os.path.join(HERE, "spec_activity12.gt3x")
-    with FileReader(gt3x) as r:
-        df = r.to_pandas()  # calibrated: raw / Acceleration Scale; idle-sleep seconds filled
-    write("spec_activity12.gt3x.pygt3x.csv.gz", list(df.index), df[["X", "Y", "Z"]].to_numpy().tolist())
+    for name in ["spec_activity12.gt3x", "spec_idle_to_end.gt3x", "spec_nhanes_activity.gt3x"]:
+        with FileReader(os.path.join(HERE, name)) as r:
+            df = r.to_pandas()  # calibrated: raw / Acceleration Scale; idle-sleep seconds filled
+        times = list(df.index)
+        if name == "spec_nhanes_activity.gt3x":
+            # pygt3x 0.7.1 starts the older format's times at Start Date's .NET ticks / 1e9 (not
+            # seconds since 1970); its steps of 1 / rate are right. Rebased on the file's start,
+            # 2024-06-14 22:50:00 on the device clock (make_raw_fixtures.py).
+            times = [1718405400 + (t - times[0]) for t in times]
+        write(name + ".pygt3x.csv.gz", times, df[["X", "Y", "Z"]].to_numpy().tolist())
+    # The LSB export calibrated by pygt3x's CalibrationV2Service with the .agdc's parameters.
+    import json
+    import zipfile
+    import numpy as np
+    from pygt3x.calibration import CalibrationV2Service
+    with zipfile.ZipFile(os.path.join(HERE, "spec_actilife_raw_lsb.agdc")) as z:
+        calibration = json.loads(z.read("calibration.json").decode("utf-8-sig"))
+    with open(os.path.join(HERE, "spec_actilife_raw_lsb.csv")) as f:
+        rows = [list(map(float, line.split(","))) for line in f.read().splitlines()[11:]]
+    g = CalibrationV2Service(calibration, 32).calibrate_samples(np.array(rows))
+    start = 1718406000  # Start Date 6/14/2024, Start Time 23:00:00 (device clock)
+    write("spec_actilife_raw_lsb.csv.pygt3x.csv.gz", [start + k / 32 for k in range(len(rows))], g.tolist())
     for name in ["spec_activity12.gt3x", "spec_ax3_packed.cwa", "spec_ax6_16bit.cwa", "spec_geneactiv.bin"]:
         a = actfast.read(os.path.join(HERE, name))
         series = a["timeseries"]

@@ -7,6 +7,10 @@ specifications (Python standard library only, fixed seeds, byte-identical on eve
 Specifications followed:
 * ActiGraph .gt3x: github.com/actigraph/GT3X-File-Format (README.md, info.txt.md,
   LogRecords/Activity.md, Activity2.md, Parameters.md); idle-sleep events as pygt3x reads them.
+* ActiGraph .gt3x of firmware <= 2.5 (activity.bin): github.com/actigraph/NHANES-GT3X-File-Format
+  (README.md, fileformats/activity.bin.md, info.txt.md).
+* ActiLife .agdc calibration (calibration.json, "calibration method 2") as pygt3x reads it; the
+  LSB export and gt3x2csv's header as ActiLife and gt3x2csv write them.
 * Axivity .cwa: openmovementproject/openmovement Docs/ax3/cwa.h (header block, data blocks,
   packed 10-bit format, deviceFractional / timestampOffset).
 * GENEActiv .bin: the 59-line header and 10-line pages of GENEActiv's "Decoding .bin files"
@@ -88,10 +92,12 @@ def encode_actigraph_float(f):
     return code | ((exponent & 0xFF) << 24)
 
 
-def make_gt3x(name, zero_padding, compression):
+def make_gt3x(name, zero_padding, compression, trailing_idle=False):
     """GT3X+ style: 30 Hz, ACTIVITY (12-bit Y,X,Z) records, 341 LSB/g, idle sleep 120..150 s.
     `zero_padding`: stray zero bytes between records (README: to be skipped; pygt3x and actfast
-    stop there, so the cross-checked file has none)."""
+    stop there, so the cross-checked file has none). `trailing_idle`: the device also goes idle at
+    200 s and stays idle until the last sample time (240 s): no record resumes it, battery records
+    at 220 and 230 s."""
     rate, scale = 30, 341
     start_local = 1718405400  # 2024-06-14 22:50:00 on the device clock (local, UTC+02:00)
     rng = LCG(7)
@@ -105,6 +111,13 @@ def make_gt3x(name, zero_padding, compression):
     seconds = 240
     i = 0
     for s in range(seconds):
+        if trailing_idle and s >= 200:
+            if s == 200:
+                log += gt3x_record(0x03, start_local + s, b"\x08")
+            if s in (220, 230):
+                log += gt3x_record(0x02, start_local + s, struct.pack("<H", 4100))  # battery, while idle
+            i += rate
+            continue
         if 120 <= s < 150:
             # Idle sleep: no samples; event 08 at entry, 09 at exit.
             if s == 120:
@@ -149,6 +162,112 @@ def make_gt3x(name, zero_padding, compression):
             zi = zipfile.ZipInfo(entry, date_time=(2024, 6, 15, 8, 0, 0))
             zi.compress_type = compression
             z.writestr(zi, data)
+
+
+def make_nhanes_example(name):
+    """The worked example of activity.bin.md: 3 samples in "00 60 08 EB D0 07 00 9E BF 00 70 08 EB F0"
+    (an odd count: the last nibble is unused), GT3X+ started 2008-03-29 12:00:00 at 30 Hz."""
+    ticks = (1206792000 + 62135596800) * 10_000_000
+    info = "Serial Number: NEO1A99999999\r\nFirmware: 2.0.0\r\nSample Rate: 30\r\nStart Date: %d\r\nTimeZone: 00:00:00\r\n" % ticks
+    with zipfile.ZipFile(os.path.join(OUT, name), "w", compression=zipfile.ZIP_STORED) as z:
+        for entry, data in [("activity.bin", bytes.fromhex("00 60 08 EB D0 07 00 9E BF 00 70 08 EB F0")), ("info.txt", info.encode())]:
+            z.writestr(zipfile.ZipInfo(entry, date_time=(2008, 3, 29, 12, 0, 0)), data)
+
+
+def make_nhanes_gt3x(name):
+    """The older format (GT3X+ firmware <= 2.5): activity.bin of 36-bit samples (12-bit Y, X, Z),
+    341 LSB/g, no time stamps; 30 Hz for 61 s and 2 samples more. (An odd count, whose last nibble
+    is unused, is tested with the description's own example bytes: pygt3x 0.7.1 cannot read it.)
+    The device clock runs at UTC-06:00."""
+    rate = 30
+    start_local = 1718405400  # 2024-06-14 22:50:00 on the device clock
+    rng = LCG(11)
+    values = []
+    for i in range(rate * 61 + 2):
+        x, y, z = movement(i, rate, rng, 341)
+        clip = lambda v: max(-2046, min(2046, int(round(v))))  # -2048, -2047 and 2047 never occur
+        values += [clip(y), clip(x), clip(z)]
+    activity = pack12(values)
+    ticks = lambda sec: (sec + 62135596800) * 10_000_000
+    info = "\r\n".join([
+        "Serial Number: NEO1B99999999",
+        "Device Type: GT3XPlus",
+        "Firmware: 2.5.0",
+        "Battery Voltage: 4.20",
+        f"Sample Rate: {rate}",
+        f"Start Date: {ticks(start_local)}",
+        f"Stop Date: {ticks(start_local + 60)}",
+        "TimeZone: -06:00:00",
+        f"Download Date: {ticks(start_local + 120)}",
+        "Board Revision: 2",
+        "Unexpected Resets: 0",
+        "Subject Name: spec",
+    ]) + "\r\n"
+    path = os.path.join(OUT, name)
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        for entry, data in [("log.txt", b""), ("activity.bin", activity), ("lux.bin", bytes(122)), ("info.txt", info.encode())]:
+            zi = zipfile.ZipInfo(entry, date_time=(2024, 6, 15, 8, 0, 0))
+            zi.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(zi, data)
+
+
+# Calibration method 2 parameters of an imaginary 32-Hz wrist device (not any real device's).
+SPEC_CALIBRATION = {
+    "offsetX_32": 21, "offsetY_32": -17, "offsetZ_32": 33,
+    "sensitivityXX_32": 25100, "sensitivityYY_32": 25900, "sensitivityZZ_32": 24700,
+    "sensitivityXY_32": -410, "sensitivityXZ_32": 180, "sensitivityYZ_32": -55,
+    "isCalibrated": False, "calibrationMethod": 2,
+}
+
+
+def actilife_header(rate, serial, start_time, start_date, created_by="ActiLife v6.13.3", extra=()):
+    return (["------------ Data File Created By ActiGraph GT3X+ %s Firmware v1.6.0 date format M/d/yyyy at %d Hz  Filter Normal -----------" % (created_by, rate),
+             "Serial Number: %s" % serial, "Start Time %s" % start_time, "Start Date %s" % start_date]
+            + list(extra)
+            + ["Epoch Period (hh:mm:ss) 00:00:00", "Download Time 23:59:00", "Download Date 6/14/2024",
+               "Current Memory Address: 0", "Current Battery Voltage: 4.18     Mode = 12",
+               "--------------------------------------------------"])
+
+
+def make_actilife_lsb():
+    """ActiLife raw CSV exported in LSB (raw counts, about 256 per g), 32 Hz for 60 s, and the
+    device's .agdc (a zip with info.txt naming the same serial, and calibration.json)."""
+    rate = 32
+    rng = LCG(31)
+    rows = actilife_header(rate, "TAS1F99999999", "23:00:00", "6/14/2024") + ["Accelerometer X,Accelerometer Y,Accelerometer Z"]
+    for i in range(rate * 60):
+        x, y, z = movement(i, rate, rng, 256)
+        rows.append("%.1f,%.1f,%.1f" % (round(x), round(y), round(z)))
+    with open(os.path.join(OUT, "spec_actilife_raw_lsb.csv"), "w", newline="") as f:
+        f.write("\r\n".join(rows) + "\r\n")
+    import json
+    info = "\ufeffSerial Number: TAS1F99999999\r\nAcceleration Scale: 1\r\nSample Rate: 32\r\nFirmware: 1.0.0\r\nLimb: wrist\r\n"
+    with zipfile.ZipFile(os.path.join(OUT, "spec_actilife_raw_lsb.agdc"), "w", compression=zipfile.ZIP_DEFLATED) as z:
+        for entry, data in [("info.txt", info.encode()), ("calibration.json", ("\ufeff" + json.dumps(SPEC_CALIBRATION)).encode())]:
+            zi = zipfile.ZipInfo(entry, date_time=(2024, 6, 15, 8, 0, 0))
+            zi.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(zi, data)
+
+
+def make_gt3x2csv():
+    """gt3x2csv's output (the Healthy Brain Network release, wristpy): the ActiLife header with two
+    more lines (Idle Sleep Mode, Sample Rate), g with 3 decimals, rows of 0,0,0 where the device
+    slept (10 s at 60 Hz from 30 s) and to the end."""
+    rate = 60
+    rng = LCG(47)
+    rows = actilife_header(rate, "MOS2F99999999", "23:00:00", "6/14/2024", created_by="gt3x2csv 0.5.0",
+                           extra=["Idle Sleep Mode: True", "Sample Rate: 60"])
+    rows[0] = "\ufeff" + rows[0]
+    rows.append("Accelerometer X,Accelerometer Y,Accelerometer Z")
+    for i in range(rate * 60):
+        t = i / rate
+        if 30 <= t < 40 or t >= 55:
+            rows.append("0,0,0")
+            continue
+        x, y, z = movement(i, rate, rng, 1.0)
+        rows.append("%.3f,%.3f,%.3f" % (x, y, z))
+    with open(os.path.join(OUT, "spec_gt3x2csv.csv"), "w", newline="") as f:
+        f.write("\n".join(rows) + "\n")
 
 
 # --------------------------------------------------------------------------- Axivity .cwa
@@ -414,6 +533,11 @@ def make_gzip_copies():
 if __name__ == "__main__":
     make_gt3x("spec_activity12.gt3x", False, zipfile.ZIP_DEFLATED)
     make_gt3x("spec_activity12_padded_stored.gt3x", True, zipfile.ZIP_STORED)
+    make_gt3x("spec_idle_to_end.gt3x", False, zipfile.ZIP_DEFLATED, trailing_idle=True)
+    make_nhanes_gt3x("spec_nhanes_activity.gt3x")
+    make_nhanes_example("spec_nhanes_example.gt3x")
+    make_actilife_lsb()
+    make_gt3x2csv()
     # AX3: 10-bit packed, 100 Hz ±8 g (rate code 0x4A), true rate 100.05 Hz; AX6-style: 16-bit, 50 Hz ±8 g (0x49), 1/4096 g.
     make_cwa("spec_ax3_packed.cwa", True, 100, 0x4A, 0, 100, 100.05, 1718405400, 4242, 12345)
     make_cwa("spec_ax6_16bit.cwa", False, 50, 0x49, 4, 60, 49.98, 1718405400, 4343, 23456)

@@ -17,9 +17,10 @@ enum Fixture {
 
     struct Sample { var t: Double; var x: Double; var y: Double; var z: Double }
 
-    /// A `time_s,x,y,z` reference (gzip CSV), read with sleepsta's own gzip stream.
+    /// A `time_s,x,y,z` reference (gzip CSV), read with sleepsta's own gzip stream: a fixture's
+    /// name, or an absolute path.
     static func reference(_ name: String) throws -> [Sample] {
-        let bytes = try ByteStreams.open(path: path(name)).readAll(limit: 64 << 20, path: name)
+        let bytes = try ByteStreams.open(path: name.hasPrefix("/") ? name : path(name)).readAll(limit: 64 << 20, path: name)
         var rows: [Sample] = []
         for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n").dropFirst() {
             let f = line.split(separator: ",").map { Double($0)! }
