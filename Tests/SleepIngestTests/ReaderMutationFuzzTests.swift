@@ -10,8 +10,9 @@ import Testing
 ///
 /// Longer runs by hand (the totals are printed as `MUTATION …` lines):
 /// `SLEEPSTA_MUTATION_SECONDS=300 swift test -c release --filter ReaderMutationFuzzTests`
-/// (per target), or `SLEEPSTA_MUTATION_ITERATIONS=…`; `SLEEPSTA_MUTATION_TARGETS=a.gt3x,b.csv` runs only
-/// the targets whose fixture names are listed (e.g. a million mutants of one reader's files).
+/// (per target), or `SLEEPSTA_MUTATION_ITERATIONS=…`; `SLEEPSTA_MUTATION_TARGETS=a.gt3x,g.csv` runs only
+/// the targets of those mutant names (the second column of ``targets``), e.g. a million mutants of
+/// one reader's new path.
 @Suite("Readers under mutation")
 struct ReaderMutationFuzzTests {
     static let defaultMutantsPerFile = 400
@@ -86,7 +87,7 @@ struct ReaderMutationFuzzTests {
     func mutants(target: Int) throws {
         let t = Self.targets[target]
         let env = ProcessInfo.processInfo.environment
-        if let only = env["SLEEPSTA_MUTATION_TARGETS"], !only.split(separator: ",").contains(Substring(t.fixture)) { return }
+        if let only = env["SLEEPSTA_MUTATION_TARGETS"], !only.split(separator: ",").contains(Substring(t.name)) { return }
         let original = Array(try Data(contentsOf: URL(fileURLWithPath: Fixture.path(t.fixture))))
         let gt3x = [.gt3xLog, .gt3xInfo, .gt3xActivityBin, .gt3xActivityInfo].contains(t.wrapping) ? try Self.entries(Fixture.path(t.fixture)) : nil
         let folder = TemporaryFolder()
