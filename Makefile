@@ -26,6 +26,7 @@ help:
 	@echo "make build   release build of .build/$(CONFIG)/sleepsta"
 	@echo "make bench   benchmark every stage and the Python peers (docs/performance.md); KEEP=1 keeps bench-work/"
 	@echo "make fuzz    a million generated hostile .agd files and sleep diaries each (FUZZ_RUNS=N); about 10 minutes"
+	@echo "make validate-ggir  sleepsta beside GGIR night by night on the bench's 7-day wrist file (needs R + GGIR)"
 	@echo "make clean   remove build output, the database, generated samples and reports"
 
 # Installs what is missing with apt-get when run as root; otherwise prints the exact command.
@@ -139,6 +140,19 @@ fuzz: deps
 	bin=$$($(SWIFT) build -c release --show-bin-path) && \
 	$$bin/sleepsta-bench fuzz --target diary --runs $(FUZZ_RUNS) && \
 	$$bin/sleepsta-bench fuzz --target agd --runs $(FUZZ_RUNS)
+
+# sleepsta beside GGIR 3.3-6 on the bench's 7-day wrist recording (.cwa and CSV), night by night, with
+# GGIR's 2013 non-wear rule and its defaults (bench/validate_ggir.py). Needs R and GGIR
+# (../shared/peers/ggir/install.sh); says so and skips without them. About 15 min with GGIR.
+GGIR_WORK ?= ggir-work
+.PHONY: validate-ggir
+validate-ggir: deps
+	$(SWIFT) build -c release --product sleepsta
+	$(SWIFT) build -c release --product sleepsta-bench
+	@bin=$$($(SWIFT) build -c release --show-bin-path); mkdir -p $(GGIR_WORK); \
+	test -f $(GGIR_WORK)/wearable-7d-100hz.cwa || $$bin/sleepsta-bench generate --work $(GGIR_WORK) --days 7 --cwa; \
+	python3 bench/validate_ggir.py --sleepsta $$bin/sleepsta --work $(GGIR_WORK) \
+	  $(GGIR_WORK)/wearable-7d-100hz.cwa:device:Europe/Berlin $(GGIR_WORK)/wearable-7d-100hz.csv:csv100:Europe/Berlin
 
 .PHONY: bench bench-peers
 # BENCH_BUILD_FLAGS: extra `swift build` flags, e.g. --scratch-path DIR.
