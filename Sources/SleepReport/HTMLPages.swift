@@ -67,6 +67,7 @@ public enum HTMLPages {
             "statusNote": statusNote(a.status),
             "statusReason": a.statusReason ?? "",
             "scoredNote": a.status == .scored && a.statusReason != nil,
+            "nonWearNote": nonWearNote(a, tl) ?? "",
             "method": a.method.summary(a.parameters),
             "kindReason": input.kindReason,
             "hasKindReason": !input.kindReason.isEmpty,
@@ -136,6 +137,17 @@ public enum HTMLPages {
         case "data": return name.map { "\($0) (stated by the file; it wins over --tz)" } ?? "UTC offsets stated by the file (they win over --tz)"
         default: return name ?? "UTC offsets from the data"
         }
+    }
+
+    /// The caution of a wearable night with non-wear in or just before its sleep window
+    /// (``WearableNightSummary/nonWearNearWindowMinutes``, at least 15 minutes: GGIR's non-wear
+    /// windows are 15 min long), nil otherwise.
+    static func nonWearNote(_ a: NightAnalysis, _ tl: UTCOffsetTimeline) -> String? {
+        guard let w = a.wearable, let minutes = w.nonWearNearWindowMinutes, minutes >= 15,
+              let on = w.guiderOnsetUTC, let off = w.guiderWakeupUTC else { return nil }
+        return "\(NumberText.minutes(minutes)) marked not worn lie in this night's sleep window (\(NumberText.clock(on, tl))–\(NumberText.clock(off, tl))) or the hour before it. "
+            + "A sleeper lying very still can look like a device off the wrist (GGIR's 2013 rule: an hour without movement), and the sleep period may then start late and TST be short. "
+            + "Check the chart's \"not worn\" stretches; if the device was worn, a sleep diary (--diary) with the time in bed guides the night."
     }
 
     static func statusNote(_ s: NightStatus) -> String {
@@ -316,6 +328,9 @@ extension HTMLPages {
             ["label": "Fraction of the night invalid (fraction_night_invalid)", "value": NumberText.fixed(w.fractionNightInvalid, 3)],
         ]
         if let t = w.hdczaThresholdDegrees { rows.append(["label": "HDCZA threshold", "value": "\(NumberText.fixed(t, 3))° change in angle-z"]) }
+        if let near = w.nonWearNearWindowMinutes {
+            rows.append(["label": "Not worn in the sleep window or the hour before it", "value": NumberText.minutes(near)])
+        }
         rows.append(["label": "Day sleeper (daysleeper)", "value": w.daysleeper ? "yes: the window was searched from 18:00 to 18:00" : "no"])
         return rows
     }

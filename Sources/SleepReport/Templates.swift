@@ -51,6 +51,7 @@ enum Templates {
     {{#recordingPage}}<p><a href="{{recordingPage}}">The recording: rhythm across days, actogram, all its nights</a></p>{{/recordingPage}}
     {{^scored}}<p class="note">{{statusNote}}{{#statusReason}} Reason: {{statusReason}}.{{/statusReason}}</p>{{/scored}}
     {{#scoredNote}}<p class="note">{{statusReason}}.</p>{{/scoredNote}}
+    {{#nonWearNote}}<p class="note caution">{{nonWearNote}}</p>{{/nonWearNote}}
     {{#coarseSource}}<p class="note">The source holds totals per {{sourceResolution}} only; intervals shorter than that are spread evenly, not measured.</p>{{/coarseSource}}
     <span class="chartbox"><img class="chart" src="{{chart}}" alt="{{chartAlt}}"></span>
     {{#scored}}

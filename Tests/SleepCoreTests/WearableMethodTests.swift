@@ -143,6 +143,9 @@ struct WearableMethodTests {
                                total: 2, note: "ours \(onsetEpoch)/\(endEpoch), GGIR 5000/5400")
         #expect(onsetEpoch == 5000 && endEpoch == 5400)
         #expect(w.hdczaThresholdDegrees == 0.13)
+        // GGIR's vectors are invalid from epoch 5399, where the window ends: the half hour after
+        // it (360 epochs) is non-wear beside the window.
+        #expect(w.nonWearNearWindowMinutes == 30)
         // van Hees 2015 on the same angles: the still block 4999…5999 is one bout from the last
         // posture change (|Δ angle-z| > 5°) before it; invalid epochs (from 5399) are neither sleep
         // nor wake, so the bout that overlaps the guider ends at 5399.

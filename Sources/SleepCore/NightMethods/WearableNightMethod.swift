@@ -72,6 +72,19 @@ public struct WearableNightMethod: NightAnalysisMethod {
             + (p.diaryDigest.map { ";diary=\($0)" } ?? "")
     }
 
+    /// Epochs of the hour before a guider window and of the half hour after it, beside the window
+    /// itself, in which non-wear is reported (``WearableNightSummary/nonWearNearWindowMinutes``).
+    static let nonWearLookBeforeEpochs = 3600 / WearableEpochs.epochSeconds
+    static let nonWearLookAfterEpochs = 1800 / WearableEpochs.epochSeconds
+
+    /// Minutes of non-wear (with data) from an hour before `span` to half an hour after it.
+    static func nonWearNear(_ span: EpochSpan, in e: WearableEpochs) -> Double {
+        let from = max(0, span.startEpoch - nonWearLookBeforeEpochs), to = min(e.count, span.endEpoch + nonWearLookAfterEpochs)
+        guard from < to else { return 0 }
+        let n = (from..<to).reduce(0) { $0 + (e.hasData($1) && e.nonWear[$1] ? 1 : 0) }
+        return Double(n * WearableEpochs.epochSeconds) / 60
+    }
+
     public func analyze(_ night: NightData, parameters p: AnalysisParameters) -> NightAnalysis {
         let W = night.window
         guard let all = night.epochs, all.count > 0 else {
@@ -144,6 +157,7 @@ public struct WearableNightMethod: NightAnalysisMethod {
         summary.hdczaThresholdDegrees = spt.threshold.isNaN ? nil : spt.threshold
         summary.guiderOnsetUTC = range.epochStartUTC(spt.span.startEpoch)
         summary.guiderWakeupUTC = range.epochStartUTC(spt.span.endEpoch)
+        summary.nonWearNearWindowMinutes = Self.nonWearNear(spt.span, in: range)
 
         // 3. Sustained inactivity bouts (or counts scored per minute); invalid epochs are neither sleep nor wake.
         let states: [SleepWake?]
@@ -296,6 +310,10 @@ public struct WearableNightSummary: Sendable, Equatable, Codable {
     public var validHours: Double
     public var nonWearMinutes: Double
     public var noDataMinutes: Double
+    /// Minutes marked not worn inside the guider window, in the hour before it or the half hour
+    /// after it: a sleeper lying still for an hour looks like a device off the wrist to GGIR's 2013
+    /// rule, and such a stretch can move the window's start late (the night page says so).
+    public var nonWearNearWindowMinutes: Double? = nil
     /// GGIR `daysleeper`: the window was searched from 18:00 to 18:00.
     public var daysleeper = false
     /// HDCZA's threshold on the change in angle-z (degrees).

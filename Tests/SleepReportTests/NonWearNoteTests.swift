@@ -1,0 +1,28 @@
+import Testing
+@testable import SleepCore
+@testable import SleepReport
+
+@Suite("Night page: non-wear beside the sleep window")
+struct NonWearNoteTests {
+    static func analysis(nonWearNear minutes: Double?) -> NightAnalysis {
+        let start: Int64 = 1_718_366_400   // 2024-06-14 12:00 UTC
+        let e = WearableEpochs(startUTC: start, enmo: [0.01], angleZ: [0], mad: [0.01], sampleCounts: [500], nonWear: [false])
+        var w = WearableNightSummary(epochs: e)
+        w.guiderOnsetUTC = start + 11 * 3600          // 23:00
+        w.guiderWakeupUTC = start + 18 * 3600 + 1800  // 06:30
+        w.nonWearNearWindowMinutes = minutes
+        return NightAnalysis(status: .scored, parameters: AnalysisParameters(), intervals: [], epochs: [], wakeThreshold: nil,
+                             metrics: nil, kind: .wearable24h, wearable: w)
+    }
+
+    @Test("15 min or more of non-wear in the window or the hour before it: a caution naming the window; less, or none stored: no caution")
+    func caution() throws {
+        let tl = UTCOffsetTimeline(initialOffsetSeconds: 0)
+        let note = try #require(HTMLPages.nonWearNote(Self.analysis(nonWearNear: 75), tl))
+        #expect(note.hasPrefix("1 h 15 min marked not worn lie in this night's sleep window (23:00–06:30) or the hour before it."), "\(note)")
+        #expect(note.contains("--diary"))
+        #expect(HTMLPages.nonWearNote(Self.analysis(nonWearNear: 10), tl) == nil)
+        #expect(HTMLPages.nonWearNote(Self.analysis(nonWearNear: nil), tl) == nil)
+        #expect(HTMLPages.wearableFacts(Self.analysis(nonWearNear: 75)).contains { $0["label"] == "Not worn in the sleep window or the hour before it" && $0["value"] == "1 h 15 min" })
+    }
+}
