@@ -72,6 +72,12 @@ def number(text):
         return None
 
 
+def minutes(hours_text):
+    """GGIR's hours (part 4) as minutes, None when not a number."""
+    h = number(hours_text)
+    return None if h is None else h * 60
+
+
 def sleepsta_nights(binary, path, tz, work, name):
     data = os.path.join(work, name + "-data")
     os.makedirs(data, exist_ok=True)
@@ -139,9 +145,7 @@ def ggir_nights(path, kind, tz, work, name, rule):
                 date = ggir_date(r["calendar_date"])
                 nights[date] = {
                     "onset": number(r.get("sleeponset")), "wake": number(r.get("wakeup")),
-                    "spt": (number(r.get("SptDuration")) or 0) * 60 if number(r.get("SptDuration")) is not None else None,
-                    "tst": (number(r.get("SleepDurationInSpt")) or 0) * 60 if number(r.get("SleepDurationInSpt")) is not None else None,
-                    "waso": (number(r.get("WASO")) or 0) * 60 if number(r.get("WASO")) is not None else None,
+                    "spt": minutes(r.get("SptDuration")), "tst": minutes(r.get("SleepDurationInSpt")), "waso": minutes(r.get("WASO")),
                     "invalid": number(r.get("fraction_night_invalid")), "kept": date in cleaned,
                 }
     return nights, wall, peak

@@ -8,17 +8,25 @@ import Testing
 /// with the values the generator encoded.
 @Suite("Device readers vs independent readers")
 struct DeviceReaderCrossCheckTests {
+    /// A spec `.gt3x` read by sleepsta beside pygt3x 0.7.1's decode of it (`<fixture>.pygt3x.csv.gz`,
+    /// on the device clock = UTC + `clockOffset`; pygt3x keeps float32): as many samples, each within
+    /// 1e-6 s and 1e-6 g. Returns what sleepsta read.
+    static func expectSameAsPygt3x(_ fixture: String, clockOffset: Double, label: String) throws -> (Recording, RawSampleBuffer) {
+        let (r, ours) = try Fixture.samples(GT3XReader(), fixture)
+        let reference = try Fixture.reference(fixture + ".pygt3x.csv.gz")
+        let a = SampleAgreement(ours, reference, clockOffset: clockOffset, timeTolerance: 1e-6, valueTolerance: 1e-6)
+        ReferenceReport.record("\(fixture) vs pygt3x 0.7.1\(label)", matched: a.matched, total: a.total, note: a.note)
+        #expect(ours.count == reference.count)
+        #expect(a.matched == a.total, "\(a.note)")
+        return (r, ours)
+    }
+
     // MARK: ActiGraph .gt3x, ACTIVITY (12-bit) records, idle sleep
 
     @Test("spec .gt3x (12-bit ACTIVITY, idle sleep, deflate) = pygt3x 0.7.1, sample by sample")
     func gt3xVsPygt3x() throws {
-        let (r, ours) = try Fixture.samples(GT3XReader(), "spec_activity12.gt3x")
-        let reference = try Fixture.reference("spec_activity12.gt3x.pygt3x.csv.gz")
-        // pygt3x reports the device clock (info.txt: TimeZone 02:00:00) and downcasts to float32.
-        let a = SampleAgreement(ours, reference, clockOffset: 7200, timeTolerance: 1e-6, valueTolerance: 1e-6)
-        ReferenceReport.record("spec_activity12.gt3x vs pygt3x 0.7.1 (incl. 30 s idle-sleep fill)", matched: a.matched, total: a.total, note: a.note)
-        #expect(ours.count == reference.count)
-        #expect(a.matched == a.total)
+        // pygt3x reports the device clock (info.txt: TimeZone 02:00:00).
+        let (r, _) = try Self.expectSameAsPygt3x("spec_activity12.gt3x", clockOffset: 7200, label: " (incl. 30 s idle-sleep fill)")
         #expect(r.quality.idleSleepSecondsFilled == 30)
         #expect(r.quality.nominalSampleRateHz == 30)
         #expect(r.timeline.offset(atUTC: 1_718_398_200) == 7200)
@@ -47,12 +55,8 @@ struct DeviceReaderCrossCheckTests {
 
     @Test("idle sleep until the device stopped: filled to the log's last record, as pygt3x 0.7.1 fills it, sample by sample")
     func gt3xIdleToTheEnd() throws {
-        let (r, ours) = try Fixture.samples(GT3XReader(), "spec_idle_to_end.gt3x")
-        let reference = try Fixture.reference("spec_idle_to_end.gt3x.pygt3x.csv.gz")
-        let a = SampleAgreement(ours, reference, clockOffset: 7200, timeTolerance: 1e-6, valueTolerance: 1e-6)
-        ReferenceReport.record("spec_idle_to_end.gt3x vs pygt3x 0.7.1 (30 s + 30 s idle-sleep fill)", matched: a.matched, total: a.total, note: a.note)
-        #expect(ours.count == reference.count && reference.count == 6900)
-        #expect(a.matched == a.total, "\(a.note)")
+        let (r, ours) = try Self.expectSameAsPygt3x("spec_idle_to_end.gt3x", clockOffset: 7200, label: " (30 s + 30 s idle-sleep fill)")
+        #expect(ours.count == 6900)
         // 120–150 s between records, 200–230 s after the last activity record up to the last record.
         #expect(r.quality.idleSleepSecondsFilled == 60)
     }
@@ -71,13 +75,9 @@ struct DeviceReaderCrossCheckTests {
 
     @Test("older .gt3x (activity.bin, 30 Hz, 1,832 samples) = pygt3x 0.7.1, sample by sample; its time from info.txt")
     func activityBinVsPygt3x() throws {
-        let (r, ours) = try Fixture.samples(GT3XReader(), "spec_nhanes_activity.gt3x")
-        let reference = try Fixture.reference("spec_nhanes_activity.gt3x.pygt3x.csv.gz")
-        // pygt3x rounds to 3 decimals as we do and keeps float32; its times are rebased (crosscheck_references.py).
-        let a = SampleAgreement(ours, reference, clockOffset: -21_600, timeTolerance: 1e-6, valueTolerance: 1e-6)
-        ReferenceReport.record("spec_nhanes_activity.gt3x vs pygt3x 0.7.1", matched: a.matched, total: a.total, note: a.note)
-        #expect(ours.count == 1832 && reference.count == 1832)
-        #expect(a.matched == a.total, "\(a.note)")
+        // pygt3x rounds to 3 decimals as we do; its times are rebased (crosscheck_references.py).
+        let (r, ours) = try Self.expectSameAsPygt3x("spec_nhanes_activity.gt3x", clockOffset: -21_600, label: "")
+        #expect(ours.count == 1832)
         #expect(r.timeline.offset(atUTC: 1_718_427_000) == -21_600)
         #expect(r.quality.nominalSampleRateHz == 30 && r.quality.deviceRangeG == 6)
     }

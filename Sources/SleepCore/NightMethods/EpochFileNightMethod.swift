@@ -225,6 +225,12 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
         var threshold: Double?
         /// For intervals: activity × this = the interval's movement sum (1 for counts; epoch seconds for means).
         var movementFactor: Double
+
+        /// From the first to the last scoring epoch with data; nil without data.
+        var withData: Range<Int>? {
+            guard let first = states.firstIndex(where: { $0 != nil }), let last = states.lastIndex(where: { $0 != nil }) else { return nil }
+            return first..<(last + 1)
+        }
     }
 
     static func score(_ s: EpochNightSeries, column: EpochNightSeries.Column, family: EpochActivityFamily,
@@ -329,14 +335,13 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
                 return longest.span.startEpoch..<longest.span.endEpoch
             }
         }
-        let withData = scored.states.indices.filter { scored.states[$0] != nil }
-        guard let first = withData.first, let last = withData.last else { return nil }
+        guard let withData = scored.withData else { return nil }
         let dataSeconds = Int((summary.dataMinutes ?? 0) * 60)
         if dataSeconds < dayAndNightSeconds {
             // A recording of the time in bed (a PSG night) reaches the small hours (a fragment of a
             // day does not: ``dayFragment(_:scored:night:summary:)`` has set it apart).
             summary.guider = "the recording's span in this night (\(LocalClock.hoursText(seconds: dataSeconds)): a recording of the time in bed)"
-            return first..<(last + 1)
+            return withData
         }
         let movement = scored.activity.map { $0.isNaN ? 0 : $0 }
         let invalid = scored.activity.map(\.isNaN)
@@ -405,8 +410,8 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
         let dataSeconds = Int((summary.dataMinutes ?? 0) * 60)
         guard dataSeconds < dayAndNightSeconds else { return nil }
         let E = Int64(scored.epochSeconds)
-        guard let first = scored.states.firstIndex(where: { $0 != nil }), let last = scored.states.lastIndex(where: { $0 != nil }) else { return nil }
-        let from = scored.startUTC + Int64(first) * E, to = scored.startUTC + Int64(last + 1) * E
+        guard let span = scored.withData else { return nil }
+        let from = scored.startUTC + Int64(span.lowerBound) * E, to = scored.startUTC + Int64(span.upperBound) * E
         let core = nightCore(night)
         let inCore = max(0, min(to, core.upperBound) - max(from, core.lowerBound))
         guard inCore < minimumNightCoreSeconds else { return nil }

@@ -86,10 +86,7 @@ public struct ActiGraphCalibrationV2: Sendable, Equatable {
         let bytes = try archive.open(entry).readAll(limit: 1 << 20, path: path)
         var serial = ""
         if let info = archive.entry(named: "info.txt") {
-            let text = String(decoding: try archive.open(info).readAll(limit: 1 << 20, path: path), as: UTF8.self)
-            for line in text.split(whereSeparator: \.isNewline) where line.contains("Serial Number:") {
-                serial = line.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters() } ?? ""
-            }
+            serial = GT3XReader.Info.keyValues(try archive.open(info).readAll(limit: 1 << 20, path: path))["Serial Number"] ?? ""
         }
         let parsed: ActiGraphCalibrationV2?
         do throws(CalibrationProblem) { parsed = try parse(json: bytes, rateHz: rateHz) }

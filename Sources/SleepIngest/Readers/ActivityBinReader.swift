@@ -67,11 +67,7 @@ enum ActivityBinReader {
         if intake.gravity != .included {
             warnings.append("mean |a| is \(String(format1: intake.meanNorm)) g, not about 1 g: check that this is an ActiGraph activity.bin (341 LSB/g)")
         }
-        var recording = Recording(format: GT3XReader.format, segments: [RecordingSegment(series: series)], timeline: zone.timeline,
-                                  timeZoneName: zone.name, timeZoneSource: zone.source, units: "g",
-                                  gravity: .included, quality: quality, warnings: warnings)
-        recording.device = info.device + " (activity.bin, the format of firmware ≤ 2.5)"
-        recording.compression = stream.compression
-        return recording
+        return GT3XReader.recording(series, quality: quality, zone: zone, warnings: warnings,
+                                    device: info.device + " (activity.bin, the format of firmware ≤ 2.5)", compression: stream.compression)
     }
 }

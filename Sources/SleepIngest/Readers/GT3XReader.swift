@@ -71,7 +71,7 @@ public struct GT3XReader: RawSampleReader {
                                intake: SampleIntake(sink: samples, deviceRangeG: info.rangeG))
         defer { samples = parser.intake.sink }
         try parser.parse(ChunkedBytes(log))
-        return try parser.finish(format: Self.format, compression: log.compression)
+        return try parser.finish(compression: log.compression)
     }
 
     /// The facts of `info.txt`.
@@ -87,13 +87,19 @@ public struct GT3XReader: RawSampleReader {
         var statedEndSecond: Int64?
         var serial: String { values["Serial Number"] ?? "" }
 
-        init(bytes: [UInt8], path: String) throws(IngestError) {
-            var start = 0
-            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
+        /// The `Key: Value` lines of an ActiGraph `info.txt` (also the one of an `.agdc`).
+        static func keyValues(_ bytes: [UInt8]) -> [String: String] {
+            var values: [String: String] = [:]
+            let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
             for line in String(decoding: bytes[start...], as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
                 guard let colon = line.firstIndex(of: ":") else { continue }
                 values[line[..<colon].trimmingCharacters()] = line[line.index(after: colon)...].trimmingCharacters()
             }
+            return values
+        }
+
+        init(bytes: [UInt8], path: String) throws(IngestError) {
+            values = Self.keyValues(bytes)
             guard let rateText = values["Sample Rate"], let rate = Int(rateText) ?? Double(rateText).map({ Int($0) }), rate > 0, rate <= 10_000 else {
                 throw IngestError(file: path, path: "info.txt", message: "no valid 'Sample Rate' in info.txt (found '\(values["Sample Rate"] ?? "")'); expected a rate in Hz such as 30 or 100")
             }
@@ -318,7 +324,7 @@ public struct GT3XReader: RawSampleReader {
             return Double(fraction) / 8_388_608.0 * pow(2.0, Double(exponent))
         }
 
-        mutating func finish(format: RecordingFormat, compression: String?) throws(IngestError) -> Recording {
+        mutating func finish(compression: String?) throws(IngestError) -> Recording {
             // An idle period still open at the end (the device lay still until it was stopped) is
             // filled up to the log's last record (battery and status records go on while the
             // device sleeps), within the span info.txt states, as pygt3x fills it: a 5-min 30-Hz
@@ -345,13 +351,20 @@ public struct GT3XReader: RawSampleReader {
             if intake.gravity != .included {
                 warnings.append("mean |a| is \(String(format1: intake.meanNorm)) g, not about 1 g: check the acceleration scale (\(scale) LSB/g)")
             }
-            var recording = Recording(format: format, segments: [RecordingSegment(series: series)], timeline: zone.timeline,
-                                      timeZoneName: zone.name, timeZoneSource: zone.source, units: "g",
-                                      gravity: .included, quality: quality, warnings: warnings)
-            recording.device = info.device
-            recording.compression = compression
-            return recording
+            return GT3XReader.recording(series, quality: quality, zone: zone, warnings: warnings, device: info.device, compression: compression)
         }
+    }
+
+    /// A `.gt3x` recording of either format: one segment of samples in g with gravity, on the
+    /// device clock `zone` resolved.
+    static func recording(_ series: SecondSeries, quality: QualitySummary, zone: ZoneChoice, warnings: [String],
+                          device: String, compression: String?) -> Recording {
+        var recording = Recording(format: format, segments: [RecordingSegment(series: series)], timeline: zone.timeline,
+                                  timeZoneName: zone.name, timeZoneSource: zone.source, units: "g",
+                                  gravity: .included, quality: quality, warnings: warnings)
+        recording.device = device
+        recording.compression = compression
+        return recording
     }
 }
 

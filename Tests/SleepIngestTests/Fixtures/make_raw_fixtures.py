@@ -74,6 +74,20 @@ def pack12(values):
     return bytes(int(bits[k:k + 8], 2) for k in range(0, len(bits), 8))
 
 
+def net_ticks(sec):
+    """Seconds since 1970 -> .NET ticks (100 ns since 0001-01-01), as info.txt states times."""
+    return (sec + 62135596800) * 10_000_000
+
+
+def write_zip(name, entries, compression, date_time=(2024, 6, 15, 8, 0, 0)):
+    """A zip archive in OUT of (entry name, bytes), every entry with the same time and compression."""
+    with zipfile.ZipFile(os.path.join(OUT, name), "w", compression=compression) as z:
+        for entry, data in entries:
+            zi = zipfile.ZipInfo(entry, date_time=date_time)
+            zi.compress_type = compression
+            z.writestr(zi, data)
+
+
 def encode_actigraph_float(f):
     """Parameters.md SspCodec.Encode."""
     if abs(f) < 2 ** -23:
@@ -137,16 +151,15 @@ def make_gt3x(name, zero_padding, compression, trailing_idle=False):
             log += b"\x00\x00\x00"  # stray zero bytes between records (README: to be skipped)
         if s % 60 == 0:
             log += gt3x_record(0x02, start_local + s, struct.pack("<H", 4100))  # battery: ignored
-    ticks = lambda sec: (sec + 62135596800) * 10_000_000
     info = "\r\n".join([
         "Serial Number: NEO1F99999999",
         "Device Type: GT3XPlus",
         "Firmware: 3.2.1",
         "Battery Voltage: 4.10",
         f"Sample Rate: {rate}",
-        f"Start Date: {ticks(start_local)}",
-        f"Stop Date: {ticks(start_local + seconds)}",
-        f"Last Sample Time: {ticks(start_local + seconds)}",
+        f"Start Date: {net_ticks(start_local)}",
+        f"Stop Date: {net_ticks(start_local + seconds)}",
+        f"Last Sample Time: {net_ticks(start_local + seconds)}",
         "TimeZone: 02:00:00",
         "Download Date: 0",
         "Board Revision: 4",
@@ -156,22 +169,15 @@ def make_gt3x(name, zero_padding, compression, trailing_idle=False):
         "Acceleration Max: 6.0",
         "Subject Name: spec",
     ]) + "\r\n"
-    path = os.path.join(OUT, name)
-    with zipfile.ZipFile(path, "w", compression=compression) as z:
-        for entry, data in [("log.bin", bytes(log)), ("info.txt", info.encode())]:
-            zi = zipfile.ZipInfo(entry, date_time=(2024, 6, 15, 8, 0, 0))
-            zi.compress_type = compression
-            z.writestr(zi, data)
+    write_zip(name, [("log.bin", bytes(log)), ("info.txt", info.encode())], compression)
 
 
 def make_nhanes_example(name):
     """The worked example of activity.bin.md: 3 samples in "00 60 08 EB D0 07 00 9E BF 00 70 08 EB F0"
     (an odd count: the last nibble is unused), GT3X+ started 2008-03-29 12:00:00 at 30 Hz."""
-    ticks = (1206792000 + 62135596800) * 10_000_000
-    info = "Serial Number: NEO1A99999999\r\nFirmware: 2.0.0\r\nSample Rate: 30\r\nStart Date: %d\r\nTimeZone: 00:00:00\r\n" % ticks
-    with zipfile.ZipFile(os.path.join(OUT, name), "w", compression=zipfile.ZIP_STORED) as z:
-        for entry, data in [("activity.bin", bytes.fromhex("00 60 08 EB D0 07 00 9E BF 00 70 08 EB F0")), ("info.txt", info.encode())]:
-            z.writestr(zipfile.ZipInfo(entry, date_time=(2008, 3, 29, 12, 0, 0)), data)
+    info = "Serial Number: NEO1A99999999\r\nFirmware: 2.0.0\r\nSample Rate: 30\r\nStart Date: %d\r\nTimeZone: 00:00:00\r\n" % net_ticks(1206792000)
+    write_zip(name, [("activity.bin", bytes.fromhex("00 60 08 EB D0 07 00 9E BF 00 70 08 EB F0")), ("info.txt", info.encode())],
+              zipfile.ZIP_STORED, date_time=(2008, 3, 29, 12, 0, 0))
 
 
 def make_nhanes_gt3x(name):
@@ -188,27 +194,22 @@ def make_nhanes_gt3x(name):
         clip = lambda v: max(-2046, min(2046, int(round(v))))  # -2048, -2047 and 2047 never occur
         values += [clip(y), clip(x), clip(z)]
     activity = pack12(values)
-    ticks = lambda sec: (sec + 62135596800) * 10_000_000
     info = "\r\n".join([
         "Serial Number: NEO1B99999999",
         "Device Type: GT3XPlus",
         "Firmware: 2.5.0",
         "Battery Voltage: 4.20",
         f"Sample Rate: {rate}",
-        f"Start Date: {ticks(start_local)}",
-        f"Stop Date: {ticks(start_local + 60)}",
+        f"Start Date: {net_ticks(start_local)}",
+        f"Stop Date: {net_ticks(start_local + 60)}",
         "TimeZone: -06:00:00",
-        f"Download Date: {ticks(start_local + 120)}",
+        f"Download Date: {net_ticks(start_local + 120)}",
         "Board Revision: 2",
         "Unexpected Resets: 0",
         "Subject Name: spec",
     ]) + "\r\n"
-    path = os.path.join(OUT, name)
-    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as z:
-        for entry, data in [("log.txt", b""), ("activity.bin", activity), ("lux.bin", bytes(122)), ("info.txt", info.encode())]:
-            zi = zipfile.ZipInfo(entry, date_time=(2024, 6, 15, 8, 0, 0))
-            zi.compress_type = zipfile.ZIP_DEFLATED
-            z.writestr(zi, data)
+    write_zip(name, [("log.txt", b""), ("activity.bin", activity), ("lux.bin", bytes(122)), ("info.txt", info.encode())],
+              zipfile.ZIP_DEFLATED)
 
 
 # Calibration method 2 parameters of an imaginary 32-Hz wrist device (not any real device's).
@@ -242,11 +243,8 @@ def make_actilife_lsb():
         f.write("\r\n".join(rows) + "\r\n")
     import json
     info = "\ufeffSerial Number: TAS1F99999999\r\nAcceleration Scale: 1\r\nSample Rate: 32\r\nFirmware: 1.0.0\r\nLimb: wrist\r\n"
-    with zipfile.ZipFile(os.path.join(OUT, "spec_actilife_raw_lsb.agdc"), "w", compression=zipfile.ZIP_DEFLATED) as z:
-        for entry, data in [("info.txt", info.encode()), ("calibration.json", ("\ufeff" + json.dumps(SPEC_CALIBRATION)).encode())]:
-            zi = zipfile.ZipInfo(entry, date_time=(2024, 6, 15, 8, 0, 0))
-            zi.compress_type = zipfile.ZIP_DEFLATED
-            z.writestr(zi, data)
+    write_zip("spec_actilife_raw_lsb.agdc", [("info.txt", info.encode()), ("calibration.json", ("\ufeff" + json.dumps(SPEC_CALIBRATION)).encode())],
+              zipfile.ZIP_DEFLATED)
 
 
 def make_gt3x2csv():
