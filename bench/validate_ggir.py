@@ -40,7 +40,9 @@ def run_measured(cmd, log):
     with open(log, "w") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
         _, status, usage = os.wait4(proc.pid, 0)
-    return os.waitstatus_to_exitcode(status), time.monotonic() - start, usage.ru_maxrss / 1024
+    # ru_maxrss is in KiB on Linux, in bytes on macOS.
+    peak = usage.ru_maxrss / (1024 * 1024) if sys.platform == "darwin" else usage.ru_maxrss / 1024
+    return os.waitstatus_to_exitcode(status), time.monotonic() - start, peak
 
 
 def ggir_available():
@@ -202,10 +204,11 @@ def main():
         return 0
     os.makedirs(a.work, exist_ok=True)
     timings = []
-    for spec in a.files:
+    for k, spec in enumerate(a.files):
         parts = spec.split(":")
         path, kind, tz = parts[0], parts[1] if len(parts) > 1 and parts[1] else "device", parts[2] if len(parts) > 2 else "Europe/Berlin"
-        name = os.path.basename(path).replace(".", "_")
+        # Files of the same name in two folders keep their own outputs.
+        name = os.path.basename(path).replace(".", "_") + ("" if [os.path.basename(s.split(":")[0]) for s in a.files].count(os.path.basename(path)) == 1 else f"_{k + 1}")
         ours, wall, peak = sleepsta_nights(a.sleepsta, path, tz, a.work, name)
         timings.append((os.path.basename(path), "sleepsta run", wall, peak))
         for rule in a.rules.split(","):

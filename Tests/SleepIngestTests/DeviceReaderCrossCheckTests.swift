@@ -126,6 +126,48 @@ struct DeviceReaderCrossCheckTests {
         #expect(ours.timestamps.first == 1_718_406_000)
     }
 
+    @Test("calibration.json: parameters of exactly 0 or 1 are read (JSON numbers that bridge to Bool); implausible sensitivities are refused by name")
+    func calibrationParameters() throws {
+        var p: [String: Any] = ["offsetX_32": 0, "offsetY_32": 1, "offsetZ_32": 33, "sensitivityXX_32": 25100, "sensitivityYY_32": 25900,
+                                "sensitivityZZ_32": 24700, "sensitivityXY_32": 0, "sensitivityXZ_32": 1, "sensitivityYZ_32": -55,
+                                "isCalibrated": false, "calibrationMethod": 2]
+        func parse() throws(ActiGraphCalibrationV2.CalibrationProblem) -> ActiGraphCalibrationV2? {
+            try ActiGraphCalibrationV2.parse(json: Array(try! JSONSerialization.data(withJSONObject: p)), rateHz: 32)
+        }
+        let c = try #require(try parse())
+        #expect(c.offset.0 == 0 && c.offset.1 == 1 && abs(c.matrix[0][1] - (1.0 / 250 - 0.004)) < 1e-18)
+        p["sensitivityXY_32"] = -25000   // 1 / 0: a division by zero
+        #expect(throws: ActiGraphCalibrationV2.CalibrationProblem.self) { try parse() }
+        p["sensitivityXY_32"] = 0; p["sensitivityZZ_32"] = -24700   // a negative diagonal flips an axis
+        #expect(throws: ActiGraphCalibrationV2.CalibrationProblem.self) { try parse() }
+    }
+
+    @Test("info.txt with a sample rate of nan, inf or 1e30 is refused, not a crash")
+    func gt3xHostileSampleRate() {
+        for rate in ["nan", "inf", "1e30", "-30"] {
+            #expect(throws: IngestError.self) { try GT3XReader.Info(bytes: Array("Sample Rate: \(rate)\r\n".utf8), path: "x.gt3x") }
+        }
+    }
+
+    @Test("an LSB export that starts with rows of 0, 0, 0: still told from g, the leading zero rows left out (nothing to fill them with), the rest calibrated")
+    func actiLifeLSBLeadingZeroRows() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sleepsta-lsb0-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let lines = try String(contentsOfFile: Fixture.path("spec_actilife_raw_lsb.csv"), encoding: .utf8).components(separatedBy: "\r\n")
+        // 300 rows of zeros in place of the first 300 samples (more than the detection looks at).
+        let rows = Array(lines.prefix(11)) + Array(repeating: "0.0,0.0,0.0", count: 300) + Array(lines.dropFirst(311))
+        try rows.joined(separator: "\r\n").write(toFile: folder + "/spec_actilife_raw_lsb.csv", atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(atPath: Fixture.path("spec_actilife_raw_lsb.agdc"), toPath: folder + "/spec_actilife_raw_lsb.agdc")
+        var ours = RawSampleBuffer()
+        let r = try ActiLifeRawCSVReader().read(path: folder + "/spec_actilife_raw_lsb.csv", options: IngestOptions(), samples: &ours)
+        let reference = try Fixture.reference("spec_actilife_raw_lsb.csv.pygt3x.csv.gz")
+        #expect(ours.count == 1620)
+        let a = SampleAgreement(ours, Array(reference.dropFirst(300)), timeTolerance: 1e-6, valueTolerance: 1e-8)
+        #expect(a.matched == a.total && a.total == 1620, "\(a.note)")
+        #expect(r.warnings.contains { $0.contains("300 rows of exactly 0, 0, 0 before the first measured row left out") })
+    }
+
     // MARK: Axivity .cwa
 
     /// Values only: openmovement 0.0.1 (the PyPI release) multiplies the 16-bit fraction by the rate

@@ -31,11 +31,24 @@ public struct ActiGraphCalibrationV2: Sendable, Equatable {
         offset = (try p("offsetX"), try p("offsetY"), try p("offsetZ"))
         let xx = try p("sensitivityXX"), yy = try p("sensitivityYY"), zz = try p("sensitivityZZ")
         let xy = try p("sensitivityXY"), xz = try p("sensitivityXZ"), yz = try p("sensitivityYZ")
-        guard xx != 0, yy != 0, zz != 0 else { throw .implausible("a zero diagonal sensitivity") }
         func cross(_ s: Double) -> Double { 1 / (s * 0.01 + 250) - 0.004 }
         matrix = [[1 / (xx * 0.01), cross(xy), cross(xz)],
                   [cross(xy), 1 / (yy * 0.01), cross(yz)],
                   [cross(xz), cross(yz), 1 / (zz * 0.01)]]
+        // Accelerometers resolve 50 to 1,000 counts per g; a cross-axis term is a small fraction
+        // of that. Anything else would turn counts into nonsense (or infinities) silently.
+        for i in 0..<3 {
+            let d = matrix[i][i]
+            guard d.isFinite, d >= 0.001, d <= 0.02 else {
+                throw .implausible("a sensitivity of \(1 / d) counts per g on axis \(["X", "Y", "Z"][i]) (expected 50 to 1,000)")
+            }
+            for j in 0..<3 where j != i {
+                guard matrix[i][j].isFinite, abs(matrix[i][j]) < d else {
+                    throw .implausible("a cross-axis sensitivity (\(["X", "Y", "Z"][i])\(["X", "Y", "Z"][j])) as large as the axis's own")
+                }
+            }
+        }
+        guard offset.0.isFinite, offset.1.isFinite, offset.2.isFinite else { throw .implausible("an offset that is not a finite number") }
     }
 
     /// Raw counts (LSB) to g.
@@ -72,7 +85,9 @@ public struct ActiGraphCalibrationV2: Sendable, Equatable {
         if let calibrated = object["isCalibrated"] as? Bool, calibrated { return nil }
         if let method = object["calibrationMethod"], "\(method)" != "2" { throw .method("\(method)") }
         var numbers: [String: Double] = [:]
-        for (k, v) in object { if let n = v as? NSNumber, !(v is Bool) { numbers[k] = n.doubleValue } }
+        // Every number (a value of exactly 0 or 1 bridges to Bool too, so booleans are not filtered
+        // out here: only the named parameters are read).
+        for (k, v) in object { if let n = v as? NSNumber { numbers[k] = n.doubleValue } }
         return try ActiGraphCalibrationV2(parameters: numbers, rateHz: rateHz)
     }
 

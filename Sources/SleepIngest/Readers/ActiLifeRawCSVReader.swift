@@ -50,7 +50,7 @@ public struct ActiLifeRawCSVReader: RawSampleReader {
         return try read(path: path, options: options, samples: &discard)
     }
 
-    /// The ten header lines and the optional column line.
+    /// The header (up to its closing line of dashes) and the optional column line.
     struct Header {
         var rateHz: Double
         var order: NumericDateOrder
@@ -86,8 +86,9 @@ public struct ActiLifeRawCSVReader: RawSampleReader {
                 throw IngestError(file: path, line: 1, message: "date format '\(formatText)' in the header is not a day/month/year format")
             }
             order = o
-            guard let epochLine = lines.firstIndex(where: { $0.hasPrefix("Epoch Period (hh:mm:ss)") }), lines[epochLine].hasSuffix("00:00:00") else {
-                throw IngestError(file: path, line: 5, message: "expected 'Epoch Period (hh:mm:ss) 00:00:00' (raw data); this is an epoch export")
+            let epochLine = lines.firstIndex { $0.hasPrefix("Epoch Period (hh:mm:ss)") }
+            guard let epochLine, lines[epochLine].hasSuffix("00:00:00") else {
+                throw IngestError(file: path, line: (epochLine ?? 4) + 1, message: "expected 'Epoch Period (hh:mm:ss) 00:00:00' (raw data); this is an epoch export")
             }
             let startTime = lines.first { $0.hasPrefix("Start Time ") }.map { String($0.dropFirst(11)) } ?? ""
             let startDate = lines.first { $0.hasPrefix("Start Date ") }.map { String($0.dropFirst(11)) } ?? ""
@@ -135,15 +136,16 @@ public struct ActiLifeRawCSVReader: RawSampleReader {
                 }
                 timestampColumn = ts; axes = (x, y, z)
             }
-            // LSB or g: the median |a| of the first rows (gravity alone is 1 g, or 256 or 341
-            // counts; no body moves at more than 16 g for long).
+            // LSB or g: the median |a| of the rows in the head (gravity alone is 1 g, or 256 or 341
+            // counts; no body moves at more than 16 g for long). Rows of 0, 0, 0 are not measured
+            // and say nothing.
             var norms: [Double] = []
-            for line in lines.dropFirst(self.lines).prefix(200) {
+            for line in lines.dropFirst(self.lines) {   // the rows within the 8 KB head
                 let f = line.split(separator: ",", omittingEmptySubsequences: false)
                 guard max(axes.0, axes.1, axes.2) < f.count,
                       let x = Double(f[axes.0].trimmingASCIIWhitespaceSubstring()), let y = Double(f[axes.1].trimmingASCIIWhitespaceSubstring()),
                       let z = Double(f[axes.2].trimmingASCIIWhitespaceSubstring()) else { continue }
-                norms.append((x * x + y * y + z * z).squareRoot())
+                if x != 0 || y != 0 || z != 0 { norms.append((x * x + y * y + z * z).squareRoot()) }
             }
             norms.sort()
             inLSB = norms.count >= 3 && norms[norms.count / 2] > 16
@@ -179,6 +181,9 @@ public struct ActiLifeRawCSVReader: RawSampleReader {
         if table.zeroRowsFilled > 0 {
             notes.append("\(table.zeroRowsFilled) rows of exactly 0, 0, 0 (not measured: idle-sleep mode or padding) filled with the previous sample, as ActiLife and GGIR fill them")
         }
+        if table.zeroRowsDropped > 0 {
+            notes.append("\(table.zeroRowsDropped) rows of exactly 0, 0, 0 before the first measured row left out (not measured, and no sample before them to fill with)")
+        }
         let zone = try clock.zone(for: series)
         var recording = Recording(format: Self.format, segments: [RecordingSegment(series: series)], timeline: zone.timeline,
                                   timeZoneName: zone.name, timeZoneSource: zone.source, units: "g",
@@ -195,7 +200,15 @@ public struct ActiLifeRawCSVReader: RawSampleReader {
     static func calibrationFile(for path: String, serial: String, rateHz: Int, firstRow: Int) throws(IngestError)
         -> (calibration: ActiGraphCalibrationV2, file: String, note: String) {
         let folder = (path as NSString).deletingLastPathComponent
-        let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension.lowercased()
+        var stem = (path as NSString).lastPathComponent.lowercased()
+        if stem.hasSuffix(".gz") { stem.removeLast(3) }
+        stem = (stem as NSString).deletingPathExtension
+        // `<stem>.agdc`, or `<stem>` followed by a separator (`WRIST_rawLSB_032Hz_test.agdc`).
+        func named(_ name: String) -> Bool {
+            let n = name.lowercased()
+            guard n.hasPrefix(stem), let next = n.dropFirst(stem.count).first else { return false }
+            return "._- ".contains(next)
+        }
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? [])
             .filter { $0.lowercased().hasSuffix(".agdc") }.sorted()
         var byName: (ActiGraphCalibrationV2, String, String)? = nil
@@ -205,8 +218,10 @@ public struct ActiLifeRawCSVReader: RawSampleReader {
             do {
                 let c = try ActiGraphCalibrationV2.agdc(path: file, rateHz: rateHz)
                 if !serial.isEmpty && c.serial.caseInsensitiveCompare(serial) == .orderedSame { return (c.calibration, name, "") }
-                if byName == nil && name.lowercased().hasPrefix(stem) {
-                    byName = (c.calibration, name, " (its serial number \(c.serial.isEmpty ? "is not stated" : c.serial) is not the CSV's \(serial); chosen by its name)")
+                if byName == nil && named(name) {
+                    let theirs = c.serial.isEmpty ? "states no serial number" : "is of serial \(c.serial)"
+                    byName = (c.calibration, name, serial.isEmpty ? " (the CSV states no serial number; chosen by its name)"
+                              : " (it \(theirs), the CSV of \(serial); chosen by its name)")
                 }
             } catch {
                 problems.append("\(name): \(error.message)")

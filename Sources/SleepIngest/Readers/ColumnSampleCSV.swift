@@ -31,9 +31,13 @@ struct ColumnSampleCSV<Sink: SampleSink>: LineConsumer {
     /// Rows of exactly 0, 0, 0 are taken as not measured and get the previous row's sample
     /// (ActiGraph idle-sleep mode in a CSV that did not fill it, as ActiLife and GGIR fill it).
     var fillZeroRows = false
-    /// Rows filled so.
+    /// Rows filled so, and rows of zeros before the first measured row (nothing to fill them
+    /// with: left out, their time kept for the rows after them).
     var zeroRowsFilled = 0
+    var zeroRowsDropped = 0
     private var previous: (Double, Double, Double)? = nil
+    /// Raw counts beyond this are damage, not acceleration (ActiGraph's ADCs are 12 to 16 bits).
+    static var implausibleCounts: Double { 1_000_000 }
     /// Device clock to UTC (ActiLife, implicit times); nil for UTC-based times.
     let clock: DeviceClock?
     var offset: Int64? = nil
@@ -67,14 +71,15 @@ struct ColumnSampleCSV<Sink: SampleSink>: LineConsumer {
         }
         let t = try timestamp(p, line: number)
         var gx = try value(p, x, "x", line: number), gy = try value(p, y, "y", line: number), gz = try value(p, z, "z", line: number)
-        if fillZeroRows && gx == 0 && gy == 0 && gz == 0, let last = previous {
+        if fillZeroRows && gx == 0 && gy == 0 && gz == 0 {
+            guard let last = previous else { zeroRowsDropped += 1; rows += 1; return }
             (gx, gy, gz) = last
             zeroRowsFilled += 1
         } else if let calibration {
             (gx, gy, gz) = calibration.apply(gx, gy, gz)
             let limit = RawCSVReader.implausibleG
-            if abs(gx) > limit || abs(gy) > limit || abs(gz) > limit {
-                let (axis, g) = abs(gx) > limit ? ("x", gx) : abs(gy) > limit ? ("y", gy) : ("z", gz)
+            if !(abs(gx) <= limit && abs(gy) <= limit && abs(gz) <= limit) {
+                let (axis, g) = !(abs(gx) <= limit) ? ("x", gx) : !(abs(gy) <= limit) ? ("y", gy) : ("z", gz)
                 throw IngestError(file: path, line: number, message: "\(axis) = \(g) g after the device's calibration is not a plausible acceleration (limit ±\(Int(RawCSVReader.implausibleG)) g): a damaged row or the wrong calibration file")
             }
         }
@@ -98,8 +103,11 @@ struct ColumnSampleCSV<Sink: SampleSink>: LineConsumer {
         switch FastNumber.parse(p, a, b) {
         case .number(let v):
             let g = v * toG
-            if abs(g) > RawCSVReader.implausibleG && (calibration == nil || abs(g) > 1_000_000) {
+            if calibration == nil, abs(g) > RawCSVReader.implausibleG {
                 throw IngestError(file: path, line: line, message: "\(axis) = \(v) is not a plausible acceleration (limit ±\(Int(RawCSVReader.implausibleG)) g): wrong units or a damaged row")
+            }
+            if calibration != nil, abs(g) > Self.implausibleCounts {
+                throw IngestError(file: path, line: line, message: "\(axis) = \(v) counts is not a plausible raw accelerometer value (limit ±\(Int(Self.implausibleCounts))): a damaged row")
             }
             return g
         case .notFinite:
@@ -165,6 +173,9 @@ struct ColumnSampleCSV<Sink: SampleSink>: LineConsumer {
     func checkUnits(expectedUnit: String) throws(IngestError) {
         guard rows > 0 else {
             throw IngestError(file: path, line: max(lastLine, 1), message: lastLine == 0 ? "empty file: expected \(formatName)" : "no sample rows after the header: expected \(formatName)")
+        }
+        guard rows > zeroRowsDropped else {
+            throw IngestError(file: path, line: headerLines + 1, message: "every row is 0, 0, 0: nothing was measured (\(formatName))")
         }
         let m = intake.meanNorm
         if expectedUnit == "g" && m > 6 && m < 14 {

@@ -100,7 +100,7 @@ public struct GT3XReader: RawSampleReader {
 
         init(bytes: [UInt8], path: String) throws(IngestError) {
             values = Self.keyValues(bytes)
-            guard let rateText = values["Sample Rate"], let rate = Int(rateText) ?? Double(rateText).map({ Int($0) }), rate > 0, rate <= 10_000 else {
+            guard let rateText = values["Sample Rate"], let rate = Int(rateText) ?? Double(rateText).flatMap({ $0.isFinite && $0 >= 1 && $0 <= 10_000 ? Int($0) : nil }), rate > 0, rate <= 10_000 else {
                 throw IngestError(file: path, path: "info.txt", message: "no valid 'Sample Rate' in info.txt (found '\(values["Sample Rate"] ?? "")'); expected a rate in Hz such as 30 or 100")
             }
             sampleRateHz = rate
@@ -166,6 +166,7 @@ public struct GT3XReader: RawSampleReader {
         var idleSince: Int64? = nil         // local second of the idle-sleep start event
         var idleResumed: Int64? = nil       // local second of the resume event, until samples follow
         var lastRecordSecond: Int64 = 0
+        var lastRecordOffset = 0            // its byte offset in log.bin (for errors of the final fill)
         var idleSecondsFilled = 0
         /// Idle-sleep seconds left unfilled because info.txt states no span to fill within.
         var idleSecondsUnfilled = 0
@@ -220,7 +221,7 @@ public struct GT3XReader: RawSampleReader {
                 }
                 let recordOffset = bytes.offset
                 bytes.advance(9 + size)
-                lastRecordSecond = second
+                lastRecordSecond = second; lastRecordOffset = recordOffset
                 switch type {
                 case 0x00, 0x1A, 0x1B:
                     guard size > 1 else { continue }  // USB connection marker
@@ -330,7 +331,9 @@ public struct GT3XReader: RawSampleReader {
             // device sleeps), within the span info.txt states, as pygt3x fills it: a 5-min 30-Hz
             // file with idle sleep on gets its 9,000 samples, as the same file with it off.
             if idleSince != nil || idleResumed != nil {
-                try fillIdle(until: idleResumed.map { min($0, lastRecordSecond) } ?? lastRecordSecond, at: 0)
+                // Still idle (entered again after a resume with no sample between): to the last
+                // record; resumed without samples: to the resume.
+                try fillIdle(until: idleSince != nil ? lastRecordSecond : min(idleResumed!, lastRecordSecond), at: lastRecordOffset)
             }
             guard intake.accumulator.sampleCount > 0 else {
                 throw IngestError(file: path, path: "log.bin", message: activityRecords == 0
