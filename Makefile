@@ -26,7 +26,7 @@ help:
 	@echo "make build   release build of .build/$(CONFIG)/sleepsta"
 	@echo "make bench   benchmark every stage and the Python peers (docs/performance.md); KEEP=1 keeps bench-work/"
 	@echo "make fuzz    a million generated hostile .agd files and sleep diaries each (FUZZ_RUNS=N); about 10 minutes"
-	@echo "make validate-ggir  sleepsta beside GGIR night by night on the bench's 7-day wrist file (needs R + GGIR)"
+	@echo "make validate-ggir  sleepsta beside GGIR night by night on the bench's 7-day wrist file and the hard cases (needs R + GGIR)"
 	@echo "make clean   remove build output, the database, generated samples and reports"
 
 # Installs what is missing with apt-get when run as root; otherwise prints the exact command.
@@ -151,8 +151,10 @@ validate-ggir: deps
 	$(SWIFT) build -c release --product sleepsta-bench
 	@bin=$$($(SWIFT) build -c release --show-bin-path); mkdir -p $(GGIR_WORK); \
 	test -f $(GGIR_WORK)/wearable-7d-100hz.cwa || $$bin/sleepsta-bench generate --work $(GGIR_WORK) --days 7 --cwa; \
+	test -f $(GGIR_WORK)/hard-cases.cwa || $$bin/sleepsta-bench scenarios --work $(GGIR_WORK); \
 	python3 bench/validate_ggir.py --sleepsta $$bin/sleepsta --work $(GGIR_WORK) \
-	  $(GGIR_WORK)/wearable-7d-100hz.cwa:device:Europe/Berlin $(GGIR_WORK)/wearable-7d-100hz.csv:csv100:Europe/Berlin
+	  $(GGIR_WORK)/wearable-7d-100hz.cwa:device:Europe/Berlin $(GGIR_WORK)/wearable-7d-100hz.csv:csv100:Europe/Berlin \
+	  $(GGIR_WORK)/hard-cases.cwa:device:Europe/Berlin
 
 .PHONY: bench bench-peers
 # BENCH_BUILD_FLAGS: extra `swift build` flags, e.g. --scratch-path DIR.

@@ -67,13 +67,16 @@ public enum HTMLPages {
             "statusNote": statusNote(a.status),
             "statusReason": a.statusReason ?? "",
             "scoredNote": a.status == .scored && a.statusReason != nil,
+            // Mustache takes an empty string for a present value: the sections test flags.
+            "hasStatusReason": !(a.statusReason ?? "").isEmpty,
+            "hasNonWearNote": nonWearNote(a, tl) != nil,
             "nonWearNote": nonWearNote(a, tl) ?? "",
             "method": a.method.summary(a.parameters),
             "kindReason": input.kindReason,
             "hasKindReason": !input.kindReason.isEmpty,
-            "recordingPage": input.recordingPage ?? "",
+            "recordingPage": input.recordingPage.map { [$0] } ?? [],
             "ggirNames": wearable,
-            "nightFacts": epochFile ? epochFileFacts(a) : wearable ? wearableFacts(a) : [],
+            "nightFacts": epochFile ? epochFileFacts(a) : wearable ? wearableFacts(a, tl) : [],
             "hasActiware": a.epochFile?.actiware != nil && a.status == .scored,
             "actiwareRows": a.epochFile?.actiware.map { actiwareRows($0, tl) } ?? [],
             "actiwareSource": a.epochFile?.actiware?.stated.map { "the export (SLEEP \($0.number), line \($0.line))" } ?? "the export",
@@ -145,7 +148,7 @@ public enum HTMLPages {
     static func nonWearNote(_ a: NightAnalysis, _ tl: UTCOffsetTimeline) -> String? {
         guard let w = a.wearable, let minutes = w.nonWearNearWindowMinutes, minutes >= 15,
               let on = w.guiderOnsetUTC, let off = w.guiderWakeupUTC else { return nil }
-        return "\(NumberText.minutes(minutes)) marked not worn lie in this night's sleep window (\(NumberText.clock(on, tl))–\(NumberText.clock(off, tl))) or the hour before it. "
+        return "\(NumberText.minutes(minutes)) marked not worn lie in this night's sleep window (\(NumberText.clock(on, tl))–\(NumberText.clock(off, tl))), the hour before it or the half hour after it. "
             + "A sleeper lying very still can look like a device off the wrist (GGIR's 2013 rule: an hour without movement), and the sleep period may then start late and TST be short. "
             + "Check the chart's \"not worn\" stretches; if the device was worn, a sleep diary (--diary) with the time in bed guides the night."
     }
@@ -318,18 +321,39 @@ extension HTMLPages {
         ]
     }
 
+    /// The still stretches GGIR's rule calls not worn that were taken as worn, with their clock times.
+    static func stillWornText(_ w: WearableNightSummary, _ tl: UTCOffsetTimeline) -> String {
+        let spans = (w.stillWornSpansUTC ?? []).filter { $0.count == 2 }
+        guard !spans.isEmpty else { return "none" }
+        let times = spans.map { "\(NumberText.clock($0[0], tl))–\(NumberText.clock($0[1], tl))" }.joined(separator: ", ")
+        return "\(NumberText.minutes(w.stillWornMinutes)) (\(times)): still for an hour or more, which GGIR's 2013 rule takes for non-wear, "
+            + "but with the small back-and-forth changes of angle of a resting forearm that a device laid down does not show; counted as worn"
+    }
+
+    /// The stillness at one angle the method added to GGIR's non-wear, with its clock times.
+    static func laidDownText(_ w: WearableNightSummary, _ tl: UTCOffsetTimeline) -> String {
+        let spans = (w.laidDownSpansUTC ?? []).filter { $0.count == 2 }
+        guard !spans.isEmpty else { return "none" }
+        let minutes = Double(spans.reduce(0) { $0 + ($1[1] - $1[0]) }) / 60
+        let times = spans.map { "\(NumberText.clock($0[0], tl))–\(NumberText.clock($0[1], tl))" }.joined(separator: ", ")
+        return "\(NumberText.minutes(minutes)) (\(times)): held one angle to half a degree with no motion beyond sensor noise, "
+            + "beside a stretch GGIR's rule calls not worn or for 10 min or more outside the sleep window; a worn wrist, awake, does not"
+    }
+
     /// The wearable night's quality facts (valid hours, non-wear, invalid share).
-    static func wearableFacts(_ a: NightAnalysis) -> [[String: String]] {
+    static func wearableFacts(_ a: NightAnalysis, _ tl: UTCOffsetTimeline) -> [[String: String]] {
         guard let w = a.wearable else { return [] }
         var rows: [[String: String]] = [
             ["label": "Valid (worn) data", "value": "\(NumberText.fixed(w.validHours, 1)) h (GGIR includenightcrit: 16 h)"],
-            ["label": "Not worn (GGIR 2013 non-wear)", "value": NumberText.minutes(w.nonWearMinutes)],
+            ["label": "Not worn", "value": "\(NumberText.minutes(w.nonWearMinutes)) (GGIR's 2013 rule, less still sleep, plus the rest of the time a device lay still at one angle)"],
+            ["label": "Still, but worn", "value": stillWornText(w, tl)],
+            ["label": "Laid down (added to GGIR's non-wear)", "value": laidDownText(w, tl)],
             ["label": "No data", "value": NumberText.minutes(w.noDataMinutes)],
             ["label": "Fraction of the night invalid (fraction_night_invalid)", "value": NumberText.fixed(w.fractionNightInvalid, 3)],
         ]
         if let t = w.hdczaThresholdDegrees { rows.append(["label": "HDCZA threshold", "value": "\(NumberText.fixed(t, 3))° change in angle-z"]) }
         if let near = w.nonWearNearWindowMinutes {
-            rows.append(["label": "Not worn in the sleep window or the hour before it", "value": NumberText.minutes(near)])
+            rows.append(["label": "Not worn in the sleep window, the hour before it or the half hour after it", "value": NumberText.minutes(near)])
         }
         rows.append(["label": "Day sleeper (daysleeper)", "value": w.daysleeper ? "yes: the window was searched from 18:00 to 18:00" : "no"])
         return rows

@@ -48,10 +48,10 @@ enum Templates {
     <h1>Night of {{date}}</h1>
     <p class="sub">{{nightID}} · recording <code>{{recording}}</code> ({{format}}) · time zone {{timeZone}}</p>
     <p class="method"><b>Method</b>: {{method}}.{{#hasKindReason}} <b>Why this method</b>: {{kindReason}}.{{/hasKindReason}}</p>
-    {{#recordingPage}}<p><a href="{{recordingPage}}">The recording: rhythm across days, actogram, all its nights</a></p>{{/recordingPage}}
-    {{^scored}}<p class="note">{{statusNote}}{{#statusReason}} Reason: {{statusReason}}.{{/statusReason}}</p>{{/scored}}
+    {{#recordingPage}}<p><a href="{{.}}">The recording: rhythm across days, actogram, all its nights</a></p>{{/recordingPage}}
+    {{^scored}}<p class="note">{{statusNote}}{{#hasStatusReason}} Reason: {{statusReason}}.{{/hasStatusReason}}</p>{{/scored}}
     {{#scoredNote}}<p class="note">{{statusReason}}.</p>{{/scoredNote}}
-    {{#nonWearNote}}<p class="note caution">{{nonWearNote}}</p>{{/nonWearNote}}
+    {{#hasNonWearNote}}<p class="note caution">{{nonWearNote}}</p>{{/hasNonWearNote}}
     {{#coarseSource}}<p class="note">The source holds totals per {{sourceResolution}} only; intervals shorter than that are spread evenly, not measured.</p>{{/coarseSource}}
     <span class="chartbox"><img class="chart" src="{{chart}}" alt="{{chartAlt}}"></span>
     {{#scored}}

@@ -15,14 +15,14 @@ struct NonWearNoteTests {
                              metrics: nil, kind: .wearable24h, wearable: w)
     }
 
-    @Test("15 min or more of non-wear in the window or the hour before it: a caution naming the window; less, or none stored: no caution")
+    @Test("15 min or more of non-wear in the window, the hour before it or the half hour after it: a caution naming the window; less, or none stored: no caution")
     func caution() throws {
         let tl = UTCOffsetTimeline(initialOffsetSeconds: 0)
         let note = try #require(HTMLPages.nonWearNote(Self.analysis(nonWearNear: 75), tl))
-        #expect(note.hasPrefix("1 h 15 min marked not worn lie in this night's sleep window (23:00–06:30) or the hour before it."), "\(note)")
+        #expect(note.hasPrefix("1 h 15 min marked not worn lie in this night's sleep window (23:00–06:30), the hour before it or the half hour after it."), "\(note)")
         #expect(note.contains("--diary"))
         #expect(HTMLPages.nonWearNote(Self.analysis(nonWearNear: 10), tl) == nil)
         #expect(HTMLPages.nonWearNote(Self.analysis(nonWearNear: nil), tl) == nil)
-        #expect(HTMLPages.wearableFacts(Self.analysis(nonWearNear: 75)).contains { $0["label"] == "Not worn in the sleep window or the hour before it" && $0["value"] == "1 h 15 min" })
+        #expect(HTMLPages.wearableFacts(Self.analysis(nonWearNear: 75), tl).contains { $0["label"] == "Not worn in the sleep window, the hour before it or the half hour after it" && $0["value"] == "1 h 15 min" })
     }
 }

@@ -11,12 +11,13 @@ struct SleepstaBench: ParsableCommand {
         discussion: """
         make bench runs `sleepsta-bench all`. The other subcommands are its parts:
           sleepsta-bench generate --work bench-work        (the workloads, deterministic)
+          sleepsta-bench scenarios --work hard-cases       (still sleepers, nightstand, table, shower; CSV and .cwa)
           sleepsta-bench stage ingest --file F --threads 2  (one stage, in this process; prints JSON)
           sleepsta-bench columnar --python .venv-peers/bin/python  (only sleepsta vs polars and DuckDB, 24 h file)
           sleepsta-bench cwa-decoder --python .venv-peers/bin/python --file F.cwa  (only the .cwa decoder vs actfast)
           sleepsta-bench fuzz --target agd|diary --runs 1000000  (hostile input for the .agd reader and the diary; make fuzz)
         """,
-        subcommands: [All.self, Generate.self, Stage.self, Columnar.self, CWADecoder.self, Fuzz.self])
+        subcommands: [All.self, Generate.self, Scenarios.self, Stage.self, Columnar.self, CWADecoder.self, Fuzz.self])
 }
 
 struct Generate: ParsableCommand {
@@ -40,6 +41,37 @@ struct Generate: ParsableCommand {
             let samples = try WearableCWAGenerator(signal: WearableCSVGenerator(days: days)).write(to: "\(work)/\(name).cwa")
             print("\(work)/\(name).cwa: \(samples) samples")
         }
+    }
+}
+
+struct Scenarios: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write the wearable method's hard cases: still sleepers, a nightstand, a table, a shower.",
+        discussion: """
+        Four days of a wrist worn day and night from 2024-06-14 (Europe/Berlin: read the files with         --tz Europe/Berlin), the benchmark's script with these events: a sleeper who does not turn         for 3 h at the start of the first night and in the middle of the second, the device laid on         a nightstand on its side from 02:00 to 07:30 of the third, a table afternoon, a 20-min         shower. Four files: CSV (10 Hz) and .cwa (100 Hz), each without and with a temperature         channel (the CSV then in a device export's layout, local time and a temperature column).         Prints each event's local times and each night's scripted onset, wake and sleep minutes.
+        """)
+
+    @Option(help: "Folder for the files.") var work = "hard-cases"
+    @Option(help: "Rate of the CSVs (Hz; divides 100).") var rate = 10
+    @Option(help: "Seed of the script.") var seed: UInt64 = 29
+
+    func run() throws {
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        for temperature in [false, true] {
+            var g = WearableCSVGenerator(days: 4, rateHz: rate, events: WearableEvent.hardCases, temperature: temperature)
+            g.seed = seed
+            let suffix = temperature ? "-temperature" : ""
+            let rows = try g.write(to: "\(work)/hard-cases\(suffix).csv")
+            var c = g
+            c.rateHz = 100
+            let samples = try WearableCWAGenerator(signal: c).write(to: "\(work)/hard-cases\(suffix).cwa")
+            print("\(work)/hard-cases\(suffix).csv: \(rows) rows; \(work)/hard-cases\(suffix).cwa: \(samples) samples")
+        }
+        var g = WearableCSVGenerator(days: 4, events: WearableEvent.hardCases)
+        g.seed = seed
+        func local(_ utc: Int64) -> String { String(WearableCSVGenerator.localTime(utc + g.scriptOffsetSeconds).map { Character(UnicodeScalar($0)) }.prefix(16)) }
+        for (event, span) in zip(g.events, g.eventSpansUTC()) { print("event: \(local(span.from)) to \(local(span.to)): \(event.label)") }
+        for n in g.truth() { print("night: onset \(local(n.onsetUTC)), wake \(local(n.wakeUTC)), \(n.sleepMinutes) min asleep (the script)") }
     }
 }
 

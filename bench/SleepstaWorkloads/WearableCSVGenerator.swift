@@ -23,13 +23,38 @@ public struct WearableCSVGenerator: Sendable {
     /// Local clock offset used by the day/night script (Europe/Berlin in summer).
     public var scriptOffsetSeconds: Int64 = 7200
     public var seed: UInt64 = 20240614
+    /// Departures from the plain script (a still sleeper, a device laid down …); none by default,
+    /// so the benchmark's files stay the same.
+    public var events: [WearableEvent] = []
+    /// Whether the files carry a temperature channel (°C): the CSV is then written as devices
+    /// export it (`time,x,y,z,temperature`, the local time to the millisecond; read it with
+    /// `--tz Europe/Berlin`), and a `.cwa` has it in each block's temperature field. Off the wrist it falls toward room temperature
+    /// (``SkinTemperature``).
+    public var temperature = false
 
-    public init(days: Double = 7, rateHz: Int = 100) { self.days = days; self.rateHz = rateHz }
+    public init(days: Double = 7, rateHz: Int = 100, events: [WearableEvent] = [], temperature: Bool = false) {
+        self.days = days; self.rateHz = rateHz; self.events = events; self.temperature = temperature
+    }
+
+    /// The script this generator follows (its own random stream, as ``forEachSample(_:)`` uses it).
+    func script() -> DayNightScript {
+        DayNightScript(rng: SplitMix64(seed: seed ^ 0x9E37_79B9_7F4A_7C15), offsetSeconds: scriptOffsetSeconds, events: events)
+    }
 
     /// The script of every night that starts inside the recording (see ``DayNightScript/Night``).
     public func truth() -> [DayNightScript.Night] {
-        var script = DayNightScript(rng: SplitMix64(seed: seed ^ 0x9E37_79B9_7F4A_7C15), offsetSeconds: scriptOffsetSeconds)
+        var script = script()
         return script.nights(from: startEpochSecond, seconds: Int(days * 86_400))
+    }
+
+    /// Each event's stretch in UTC seconds, in the order of ``events``.
+    public func eventSpansUTC() -> [(from: Int64, to: Int64)] {
+        let local = startEpochSecond + scriptOffsetSeconds
+        let firstDay = local - (((local % 86_400) + 86_400) % 86_400)
+        return events.map { e in
+            let s = e.span(firstDayLocal: firstDay)
+            return (s.from - scriptOffsetSeconds, s.to - scriptOffsetSeconds)
+        }
     }
 
     /// Writes the CSV to `path` and, when `gzipPath` is given, the same bytes gzip-compressed
@@ -58,11 +83,27 @@ public struct WearableCSVGenerator: Sendable {
             }
             used = 0
         }
-        for byte in Array("timestamp,x,y,z\n".utf8) { buffer[used] = byte; used += 1 }
+        for byte in Array((temperature ? "time,x,y,z,temperature\n" : "timestamp,x,y,z\n").utf8) { buffer[used] = byte; used += 1 }
 
         var rows = 0
-        try forEachSample { second, k, x, y, z in
-            used += Self.writeRow(into: buffer, at: used, second: second, hundredths: k * (100 / rateHz), x: x, y: y, z: z)
+        var stamp: (second: Int64, text: [UInt8]) = (.min, [])
+        try forEachSample { second, k, x, y, z, celsius in
+            if temperature {
+                // A device export's layout (GGIR's raw CSV, AX6 and GENEActiv exports): the local
+                // time to the millisecond, x, y, z in g, the temperature in °C.
+                if stamp.second != second { stamp = (second, Self.localTime(second + scriptOffsetSeconds)) }
+                for byte in stamp.text { buffer[used] = byte; used += 1 }
+                let ms = k * 1000 / rateHz
+                buffer[used] = UInt8(ascii: "."); buffer[used + 1] = UInt8(48 + ms / 100)
+                buffer[used + 2] = UInt8(48 + ms / 10 % 10); buffer[used + 3] = UInt8(48 + ms % 10); used += 4
+                buffer[used] = UInt8(ascii: ","); used = Self.writeFixed4(buffer, used + 1, x)
+                buffer[used] = UInt8(ascii: ","); used = Self.writeFixed4(buffer, used + 1, y)
+                buffer[used] = UInt8(ascii: ","); used = Self.writeFixed4(buffer, used + 1, z)
+                buffer[used] = UInt8(ascii: ","); used = Self.writeFixed2(buffer, used + 1, celsius)
+                buffer[used] = UInt8(ascii: "\n"); used += 1
+            } else {
+                used += Self.writeRow(into: buffer, at: used, second: second, hundredths: k * (100 / rateHz), x: x, y: y, z: z)
+            }
             rows += 1
             if used >= capacity { try flush() }
         }
@@ -73,30 +114,45 @@ public struct WearableCSVGenerator: Sendable {
     /// The signal, sample by sample in time order: UTC second, sample index within that second
     /// (0 ..< rateHz), acceleration in g. The CSV and the binary (.cwa) workloads both write it.
     public func forEachSample(_ body: (_ second: Int64, _ k: Int, _ x: Double, _ y: Double, _ z: Double) throws -> Void) rethrows {
+        try forEachSample { second, k, x, y, z, _ in try body(second, k, x, y, z) }
+    }
+
+    /// The same signal with the device's temperature (°C) of each second.
+    public func forEachSample(_ body: (_ second: Int64, _ k: Int, _ x: Double, _ y: Double, _ z: Double,
+                                       _ celsius: Double) throws -> Void) rethrows {
         var rng = SplitMix64(seed: seed)
         let totalSeconds = Int(days * 86_400)
-        var script = DayNightScript(rng: SplitMix64(seed: seed ^ 0x9E37_79B9_7F4A_7C15), offsetSeconds: scriptOffsetSeconds)
+        var script = script()
         var gravity = (0.05, -0.98, 0.18)
         var burst = Burst()
+        var wander: StillWander? = nil
+        var skin = SkinTemperature()
         let step = 1.0 / Double(rateHz)
         for s in 0..<totalSeconds {
             let second = startEpochSecond + Int64(s)
             let level = script.level(at: second)
-            if level.offWrist { gravity = DayNightScript.tableGravity }
-            else if rng.unit() < level.postureChangeProbability { gravity = Self.randomGravity(&rng) }
+            skin.advance(worn: level.offWrist == nil, asleep: level.asleep)
+            if let attitude = level.offWrist { gravity = attitude.gravity; wander = nil }
+            else if level.still {
+                if wander == nil { wander = StillWander(around: gravity) }
+            } else {
+                wander = nil
+                if rng.unit() < level.postureChangeProbability { gravity = Self.randomGravity(&rng) }
+            }
             if burst.remaining == 0 && rng.unit() < level.burstProbability {
                 burst = Burst(amplitudeG: level.amplitudeG.lowerBound + rng.unit() * (level.amplitudeG.upperBound - level.amplitudeG.lowerBound),
                               frequencyHz: 1 + 2 * rng.unit(), remaining: 1 + Int(rng.unit() * 4), phase: rng.unit() * 6.283)
             }
+            let g = wander?.gravity(atSecond: Double(s)) ?? gravity
             for k in 0..<rateHz {
-                var x = gravity.0 + 0.004 * rng.gaussian()
-                var y = gravity.1 + 0.004 * rng.gaussian()
-                var z = gravity.2 + 0.004 * rng.gaussian()
+                var x = g.0 + 0.004 * rng.gaussian()
+                var y = g.1 + 0.004 * rng.gaussian()
+                var z = g.2 + 0.004 * rng.gaussian()
                 if burst.remaining > 0 {
                     let w = burst.amplitudeG * sin(burst.phase + 6.283185307 * burst.frequencyHz * Double(k) * step)
                     x += w; y += 0.6 * w; z -= 0.4 * w
                 }
-                try body(second, k, x, y, z)
+                try body(second, k, x, y, z, skin.celsius)
             }
             if burst.remaining > 0 { burst.remaining -= 1 }
         }
@@ -146,11 +202,137 @@ public struct WearableCSVGenerator: Sendable {
         return i + 4
     }
 
+    /// `2024-06-14 02:00:00` for a local-clock second.
+    public static func localTime(_ local: Int64) -> [UInt8] {
+        let (days, rem) = local.quotientAndRemainder(dividingBy: 86_400)
+        let d = CivilDate(daysSinceEpoch: days), t = Int(rem)
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        return Array("\(d.year)-\(two(d.month))-\(two(d.day)) \(two(t / 3600)):\(two(t % 3600 / 60)):\(two(t % 60))".utf8)
+    }
+
+    /// `v` rounded to 2 decimals (half away from zero), e.g. `33.05`.
+    @inline(__always)
+    static func writeFixed2(_ b: UnsafeMutablePointer<UInt8>, _ at: Int, _ v: Double) -> Int {
+        var i = at
+        let scaled = Int((abs(v) * 100).rounded())
+        if v < 0 && scaled != 0 { b[i] = UInt8(ascii: "-"); i += 1 }
+        i = writeInteger(b, i, scaled / 100)
+        b[i] = UInt8(ascii: "."); i += 1
+        b[i] = UInt8(48 + scaled % 100 / 10); b[i + 1] = UInt8(48 + scaled % 10)
+        return i + 2
+    }
+
     private struct Burst {
         var amplitudeG = 0.0
         var frequencyHz = 1.0
         var remaining = 0
         var phase = 0.0
+    }
+}
+
+/// A departure from the plain day/night script, for testing how the wearable method tells a
+/// still sleeper from a device laid down. Days and nights count from the recording's first local
+/// day (0); night `n` starts at 23:00 local of day `n`.
+public enum WearableEvent: Sendable, Equatable {
+    /// Asleep without a posture change for `minutes`, from `startMinute` minutes after the night's
+    /// 23:00 (the scripted sleep starts 10–25 min after 23:00). Still, but worn: the wrist keeps
+    /// the slow small changes of angle of a resting forearm (``StillWander``), below GGIR's
+    /// non-wear thresholds, so that rule takes the stretch for a device off the wrist.
+    case stillSleep(night: Int, startMinute: Int, minutes: Int)
+    /// The device off the wrist, lying still at `attitude`, from `startMinute` minutes after
+    /// 00:00 local of day `day` (more than 1440 runs into the next day) for `minutes`. The wearer's
+    /// activity in that time is not recorded; a night the device leaves is asleep until then.
+    case offWrist(day: Int, startMinute: Int, minutes: Int, attitude: RestingAttitude)
+
+    /// The stretch in local-clock seconds, for a script whose first local day starts at `firstDayLocal`.
+    func span(firstDayLocal: Int64) -> (from: Int64, to: Int64) {
+        switch self {
+        case let .stillSleep(night, start, minutes):
+            let from = firstDayLocal + Int64(night) * 86_400 + 23 * 3600 + Int64(start) * 60
+            return (from, from + Int64(minutes) * 60)
+        case let .offWrist(day, start, minutes, _):
+            let from = firstDayLocal + Int64(day) * 86_400 + Int64(start) * 60
+            return (from, from + Int64(minutes) * 60)
+        }
+    }
+}
+
+extension WearableEvent {
+    /// The wearable method's hard cases, for a recording of 4 days from 2024-06-14 (the
+    /// generator's start; local days 0–3, Europe/Berlin summer time), beside the script's own table
+    /// afternoon (06-15 14:00–17:00):
+    /// a sleeper who does not turn for 3 h from falling asleep in the first night (06-14 23:10–02:10) and
+    /// in the middle of the second (06-16 02:00–05:00); the device taken off at 02:00 of the third
+    /// night and laid on a nightstand on its side until 07:30 (06-17); and taken off for a 20-min
+    /// shower (06-15 07:40–08:00), laid flat.
+    public static let hardCases: [WearableEvent] = [
+        .stillSleep(night: 0, startMinute: 10, minutes: 180),
+        .stillSleep(night: 1, startMinute: 180, minutes: 180),
+        .offWrist(day: 3, startMinute: 120, minutes: 330, attitude: .onItsSide),
+        .offWrist(day: 1, startMinute: 7 * 60 + 40, minutes: 20, attitude: .flat),
+    ]
+
+    /// What the event is, in words.
+    public var label: String {
+        switch self {
+        case .stillSleep: return "still sleeper (no posture change)"
+        case .offWrist(_, _, let minutes, .onItsSide): return minutes >= 60 ? "off the wrist, on a nightstand on its side" : "off the wrist, on its side"
+        case .offWrist(_, _, let minutes, .flat): return minutes >= 60 ? "off the wrist, flat on a table" : "off the wrist (a shower), laid flat"
+        }
+    }
+}
+
+/// How a device taken off lies.
+public enum RestingAttitude: Sendable, Equatable {
+    /// Flat on a table, face up, slightly tilted.
+    case flat
+    /// On its side (on a nightstand against a lamp): gravity along the device's x axis.
+    case onItsSide
+    var gravity: (Double, Double, Double) {
+        switch self {
+        case .flat: return DayNightScript.tableGravity
+        case .onItsSide: return (0.9994, 0.025, -0.024)
+        }
+    }
+}
+
+/// The slow, small changes of angle of a forearm resting without a posture change: the gravity
+/// vector swings about the resting attitude by about 0.3° on two axes, with periods of 25 and
+/// 37 minutes. The swing (about 10 mg per axis) keeps the stretch under GGIR's non-wear
+/// thresholds (50 mg range, 13 mg SD over an hour), as a still sleeper's wrist stays there.
+struct StillWander {
+    let rest: (Double, Double, Double)
+    let u: (Double, Double, Double), v: (Double, Double, Double)
+    static let amplitude = 0.0055   // tan 0.32°
+    init(around g: (Double, Double, Double)) {
+        rest = g
+        // u: the device z axis made perpendicular to gravity (or x, when gravity lies along z); v = g × u.
+        let axis: (Double, Double, Double) = abs(g.2) < 0.9 ? (0, 0, 1) : (1, 0, 0)
+        let d = axis.0 * g.0 + axis.1 * g.1 + axis.2 * g.2
+        var a = (axis.0 - d * g.0, axis.1 - d * g.1, axis.2 - d * g.2)
+        let n = (a.0 * a.0 + a.1 * a.1 + a.2 * a.2).squareRoot()
+        a = (a.0 / n, a.1 / n, a.2 / n)
+        u = a
+        v = (g.1 * a.2 - g.2 * a.1, g.2 * a.0 - g.0 * a.2, g.0 * a.1 - g.1 * a.0)
+    }
+    func gravity(atSecond t: Double) -> (Double, Double, Double) {
+        let p = Self.amplitude * sin(6.283185307 * t / 1500), q = Self.amplitude * sin(6.283185307 * t / 2220 + 1.1)
+        let g = (rest.0 + p * u.0 + q * v.0, rest.1 + p * u.1 + q * v.1, rest.2 + p * u.2 + q * v.2)
+        let n = (g.0 * g.0 + g.1 * g.1 + g.2 * g.2).squareRoot()
+        return (g.0 / n, g.1 / n, g.2 / n)
+    }
+}
+
+/// The device's temperature: near skin temperature on the wrist (33 °C by day, 34 °C asleep
+/// under the covers), falling toward a 22 °C room with a time constant of 10 minutes once it is
+/// taken off, and warming back within minutes once it is put on again (the behaviour Zhou et al.
+/// 2015 use to tell wear from non-wear).
+struct SkinTemperature {
+    var celsius = 33.0
+    mutating func advance(worn: Bool, asleep: Bool) {
+        let target = worn ? (asleep ? 34.0 : 33.0) : 22.0
+        let tau = worn ? 300.0 : 600.0
+        celsius += (target - celsius) * (1 - exp(-1 / tau))
     }
 }
 
@@ -160,7 +342,12 @@ public struct DayNightScript: Sendable {
         var burstProbability: Double
         var amplitudeG: ClosedRange<Double>
         var postureChangeProbability: Double
-        var offWrist = false
+        /// Off the wrist, lying at this attitude.
+        var offWrist: RestingAttitude? = nil
+        /// Asleep (the script's light, deep or still sleep).
+        var asleep = false
+        /// Asleep without a posture change (``WearableEvent/stillSleep(night:startMinute:minutes:)``).
+        var still = false
     }
     /// One scripted night: local 23:00 to 07:00, asleep from `onsetUTC` to `wakeUTC` but for the
     /// brief awakenings (`sleepMinutes` excludes them).
@@ -171,18 +358,24 @@ public struct DayNightScript: Sendable {
     }
     var rng: SplitMix64
     let offsetSeconds: Int64
+    let events: [WearableEvent]
     private var nightStage: [Int64: [UInt8]] = [:]
     private var firstLocalDay: Int64? = nil
 
-    init(rng: SplitMix64, offsetSeconds: Int64) { self.rng = rng; self.offsetSeconds = offsetSeconds }
+    init(rng: SplitMix64, offsetSeconds: Int64, events: [WearableEvent] = []) {
+        self.rng = rng; self.offsetSeconds = offsetSeconds; self.events = events
+    }
 
     static let day = Level(burstProbability: 0.35, amplitudeG: 0.05...0.6, postureChangeProbability: 1.0 / 20)
     static let wake = Level(burstProbability: 0.08, amplitudeG: 0.02...0.2, postureChangeProbability: 1.0 / 60)
-    static let light = Level(burstProbability: 0.006, amplitudeG: 0.01...0.08, postureChangeProbability: 1.0 / 3600)
-    static let deep = Level(burstProbability: 0.0005, amplitudeG: 0.005...0.02, postureChangeProbability: 0)
-    static let table = Level(burstProbability: 0, amplitudeG: 0...0, postureChangeProbability: 0, offWrist: true)
+    static let light = Level(burstProbability: 0.006, amplitudeG: 0.01...0.08, postureChangeProbability: 1.0 / 3600, asleep: true)
+    static let deep = Level(burstProbability: 0.0005, amplitudeG: 0.005...0.02, postureChangeProbability: 0, asleep: true)
+    static let stillSleep = Level(burstProbability: 0, amplitudeG: 0...0, postureChangeProbability: 0, asleep: true, still: true)
+    static let table = Level(burstProbability: 0, amplitudeG: 0...0, postureChangeProbability: 0, offWrist: .flat)
     /// A watch lying flat on a table, slightly tilted.
     static let tableGravity = (0.02, -0.03, 0.9993)
+    /// Stage code of a scripted minute of still sleep (0 awake, 1 light, 2 deep).
+    static let stillStage: UInt8 = 3
 
     /// The nights whose 23:00 start lies in `[start, start + seconds)`, in order; generates them as
     /// ``level(at:)`` would (same random draws in the same order).
@@ -214,20 +407,44 @@ public struct DayNightScript: Sendable {
         let secondOfDay = ((local % 86_400) + 86_400) % 86_400
         let localDay = (local - secondOfDay) / 86_400
         if firstLocalDay == nil { firstLocalDay = localDay }
-        // The second day, 14:00–17:00: the watch lies on a table.
-        if localDay == firstLocalDay! + 1 && secondOfDay >= 14 * 3600 && secondOfDay < 17 * 3600 { return Self.table }
         // The night that starts at 23:00 local of this evening (or of yesterday's, after midnight).
         let nightStart = secondOfDay >= 23 * 3600 ? local - secondOfDay + 23 * 3600
             : (secondOfDay < 7 * 3600 ? local - secondOfDay - 3600 : Int64.min)
+        if nightStart != Int64.min && nightStage[nightStart] == nil {
+            nightStage[nightStart] = withEvents(makeNight(), nightStartLocal: nightStart)
+        }
+        // The second day, 14:00–17:00: the watch lies on a table.
+        if localDay == firstLocalDay! + 1 && secondOfDay >= 14 * 3600 && secondOfDay < 17 * 3600 { return Self.table }
+        if let off = events.first(where: { covers($0, local) }), case let .offWrist(_, _, _, attitude) = off {
+            return Level(burstProbability: 0, amplitudeG: 0...0, postureChangeProbability: 0, offWrist: attitude)
+        }
         guard nightStart != Int64.min else { return Self.day }
-        if nightStage[nightStart] == nil { nightStage[nightStart] = makeNight() }
         let minute = Int((local - nightStart) / 60)
         let stages = nightStage[nightStart]!
         switch stages[min(minute, stages.count - 1)] {
         case 0: return Self.wake
         case 1: return Self.light
+        case Self.stillStage: return Self.stillSleep
         default: return Self.deep
         }
+    }
+
+    /// Whether the event's stretch holds local second `local`.
+    private func covers(_ event: WearableEvent, _ local: Int64) -> Bool {
+        guard let first = firstLocalDay else { return false }
+        let span = event.span(firstDayLocal: first * 86_400)
+        return local >= span.from && local < span.to
+    }
+
+    /// The night's minutes with the still-sleep events of the night starting at `nightStartLocal` in them.
+    private func withEvents(_ stages: [UInt8], nightStartLocal: Int64) -> [UInt8] {
+        guard let first = firstLocalDay else { return stages }
+        var s = stages
+        for case let .stillSleep(night, start, minutes) in events
+        where first * 86_400 + Int64(night) * 86_400 + 23 * 3600 == nightStartLocal {
+            for m in max(0, start)..<min(s.count, start + minutes) { s[m] = Self.stillStage }
+        }
+        return s
     }
 
     /// 480 minutes: 10–25 awake, then 90-minute cycles of light and deep sleep (deep shorter in

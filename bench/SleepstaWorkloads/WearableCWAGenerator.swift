@@ -37,17 +37,19 @@ public struct WearableCWAGenerator: Sendable {
         var sequence: UInt32 = 0
         var samples = 0
         var anchor: (index: Int, second: Int64, k: Int)? = nil
-        try signal.forEachSample { second, k, x, y, z in
+        var celsiusAtAnchor = 0.0
+        try signal.forEachSample { second, k, x, y, z, celsius in
             block.putLittleEndian(Self.packed10(x, y, z), at: 30 + 4 * inBlock)
             // The block's time is given for one of its samples (timestampOffset): the first on a
             // quarter second, whose fraction the format's 15 bits hold exactly, so that readers
             // interpolating between blocks put every sample in its own second.
-            if anchor == nil && k % 25 == 0 { anchor = (inBlock, second, k) }
+            if anchor == nil && k % 25 == 0 { anchor = (inBlock, second, k); celsiusAtAnchor = celsius }
             inBlock += 1
             samples += 1
             if inBlock == Self.samplesPerBlock, let a = anchor {
                 Self.finishBlock(&block, sequence: sequence, anchorIndex: a.index,
-                                 localSecond: a.second + signal.scriptOffsetSeconds, hundredths: a.k)
+                                 localSecond: a.second + signal.scriptOffsetSeconds, hundredths: a.k,
+                                 temperature: signal.temperature ? Self.temperatureCode(celsiusAtAnchor) : 700)
                 guard fwrite(block, 1, 512, out) == 512 else { throw BenchError.io("write failed on \(path) (disk full?)") }
                 sequence += 1
                 inBlock = 0
@@ -68,7 +70,14 @@ public struct WearableCWAGenerator: Sendable {
         return UInt32(e) << 30 | field(qz) << 20 | field(qy) << 10 | field(qx)
     }
 
-    static func finishBlock(_ b: inout [UInt8], sequence: UInt32, anchorIndex: Int, localSecond: Int64, hundredths: Int) {
+    /// The AX3's 10-bit temperature reading: °C = code · 75 / 256 − 50 (an MCP9700 sensor on the
+    /// 3 V ADC, as GGIRread's readAxivity converts it).
+    static func temperatureCode(_ celsius: Double) -> UInt16 {
+        UInt16(max(0, min(1023, ((celsius + 50) * 256 / 75).rounded())))
+    }
+
+    static func finishBlock(_ b: inout [UInt8], sequence: UInt32, anchorIndex: Int, localSecond: Int64, hundredths: Int,
+                            temperature: UInt16) {
         func put16(_ at: Int, _ v: UInt16) { b.putLittleEndian(v, at: at) }
         func put32(_ at: Int, _ v: UInt32) { b.putLittleEndian(v, at: at) }
         precondition(hundredths % 25 == 0)
@@ -82,7 +91,7 @@ public struct WearableCWAGenerator: Sendable {
         put32(10, sequence)
         put32(14, packedTime(localSecond))
         put16(18, 300)                              // light (and unit shift 0 in bits 13–15)
-        put16(20, 700)                              // temperature
+        put16(20, temperature)                      // temperature (700 when the signal has none: the bench's files)
         b[22] = 0                                   // events
         b[23] = 150                                 // battery
         b[24] = rateCode

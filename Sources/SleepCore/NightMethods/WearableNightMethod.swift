@@ -3,7 +3,8 @@
 ///
 /// Steps, in the order of the science (each cites its source where it is implemented):
 /// 1. **Valid data.** Epochs with samples and not flagged non-wear (``EpochStillnessNonWear``, GGIR's
-///    2013 rule). A night with less than 16 valid hours is `insufficient-data` (GGIR part 4's
+///    2013 rule), except still stretches whose angle keeps changing a little back and forth, which
+///    are a still sleeper's worn wrist, not a device laid down (``StillWearCheck``). A night with less than 16 valid hours is `insufficient-data` (GGIR part 4's
 ///    `includenightcrit = 16`), with the hours in the reason; nothing is estimated.
 /// 2. **Sleep period time window (the guider).** ``HDCZA`` on angle-z (van Hees et al. 2018, GGIR
 ///    `HASPT.algo = "HDCZA"`), GGIR's defaults. Invalid epochs count as movement
@@ -62,11 +63,11 @@ public struct WearableNightMethod: NightAnalysisMethod {
         case .coleKripke: sleep = "sleep by Cole–Kripke as ActiLife on axis-1 counts per minute computed from the raw samples (agcounts)"
         case .sadeh: sleep = "sleep by Sadeh as ActiLife on axis-1 counts per minute computed from the raw samples (agcounts)"
         }
-        return "wearable-24h: GGIR's chain on 5-s epochs — non-wear (van Hees 2013), sleep period window by HDCZA on angle-z (van Hees 2018), \(sleep), phases on ENMO"
+        return "wearable-24h: GGIR's chain on 5-s epochs — non-wear (van Hees 2013; still stretches whose angle wanders are worn, a device laid down is not worn while it lies still), sleep period window by HDCZA on angle-z (van Hees 2018), \(sleep), phases on ENMO"
     }
 
     public func parametersKey(_ p: AnalysisParameters) -> String {
-        "method=\(kind.rawValue);interval=\(p.interval.seconds)s;metrics=enmo+anglez+mad@5s;nonwear=ggir2013;"
+        "method=\(kind.rawValue);interval=\(p.interval.seconds)s;metrics=enmo+anglez+mad@5s;nonwear=ggir2013+\(StillWearCheck.key);"
             + "spt=hdcza-ggir+daysleeper;sleep=\(Self.sleepKey(p.sleepAlgorithm));"
             + "includenight=\(Self.minimumValidHours)h;deep=q\(p.deepQuantile)"
             + (p.diaryDigest.map { ";diary=\($0)" } ?? "")
@@ -87,12 +88,26 @@ public struct WearableNightMethod: NightAnalysisMethod {
 
     public func analyze(_ night: NightData, parameters p: AnalysisParameters) -> NightAnalysis {
         let W = night.window
-        guard let all = night.epochs, all.count > 0 else {
+        guard let stored = night.epochs, stored.count > 0 else {
             return NightAnalysis(status: .unsuitable, parameters: p, intervals: [], epochs: [], wakeThreshold: nil, metrics: nil,
                                  kind: kind, statusReason: "the wearable method needs raw acceleration with gravity (angle-z, ENMO); this recording has no 5-s epochs of it")
         }
+        // 1. Still stretches that are a worn wrist are worn (the stored flags are GGIR's rule's).
+        // A device laid down is non-wear for the whole time it lay there.
+        let (all, stillStretches, grown) = StillWearCheck.applied(stored)
+        var laidDown: [[Int64]] = grown.map { [all.epochStartUTC($0.lowerBound), all.epochStartUTC($0.upperBound)] }
+        func summarise(_ e: WearableEpochs) -> WearableNightSummary {
+            var s = WearableNightSummary(epochs: e)
+            func within(_ span: [Int64]) -> [Int64]? {
+                let from = max(span[0], e.startUTC), to = min(span[1], e.endUTC)
+                return from < to ? [from, to] : nil
+            }
+            s.stillWornSpansUTC = stillStretches.filter(\.worn).compactMap { within([all.epochStartUTC($0.startEpoch), all.epochStartUTC($0.endEpoch)]) }
+            s.laidDownSpansUTC = laidDown.compactMap(within)
+            return s
+        }
         var range = all.slice(from: W.startUTC, to: W.endUTC)
-        var summary = WearableNightSummary(epochs: range)
+        var summary = summarise(range)
         func result(_ status: NightStatus, _ reason: String?, _ e: WearableEpochs, states: [SleepWake?]? = nil,
                     metrics: NightSummaryMetrics? = nil, period: (Int64, Int64)? = nil) -> NightAnalysis {
             var intervals = Self.intervals(e, base: night.series, length: p.interval, origin: W.startUTC, states: states)
@@ -150,9 +165,18 @@ public struct WearableNightMethod: NightAnalysisMethod {
             let shifted = all.slice(from: from, to: to)
             if let later = Self.guider(shifted) {
                 range = shifted; spt = later
-                summary = WearableNightSummary(epochs: range)
+                summary = summarise(range)
                 summary.daysleeper = true
             }
+        }
+        // Stillness at one attitude outside the window: a device laid down for a while.
+        let shortRests = StillWearCheck.laidDownOutside(range, window: spt.span)
+        if !shortRests.isEmpty {
+            for r in shortRests { for i in r { range.nonWear[i] = true } }
+            laidDown += shortRests.map { [range.epochStartUTC($0.lowerBound), range.epochStartUTC($0.upperBound)] }
+            let (guider, daysleeper) = (summary.guider, summary.daysleeper)
+            summary = summarise(range)
+            summary.guider = guider; summary.daysleeper = daysleeper
         }
         summary.hdczaThresholdDegrees = spt.threshold.isNaN ? nil : spt.threshold
         summary.guiderOnsetUTC = range.epochStartUTC(spt.span.startEpoch)
@@ -166,7 +190,7 @@ public struct WearableNightMethod: NightAnalysisMethod {
             let angles = (0..<range.count).map { range.hasData($0) ? Double(range.angleZ[$0]) : .nan }
             let sib = VanHees2015.score(angleZDegrees: angles, epochSeconds: Double(WearableEpochs.epochSeconds),
                                         timeThresholdMinutes: Self.timeThresholdMinutes, angleThresholdDegrees: Self.angleThresholdDegrees)
-            states = (0..<range.count).map { range.isValid($0) ? sib[$0] : nil }
+            states = Self.withoutNonWearFragments((0..<range.count).map { range.isValid($0) ? sib[$0] : nil }, range)
         case let choice:
             guard let scored = Self.countStates(range, algorithm: choice) else {
                 return result(.unsuitable, "--sleep-algorithm \(choice.rawValue) scores ActiGraph counts, computed from the raw samples, and this recording has none: they need a sample rate of 30–100 Hz in steps of 10 (ActiLife's paths to 30 Hz; the rate is among the recording's facts)", range)
@@ -222,9 +246,28 @@ public struct WearableNightMethod: NightAnalysisMethod {
         return result(.scored, reason, range, states: states, metrics: metrics, period: (onsetUTC, wakeUTC))
     }
 
+    /// Sleep runs shorter than a bout (``timeThresholdMinutes``) beside non-wear, left unscored:
+    /// the bout they belong to lies mostly in the non-wear, whose stillness began an epoch or two
+    /// before the flag (the rolling median of angle-z straddles the moment a device is put down),
+    /// so the fragment is the edge of a device laid down, not a sustained inactivity bout of its own.
+    static func withoutNonWearFragments(_ states: [SleepWake?], _ e: WearableEpochs) -> [SleepWake?] {
+        var result = states
+        let shortest = Int(timeThresholdMinutes * 60) / WearableEpochs.epochSeconds
+        func offWrist(_ k: Int) -> Bool { k >= 0 && k < e.count && e.hasData(k) && e.nonWear[k] }
+        var i = 0
+        while i < result.count {
+            guard result[i] == .sleep else { i += 1; continue }
+            var j = i
+            while j < result.count && result[j] == .sleep { j += 1 }
+            if j - i < shortest && (offWrist(i - 1) || offWrist(j)) { for k in i..<j { result[k] = nil } }
+            i = j
+        }
+        return result
+    }
+
     static func sleepKey(_ choice: SleepAlgorithmChoice?) -> String {
         switch choice ?? .vanHees2015 {
-        case .vanHees2015: return "vanhees2015(\(angleThresholdDegrees)deg,\(timeThresholdMinutes)min)"
+        case .vanHees2015: return "vanhees2015(\(angleThresholdDegrees)deg,\(timeThresholdMinutes)min,nonwear-fragments-unscored)"
         case .coleKripke: return "colekripke-actilife(axis1-counts-agcounts,60s)"
         case .sadeh: return "sadeh-actilife(axis1-counts-agcounts,60s)"
         }
@@ -314,6 +357,15 @@ public struct WearableNightSummary: Sendable, Equatable, Codable {
     /// after it: a sleeper lying still for an hour looks like a device off the wrist to GGIR's 2013
     /// rule, and such a stretch can move the window's start late (the night page says so).
     public var nonWearNearWindowMinutes: Double? = nil
+    /// Stretches GGIR's 2013 rule flags as non-wear that were taken as worn, being still with the
+    /// small back-and-forth changes of angle of a resting forearm (``StillWearCheck``): `[from, to)`
+    /// UTC seconds within the night's epochs. Their epochs count as valid.
+    public var stillWornSpansUTC: [[Int64]]? = nil
+    /// Stillness at one attitude that the method added to GGIR's non-wear: the rest of the time a
+    /// laid-down device lay there, and shorter rests outside the sleep window (``StillWearCheck``).
+    public var laidDownSpansUTC: [[Int64]]? = nil
+    /// Minutes of ``stillWornSpansUTC``.
+    public var stillWornMinutes: Double { Double((stillWornSpansUTC ?? []).reduce(0) { $0 + ($1[1] - $1[0]) }) / 60 }
     /// GGIR `daysleeper`: the window was searched from 18:00 to 18:00.
     public var daysleeper = false
     /// HDCZA's threshold on the change in angle-z (degrees).

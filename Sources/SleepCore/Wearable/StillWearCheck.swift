@@ -1,0 +1,160 @@
+/// Tells a still sleeper from a device laid down, inside the stretches that GGIR's 2013 non-wear
+/// rule (``EpochStillnessNonWear``) flags.
+///
+/// That rule calls an hour "not worn" when two axes stay within 50 mg and 13 mg SD: a watch on a
+/// table, but also a sleeper who does not turn for an hour. Taken for non-wear, such sleep is lost:
+/// the guider's window starts after it and TST falls by the stretch (the wearable method's tests
+/// reproduce the loss GGIR shows). Stillness inside the night is not, by itself, evidence that the
+/// device was off (Syed et al. 2021, "Evaluating the performance of raw and epoch non-wear
+/// algorithms using multiple accelerometers and electrocardiogram recordings", Sci Rep 11:5614:
+/// sleep is where the stillness rules' false non-wear concentrates).
+///
+/// What tells them apart without a temperature channel is the attitude: a device put down lies at
+/// one angle, and its readings change only by sensor noise and by the slow monotone drift of its
+/// offset as it cools to room temperature; a resting forearm keeps making small changes of angle
+/// that go back and forth over tens of minutes (van Hees et al. 2015 take a change below 5° over
+/// 5 min as "no posture change"; the changes here are far below that). So per stretch the
+/// 5-minute means of angle-z are followed through it:
+///
+///     wander = Σ |m(k+1) − m(k)| − |m(last) − m(first)|
+///
+/// the path of the means less its net change, which a monotone drift does not raise and the noise
+/// of a 5-min mean (about 0.002° at 100 Hz) barely does. A stretch whose wander reaches
+/// ``minimumWanderDegrees`` is taken as worn; the rest stay non-wear. Angle-z sees a forearm's
+/// roll and pitch but not its turn about the vertical; a sleeper whose only changes are such
+/// turns stays non-wear, and the night page then warns as before.
+///
+/// The threshold is a design choice, not fitted to labelled data: it lies 250 times above the
+/// noise of a device at rest and below the wander of the generators' still sleeper (about 3° per
+/// hour for a ±0.3° swing with a 25-min period). Where the recording has a temperature channel,
+/// a later check can decide what the attitude cannot.
+public enum StillWearCheck {
+    /// Epochs per mean: 5 minutes.
+    public static let chunkEpochs = 300 / WearableEpochs.epochSeconds
+    /// A chunk counts when at least half its epochs have data.
+    static let minimumChunkData = chunkEpochs / 2
+    /// Stretches with fewer 5-min means are not judged (they stay non-wear).
+    public static let minimumChunks = 3
+    public static let minimumWanderDegrees = 0.5
+    /// The method's parameters, for the analysis key.
+    public static let key = "stillwander(anglez,\(chunkEpochs * WearableEpochs.epochSeconds / 60)min,\(minimumWanderDegrees)deg)"
+
+    /// A run of epochs with data flagged non-wear, and the judgement.
+    public struct Stretch: Sendable, Equatable {
+        public var startEpoch: Int
+        public var endEpoch: Int
+        /// nil when the stretch holds fewer than ``minimumChunks`` 5-min means.
+        public var wanderDegrees: Double?
+        /// Taken as worn (still, not laid down).
+        public var worn: Bool { (wanderDegrees ?? 0) >= StillWearCheck.minimumWanderDegrees }
+    }
+
+    /// The non-wear stretches of `e`, each judged.
+    public static func stretches(_ e: WearableEpochs) -> [Stretch] {
+        var result: [Stretch] = []
+        var i = 0
+        while i < e.count {
+            guard e.hasData(i) && e.nonWear[i] else { i += 1; continue }
+            var j = i
+            while j < e.count && e.hasData(j) && e.nonWear[j] { j += 1 }
+            result.append(Stretch(startEpoch: i, endEpoch: j, wanderDegrees: wanderDegrees(e.angleZ[i..<j], sampleCounts: e.sampleCounts[i..<j])))
+            i = j
+        }
+        return result
+    }
+
+    /// The wander of angle-z (degrees) over consecutive 5-min means; nil with fewer than
+    /// ``minimumChunks`` means.
+    static func wanderDegrees(_ angleZ: ArraySlice<Float>, sampleCounts: ArraySlice<UInt16>) -> Double? {
+        var means: [Double] = []
+        var k = angleZ.startIndex
+        while k + chunkEpochs <= angleZ.endIndex {
+            var sum = 0.0, n = 0
+            for i in k..<(k + chunkEpochs) where sampleCounts[i] > 0 && angleZ[i].isFinite { sum += Double(angleZ[i]); n += 1 }
+            if n >= minimumChunkData { means.append(sum / Double(n)) }
+            k += chunkEpochs
+        }
+        guard means.count >= minimumChunks else { return nil }
+        var path = 0.0
+        for m in 1..<means.count { path += abs(means[m] - means[m - 1]) }
+        return path - abs(means[means.count - 1] - means[0])
+    }
+
+    /// `e` with the worn stretches' non-wear flags cleared and the laid-down stretches grown to
+    /// their whole stillness (``grown(_:_:)``), the stretches as judged, and the epochs the growth
+    /// added.
+    public static func applied(_ e: WearableEpochs) -> (epochs: WearableEpochs, stretches: [Stretch], added: [Range<Int>]) {
+        let found = stretches(e)
+        var result = e
+        var added: [Range<Int>] = []
+        for s in found {
+            if s.worn {
+                for i in s.startEpoch..<s.endEpoch { result.nonWear[i] = false }
+            } else {
+                for r in grown(s, e) where !r.isEmpty {
+                    for i in r { result.nonWear[i] = true }
+                    added.append(r)
+                }
+            }
+        }
+        return (result, found, added)
+    }
+
+    // MARK: A device laid down
+
+    /// An epoch lies at rest when its MAD is below this (g): sensor noise alone gives about 3 mg.
+    public static let restingMADG = 0.010
+    /// … and its angle-z within this of the resting attitude (degrees).
+    public static let restingAngleDegrees = 0.5
+    /// GGIR's rule judges 15-min blocks on centred hours, so a still stretch's first and last half
+    /// hour or so stay "worn"; a laid-down stretch grows over them by at most this many epochs.
+    static let maximumGrowthEpochs = 45 * 60 / WearableEpochs.epochSeconds
+    /// Still stretches outside the sleep window of at least this many epochs are laid down
+    /// (``laidDownOutside(_:window:)``): 10 minutes.
+    public static let minimumLaidDownEpochs = 600 / WearableEpochs.epochSeconds
+
+    static func atRest(_ e: WearableEpochs, _ i: Int, attitude: Double) -> Bool {
+        e.hasData(i) && Double(e.mad[i]) < restingMADG && abs(Double(e.angleZ[i]) - attitude) <= restingAngleDegrees
+    }
+
+    /// The epochs just before and after a laid-down stretch that are at rest at its attitude (its
+    /// median angle-z): the rest of the time the device lay there, which GGIR's blocks leave out.
+    static func grown(_ s: Stretch, _ e: WearableEpochs) -> [Range<Int>] {
+        let angles = (s.startEpoch..<s.endEpoch).map { Double(e.angleZ[$0]) }.filter(\.isFinite).sorted()
+        guard !angles.isEmpty else { return [] }
+        let attitude = angles[angles.count / 2]
+        var lo = s.startEpoch
+        while lo > 0 && s.startEpoch - lo < maximumGrowthEpochs && !e.nonWear[lo - 1] && atRest(e, lo - 1, attitude: attitude) { lo -= 1 }
+        var hi = s.endEpoch
+        while hi < e.count && hi - s.endEpoch < maximumGrowthEpochs && !e.nonWear[hi] && atRest(e, hi, attitude: attitude) { hi += 1 }
+        return [lo..<s.startEpoch, s.endEpoch..<hi]
+    }
+
+    /// Runs of at least ``minimumLaidDownEpochs`` epochs at rest at one attitude (each within
+    /// ``restingAngleDegrees`` of the run's first minute) that lie wholly outside `window`: a
+    /// device taken off for a shower or laid on a table for less than GGIR's hour. Outside the
+    /// sleep window such stillness is not a sleeper's: awake, a worn wrist does not hold one angle
+    /// to half a degree for ten minutes. Inside it, the same stillness is deep sleep, and left alone.
+    public static func laidDownOutside(_ e: WearableEpochs, window: EpochSpan) -> [Range<Int>] {
+        var result: [Range<Int>] = []
+        let minute = 60 / WearableEpochs.epochSeconds
+        var i = 0
+        while i + minute <= e.count {
+            var sum = 0.0, whole = !e.nonWear[i]
+            for k in i..<(i + minute) where whole {
+                if e.hasData(k) && e.angleZ[k].isFinite { sum += Double(e.angleZ[k]) } else { whole = false }
+            }
+            guard whole else { i += 1; continue }
+            let attitude = sum / Double(minute)
+            var j = i
+            while j < e.count && !e.nonWear[j] && atRest(e, j, attitude: attitude) { j += 1 }
+            if j - i >= minimumLaidDownEpochs && (j <= window.startEpoch || i >= window.endEpoch) {
+                result.append(i..<j)
+                i = j
+            } else {
+                i = max(i + 1, j)
+            }
+        }
+        return result
+    }
+}
