@@ -48,6 +48,13 @@ struct StillWearCheckTests {
         let cooling = Self.epochs(minutes: 300, still: 60..<240, flagged: 75..<225) { 88.0 + 0.6 * (1 - exp(-($0 - 60) / 10)) }
         let c = try #require(StillWearCheck.stretches(cooling).first)
         #expect(!c.worn && c.wanderDegrees! < 0.05, "\(c)")
+
+        // A flagged stretch that moves (a step above 5°) was not flagged by stillness: left as it is.
+        let moving = Self.epochs(minutes: 300, still: 0..<0, flagged: 75..<225) { _ in 0 }
+        let m = try #require(StillWearCheck.stretches(moving).first)
+        #expect(!m.still && m.wanderDegrees == nil && !m.worn && !m.laidDown)
+        let kept = StillWearCheck.applied(moving)
+        #expect(kept.epochs.nonWear == moving.nonWear && kept.added.isEmpty)
     }
 
     @Test("A laid-down stretch grows over the rest of its stillness at the same angle (GGIR leaves its edges worn), never over movement")

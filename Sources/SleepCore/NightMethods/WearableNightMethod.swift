@@ -166,6 +166,7 @@ public struct WearableNightMethod: NightAnalysisMethod {
             if let later = Self.guider(shifted) {
                 range = shifted; spt = later
                 summary = summarise(range)
+                summary.guider = "HDCZA"
                 summary.daysleeper = true
             }
         }

@@ -43,11 +43,20 @@ public enum StillWearCheck {
     public struct Stretch: Sendable, Equatable {
         public var startEpoch: Int
         public var endEpoch: Int
-        /// nil when the stretch holds fewer than ``minimumChunks`` 5-min means.
+        /// Whether angle-z holds without a posture change (no step above 5° between epochs, van
+        /// Hees 2015's threshold), as under GGIR's rule it must. A flagged stretch that moves was
+        /// flagged by something else and is left as it is.
+        public var still: Bool
+        /// nil when the stretch is not still or holds fewer than ``minimumChunks`` 5-min means.
         public var wanderDegrees: Double?
         /// Taken as worn (still, not laid down).
         public var worn: Bool { (wanderDegrees ?? 0) >= StillWearCheck.minimumWanderDegrees }
+        /// Still at one angle: a device laid down.
+        public var laidDown: Bool { still && !worn }
     }
+
+    /// No step of angle-z above ``postureChangeDegrees`` between epochs with data.
+    public static let postureChangeDegrees = 5.0
 
     /// The non-wear stretches of `e`, each judged.
     public static func stretches(_ e: WearableEpochs) -> [Stretch] {
@@ -57,7 +66,13 @@ public enum StillWearCheck {
             guard e.hasData(i) && e.nonWear[i] else { i += 1; continue }
             var j = i
             while j < e.count && e.hasData(j) && e.nonWear[j] { j += 1 }
-            result.append(Stretch(startEpoch: i, endEpoch: j, wanderDegrees: wanderDegrees(e.angleZ[i..<j], sampleCounts: e.sampleCounts[i..<j])))
+            var still = true, previous = Float.nan
+            for k in i..<j where e.angleZ[k].isFinite {
+                if previous.isFinite && Double(abs(e.angleZ[k] - previous)) > postureChangeDegrees { still = false; break }
+                previous = e.angleZ[k]
+            }
+            result.append(Stretch(startEpoch: i, endEpoch: j, still: still,
+                                  wanderDegrees: still ? wanderDegrees(e.angleZ[i..<j], sampleCounts: e.sampleCounts[i..<j]) : nil))
             i = j
         }
         return result
@@ -90,7 +105,7 @@ public enum StillWearCheck {
         for s in found {
             if s.worn {
                 for i in s.startEpoch..<s.endEpoch { result.nonWear[i] = false }
-            } else {
+            } else if s.laidDown {
                 for r in grown(s, e) where !r.isEmpty {
                     for i in r { result.nonWear[i] = true }
                     added.append(r)
