@@ -118,7 +118,7 @@ struct HostileInputTests {
         #expect(g?.message.contains("x gain") == true)
     }
 
-    @Test(".gt3x: a TimeZone beyond ±14 h is refused naming info.txt; two log.bin entries are refused")
+    @Test(".gt3x: a TimeZone beyond ±14 h (or beyond Int32) is refused naming info.txt; two log.bin entries are refused")
     func gt3xHeader() throws {
         let folder = TemporaryFolder()
         let (info, log) = try ReaderMutationFuzzTests.entries(Fixture.path("spec_activity12_padded_stored.gt3x"))
@@ -128,6 +128,12 @@ struct HostileInputTests {
         _ = FileManager.default.createFile(atPath: offset, contents: Data(ZipBuilder.stored([("info.txt", Array(infoText.utf8)), ("log.bin", log)])))
         let e = #expect(throws: IngestError.self) { try GT3XReader().read(path: offset, options: IngestOptions()) }
         #expect(e?.message.contains("+99:00") == true && e?.path == "info.txt TimeZone", "\(String(describing: e))")
+        // An offset beyond Int32 (clamped to Int32.min) is refused the same way, never trapped.
+        let hugeText = infoText.replacingOccurrences(of: "TimeZone: 99:00:00", with: "TimeZone: -999999999:00:00")
+        let huge = folder.path + "/huge.gt3x"
+        _ = FileManager.default.createFile(atPath: huge, contents: Data(ZipBuilder.stored([("info.txt", Array(hugeText.utf8)), ("log.bin", log)])))
+        let h = #expect(throws: IngestError.self) { try GT3XReader().read(path: huge, options: IngestOptions()) }
+        #expect(h?.message.contains("beyond ±14:00") == true && h?.path == "info.txt TimeZone", "\(String(describing: h))")
         let twice = folder.path + "/twice.gt3x"
         _ = FileManager.default.createFile(atPath: twice, contents: Data(ZipBuilder.stored([("info.txt", info), ("log.bin", Array(log.prefix(64))), ("log.bin", log)])))
         let d = #expect(throws: IngestError.self) { try GT3XReader().read(path: twice, options: IngestOptions()) }

@@ -4,8 +4,10 @@
 /// Steps, in the order of the science (each cites its source where it is implemented):
 /// 1. **Valid data.** Epochs with samples and not flagged non-wear (``EpochStillnessNonWear``, GGIR's
 ///    2013 rule), except still stretches whose angle keeps changing a little back and forth, which
-///    are a still sleeper's worn wrist, not a device laid down (``StillWearCheck``). A night with less than 16 valid hours is `insufficient-data` (GGIR part 4's
-///    `includenightcrit = 16`), with the hours in the reason; nothing is estimated.
+///    are a still sleeper's worn wrist, not a device laid down (``StillWearCheck``); a device laid
+///    down is non-wear for all the time it lay still. A night with less than 16 valid hours is
+///    `insufficient-data` (GGIR part 4's `includenightcrit = 16`), with the hours in the reason;
+///    nothing is estimated.
 /// 2. **Sleep period time window (the guider).** ``HDCZA`` on angle-z (van Hees et al. 2018, GGIR
 ///    `HASPT.algo = "HDCZA"`), GGIR's defaults. Invalid epochs count as movement
 ///    (`HASPT.ignore.invalid = TRUE`): GGIR's default judges them on values it imputes from other
@@ -92,8 +94,8 @@ public struct WearableNightMethod: NightAnalysisMethod {
             return NightAnalysis(status: .unsuitable, parameters: p, intervals: [], epochs: [], wakeThreshold: nil, metrics: nil,
                                  kind: kind, statusReason: "the wearable method needs raw acceleration with gravity (angle-z, ENMO); this recording has no 5-s epochs of it")
         }
-        // 1. Still stretches that are a worn wrist are worn (the stored flags are GGIR's rule's).
-        // A device laid down is non-wear for the whole time it lay there.
+        // Step 1: still stretches that are a worn wrist are worn (the stored flags are GGIR's
+        // rule's); a device laid down is non-wear for the whole time it lay there.
         let (all, stillStretches, grown) = StillWearCheck.applied(stored)
         var laidDown: [[Int64]] = grown.map { [all.epochStartUTC($0.lowerBound), all.epochStartUTC($0.upperBound)] }
         func summarise(_ e: WearableEpochs) -> WearableNightSummary {

@@ -18,7 +18,7 @@ struct DeviceClock {
     init(path: String, options: IngestOptions, statedOffsetSeconds: Int32?, statedAt: (line: Int?, field: String?) = (nil, nil)) throws(IngestError) {
         // UTC offsets run from −12:00 to +14:00; a header beyond ±14:00 is damaged, and taking it
         // would shift every time by days and print offsets no parser accepts.
-        if let o = statedOffsetSeconds, abs(o) > 14 * 3600 {
+        if let o = statedOffsetSeconds, o.magnitude > 14 * 3600 {   // magnitude: abs(Int32.min) traps
             throw IngestError(file: path, line: statedAt.line, path: statedAt.field,
                               message: "the file states the UTC offset \(UTCOffsetTimeline.formatOffset(o)): beyond ±14:00, a damaged time-zone header")
         }
