@@ -323,21 +323,25 @@ extension HTMLPages {
 
     /// The still stretches GGIR's rule calls not worn that were taken as worn, with their clock times.
     static func stillWornText(_ w: WearableNightSummary, _ tl: UTCOffsetTimeline) -> String {
-        let spans = (w.stillWornSpansUTC ?? []).filter { $0.count == 2 }
-        guard !spans.isEmpty else { return "none" }
-        let times = spans.map { "\(NumberText.clock($0[0], tl))–\(NumberText.clock($0[1], tl))" }.joined(separator: ", ")
-        return "\(NumberText.minutes(w.stillWornMinutes)) (\(times)): still for an hour or more, which GGIR's 2013 rule takes for non-wear, "
+        guard let spans = spansText(w.stillWornSpansUTC, tl) else { return "none" }
+        return "\(spans): still for an hour or more, which GGIR's 2013 rule takes for non-wear, "
             + "but with the small back-and-forth changes of angle of a resting forearm that a device laid down does not show; counted as worn"
     }
 
     /// The stillness at one angle the method added to GGIR's non-wear, with its clock times.
     static func laidDownText(_ w: WearableNightSummary, _ tl: UTCOffsetTimeline) -> String {
-        let spans = (w.laidDownSpansUTC ?? []).filter { $0.count == 2 }
-        guard !spans.isEmpty else { return "none" }
-        let minutes = Double(spans.reduce(0) { $0 + ($1[1] - $1[0]) }) / 60
-        let times = spans.map { "\(NumberText.clock($0[0], tl))–\(NumberText.clock($0[1], tl))" }.joined(separator: ", ")
-        return "\(NumberText.minutes(minutes)) (\(times)): held one angle to half a degree with no motion beyond sensor noise, "
+        guard let spans = spansText(w.laidDownSpansUTC, tl) else { return "none" }
+        return "\(spans): held one angle to half a degree with no motion beyond sensor noise, "
             + "beside a stretch GGIR's rule calls not worn or for 10 min or more outside the sleep window; a worn wrist, awake, does not"
+    }
+
+    /// "1 h 0 min (02:00–02:30, 07:00–07:30)" for `[from, to)` UTC spans; nil without any.
+    static func spansText(_ spans: [[Int64]]?, _ tl: UTCOffsetTimeline) -> String? {
+        let valid = (spans ?? []).filter { $0.count == 2 }
+        guard !valid.isEmpty else { return nil }
+        let minutes = Double(valid.reduce(0) { $0 + ($1[1] - $1[0]) }) / 60
+        let times = valid.map { "\(NumberText.clock($0[0], tl))–\(NumberText.clock($0[1], tl))" }.joined(separator: ", ")
+        return "\(NumberText.minutes(minutes)) (\(times))"
     }
 
     /// The wearable night's quality facts (valid hours, non-wear, invalid share).

@@ -12,7 +12,8 @@ import SleepstaWorkloads
 @Suite("Still sleep, nightstands, tables and showers through the pipeline", .serialized)
 struct StillSleepScenarioTests {
     /// 06-14 23:10–02:10 still (from falling asleep), 06-16 02:00–05:00 still (in the middle), 06-17
-    /// 02:00–07:30 on the nightstand, 06-15 07:40–08:00 the shower (``WearableEvent/hardCases``).
+    /// 02:00–07:30 on the nightstand, 06-15 07:40–08:00 the shower, 06-18 04:30–12:30 a day sleeper,
+    /// and the recording ends at 02:00 of 06-19 (``WearableEvent/hardCases``).
     static let events = WearableEvent.hardCases
     /// The script's table afternoon: 06-15 14:00–17:00 local.
     static let table: (from: Int64, to: Int64) = (1_718_452_800, 1_718_463_600)
@@ -26,7 +27,7 @@ struct StillSleepScenarioTests {
           arguments: [Variant(format: "csv", temperature: false), Variant(format: "csv", temperature: true),
                       Variant(format: "cwa", temperature: false), Variant(format: "cwa", temperature: true)])
     func scenarios(_ v: Variant) throws {
-        var generator = WearableCSVGenerator(days: 4, rateHz: v.format == "cwa" ? 100 : 10, events: Self.events, temperature: v.temperature)
+        var generator = WearableCSVGenerator(days: WearableEvent.hardCaseDays, rateHz: v.format == "cwa" ? 100 : 10, events: Self.events, temperature: v.temperature)
         generator.seed = 29
         let truth = generator.truth()
         let spans = generator.eventSpansUTC()
@@ -60,6 +61,17 @@ struct StillSleepScenarioTests {
         print("SCENARIO \(v) 2024-06-16: onset \(Double(stand.onset - truth[2].onsetUTC) / 60) min, wake \(Double(stand.wake - spans[2].from) / 60) min from the take-off")
         #expect(abs(stand.onset - truth[2].onsetUTC) <= 15 * 60)
         #expect(stand.wake <= spans[2].from + 5 * 60 && stand.wake >= spans[2].from - 30 * 60, "\(v): wake \(stand.wake), taken off \(spans[2].from)")
+        // The day sleeper: the night's window ends at noon, so the guider runs again from 18:00 to
+        // 18:00 (GGIR's daysleeper) and finds the day sleep whole.
+        let day = try night("2024-06-17")
+        let dayFacts = try JSONDecoder().decode(WearableNightSummary.self, from: Data(try #require(
+            try db.query("SELECT details_json FROM analyses WHERE night_id LIKE '%2024-06-17'").first?["details_json"]).utf8))
+        print("SCENARIO \(v) 2024-06-17 day sleeper: onset \(Double(day.onset - spans[4].from) / 60) min, wake \(Double(day.wake - spans[4].to) / 60) min, TST \(day.tst) of 480")
+        #expect(dayFacts.daysleeper && dayFacts.guider == "HDCZA", "\(v): \(dayFacts)")
+        #expect(abs(day.onset - spans[4].from) <= 15 * 60 && abs(day.wake - spans[4].to) <= 15 * 60, "\(v): \(day)")
+        #expect(day.tst >= 450 && day.tst <= 490, "\(v): TST \(day.tst)")
+        // The short last day (06-18 12:00 to 06-19 02:00) is too little data.
+        #expect(rows.first { $0["night_id"]!.hasSuffix("2024-06-18") }?["status"] == "insufficient-data")
         // Nightstand, shower and table: not worn (no state) and never sleep.
         for (label, span) in [("nightstand", spans[2]), ("shower", spans[3]), ("table", Self.table)] {
             let counts = try #require(try db.query("""

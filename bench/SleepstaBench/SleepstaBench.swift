@@ -46,9 +46,16 @@ struct Generate: ParsableCommand {
 
 struct Scenarios: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Write the wearable method's hard cases: still sleepers, a nightstand, a table, a shower.",
+        abstract: "Write the wearable method's hard cases: still sleepers, a nightstand, a table, a shower, a day sleeper.",
         discussion: """
-        Four days of a wrist worn day and night from 2024-06-14 (Europe/Berlin: read the files with         --tz Europe/Berlin), the benchmark's script with these events: a sleeper who does not turn         for 3 h at the start of the first night and in the middle of the second, the device laid on         a nightstand on its side from 02:00 to 07:30 of the third, a table afternoon, a 20-min         shower. Four files: CSV (10 Hz) and .cwa (100 Hz), each without and with a temperature         channel (the CSV then in a device export's layout, local time and a temperature column).         Prints each event's local times and each night's scripted onset, wake and sleep minutes.
+        Five days of a wrist worn day and night from 2024-06-14 (Europe/Berlin: read the files with \
+        --tz Europe/Berlin), the benchmark's script with these events: a sleeper who does not turn \
+        for 3 h at the start of the first night and in the middle of the second, the device laid on \
+        a nightstand on its side from 02:00 to 07:30 of the third, a table afternoon, a 20-min \
+        shower, a day sleeper (up all the fourth night, asleep 04:30-12:30), a short last day. Four \
+        files: CSV (10 Hz) and .cwa (100 Hz), each without and with a temperature channel (the CSV \
+        then in a device export's layout, local time and a temperature column). Prints each \
+        event's local times and each night's scripted onset, wake and sleep minutes.
         """)
 
     @Option(help: "Folder for the files.") var work = "hard-cases"
@@ -58,7 +65,7 @@ struct Scenarios: ParsableCommand {
     func run() throws {
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         for temperature in [false, true] {
-            var g = WearableCSVGenerator(days: 4, rateHz: rate, events: WearableEvent.hardCases, temperature: temperature)
+            var g = WearableCSVGenerator(days: WearableEvent.hardCaseDays, rateHz: rate, events: WearableEvent.hardCases, temperature: temperature)
             g.seed = seed
             let suffix = temperature ? "-temperature" : ""
             let rows = try g.write(to: "\(work)/hard-cases\(suffix).csv")
@@ -67,7 +74,7 @@ struct Scenarios: ParsableCommand {
             let samples = try WearableCWAGenerator(signal: c).write(to: "\(work)/hard-cases\(suffix).cwa")
             print("\(work)/hard-cases\(suffix).csv: \(rows) rows; \(work)/hard-cases\(suffix).cwa: \(samples) samples")
         }
-        var g = WearableCSVGenerator(days: 4, events: WearableEvent.hardCases)
+        var g = WearableCSVGenerator(days: WearableEvent.hardCaseDays, events: WearableEvent.hardCases)
         g.seed = seed
         func local(_ utc: Int64) -> String { String(WearableCSVGenerator.localTime(utc + g.scriptOffsetSeconds).map { Character(UnicodeScalar($0)) }.prefix(16)) }
         for (event, span) in zip(g.events, g.eventSpansUTC()) { print("event: \(local(span.from)) to \(local(span.to)): \(event.label)") }

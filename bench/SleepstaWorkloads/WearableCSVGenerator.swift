@@ -191,15 +191,25 @@ public struct WearableCSVGenerator: Sendable {
 
     /// `v` rounded to 4 decimals (half away from zero), e.g. `-0.9981`.
     @inline(__always)
-    static func writeFixed4(_ b: UnsafeMutablePointer<UInt8>, _ at: Int, _ v: Double) -> Int {
+    static func writeFixed4(_ b: UnsafeMutablePointer<UInt8>, _ at: Int, _ v: Double) -> Int { writeFixed(b, at, v, decimals: 4) }
+
+    /// `v` rounded to 2 decimals (half away from zero), e.g. `33.05`.
+    @inline(__always)
+    static func writeFixed2(_ b: UnsafeMutablePointer<UInt8>, _ at: Int, _ v: Double) -> Int { writeFixed(b, at, v, decimals: 2) }
+
+    /// `v` rounded to `decimals` decimals (half away from zero), written without `String`.
+    @inline(__always)
+    static func writeFixed(_ b: UnsafeMutablePointer<UInt8>, _ at: Int, _ v: Double, decimals: Int) -> Int {
+        var scale = 1
+        for _ in 0..<decimals { scale *= 10 }
         var i = at
-        let scaled = Int((abs(v) * 10_000).rounded())
+        let scaled = Int((abs(v) * Double(scale)).rounded())
         if v < 0 && scaled != 0 { b[i] = UInt8(ascii: "-"); i += 1 }
-        i = writeInteger(b, i, scaled / 10_000)
+        i = writeInteger(b, i, scaled / scale)
         b[i] = UInt8(ascii: "."); i += 1
-        let f = scaled % 10_000
-        b[i] = UInt8(48 + f / 1000); b[i + 1] = UInt8(48 + f / 100 % 10); b[i + 2] = UInt8(48 + f / 10 % 10); b[i + 3] = UInt8(48 + f % 10)
-        return i + 4
+        var f = scaled % scale
+        for k in stride(from: decimals - 1, through: 0, by: -1) { b[i + k] = UInt8(48 + f % 10); f /= 10 }
+        return i + decimals
     }
 
     /// `2024-06-14 02:00:00` for a local-clock second.
@@ -208,18 +218,6 @@ public struct WearableCSVGenerator: Sendable {
         let d = CivilDate(daysSinceEpoch: days), t = Int(rem)
         func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
         return Array("\(d.year)-\(two(d.month))-\(two(d.day)) \(two(t / 3600)):\(two(t % 3600 / 60)):\(two(t % 60))".utf8)
-    }
-
-    /// `v` rounded to 2 decimals (half away from zero), e.g. `33.05`.
-    @inline(__always)
-    static func writeFixed2(_ b: UnsafeMutablePointer<UInt8>, _ at: Int, _ v: Double) -> Int {
-        var i = at
-        let scaled = Int((abs(v) * 100).rounded())
-        if v < 0 && scaled != 0 { b[i] = UInt8(ascii: "-"); i += 1 }
-        i = writeInteger(b, i, scaled / 100)
-        b[i] = UInt8(ascii: "."); i += 1
-        b[i] = UInt8(48 + scaled % 100 / 10); b[i + 1] = UInt8(48 + scaled % 10)
-        return i + 2
     }
 
     private struct Burst {
@@ -243,11 +241,15 @@ public enum WearableEvent: Sendable, Equatable {
     /// 00:00 local of day `day` (more than 1440 runs into the next day) for `minutes`. The wearer's
     /// activity in that time is not recorded; a night the device leaves is asleep until then.
     case offWrist(day: Int, startMinute: Int, minutes: Int, attitude: RestingAttitude)
+    /// A day sleeper: up through night `night` (awake from its 23:00) and asleep from `startMinute`
+    /// minutes after that 23:00 for `minutes`, in light and deep cycles as a night's, into the
+    /// next day (GGIR reruns its guider from 18:00 to 18:00 for such a night).
+    case daySleep(night: Int, startMinute: Int, minutes: Int)
 
     /// The stretch in local-clock seconds, for a script whose first local day starts at `firstDayLocal`.
     func span(firstDayLocal: Int64) -> (from: Int64, to: Int64) {
         switch self {
-        case let .stillSleep(night, start, minutes):
+        case let .stillSleep(night, start, minutes), let .daySleep(night, start, minutes):
             let from = firstDayLocal + Int64(night) * 86_400 + 23 * 3600 + Int64(start) * 60
             return (from, from + Int64(minutes) * 60)
         case let .offWrist(day, start, minutes, _):
@@ -258,24 +260,30 @@ public enum WearableEvent: Sendable, Equatable {
 }
 
 extension WearableEvent {
-    /// The wearable method's hard cases, for a recording of 4 days from 2024-06-14 (the
-    /// generator's start; local days 0–3, Europe/Berlin summer time), beside the script's own table
-    /// afternoon (06-15 14:00–17:00):
+    /// The wearable method's hard cases, for a recording of ``hardCaseDays`` days from 2024-06-14
+    /// (the generator's start; local days 0–4, Europe/Berlin summer time), beside the script's own
+    /// table afternoon (06-15 14:00–17:00):
     /// a sleeper who does not turn for 3 h from falling asleep in the first night (06-14 23:10–02:10) and
     /// in the middle of the second (06-16 02:00–05:00); the device taken off at 02:00 of the third
-    /// night and laid on a nightstand on its side until 07:30 (06-17); and taken off for a 20-min
-    /// shower (06-15 07:40–08:00), laid flat.
+    /// night and laid on a nightstand on its side until 07:30 (06-17); taken off for a 20-min
+    /// shower (06-15 07:40–08:00), laid flat; and a day sleeper, up through the fourth night and
+    /// asleep from 04:30 to 12:30 (06-18). The recording ends at 02:00 of the fifth night: a short
+    /// last day.
     public static let hardCases: [WearableEvent] = [
         .stillSleep(night: 0, startMinute: 10, minutes: 180),
         .stillSleep(night: 1, startMinute: 180, minutes: 180),
         .offWrist(day: 3, startMinute: 120, minutes: 330, attitude: .onItsSide),
         .offWrist(day: 1, startMinute: 7 * 60 + 40, minutes: 20, attitude: .flat),
+        .daySleep(night: 3, startMinute: 330, minutes: 480),
     ]
+    /// The length of the hard cases' recording.
+    public static let hardCaseDays = 5.0
 
     /// What the event is, in words.
     public var label: String {
         switch self {
         case .stillSleep: return "still sleeper (no posture change)"
+        case .daySleep: return "day sleeper (up all night, asleep into the day)"
         case .offWrist(_, _, let minutes, .onItsSide): return minutes >= 60 ? "off the wrist, on a nightstand on its side" : "off the wrist, on its side"
         case .offWrist(_, _, let minutes, .flat): return minutes >= 60 ? "off the wrist, flat on a table" : "off the wrist (a shower), laid flat"
         }
@@ -360,6 +368,8 @@ public struct DayNightScript: Sendable {
     let offsetSeconds: Int64
     let events: [WearableEvent]
     private var nightStage: [Int64: [UInt8]] = [:]
+    /// ``daySleepStages(minutes:)`` of each day-sleep event, by its index in ``events``.
+    private var daySleep: [Int: [UInt8]] = [:]
     private var firstLocalDay: Int64? = nil
 
     init(rng: SplitMix64, offsetSeconds: Int64, events: [WearableEvent] = []) {
@@ -376,6 +386,8 @@ public struct DayNightScript: Sendable {
     static let tableGravity = (0.02, -0.03, 0.9993)
     /// Stage code of a scripted minute of still sleep (0 awake, 1 light, 2 deep).
     static let stillStage: UInt8 = 3
+    /// … and of a minute up and about at night, as by day (a day sleeper's night).
+    static let upStage: UInt8 = 4
 
     /// The nights whose 23:00 start lies in `[start, start + seconds)`, in order; generates them as
     /// ``level(at:)`` would (same random draws in the same order).
@@ -390,11 +402,12 @@ public struct DayNightScript: Sendable {
                 let nightStart = secondOfDay >= 23 * 3600 ? local : local - secondOfDay - 3600
                 _ = level(at: s)
                 let stages = nightStage[nightStart]!
-                let firstSleep = stages.firstIndex { $0 != 0 }!, lastSleep = stages.lastIndex { $0 != 0 }!
-                if secondOfDay == 23 * 3600 {
+                func asleep(_ stage: UInt8) -> Bool { stage != 0 && stage != Self.upStage }
+                if secondOfDay == 23 * 3600, let firstSleep = stages.firstIndex(where: asleep),
+                   let lastSleep = stages.lastIndex(where: asleep) {
                     result.append(Night(onsetUTC: nightStart - offsetSeconds + Int64(firstSleep * 60),
                                         wakeUTC: nightStart - offsetSeconds + Int64((lastSleep + 1) * 60),
-                                        sleepMinutes: stages.filter { $0 != 0 }.count))
+                                        sleepMinutes: stages.filter(asleep).count))
                 }
             }
             s += 60
@@ -418,6 +431,13 @@ public struct DayNightScript: Sendable {
         if let off = events.first(where: { covers($0, local) }), case let .offWrist(_, _, _, attitude) = off {
             return Level(burstProbability: 0, amplitudeG: 0...0, postureChangeProbability: 0, offWrist: attitude)
         }
+        if let k = events.firstIndex(where: { if case .daySleep = $0 { return covers($0, local) } else { return false } }),
+           case let .daySleep(_, _, minutes) = events[k] {
+            if daySleep[k] == nil { daySleep[k] = Self.daySleepStages(minutes: minutes) }
+            let stages = daySleep[k]!
+            let span = events[k].span(firstDayLocal: firstLocalDay! * 86_400)
+            return stages[min(Int((local - span.from) / 60), stages.count - 1)] == 2 ? Self.deep : Self.light
+        }
         guard nightStart != Int64.min else { return Self.day }
         let minute = Int((local - nightStart) / 60)
         let stages = nightStage[nightStart]!
@@ -425,6 +445,7 @@ public struct DayNightScript: Sendable {
         case 0: return Self.wake
         case 1: return Self.light
         case Self.stillStage: return Self.stillSleep
+        case Self.upStage: return Self.day
         default: return Self.deep
         }
     }
@@ -444,7 +465,24 @@ public struct DayNightScript: Sendable {
         where first * 86_400 + Int64(night) * 86_400 + 23 * 3600 == nightStartLocal {
             for m in max(0, start)..<min(s.count, start + minutes) { s[m] = Self.stillStage }
         }
+        // A day sleeper is up and about through the night (the day sleep is ``daySleepStages``).
+        for case let .daySleep(night, _, _) in events where first * 86_400 + Int64(night) * 86_400 + 23 * 3600 == nightStartLocal {
+            s = Array(repeating: Self.upStage, count: s.count)
+        }
         return s
+    }
+
+    /// A day sleep's minutes, light (1) and deep (2) in 90-minute cycles with deep shorter in later
+    /// cycles, as a night's; fixed (no draws from the script's stream, which stays as it was).
+    static func daySleepStages(minutes: Int) -> [UInt8] {
+        var stages: [UInt8] = []
+        var cycle = 0
+        while stages.count < minutes {
+            let deep = Int(90 * max(0.1, 0.45 - 0.1 * Double(cycle)))
+            stages += Array(repeating: 1, count: 90 - deep) + Array(repeating: 2, count: deep)
+            cycle += 1
+        }
+        return Array(stages.prefix(minutes))
     }
 
     /// 480 minutes: 10–25 awake, then 90-minute cycles of light and deep sleep (deep shorter in

@@ -12,7 +12,7 @@
 ///    `HASPT.algo = "HDCZA"`), GGIR's defaults. Invalid epochs count as movement
 ///    (`HASPT.ignore.invalid = TRUE`): GGIR's default judges them on values it imputes from other
 ///    days, which sleepsta does not do, so a still table or a gap can never become a sleep window.
-///    **Day sleepers:** when the window ends in the last hour before noon (11:00–12:00), HDCZA runs
+///    **Day sleepers:** when the window ends in its last hour (from 11:00 up to noon), HDCZA runs
 ///    again on 18:00 to 18:00, as GGIR does.
 /// 3. **Sleep/wake.** Sustained inactivity bouts of ``VanHees2015`` (5° / 5 min, van Hees et al.
 ///    2015) on angle-z; invalid epochs are neither sleep nor wake. `--sleep-algorithm cole-kripke`
@@ -70,7 +70,7 @@ public struct WearableNightMethod: NightAnalysisMethod {
 
     public func parametersKey(_ p: AnalysisParameters) -> String {
         "method=\(kind.rawValue);interval=\(p.interval.seconds)s;metrics=enmo+anglez+mad@5s;nonwear=ggir2013+\(StillWearCheck.key);"
-            + "spt=hdcza-ggir+daysleeper;sleep=\(Self.sleepKey(p.sleepAlgorithm));"
+            + "spt=hdcza-ggir+daysleeper(lasthour);sleep=\(Self.sleepKey(p.sleepAlgorithm));"
             + "includenight=\(Self.minimumValidHours)h;deep=q\(p.deepQuantile)"
             + (p.diaryDigest.map { ";diary=\($0)" } ?? "")
     }
@@ -158,9 +158,9 @@ public struct WearableNightMethod: NightAnalysisMethod {
             spt = found
             summary.guider = "HDCZA"
         }
-        let endLocal = night.timeline.localSecond(atUTC: range.epochStartUTC(spt.span.endEpoch))
-        let hourOfDay = LocalClock.floorDiv(endLocal, 3600) - LocalClock.floorDiv(endLocal, 86_400) * 24
-        if night.guide == nil && hourOfDay == 11 {
+        // GGIR (g.sib.det): the window's last epoch lies in the window's last hour (11:00 to
+        // noon, also on a 23- or 25-h DST night), up to the window's very end.
+        if night.guide == nil && spt.span.endEpoch >= range.count - 3600 / WearableEpochs.epochSeconds {
             let startLocal = night.timeline.localSecond(atUTC: W.startUTC) + 6 * 3600
             let from = night.timeline.utcSecond(atLocal: startLocal)
             let to = night.timeline.utcSecond(atLocal: startLocal + 86_400)
@@ -367,8 +367,6 @@ public struct WearableNightSummary: Sendable, Equatable, Codable {
     /// Stillness at one attitude that the method added to GGIR's non-wear: the rest of the time a
     /// laid-down device lay there, and shorter rests outside the sleep window (``StillWearCheck``).
     public var laidDownSpansUTC: [[Int64]]? = nil
-    /// Minutes of ``stillWornSpansUTC``.
-    public var stillWornMinutes: Double { Double((stillWornSpansUTC ?? []).reduce(0) { $0 + ($1[1] - $1[0]) }) / 60 }
     /// GGIR `daysleeper`: the window was searched from 18:00 to 18:00.
     public var daysleeper = false
     /// HDCZA's threshold on the change in angle-z (degrees).
