@@ -93,3 +93,43 @@ struct StillSleepScenarioTests {
         #expect(standPage.contains("class=\"note caution\">30 min marked not worn"), "the nightstand begins as the sleep window ends")
     }
 }
+
+/// The wearable method over a change of the clocks: the night of the change lasts 25 h (autumn)
+/// or 23 h (spring) on the wall clock the script follows, while the device's clock keeps its offset.
+@Suite("Wrist nights over a clock change (DST)", .serialized)
+struct ClockChangeWearableTests {
+    @Test("Autumn (25-h night) and spring (23-h night), CSV and .cwa: every full night within 15 min of the script's onset and wake, TST within 30 min; the window spans the wall clock's noon to noon",
+          arguments: [("autumn", "csv"), ("autumn", "cwa"), ("spring", "csv"), ("spring", "cwa")])
+    func clockChange(_ season: String, _ format: String) throws {
+        let rate = format == "cwa" ? 100 : 10
+        let generator = season == "autumn" ? WearableCSVGenerator.autumnClockChange(rateHz: rate)
+                                            : WearableCSVGenerator.springClockChange(rateHz: rate)
+        let truth = generator.truth()
+        let w = Workspace()
+        let file = w.data + "/dst-\(season)." + format
+        if format == "cwa" { try WearableCWAGenerator(signal: generator).write(to: file) } else { try generator.write(to: file) }
+        let summary = try w.run(tz: "Europe/Berlin") { _ in }
+        try? FileManager.default.removeItem(atPath: file)
+        #expect(summary.failures.isEmpty, "\(summary.failures)")
+        let db = try SleepDatabase(path: w.db)
+        let rows = try db.query("""
+            SELECT a.night_id, a.status, n.window_start_utc, n.window_end_utc, m.sleep_onset_utc, m.wake_time_utc, m.total_sleep_time_min
+            FROM analyses a JOIN nights n ON n.id = a.night_id LEFT JOIN night_metrics m ON m.analysis_id = a.id ORDER BY a.night_id
+            """)
+        let changeNight = season == "autumn" ? "2024-10-26" : "2024-03-30"
+        let change = try #require(rows.first { $0["night_id"]!.hasSuffix(changeNight) })
+        let hours = (Int64(change["window_end_utc"]!)! - Int64(change["window_start_utc"]!)!) / 3600
+        #expect(hours == (season == "autumn" ? 25 : 23), "\(season): the night of the change spans \(hours) h")
+        var scored = 0
+        for row in rows where row["status"] == "scored" {
+            let onset = Int64(row["sleep_onset_utc"]!)!, wake = Int64(row["wake_time_utc"]!)!, tst = Double(row["total_sleep_time_min"]!)!
+            let night = try #require(truth.first { abs($0.onsetUTC - onset) < 4 * 3600 }, "no scripted night near \(row["night_id"]!)")
+            let dOn = Double(onset - night.onsetUTC) / 60, dWake = Double(wake - night.wakeUTC) / 60, dTST = tst - Double(night.sleepMinutes)
+            print("DST \(season) \(format) \(row["night_id"]!): onset \(dOn) min, wake \(dWake) min, TST \(tst) (script \(night.sleepMinutes))")
+            #expect(abs(dOn) <= 15 && abs(dWake) <= 15 && abs(dTST) <= 30, "\(season) \(format): \(row)")
+            scored += 1
+        }
+        // The three nights that start inside the four days, the change night among them.
+        #expect(scored == 3, "\(season) \(format): \(rows.map { "\($0["night_id"]!) \($0["status"]!)" })")
+    }
+}

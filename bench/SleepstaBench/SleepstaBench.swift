@@ -46,7 +46,7 @@ struct Generate: ParsableCommand {
 
 struct Scenarios: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Write the wearable method's hard cases: still sleepers, a nightstand, a table, a shower, a day sleeper.",
+        abstract: "Write the wearable method's hard cases: still sleepers, a nightstand, a table, a shower, a day sleeper, DST nights.",
         discussion: """
         Five days of a wrist worn day and night from 2024-06-14 (Europe/Berlin: read the files with \
         --tz Europe/Berlin), the benchmark's script with these events: a sleeper who does not turn \
@@ -55,7 +55,9 @@ struct Scenarios: ParsableCommand {
         shower, a day sleeper (up all the fourth night, asleep 04:30-12:30), a short last day. Four \
         files: CSV (10 Hz) and .cwa (100 Hz), each without and with a temperature channel (the CSV \
         then in a device export's layout, local time and a temperature column). Prints each \
-        event's local times and each night's scripted onset, wake and sleep minutes.
+        event's local times and each night's scripted onset, wake and sleep minutes. Also two .cwa \
+        files of 4 days over a change of the clocks (dst-autumn: a 25-h night from 2024-10-26; \
+        dst-spring: a 23-h night from 2024-03-30).
         """)
 
     @Option(help: "Folder for the files.") var work = "hard-cases"
@@ -73,6 +75,11 @@ struct Scenarios: ParsableCommand {
             c.rateHz = 100
             let samples = try WearableCWAGenerator(signal: c).write(to: "\(work)/hard-cases\(suffix).cwa")
             print("\(work)/hard-cases\(suffix).csv: \(rows) rows; \(work)/hard-cases\(suffix).cwa: \(samples) samples")
+        }
+        for (name, clocks) in [("dst-autumn", WearableCSVGenerator.autumnClockChange(rateHz: 100)),
+                               ("dst-spring", WearableCSVGenerator.springClockChange(rateHz: 100))] {
+            let samples = try WearableCWAGenerator(signal: clocks).write(to: "\(work)/\(name).cwa")
+            print("\(work)/\(name).cwa: \(samples) samples (4 days over a change of the clocks, Europe/Berlin)")
         }
         var g = WearableCSVGenerator(days: WearableEvent.hardCaseDays, events: WearableEvent.hardCases)
         g.seed = seed

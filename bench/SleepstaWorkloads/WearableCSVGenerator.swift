@@ -26,6 +26,11 @@ public struct WearableCSVGenerator: Sendable {
     /// Departures from the plain script (a still sleeper, a device laid down …); none by default,
     /// so the benchmark's files stay the same.
     public var events: [WearableEvent] = []
+    /// A change of the local clock (daylight saving time) at a UTC second, to a new offset: the
+    /// script (bedtime 23:00, waking by 07:00) follows the wall clock from then on, so the night
+    /// of the change lasts 25 h or 23 h. The device's clock keeps the offset it was set to, as
+    /// devices do (the `.cwa` times, the temperature CSV's local times). nil: one offset throughout.
+    public var clockChange: (utc: Int64, offsetSeconds: Int64)? = nil
     /// Whether the files carry a temperature channel (°C): the CSV is then written as devices
     /// export it (`time,x,y,z,temperature`, the local time to the millisecond; read it with
     /// `--tz Europe/Berlin`), and a `.cwa` has it in each block's temperature field. Off the wrist it falls toward room temperature
@@ -38,7 +43,8 @@ public struct WearableCSVGenerator: Sendable {
 
     /// The script this generator follows (its own random stream, as ``forEachSample(_:)`` uses it).
     func script() -> DayNightScript {
-        DayNightScript(rng: SplitMix64(seed: seed ^ 0x9E37_79B9_7F4A_7C15), offsetSeconds: scriptOffsetSeconds, events: events)
+        DayNightScript(rng: SplitMix64(seed: seed ^ 0x9E37_79B9_7F4A_7C15), offsetSeconds: scriptOffsetSeconds, events: events,
+                       clockChange: clockChange)
     }
 
     /// The script of every night that starts inside the recording (see ``DayNightScript/Night``).
@@ -290,6 +296,27 @@ extension WearableEvent {
     }
 }
 
+extension WearableCSVGenerator {
+    /// Four days over the end of summer time in Europe/Berlin: from 2024-10-25 02:00 CEST; the
+    /// clocks go back at 03:00 CEST on 10-27 (01:00 UTC), so the night of 10-26 lasts 25 h.
+    public static func autumnClockChange(rateHz: Int = 10) -> WearableCSVGenerator {
+        var g = WearableCSVGenerator(days: 4, rateHz: rateHz)
+        g.startEpochSecond = 1_729_814_400                 // 2024-10-25 00:00 UTC
+        g.clockChange = (utc: 1_729_990_800, offsetSeconds: 3600)   // 2024-10-27 01:00 UTC
+        return g
+    }
+
+    /// Four days over the start of summer time: from 2024-03-29 01:00 CET; the clocks go forward
+    /// at 02:00 CET on 03-31 (01:00 UTC), so the night of 03-30 lasts 23 h.
+    public static func springClockChange(rateHz: Int = 10) -> WearableCSVGenerator {
+        var g = WearableCSVGenerator(days: 4, rateHz: rateHz)
+        g.startEpochSecond = 1_711_670_400                 // 2024-03-29 00:00 UTC
+        g.scriptOffsetSeconds = 3600
+        g.clockChange = (utc: 1_711_846_800, offsetSeconds: 7200)   // 2024-03-31 01:00 UTC
+        return g
+    }
+}
+
 /// How a device taken off lies.
 public enum RestingAttitude: Sendable, Equatable {
     /// Flat on a table, face up, slightly tilted.
@@ -367,13 +394,20 @@ public struct DayNightScript: Sendable {
     var rng: SplitMix64
     let offsetSeconds: Int64
     let events: [WearableEvent]
+    let clockChange: (utc: Int64, offsetSeconds: Int64)?
     private var nightStage: [Int64: [UInt8]] = [:]
     /// ``daySleepStages(minutes:)`` of each day-sleep event, by its index in ``events``.
     private var daySleep: [Int: [UInt8]] = [:]
     private var firstLocalDay: Int64? = nil
 
-    init(rng: SplitMix64, offsetSeconds: Int64, events: [WearableEvent] = []) {
-        self.rng = rng; self.offsetSeconds = offsetSeconds; self.events = events
+    init(rng: SplitMix64, offsetSeconds: Int64, events: [WearableEvent] = [], clockChange: (utc: Int64, offsetSeconds: Int64)? = nil) {
+        self.rng = rng; self.offsetSeconds = offsetSeconds; self.events = events; self.clockChange = clockChange
+    }
+
+    /// The wall clock's offset from UTC at `utc` (``WearableCSVGenerator/clockChange``).
+    func offset(at utc: Int64) -> Int64 {
+        if let c = clockChange, utc >= c.utc { return c.offsetSeconds }
+        return offsetSeconds
     }
 
     static let day = Level(burstProbability: 0.35, amplitudeG: 0.05...0.6, postureChangeProbability: 1.0 / 20)
@@ -396,18 +430,25 @@ public struct DayNightScript: Sendable {
         _ = level(at: start)   // as the generator's first sample does
         var s = start
         while s < start + Int64(seconds) {
-            let local = s + offsetSeconds
+            let local = s + offset(at: s)
             let secondOfDay = ((local % 86_400) + 86_400) % 86_400
             if secondOfDay == 23 * 3600 || (s == start && secondOfDay < 7 * 3600) {
                 let nightStart = secondOfDay >= 23 * 3600 ? local : local - secondOfDay - 3600
                 _ = level(at: s)
                 let stages = nightStage[nightStart]!
                 func asleep(_ stage: UInt8) -> Bool { stage != 0 && stage != Self.upStage }
-                if secondOfDay == 23 * 3600, let firstSleep = stages.firstIndex(where: asleep),
-                   let lastSleep = stages.lastIndex(where: asleep) {
-                    result.append(Night(onsetUTC: nightStart - offsetSeconds + Int64(firstSleep * 60),
-                                        wakeUTC: nightStart - offsetSeconds + Int64((lastSleep + 1) * 60),
-                                        sleepMinutes: stages.filter(asleep).count))
+                if secondOfDay == 23 * 3600 {
+                    // Minute by minute of real time to the wall clock's 07:00: a clock change
+                    // repeats an hour of the script or skips one, as the generator plays it.
+                    var first: Int64? = nil, last: Int64 = 0, minutes = 0
+                    var u = s
+                    while true {
+                        let m = Int((u + offset(at: u) - nightStart) / 60)
+                        guard m < stages.count else { break }
+                        if m >= 0 && asleep(stages[m]) { first = first ?? u; last = u; minutes += 1 }
+                        u += 60
+                    }
+                    if let first { result.append(Night(onsetUTC: first, wakeUTC: last + 60, sleepMinutes: minutes)) }
                 }
             }
             s += 60
@@ -416,7 +457,7 @@ public struct DayNightScript: Sendable {
     }
 
     mutating func level(at utcSecond: Int64) -> Level {
-        let local = utcSecond + offsetSeconds
+        let local = utcSecond + offset(at: utcSecond)
         let secondOfDay = ((local % 86_400) + 86_400) % 86_400
         let localDay = (local - secondOfDay) / 86_400
         if firstLocalDay == nil { firstLocalDay = localDay }
