@@ -5,9 +5,10 @@
 /// table, but also a sleeper who does not turn for an hour. Taken for non-wear, such sleep is lost:
 /// the guider's window starts after it and TST falls by the stretch (the wearable method's tests
 /// reproduce the loss GGIR shows). Stillness inside the night is not, by itself, evidence that the
-/// device was off (Syed et al. 2021, "Evaluating the performance of raw and epoch non-wear
-/// algorithms using multiple accelerometers and electrocardiogram recordings", Sci Rep 11:5614:
-/// sleep is where the stillness rules' false non-wear concentrates).
+/// device was off: interval rules take worn time for non-wear mostly in sleep and sedentary spells
+/// (Syed et al. 2021, "A novel algorithm to detect non-wear time from raw accelerometer data using
+/// deep convolutional neural networks", Sci Rep 11:8832; their 2020 comparison of raw and epoch
+/// rules, Sci Rep 10:5866, found van Hees's raw rule the best of those it tested).
 ///
 /// What tells them apart without a temperature channel is the attitude: a device put down lies at
 /// one angle, and its readings change only by sensor noise and by the slow monotone drift of its
