@@ -7,8 +7,9 @@
 /// reproduce the loss GGIR shows). Stillness inside the night is not, by itself, evidence that the
 /// device was off: interval rules take worn time for non-wear mostly in sleep and sedentary spells
 /// (Syed et al. 2021, "A novel algorithm to detect non-wear time from raw accelerometer data using
-/// deep convolutional neural networks", Sci Rep 11:8832; their 2020 comparison of raw and epoch
-/// rules, Sci Rep 10:5866, found van Hees's raw rule the best of those it tested).
+/// deep convolutional neural networks", Sci Rep 11:8832, doi:10.1038/s41598-021-87757-z; their 2020
+/// comparison of raw and epoch rules, Sci Rep, doi:10.1038/s41598-020-62821-2, found van Hees's raw
+/// rule the best of those it tested).
 ///
 /// What tells them apart without a temperature channel is the attitude: a device put down lies at
 /// one angle, and its readings change only by sensor noise and by the slow monotone drift of its
