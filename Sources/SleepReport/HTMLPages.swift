@@ -53,6 +53,7 @@ public enum HTMLPages {
             ["label": "Minimum data to score", "value": NumberText.minutes(Double(p.minimumCoverageSeconds) / 60)],
             ["label": "Parameters key", "value": p.key],
         ]
+        let caution = nonWearNote(a, tl)
         let context: [String: Any] = [
             "title": "Night of \(input.date) — \(input.nightID)",
             "nightID": input.nightID,
@@ -69,8 +70,8 @@ public enum HTMLPages {
             "scoredNote": a.status == .scored && a.statusReason != nil,
             // Mustache takes an empty string for a present value: the sections test flags.
             "hasStatusReason": !(a.statusReason ?? "").isEmpty,
-            "hasNonWearNote": nonWearNote(a, tl) != nil,
-            "nonWearNote": nonWearNote(a, tl) ?? "",
+            "hasNonWearNote": caution != nil,
+            "nonWearNote": caution ?? "",
             "method": a.method.summary(a.parameters),
             "kindReason": input.kindReason,
             "hasKindReason": !input.kindReason.isEmpty,

@@ -110,15 +110,9 @@ extension MovementChart {
         chart.clock = timeline
         chart.inBed = analysis.metrics.map { ($0.inBedStartUTC, $0.inBedEndUTC) }
         guard let first = analysis.intervals.first, let last = analysis.intervals.last, let e = epochs else { return chart }
-        var shown = e.slice(from: first.movement.startUTC, to: last.movement.endUTC)
-        // Still stretches the method took as worn are not shaded "not worn".
-        for span in analysis.wearable?.stillWornSpansUTC ?? [] where span.count == 2 {
-            for k in 0..<shown.count where shown.epochStartUTC(k) >= span[0] && shown.epochStartUTC(k) < span[1] { shown.nonWear[k] = false }
-        }
-        // … and stillness it added to GGIR's non-wear (a device laid down) is.
-        for span in analysis.wearable?.laidDownSpansUTC ?? [] where span.count == 2 {
-            for k in 0..<shown.count where shown.epochStartUTC(k) >= span[0] && shown.epochStartUTC(k) < span[1] { shown.nonWear[k] = true }
-        }
+        // Shaded "not worn" as the method judged it, not as GGIR's stored flags say.
+        let sliced = e.slice(from: first.movement.startUTC, to: last.movement.endUTC)
+        let shown = analysis.wearable?.judgedNonWear(sliced) ?? sliced
         // Bands: runs of non-wear or no-data epochs.
         var k = 0
         while k < shown.count {
