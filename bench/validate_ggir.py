@@ -80,7 +80,8 @@ def minutes(hours_text):
     return None if h is None else h * 60
 
 
-def sleepsta_nights(binary, path, tz, work, name):
+def sleepsta_nights(binary, path, tz, work, name, method="sleepsta"):
+    name = name if method == "sleepsta" else f"{name}-{method}"
     data = os.path.join(work, name + "-data")
     os.makedirs(data, exist_ok=True)
     link = os.path.join(data, os.path.basename(path))
@@ -91,7 +92,7 @@ def sleepsta_nights(binary, path, tz, work, name):
         if os.path.exists(db + suffix):
             os.remove(db + suffix)
     status, wall, peak = run_measured([binary, "run", "--data", data, "--db", db, "--reports", os.path.join(work, name + "-reports"),
-                                       "--tz", tz], os.path.join(work, name + "-sleepsta.log"))
+                                       "--tz", tz, "--method", method], os.path.join(work, name + "-sleepsta.log"))
     if status not in (0, 1):
         raise SystemExit(f"sleepsta run failed on {path} (exit {status}); see {work}/{name}-sleepsta.log")
     out = os.path.join(work, name + "-nights.csv")
@@ -125,14 +126,18 @@ def ggir_date(text):
     return text
 
 
-def ggir_nights(path, kind, tz, work, name, rule):
+def ggir_nights(path, kind, tz, work, name, rule, reuse=False):
     out = os.path.join(work, f"{name}-ggir-{rule}")
+    study = os.path.splitext(os.path.basename(path))[0]
     cmd = ["Rscript", os.path.join(GGIR_DIR, "run_ggir.R"), path, out, tz, kind] + (["nw2013"] if rule == "nw2013" else [])
-    status, wall, peak = run_measured(cmd, out + ".log")
+    done = os.path.join(out, "output_" + study, "results", "QC", "part4_nightsummary_sleep_full.csv")
+    if reuse and os.path.exists(done):
+        status, wall, peak = 0, float("nan"), float("nan")   # GGIR's output of an earlier run
+    else:
+        status, wall, peak = run_measured(cmd, out + ".log")
     if status != 0:
         print(f"  GGIR ({rule}) failed on {path} (exit {status}); see {out}.log")
         return {}, wall, peak
-    study = os.path.splitext(os.path.basename(path))[0]
     results = os.path.join(out, "output_" + study, "results")
     cleaned = set()
     cleaned_path = os.path.join(results, "part4_nightsummary_sleep_cleaned.csv")
@@ -170,8 +175,9 @@ def fixed(v, digits=1):
     return "–" if v is None else f"{v:.{digits}f}"
 
 
-def report(name, ours, theirs, rule):
-    print(f"\n{name} — sleepsta (wearable method) vs GGIR 3.3-6 ({'nonwear 2013, 50 mg' if rule == 'nw2013' else 'defaults: nonwear 2023, 150 mg'})")
+def report(name, ours, theirs, rule, method="sleepsta"):
+    what = "--method ggir (parity)" if method == "ggir" else "wearable method"
+    print(f"\n{name} — sleepsta ({what}) vs GGIR 3.3-6 ({'nonwear 2013, 50 mg' if rule == 'nw2013' else 'defaults: nonwear 2023, 150 mg'})")
     print("| night | sleepsta status | GGIR kept | onset s / G (Δ min) | wake s / G (Δ min) | SPT s / G (Δ) | TST s / G (Δ) | WASO s / G (Δ) | invalid s / G |")
     print("|---|---|---|---|---|---|---|---|---|")
     worst = {"onset": 0.0, "wake": 0.0, "spt": 0.0, "tst": 0.0}
@@ -189,6 +195,18 @@ def report(name, ours, theirs, rule):
                 if s.get(k) is not None and g.get(k) is not None:
                     worst[k] = max(worst[k], abs(s[k] - g[k]) * scale)
     print("largest |Δ| over the nights both score: " + ", ".join(f"{k} {v:.1f} min" for k, v in worst.items()))
+    if method == "ggir":
+        # Parity: every night GGIR keeps is scored, within one 5-s epoch on onset and wake and 1 min
+        # on SPT and TST; every night GGIR drops is not scored.
+        kept = [d for d, g in theirs.items() if g.get("kept")]
+        ok = [d for d in kept if ours.get(d, {}).get("status") == "scored"
+              and all(ours[d].get(k) is not None and theirs[d].get(k) is not None for k in ("onset", "wake", "spt", "tst"))
+              and abs(ours[d]["onset"] - theirs[d]["onset"]) * 3600 <= 5.5 and abs(ours[d]["wake"] - theirs[d]["wake"]) * 3600 <= 5.5
+              and abs(ours[d]["spt"] - theirs[d]["spt"]) <= 1 and abs(ours[d]["tst"] - theirs[d]["tst"]) <= 1]
+        extra = [d for d, o in ours.items() if o.get("status") == "scored" and not theirs.get(d, {}).get("kept")]
+        print(f"parity: {len(ok)} of {len(kept)} nights GGIR keeps within 5 s (onset, wake) and 1 min (SPT, TST)"
+              + (f"; outside: {', '.join(sorted(set(kept) - set(ok)))}" if len(ok) < len(kept) else "")
+              + f"; scored here but dropped by GGIR: {', '.join(sorted(extra)) if extra else 'none'}")
 
 
 def main():
@@ -196,6 +214,7 @@ def main():
     ap.add_argument("--sleepsta", required=True)
     ap.add_argument("--work", default="ggir-work")
     ap.add_argument("--rules", default="nw2013,default", help="GGIR non-wear rules to run: nw2013, default")
+    ap.add_argument("--reuse-ggir", action="store_true", help="use GGIR's output in --work from an earlier run where there is one")
     ap.add_argument("files", nargs="+", help="FILE[:KIND[:TZ]]")
     a = ap.parse_args()
     why = ggir_available()
@@ -211,10 +230,14 @@ def main():
         name = os.path.basename(path).replace(".", "_") + ("" if [os.path.basename(s.split(":")[0]) for s in a.files].count(os.path.basename(path)) == 1 else f"_{k + 1}")
         ours, wall, peak = sleepsta_nights(a.sleepsta, path, tz, a.work, name)
         timings.append((os.path.basename(path), "sleepsta run", wall, peak))
+        parity, pwall, ppeak = sleepsta_nights(a.sleepsta, path, tz, a.work, name, method="ggir")
+        timings.append((os.path.basename(path), "sleepsta run --method ggir", pwall, ppeak))
         for rule in a.rules.split(","):
-            theirs, gwall, gpeak = ggir_nights(path, kind, tz, a.work, name, rule)
-            timings.append((os.path.basename(path), f"GGIR ({rule})", gwall, gpeak))
+            theirs, gwall, gpeak = ggir_nights(path, kind, tz, a.work, name, rule, reuse=a.reuse_ggir)
+            timings.append((os.path.basename(path), f"GGIR ({rule})" + (" (earlier run)" if gwall != gwall else ""), gwall, gpeak))
             report(os.path.basename(path), ours, theirs, rule)
+            if rule == "default":
+                report(os.path.basename(path), parity, theirs, rule, method="ggir")
     print("\n| file | tool | wall s | peak MB |\n|---|---|---|---|")
     for f, tool, wall, peak in timings:
         print(f"| {f} | {tool} | {wall:.1f} | {peak:.0f} |")

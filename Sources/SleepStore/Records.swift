@@ -54,6 +54,14 @@ struct LabelsU8: DatabaseValueConvertible, Codable {
 }
 
 /// One byte per epoch: 1 = flagged (`nonwear_u8`).
+/// Small unsigned values, one byte each.
+struct BytesU8: DatabaseValueConvertible, Codable {
+    var values: [UInt8]
+    init(_ values: [UInt8]) { self.values = values }
+    var databaseValue: DatabaseValue { Data(values).databaseValue }
+    static func fromDatabaseValue(_ dbValue: DatabaseValue) -> BytesU8? { Data.fromDatabaseValue(dbValue).map { BytesU8([UInt8]($0)) } }
+}
+
 struct FlagsU8: DatabaseValueConvertible, Codable {
     var flags: [Bool]
     init(_ flags: [Bool]) { self.flags = flags }
@@ -184,22 +192,26 @@ struct EpochSeriesRow: Codable, FetchableRecord, PersistableRecord {
     var sampleCounts: UInt16LE
     var nonWear: FlagsU8
     var counts: CountsXYZ?
+    var ggirNonWearScore: BytesU8?
 
     enum CodingKeys: String, CodingKey {
         case epochs, mad = "mad_f32le"
         case nightID = "night_id", startUTC = "start_utc", epochSeconds = "epoch_seconds", enmo = "enmo_f32le", angleZ = "anglez_f32le"
         case sampleCounts = "sample_counts_u16le", nonWear = "nonwear_u8", counts = "counts_xyz_i32le"
+        case ggirNonWearScore = "ggir_nonwear_score_u8"
     }
 
     init(nightID: String, _ e: WearableEpochs) {
         self.nightID = nightID; startUTC = e.startUTC; epochSeconds = WearableEpochs.epochSeconds; epochs = e.count
         enmo = Float32LE(e.enmo); angleZ = Float32LE(e.angleZ); mad = Float32LE(e.mad); sampleCounts = UInt16LE(e.sampleCounts)
         nonWear = FlagsU8(e.nonWear); counts = e.counts.map { CountsXYZ(counts: $0) }
+        ggirNonWearScore = e.ggirNonWearScore.map(BytesU8.init)
     }
 
     var wearableEpochs: WearableEpochs {
         WearableEpochs(startUTC: startUTC, enmo: enmo.values, angleZ: angleZ.values, mad: mad.values, sampleCounts: sampleCounts.values,
-                       nonWear: nonWear.flags, counts: counts?.counts)
+                       nonWear: nonWear.flags, counts: counts?.counts,
+                       ggirNonWearScore: ggirNonWearScore.flatMap { $0.values.count == epochs ? $0.values : nil })
     }
 }
 

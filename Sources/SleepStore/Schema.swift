@@ -340,6 +340,11 @@ enum Schema {
         m.registerMigration("v12-actiware-intervals") { db in
             try db.execute(sql: "ALTER TABLE epoch_file_series ADD COLUMN actiware_json TEXT")
         }
+        // GGIR 3's non-wear score per 5-s epoch (the "2023" rule), read by `--method ggir`; NULL
+        // in nights stored before it, whose files are read again when that method asks for it.
+        m.registerMigration("v13-ggir-nonwear-2023") { db in
+            try db.execute(sql: "ALTER TABLE epoch_series ADD COLUMN ggir_nonwear_score_u8 BLOB")
+        }
         return m
     }
 }

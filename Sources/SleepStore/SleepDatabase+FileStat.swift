@@ -27,6 +27,9 @@ public struct StoredReadFacts: Sendable, Equatable {
     public var activityCountsAttempted: Bool
     public var timeZone: String?
     public var timeZoneSource: String
+    /// Whether a wearable night of the recording lacks GGIR's 2023 non-wear scores (stored by an
+    /// older sleepsta), which `--method ggir` needs.
+    public var ggirScoresMissing = false
     public init(kind: String, activityCountsAttempted: Bool, timeZone: String?, timeZoneSource: String) {
         self.kind = kind; self.activityCountsAttempted = activityCountsAttempted
         self.timeZone = timeZone; self.timeZoneSource = timeZoneSource
@@ -41,18 +44,31 @@ extension SleepDatabase {
         try pool.read { db in
             guard let row = try Row.fetchOne(db, sql: """
                 SELECT r.kind, q.activity_counts IS NOT NULL AS counts_attempted, r.time_zone, r.time_zone_source,
+                    EXISTS (SELECT 1 FROM epoch_series e JOIN nights n ON n.id = e.night_id
+                            WHERE n.recording_id = r.id AND e.ggir_nonwear_score_u8 IS NULL) AS ggir_missing,
                     f.device, f.inode, f.size_bytes, f.mtime_ns, f.ctime_ns, f.verified_ns
                 FROM recordings r LEFT JOIN recording_quality q ON q.recording_id = r.id LEFT JOIN file_stats f
                     ON f.path = r.path AND f.content_hash = r.content_hash AND f.size_bytes = r.size_bytes
                 WHERE r.path = ?
                 """, arguments: [path]) else { return nil }
-            let facts = StoredReadFacts(kind: row["kind"], activityCountsAttempted: row["counts_attempted"],
+            var facts = StoredReadFacts(kind: row["kind"], activityCountsAttempted: row["counts_attempted"],
                                         timeZone: row["time_zone"], timeZoneSource: row["time_zone_source"] ?? "")
+            facts.ggirScoresMissing = row["ggir_missing"]
             guard let device: Int64 = row["device"], let inode: Int64 = row["inode"], let size: Int64 = row["size_bytes"],
                   let mtime: Int64 = row["mtime_ns"], let ctime: Int64 = row["ctime_ns"],
                   let verified: Int64 = row["verified_ns"] else { return (nil, facts) }
             return (StoredFileStat(device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), sizeBytes: size,
                                    modifiedNanoseconds: mtime, statusChangedNanoseconds: ctime, verifiedNanoseconds: verified), facts)
+        }
+    }
+
+    /// Whether a night of the recording with this content lacks GGIR's 2023 non-wear scores.
+    public func ggirScoresMissing(contentHash hash: String) throws -> Bool {
+        try pool.read { db in
+            try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM epoch_series e JOIN nights n ON n.id = e.night_id JOIN recordings r ON r.id = n.recording_id
+                               WHERE r.content_hash = ? AND e.ggir_nonwear_score_u8 IS NULL)
+                """, arguments: [hash]) ?? false
         }
     }
 

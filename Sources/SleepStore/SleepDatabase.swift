@@ -199,6 +199,18 @@ public final class SleepDatabase: Sendable {
         }
     }
 
+    /// The wearable milestone of a whole recording, stitched from its nights' epochs (each night
+    /// holds its window and the 6 h after it); nil when its nights have none. What methods that
+    /// look at the other days need (GGIR's imputation, ``GGIRNightMethod``).
+    public func recordingEpochs(recordingID: Int64) throws -> WearableEpochs? {
+        try pool.read { db in
+            let rows = try EpochSeriesRow.fetchAll(db, sql: """
+                SELECT e.* FROM epoch_series e JOIN nights n ON n.id = e.night_id WHERE n.recording_id = ? ORDER BY e.start_utc
+                """, arguments: [recordingID])
+            return WearableEpochs.stitched(rows.map(\.wearableEpochs))
+        }
+    }
+
     /// The recording a night came from.
     public func recording(forNight nightID: String) throws -> StoredRecording? {
         try pool.read { db in

@@ -59,6 +59,9 @@ public struct StoredNight: Sendable, Equatable {
     public var kind: RecordingKind = .phoneInBed
     /// Time in bed from a sleep diary (not stored with the night: the diary is an input of each run).
     public var guide: TimeInBedGuide? = nil
+    /// The whole recording's wearable epochs, for a method that reads the other days (`--method
+    /// ggir`); not stored with the night (the nights' epochs together are the recording's).
+    public var recordingEpochs: WearableEpochs? = nil
 
     public init(id: String, recordingID: Int64? = nil, window: NightWindow, timeline: UTCOffsetTimeline, timeZone: String?,
                 label: String?, preBedSurvey: [SurveyItem], postBedSurvey: [SurveyItem], series: SecondSeries,
@@ -69,7 +72,11 @@ public struct StoredNight: Sendable, Equatable {
     }
 
     /// What a night-analysis method reads.
-    public var data: NightData { NightData(window: window, timeline: timeline, series: series, epochs: epochs, epochFile: epochFile, guide: guide) }
+    public var data: NightData {
+        var d = NightData(window: window, timeline: timeline, series: series, epochs: epochs, epochFile: epochFile, guide: guide)
+        d.recordingEpochs = recordingEpochs
+        return d
+    }
 }
 
 /// A survey question and its answer, verbatim from the source (escape before display).

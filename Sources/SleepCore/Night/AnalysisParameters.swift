@@ -22,6 +22,9 @@ public struct AnalysisParameters: Sendable, Hashable, Codable {
     /// epoch files; nil = each method's default (van Hees 2015 for wearables, Cole–Kripke as
     /// ActiLife for ActiGraph counts). Older stored parameters decode as nil.
     public var sleepAlgorithm: SleepAlgorithmChoice? = nil
+    /// `--method`: the wearable night method; nil = sleepsta's (``WearableNightMethod``), `.ggir` =
+    /// GGIR 3.3-6's defaults reproduced (``GGIRNightMethod``). Older stored parameters decode as nil.
+    public var nightMethod: NightMethodChoice? = nil
 
     public init(interval: IntervalLength = .tenMinutes, metric: MovementMetric = .meanAbsoluteAxis,
                 epochSeconds: Int = 60, wakeThresholdFactor: Double = 4, persistentSleepMinutes: Int = 10,
@@ -52,4 +55,15 @@ public enum SleepAlgorithmChoice: String, Sendable, Hashable, Codable, CaseItera
 
     /// Whether it scores ActiGraph counts (for a wearable: counts computed from the raw samples).
     public var needsCounts: Bool { self != .vanHees2015 }
+}
+
+/// `--method`: which wearable night method runs.
+public enum NightMethodChoice: String, Sendable, Hashable, Codable, CaseIterable {
+    /// sleepsta's wearable method (still sleep kept as sleep).
+    case sleepsta
+    /// GGIR 3.3-6's defaults, for numbers a paper needs to match GGIR's.
+    case ggir
+
+    /// Whether this choice needs the whole recording's epochs beside each night's.
+    public var needsRecordingEpochs: Bool { self == .ggir }
 }

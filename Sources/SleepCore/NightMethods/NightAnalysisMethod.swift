@@ -11,6 +11,9 @@ public struct NightData: Sendable {
     public var epochFile: EpochNightSeries?
     /// Time in bed from outside the data (a sleep diary), which then guides the method; nil = none.
     public var guide: TimeInBedGuide?
+    /// The whole recording's 5-s epochs, for a method that looks at the other days (GGIR parity:
+    /// its imputation and non-wear clean-up); nil when the pipeline did not supply them.
+    public var recordingEpochs: WearableEpochs? = nil
 
     public init(window: NightWindow, timeline: UTCOffsetTimeline, series: SecondSeries, epochs: WearableEpochs? = nil,
                 epochFile: EpochNightSeries? = nil, guide: TimeInBedGuide? = nil) {

@@ -39,6 +39,7 @@ public struct WearableNightMethod: NightAnalysisMethod {
     public var kind: RecordingKind { .wearable24h }
     public var algorithm: String { "ggir-hdcza-vanhees2015" }
     public func algorithm(_ p: AnalysisParameters) -> String {
+        if p.nightMethod == .ggir { return GGIRNightMethod.algorithm }
         switch p.sleepAlgorithm ?? .vanHees2015 {
         case .vanHees2015: return algorithm
         case .coleKripke: return "ggir-hdcza-colekripke-actilife"
@@ -59,6 +60,7 @@ public struct WearableNightMethod: NightAnalysisMethod {
     }
     public var summary: String { summary(AnalysisParameters()) }
     public func summary(_ p: AnalysisParameters) -> String {
+        if p.nightMethod == .ggir { return GGIRNightMethod.summary }
         let sleep: String
         switch p.sleepAlgorithm ?? .vanHees2015 {
         case .vanHees2015: sleep = "sleep by sustained inactivity (van Hees 2015, 5° / 5 min)"
@@ -69,7 +71,8 @@ public struct WearableNightMethod: NightAnalysisMethod {
     }
 
     public func parametersKey(_ p: AnalysisParameters) -> String {
-        "method=\(kind.rawValue);interval=\(p.interval.seconds)s;metrics=enmo+anglez+mad@5s;nonwear=ggir2013+\(StillWearCheck.key);"
+        if p.nightMethod == .ggir { return GGIRNightMethod.parametersKey(p) }
+        return "method=\(kind.rawValue);interval=\(p.interval.seconds)s;metrics=enmo+anglez+mad@5s;nonwear=ggir2013+\(StillWearCheck.key);"
             + "spt=hdcza-ggir+daysleeper(lasthour);sleep=\(Self.sleepKey(p.sleepAlgorithm));"
             + "includenight=\(Self.minimumValidHours)h;deep=q\(p.deepQuantile)"
             + (p.diaryDigest.map { ";diary=\($0)" } ?? "")
@@ -89,6 +92,7 @@ public struct WearableNightMethod: NightAnalysisMethod {
     }
 
     public func analyze(_ night: NightData, parameters p: AnalysisParameters) -> NightAnalysis {
+        if p.nightMethod == .ggir { return GGIRNightMethod().analyze(night, parameters: p) }
         let W = night.window
         guard let stored = night.epochs, stored.count > 0 else {
             return NightAnalysis(status: .unsuitable, parameters: p, intervals: [], epochs: [], wakeThreshold: nil, metrics: nil,

@@ -23,6 +23,10 @@ public struct WearableEpochs: Sendable, Equatable {
     /// ActiGraph counts per epoch (``ActiGraphCountStream``, ActiLife's algorithm on the samples as
     /// read), computed when a counts-based sleep algorithm asks for them; nil otherwise.
     public var counts: Counts?
+    /// GGIR 3's non-wear score per epoch (still axes of its 15-min block under the `"2023"` rule,
+    /// ``GGIRNonWear2023``; ``GGIRNonWear2023/notJudged`` where GGIR has no data): what the GGIR
+    /// parity method needs. nil in nights stored before it was computed.
+    public var ggirNonWearScore: [UInt8]?
 
     /// ActiGraph counts of the device axes per 5-s epoch. ActiLife's axis 1 is the device's y.
     public struct Counts: Sendable, Equatable {
@@ -37,12 +41,14 @@ public struct WearableEpochs: Sendable, Equatable {
     }
 
     public init(startUTC: Int64, enmo: [Float], angleZ: [Float], mad: [Float], sampleCounts: [UInt16], nonWear: [Bool],
-                counts: Counts? = nil) {
+                counts: Counts? = nil, ggirNonWearScore: [UInt8]? = nil) {
         precondition(enmo.count == angleZ.count && enmo.count == mad.count && enmo.count == sampleCounts.count
-                     && enmo.count == nonWear.count && (counts?.count ?? enmo.count) == enmo.count,
+                     && enmo.count == nonWear.count && (counts?.count ?? enmo.count) == enmo.count
+                     && (ggirNonWearScore?.count ?? enmo.count) == enmo.count,
                      "per-epoch arrays must have equal lengths")
         self.startUTC = startUTC; self.enmo = enmo; self.angleZ = angleZ; self.mad = mad
         self.sampleCounts = sampleCounts; self.nonWear = nonWear; self.counts = counts
+        self.ggirNonWearScore = ggirNonWearScore
     }
 
     public static func empty(startUTC: Int64) -> WearableEpochs {
@@ -66,7 +72,8 @@ public struct WearableEpochs: Sendable, Equatable {
                                     mad: .init(repeating: .nan, count: n), sampleCounts: .init(repeating: 0, count: n),
                                     nonWear: .init(repeating: false, count: n),
                                     counts: counts.map { _ in Counts(x: .init(repeating: 0, count: n), y: .init(repeating: 0, count: n),
-                                                                     z: .init(repeating: 0, count: n)) })
+                                                                     z: .init(repeating: 0, count: n)) },
+                                    ggirNonWearScore: ggirNonWearScore.map { _ in .init(repeating: GGIRNonWear2023.notJudged, count: n) })
         guard n > 0, count > 0 else { return result }
         let offset = Int((lo - startUTC) / e)   // may be negative
         let dstFrom = max(0, -offset), dstTo = min(n, count - offset)
@@ -82,7 +89,30 @@ public struct WearableEpochs: Sendable, Equatable {
             result.counts!.y.replaceSubrange(dstFrom..<dstTo, with: c.y[src])
             result.counts!.z.replaceSubrange(dstFrom..<dstTo, with: c.z[src])
         }
+        if let g = ggirNonWearScore { result.ggirNonWearScore!.replaceSubrange(dstFrom..<dstTo, with: g[src]) }
         return result
+    }
+
+    /// One series from overlapping pieces of the same recording (the stored nights, each its window
+    /// and the 6 h after it): the span of all, each epoch from the pieces that hold it. nil without pieces.
+    public static func stitched(_ pieces: [WearableEpochs]) -> WearableEpochs? {
+        let nonEmpty = pieces.filter { $0.count > 0 }
+        guard let from = nonEmpty.map(\.startUTC).min(), let to = nonEmpty.map(\.endUTC).max() else { return nil }
+        var whole = WearableEpochs.empty(startUTC: from)
+        whole.counts = nil
+        let withScores = nonEmpty.allSatisfy { $0.ggirNonWearScore != nil }
+        if withScores { whole.ggirNonWearScore = [] }
+        whole = whole.slice(from: from, to: to)
+        for piece in nonEmpty {
+            let offset = Int((piece.startUTC - from) / Int64(epochSeconds))
+            for i in 0..<piece.count where piece.sampleCounts[i] > 0 {
+                let k = offset + i
+                whole.enmo[k] = piece.enmo[i]; whole.angleZ[k] = piece.angleZ[i]; whole.mad[k] = piece.mad[i]
+                whole.sampleCounts[k] = piece.sampleCounts[i]; whole.nonWear[k] = piece.nonWear[i]
+                if withScores { whole.ggirNonWearScore![k] = piece.ggirNonWearScore![i] }
+            }
+        }
+        return whole
     }
 
     /// Seconds with data and worn, and seconds with data but not worn.

@@ -127,7 +127,13 @@ struct WearableMilestonePasses: Sendable {
             throw IngestError(file: path, byteOffset: 0, message: "wearable epochs: no reader for the second pass")
         }
         var epochs: WearableEpochs
-        do { epochs = try chosen.finish().epochs } catch {
+        do {
+            let finished = try chosen.finish()
+            epochs = finished.epochs
+            // GGIR 3's default non-wear score, for `--method ggir` (its read chunks depend on the format).
+            let scores = GGIRNonWear2023.scores(finished.statistics, chunkSeconds: GGIRNonWear2023.chunkSeconds(format: recording.format.rawValue))
+            epochs.ggirNonWearScore = Array(scores.prefix(epochs.count))
+        } catch {
             throw IngestError(file: path, byteOffset: 0, message: "wearable epochs: \(error)")
         }
         // ActiGraph counts come from the first pass, of the samples as read (ActiLife does not calibrate).

@@ -9,6 +9,8 @@ enum ReadAgain: Equatable {
     case kind
     /// A counts-based `--sleep-algorithm` over a wearable stored without ActiGraph counts.
     case counts
+    /// `--method ggir` over a wearable whose stored nights lack GGIR's 2023 non-wear scores.
+    case ggirScores
     /// `--tz` other than the zone that placed a recording whose file states none. A file that
     /// states its zone keeps it whatever `--tz` says (``ZoneChoice``), so it is never read again
     /// for `--tz`. The file is read again rather than the stored series re-cut: a device clock
@@ -18,6 +20,8 @@ enum ReadAgain: Equatable {
     static func reason(_ stored: StoredReadFacts, configuration c: PipelineConfiguration, isSamples: Bool) -> ReadAgain? {
         if isSamples, let kind = c.kindOverride, kind.rawValue != stored.kind { return .kind }
         if isSamples, c.needsActivityCounts, stored.kind == RecordingKind.wearable24h.rawValue, !stored.activityCountsAttempted { return .counts }
+        if isSamples, c.parameters.nightMethod?.needsRecordingEpochs == true, stored.kind == RecordingKind.wearable24h.rawValue,
+           stored.ggirScoresMissing { return .ggirScores }
         if let tz = c.timeZoneIdentifier, stored.timeZoneSource != TimeZoneSource.data.rawValue, stored.timeZone != tz {
             return .zone(was: stored.timeZoneSource == TimeZoneSource.assumedUTC.rawValue
                 ? "UTC (assumed: no zone in the file, no --tz)" : "\(stored.timeZone ?? "UTC") (\(stored.timeZoneSource))")

@@ -155,12 +155,20 @@ public struct Pipeline {
         // stored base series, without reading raw files again.
         let missing = try storing { try db.nightIDsMissingAnalysis(keys: c.analysisKeys) }
         state = PipelineProgress(stage: .analyses, done: 0, total: missing.count, nights: summary.nightsAnalysed)
+        var wholeRecordings: [Int64: WearableEpochs?] = [:]   // recordings' whole epochs, for --method ggir
         for nightID in missing {
             state.item = nightID
             progress?.update(state)
             guard var night = try storing({ try db.night(id: nightID) }) else { continue }
             if let diary = c.diary, let path = try storing({ try db.recording(forNight: nightID)?.path }) {
                 night.guide = diary.guide(recordingPath: path, night: night.window, timeline: night.timeline)
+            }
+            if c.parameters.nightMethod?.needsRecordingEpochs == true, night.kind == .wearable24h, let id = night.recordingID {
+                if wholeRecordings[id] == nil {
+                    if wholeRecordings.count >= 8 { wholeRecordings.removeAll() }   // nights come by date, recordings interleaved
+                    wholeRecordings[id] = .some(try storing { try db.recordingEpochs(recordingID: id) })
+                }
+                night.recordingEpochs = wholeRecordings[id] ?? nil
             }
             let analysis = Self.analysis(night.data, method: NightAnalysisMethods.method(for: night.kind), parameters: c.parameters)
             try storing { try db.saveAnalysis(analysis, nightID: nightID, runID: run.id) }
@@ -343,16 +351,21 @@ public struct Pipeline {
         try turn?.wait()   // from here on the store as earlier files left it (Work/FileWork.swift)
         let identity = hashes.blake3
         let known = try storing { try identify(hashes, relativePath: relativePath, db: db) }
-        let again = known.flatMap { k in
-            ReadAgain.reason(StoredReadFacts(kind: k.recording.kind, activityCountsAttempted: k.activityCountsAttempted,
-                                             timeZone: k.recording.timeZone, timeZoneSource: k.recording.timeZoneSource),
-                             configuration: configuration, isSamples: detected.isSamples)
+        let again = try known.flatMap { k in
+            var facts = StoredReadFacts(kind: k.recording.kind, activityCountsAttempted: k.activityCountsAttempted,
+                                        timeZone: k.recording.timeZone, timeZoneSource: k.recording.timeZoneSource)
+            if configuration.parameters.nightMethod?.needsRecordingEpochs == true {
+                facts.ggirScoresMissing = try storing { try db.ggirScoresMissing(contentHash: identity) }
+            }
+            return ReadAgain.reason(facts, configuration: configuration, isSamples: detected.isSamples)
         }
         switch again {
         case .counts?:
             logger.notice("\(relativePath): read again for ActiGraph counts (--sleep-algorithm \(configuration.parameters.sleepAlgorithm?.rawValue ?? ""))")
         case .zone(let was)?:
             logger.notice("\(relativePath): time zone \(was) → \(configuration.timeZoneIdentifier ?? "") (--tz): nights split again")
+        case .ggirScores?:
+            logger.notice("\(relativePath): read again for GGIR's 2023 non-wear scores (--method ggir), which nights stored by an older sleepsta lack")
         case .kind?, nil: break
         }
         var zoneChanged = false
@@ -415,6 +428,8 @@ public struct Pipeline {
         }
         let guides = again.contains(where: guidedByAnotherDiary)
             ? try storing { try db.storedGuides(recordingPath: relativePath, contentHash: contentHash) } : [:]
+        // GGIR parity reads the other days (its imputation): the nights get the whole recording.
+        let needsRecording = ([configuration.parameters] + again).contains { $0.nightMethod?.needsRecordingEpochs == true }
         let stem = NightNaming.recordingStem(relativePath)
         let taken = try storing { try db.nightIDs(excludingPath: relativePath) }
         let stored = StoredRecording(
@@ -440,6 +455,7 @@ public struct Pipeline {
                                             series: series.slice(from: window.startUTC, to: window.endUTC).trimmedToData(),
                                             epochs: milestone.epochs, epochFile: milestone.epochFile, kind: read.decision.kind)
                     night.guide = configuration.diary?.guide(recordingPath: relativePath, night: window, timeline: read.timeline)
+                    if needsRecording, case .wearable(let whole) = read.milestone { night.recordingEpochs = whole }
                     var analyses = [Self.analysis(night.data, method: method, parameters: configuration.parameters)]
                     for p in again {
                         var data = night.data

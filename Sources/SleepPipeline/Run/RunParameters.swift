@@ -59,6 +59,7 @@ public struct RunParameters: Codable, Sendable, Equatable {
         note("metric", old.analysis.metric.rawValue, analysis.metric.rawValue)
         note("wake-threshold", "\(old.analysis.wakeThresholdFactor)", "\(analysis.wakeThresholdFactor)")
         note("sleep-algorithm", old.analysis.sleepAlgorithm?.rawValue, analysis.sleepAlgorithm?.rawValue, none: "auto")
+        note("method", old.analysis.nightMethod?.rawValue, analysis.nightMethod?.rawValue, none: "sleepsta")
         note("kind", old.kind, kind, none: "auto")
         note("units", old.units, units)
         note("tz", old.timeZone, timeZone)

@@ -43,6 +43,7 @@ struct Slurm: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Recording kind, passed to every run.", valueName: "kind")) var kind: KindOption?
     @Option(name: .long, help: ArgumentHelp("Acceleration unit, passed to every run.", valueName: "unit")) var units: AccelerationUnits?
     @Option(name: .long, help: ArgumentHelp("Sleep algorithm, passed to every run (see run --help).", valueName: "name")) var sleepAlgorithm: SleepAlgorithmOption?
+    @Option(name: .long, help: ArgumentHelp("Wrist night method (sleepsta or ggir), passed to every run (see run --help).", valueName: "name")) var method: NightMethodChoice?
 
     @Flag(name: .long, help: "Submit with sbatch after writing (prints the array and merge job ids).")
     var submit = false
@@ -64,6 +65,7 @@ struct Slurm: ParsableCommand {
         if let kind { options += ["--kind", kind.rawValue] }
         if let units { options += ["--units", units.rawValue] }
         if let sleepAlgorithm { options += ["--sleep-algorithm", sleepAlgorithm.defaultValueDescription] }
+        if let method { options += ["--method", method.rawValue] }
         let binary = sleepsta.map(Self.absolute)
             ?? ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? Self.absolute(CommandLine.arguments[0]))
         let script = SlurmScript(sleepsta: binary, dataDirectory: Self.absolute(data), workDirectory: Self.absolute(work), shards: shards,

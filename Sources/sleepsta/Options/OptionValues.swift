@@ -79,3 +79,6 @@ extension Shard: ExpressibleByArgument {
     /// `K/N` with 1 ≤ K ≤ N, e.g. `3/8`.
     public init?(argument: String) { self.init(parsing: argument) }
 }
+
+/// `--method`: the wearable night method (sleepsta or ggir).
+extension NightMethodChoice: ExpressibleByArgument {}

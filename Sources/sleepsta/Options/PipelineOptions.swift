@@ -33,6 +33,9 @@ struct PipelineOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Sleep/wake inside the sleep period: auto (each method's default: vanhees2015 for wearables, cole-kripke for ActiGraph-count epoch files), vanhees2015 (angle-z, 5° / 5 min), cole-kripke or sadeh (ActiLife's, on axis-1 counts per minute; for wearables the counts are computed from the raw samples as ActiLife does). Phones and Actiwatch counts keep their own scorer. Default: auto.", valueName: "name"))
     var sleepAlgorithm: SleepAlgorithmOption?
 
+    @Option(name: .long, help: ArgumentHelp("Wrist (wearable-24h) night method: sleepsta (the default: GGIR's chain, but still sleep on a worn wrist is kept as sleep and a device laid down is told apart by its angle) or ggir (GGIR 3.3-6's defaults reproduced for numbers a paper must match: its 2023 non-wear rule, invalid epochs imputed from the other days, its night inclusion; docs/methods.md lists what differs). Other kinds keep their method. Default: sleepsta.", valueName: "name"))
+    var method: NightMethodChoice?
+
     @Option(name: .long, help: ArgumentHelp("Acceleration unit of raw timestamp,x,y,z CSVs, which state none: auto (from the data: gravity, else the noise floor; default), g or m/s2.", valueName: "unit"))
     var units: AccelerationUnits?
 
@@ -76,6 +79,7 @@ struct PipelineOptions: ParsableArguments {
         p.metric = metric ?? r?.analysis.metric ?? p.metric
         p.wakeThresholdFactor = wakeThreshold ?? r?.analysis.wakeThresholdFactor ?? p.wakeThresholdFactor
         p.sleepAlgorithm = sleepAlgorithm.map(\.choice) ?? r?.analysis.sleepAlgorithm
+        p.nightMethod = (method ?? r?.analysis.nightMethod).flatMap { $0 == .sleepsta ? nil : $0 }
         var c = PipelineConfiguration(dataDirectory: data, databasePath: db, reportsDirectory: reports,
                                       parameters: p, timeZoneIdentifier: tz ?? r?.timeZone, command: command)
         c.kindOverride = kind.map(\.kind) ?? r?.kind.flatMap(RecordingKind.init(rawValue:))

@@ -1,0 +1,243 @@
+/// GGIR parity (`--method ggir`): a wrist night as GGIR 3.3-6 analyses it with its defaults, for a
+/// paper that needs GGIR's numbers. The wearable method's variant, chosen by
+/// ``AnalysisParameters/nightMethod``; it reads the whole recording (``NightData/recordingEpochs``)
+/// because GGIR's non-wear clean-up, imputation and sleep bouts look at the other days.
+///
+/// Steps (GGIR 3.3-6 sources; docs/methods.md, "GGIR parity", lists every deviation):
+/// 1. Non-wear by GGIR 3's `"2023"` rule (``GGIRNonWear2023``, stored per epoch at ingest), its
+///    `g.weardec` clean-up and `g.impute` imputation of invalid epochs from the other days
+///    (``GGIRPart2``).
+/// 2. Sustained inactivity bouts (van Hees 2015, `HASIB.R`) on the whole imputed angle-z, then
+///    removed from invalid epochs (`ignorenonwear = TRUE`).
+/// 3. The night: epochs from 12:00:05 to 12:00:00 local (`g.sib.det`). HDCZA (`HASPT.R`) on the
+///    imputed angle-z, invalid epochs judged on their imputed values (`HASPT.ignore.invalid = FALSE`);
+///    a window ending in its last hour is searched again from 18:00 to 18:00 and kept if it still
+///    ends after noon. A night cut short at the recording's start gets the mean of the other
+///    nights' windows, as GGIR ends up doing.
+/// 4. Part 4 (`g.part4.R`, `relyonguider = FALSE`): onset = start of the first bout overlapping the
+///    window, wake = start of the last epoch of the last overlapping bout; TST = Σ bouts' (epochs −
+///    1) × 5 s; WASO = SPT − TST (invalid epochs inside count as WASO).
+/// 5. GGIR's cleaned summary: a night is kept when its invalid fraction (invalid + missing epochs
+///    / 17,280) is at most 8/24 (`includenightcrit = 16`) and a bout overlaps the window; others are
+///    `insufficient-data` or `no-sleep-found`, with GGIR's reason.
+public struct GGIRNightMethod: Sendable {
+    public static let version = "3.3-6"
+    public static let algorithm = "ggir-parity-3.3-6"
+    public static let summary = "wearable-24h, GGIR parity (--method ggir): GGIR 3.3-6's defaults — non-wear by its 2023 rule, invalid epochs imputed from the other days, HDCZA on the imputed angle-z (van Hees 2018), sustained inactivity bouts (van Hees 2015), its part 4 and its night inclusion (includenightcrit 16 h)"
+    static let epochsPerDay = 86_400 / WearableEpochs.epochSeconds
+
+    public init() {}
+
+    public static func parametersKey(_ p: AnalysisParameters) -> String {
+        "method=wearable-24h;variant=ggir-\(version);interval=\(p.interval.seconds)s;nonwear=ggir2023(150mg,13mg,chunks)+weardec;"
+            + "impute=other-days-slot-mean;spt=hdcza-ggir(invalid-imputed)+daysleeper;sib=vanhees2015(5deg,5min,ignorenonwear);"
+            + "part4=relyonguider-false;includenight=16h;deep=q\(p.deepQuantile)"
+    }
+
+    /// What GGIR computes per night window, in UTC seconds of epoch starts.
+    struct Night {
+        var guiderOnsetUTC: Int64, guiderWakeUTC: Int64, daysleeper: Bool, threshold: Double
+    }
+
+    public func analyze(_ night: NightData, parameters p: AnalysisParameters) -> NightAnalysis {
+        let W = night.window
+        let kind = RecordingKind.wearable24h
+        func plain(_ status: NightStatus, _ reason: String) -> NightAnalysis {
+            NightAnalysis(status: status, parameters: p, intervals: [], epochs: [], wakeThreshold: nil, metrics: nil,
+                          kind: kind, statusReason: reason)
+        }
+        guard let whole = night.recordingEpochs ?? night.epochs, whole.count > 0 else {
+            return plain(.unsuitable, "the GGIR parity method needs raw acceleration with gravity (angle-z, ENMO); this recording has no 5-s epochs of it")
+        }
+        guard let part2 = GGIRPart2(whole) else {
+            return plain(.unsuitable, "GGIR's 2023 non-wear scores are not stored for this night (stored by an older sleepsta, or GGIR would judge no 15-min block of it); run again to read the file anew")
+        }
+        let E = Int64(WearableEpochs.epochSeconds)
+        // 2. Sustained inactivity bouts on the whole imputed series, none on invalid epochs.
+        let judgedAngles = part2.judged.map { part2.angleZ[$0].isFinite ? part2.angleZ[$0] : 0 }
+        var sib = [Bool](repeating: false, count: whole.count)
+        for (k, s) in VanHees2015.score(angleZDegrees: judgedAngles).enumerated() where s == .sleep {
+            let i = part2.judged.lowerBound + k
+            sib[i] = !part2.invalid[i]
+        }
+        func index(_ utc: Int64) -> Int { Int(LocalClock.floorDiv(utc - whole.startUTC, E)) }
+        /// GGIR's window around a night's midnight: epochs starting (noon, next noon], clamped to its data.
+        func window(_ w: NightWindow, shiftSeconds: Int64 = 0) -> Range<Int> {
+            let from = max(part2.judged.lowerBound, index(w.startUTC + shiftSeconds) + 1)
+            let to = min(part2.judged.upperBound, index(w.endUTC + shiftSeconds) + 1)
+            return from..<max(from, to)
+        }
+        let range = window(W)
+        let utc = { (i: Int) in whole.epochStartUTC(i) }
+
+        // Does GGIR have this night? Its windows are those around a midnight in its data, plus the
+        // morning before the first midnight when the data start between 00:00 and 04:00.
+        let midnightLocal = night.timeline.localSecond(atUTC: W.startUTC) + 12 * 3600
+        let midnight = index(night.timeline.utcSecond(atLocal: midnightLocal))
+        let fourAM = index(night.timeline.utcSecond(atLocal: midnightLocal + 4 * 3600))
+        let hasMidnight = part2.judged.contains(midnight)
+        let morningStart = !hasMidnight && part2.judged.lowerBound > midnight && part2.judged.lowerBound < fourAM
+        guard !range.isEmpty, hasMidnight || morningStart else {
+            return plain(.insufficientData, "GGIR has no night here: its night windows lie around a midnight in its data (which start at the first whole quarter hour and end with the last 15-min block it processed)")
+        }
+        let fractionInvalid = min(1, Double(range.filter { part2.invalid[$0] }.count + max(0, Self.epochsPerDay - range.count)) / Double(Self.epochsPerDay))
+
+        // 3. The guider. GGIR stores none for a window cut short at the start (a date bug in
+        //    g.sib.det) and part 4 takes the mean of the other nights' windows.
+        let partialFirst = range.lowerBound == part2.judged.lowerBound && range.count != Self.epochsPerDay
+        let found: Night?
+        if partialFirst {
+            found = meanGuider(excluding: W, night: night, whole: whole, part2: part2, window: window)
+        } else {
+            found = guider(W, whole: whole, part2: part2, window: window)
+        }
+        var summary = WearableNightSummary(epochs: whole.slice(from: W.startUTC, to: W.endUTC))
+        summary.fractionNightInvalid = fractionInvalid
+        summary.validHours = Double(range.filter { !part2.invalid[$0] }.count * WearableEpochs.epochSeconds) / 3600
+        summary.guider = "HDCZA (GGIR \(Self.version) parity)"
+        guard let g = found else {
+            return plain(.noSleepFound, "HDCZA found no sleep period window (every epoch of the night invalid, or no rest block longer than 30 minutes); GGIR writes no night")
+        }
+        summary.daysleeper = g.daysleeper
+        summary.guiderOnsetUTC = g.guiderOnsetUTC; summary.guiderWakeupUTC = g.guiderWakeUTC
+        summary.hdczaThresholdDegrees = g.threshold.isNaN ? nil : g.threshold
+
+        // 4. The bouts of this night's window (of the 18:00 window for a day sleeper), cut at its edges.
+        let boutRange = g.daysleeper ? window(W, shiftSeconds: 6 * 3600) : range
+        var bouts: [ClosedRange<Int>] = []
+        var i = boutRange.lowerBound
+        while i < boutRange.upperBound {
+            guard sib[i] else { i += 1; continue }
+            var j = i
+            while j + 1 < boutRange.upperBound && sib[j + 1] { j += 1 }
+            bouts.append(i...j)
+            i = j + 1
+        }
+        let shift: Int64 = g.daysleeper ? 6 * 3600 : 0
+        let shown = whole.slice(from: W.startUTC + shift, to: W.endUTC + shift)
+        func result(_ status: NightStatus, _ reason: String?, states: [SleepWake?]? = nil, metrics: NightSummaryMetrics? = nil,
+                    period: (Int64, Int64)? = nil) -> NightAnalysis {
+            var intervals = WearableNightMethod.intervals(shown, base: night.series, length: p.interval, origin: W.startUTC, states: states)
+            if let period { NightAnalyzer.assignPhases(&intervals, onsetUTC: period.0, wakeUTC: period.1, deepQuantile: p.deepQuantile) }
+            let scored = (0..<shown.count).map { k in
+                ScoredEpoch(startUTC: shown.epochStartUTC(k), activity: shown.hasData(k) ? Double(shown.enmo[k]) : .nan, state: states?[k])
+            }
+            return NightAnalysis(status: status, parameters: p, intervals: intervals, epochs: scored, wakeThreshold: nil,
+                                 metrics: metrics, kind: kind, statusReason: reason, wearable: summary)
+        }
+        guard !bouts.isEmpty else {
+            return result(.noSleepFound, "no sustained inactivity bout in the night's valid epochs; GGIR writes no row for this night")
+        }
+        let overlapping = bouts.filter { utc($0.lowerBound) < g.guiderWakeUTC && utc($0.upperBound) > g.guiderOnsetUTC }
+        let states: [SleepWake?] = (0..<shown.count).map { k in
+            let i = index(shown.epochStartUTC(k))
+            guard i >= 0 && i < whole.count, !part2.invalid[i] else { return nil }
+            return sib[i] ? .sleep : .wake
+        }
+        if overlapping.isEmpty {
+            return result(.noSleepFound, "GGIR drops this night (cleaningcode 5): no sustained inactivity bout overlaps the HDCZA window; invalid fraction \(Self.fixed(fractionInvalid, 3))", states: states)
+        }
+        let onsetUTC = utc(overlapping.first!.lowerBound), wakeUTC = utc(overlapping.last!.upperBound)
+        let tstSeconds = overlapping.reduce(Int64(0)) { $0 + Int64($1.count - 1) * E }
+        let spt = Double(wakeUTC - onsetUTC) / 60, tst = Double(tstSeconds) / 60, waso = spt - tst
+        let invalidInSpt = (index(onsetUTC)..<index(wakeUTC)).filter { part2.invalid[$0] }.count
+        summary.sleepOnsetUTC = onsetUTC; summary.wakeupUTC = wakeUTC
+        summary.sptDurationMinutes = spt; summary.sleepDurationInSptMinutes = tst; summary.wasoMinutes = waso
+        summary.numberOfAwakenings = overlapping.count - 1
+        summary.invalidInSptMinutes = Double(invalidInSpt) * Double(E) / 60
+        let inBedStart = min(g.guiderOnsetUTC, onsetUTC), inBedEnd = max(g.guiderWakeUTC, wakeUTC)
+        let tib = Double(inBedEnd - inBedStart) / 60
+        let metrics = NightSummaryMetrics(
+            resolutionSeconds: WearableEpochs.epochSeconds, inBedStartUTC: inBedStart, inBedEndUTC: inBedEnd,
+            sleepOnsetUTC: onsetUTC, wakeTimeUTC: wakeUTC, timeInBedMinutes: tib, sleepPeriodMinutes: spt,
+            totalSleepTimeMinutes: tst, sleepOnsetLatencyMinutes: Double(onsetUTC - inBedStart) / 60,
+            wakeAfterSleepOnsetMinutes: waso, sleepEfficiencyPercent: tib > 0 ? tst / tib * 100 : 0, awakenings: overlapping.count - 1,
+            lightMinutes: 0, deepMinutes: 0, awakeMinutes: waso,
+            sleepMaintenanceEfficiencyPercent: spt > 0 ? tst / spt * 100 : nil,
+            sleepFragmentationIndexPerHour: tst > 0 ? Double(overlapping.count) / (tst / 60) : nil)
+        if fractionInvalid > 8.0 / 24 {
+            return result(.insufficientData, "GGIR drops this night from its cleaned summary (cleaningcode 2): invalid fraction \(Self.fixed(fractionInvalid, 3)) > 8/24 (includenightcrit 16 h); GGIR's numbers: onset \(Self.clock(onsetUTC, night.timeline)), wake \(Self.clock(wakeUTC, night.timeline)), TST \(Self.fixed(tst, 1)) min",
+                          states: states)
+        }
+        let reason = g.daysleeper ? "day sleeper: the HDCZA window ended in its last hour, so it was searched again from 18:00 to 18:00 (GGIR's rule)" : nil
+        var scored = result(.scored, reason, states: states, metrics: metrics, period: (onsetUTC, wakeUTC))
+        if var m = scored.metrics {
+            var light = 0.0, deep = 0.0
+            for iv in scored.intervals {
+                let overlap = Double(max(0, min(iv.movement.endUTC, wakeUTC) - max(iv.movement.startUTC, onsetUTC))) / 60
+                if iv.phase == .light { light += overlap } else if iv.phase == .deep { deep += overlap }
+            }
+            m.lightMinutes = light; m.deepMinutes = deep
+            scored.metrics = m
+        }
+        return scored
+    }
+
+    static func clock(_ utc: Int64, _ timeline: UTCOffsetTimeline) -> String {
+        LocalClock.hhmmss(localSecond: timeline.localSecond(atUTC: utc))
+    }
+
+    /// `value` with `places` decimals (SleepCore has no Foundation formatting).
+    static func fixed(_ value: Double, _ places: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        let scaled = Int((abs(value) * scale).rounded())
+        let whole = scaled / Int(scale), fraction = String(scaled % Int(scale))
+        return (value < 0 && scaled > 0 ? "-" : "") + "\(whole)" + (places > 0 ? "." + String(repeating: "0", count: places - fraction.count) + fraction : "")
+    }
+
+    /// HDCZA on one night window of the imputed angle-z, with GGIR's day-sleeper rerun.
+    func guider(_ w: NightWindow, whole: WearableEpochs, part2: GGIRPart2, window: (NightWindow, Int64) -> Range<Int>) -> Night? {
+        func run(_ r: Range<Int>) -> SleepPeriodTimeWindow? {
+            guard !r.isEmpty else { return nil }
+            let angles = r.map { part2.angleZ[$0].isFinite ? part2.angleZ[$0] : 0 }
+            return HDCZA.detect(angleZ: angles, invalid: r.map { part2.invalid[$0] }, parameters: HDCZA.Parameters(invalidEpochs: .useSignal))
+        }
+        let r = window(w, 0)
+        guard let spt = run(r) else { return nil }
+        var result = Night(guiderOnsetUTC: whole.epochStartUTC(r.lowerBound + spt.span.startEpoch),
+                           guiderWakeUTC: whole.epochStartUTC(r.lowerBound + spt.span.endEpoch),
+                           daysleeper: false, threshold: spt.threshold)
+        // g.sib.det: the window ends within the last hour of noon → 18:00 to 18:00, kept if it
+        // still ends at or after noon; only when the later window lies inside the data.
+        let lastHour = 3600 / WearableEpochs.epochSeconds
+        if r.lowerBound + spt.span.endEpoch >= r.upperBound - lastHour {
+            let later = window(w, 6 * 3600)
+            let unclamped = Int(LocalClock.floorDiv(w.endUTC + 6 * 3600 - whole.startUTC, Int64(WearableEpochs.epochSeconds))) + 1
+            if later.upperBound == unclamped && later.upperBound < part2.judged.upperBound && later.count > 23 * 3600 / WearableEpochs.epochSeconds,
+               let again = run(later), later.lowerBound + again.span.endEpoch >= r.upperBound {
+                result = Night(guiderOnsetUTC: whole.epochStartUTC(later.lowerBound + again.span.startEpoch),
+                               guiderWakeUTC: whole.epochStartUTC(later.lowerBound + again.span.endEpoch),
+                               daysleeper: true, threshold: again.threshold)
+            }
+        }
+        return result
+    }
+
+    /// g.part4 for a window GGIR stored no guider for: the mean clock time of the other nights'
+    /// guider onsets and wakes (in hours after this night's noon-day midnight, 12–36).
+    func meanGuider(excluding w: NightWindow, night: NightData, whole: WearableEpochs, part2: GGIRPart2,
+                    window: (NightWindow, Int64) -> Range<Int>) -> Night? {
+        let t = night.timeline
+        func midnightLocal(_ v: NightWindow) -> Int64 { t.localSecond(atUTC: v.startUTC) + 12 * 3600 }
+        let firstMidnight = midnightLocal(w)
+        var onsets: [Double] = [], wakes: [Double] = []
+        var k: Int64 = 1
+        while true {
+            let m = firstMidnight + k * 86_400
+            let start = t.utcSecond(atLocal: m - 12 * 3600), end = t.utcSecond(atLocal: m + 12 * 3600)
+            let other = NightWindow(date: w.date, startUTC: start, endUTC: end)
+            guard window(other, 0).count > 0, part2.judged.contains(Int(LocalClock.floorDiv(t.utcSecond(atLocal: m) - whole.startUTC, Int64(WearableEpochs.epochSeconds)))) else { break }
+            if let g = guider(other, whole: whole, part2: part2, window: window) {
+                onsets.append(Double(t.localSecond(atUTC: g.guiderOnsetUTC) - (m - 86_400)) / 3600)
+                wakes.append(Double(t.localSecond(atUTC: g.guiderWakeUTC) - (m - 86_400)) / 3600)
+            }
+            k += 1
+        }
+        guard !onsets.isEmpty else { return nil }
+        let base = firstMidnight - 86_400
+        func at(_ hours: Double) -> Int64 { t.utcSecond(atLocal: base + Int64((hours * 3600).rounded())) }
+        return Night(guiderOnsetUTC: at(onsets.reduce(0, +) / Double(onsets.count)),
+                     guiderWakeUTC: at(wakes.reduce(0, +) / Double(wakes.count)), daysleeper: false, threshold: .nan)
+    }
+}

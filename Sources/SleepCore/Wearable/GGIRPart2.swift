@@ -1,0 +1,90 @@
+/// GGIR's part 2 for the parity method (``GGIRNightMethod``): which 15-min blocks are invalid
+/// (`g.weardec`) and the imputation of invalid 5-s epochs from the other days (`g.impute`), on the
+/// whole recording, as GGIR 3.3-6 does with its defaults.
+///
+/// **Source.** GGIR 3.3-6 `g.weardec.R` (non-wear runs and the wear gaps between them, edge
+/// correction, three passes) and `g.impute.R` (the invalid mask `r5`; imputation by the mean of the
+/// same 5-s slot over the other 24-h blocks counted from the recording's start). See
+/// docs/methods.md, "GGIR parity".
+public struct GGIRPart2: Sendable {
+    /// The epochs GGIR has (its `metashort`): from the aligned start to the last judged block, as
+    /// indices into the recording's epochs.
+    public let judged: Range<Int>
+    /// Invalid per epoch of the recording (GGIR's `r5long`); true outside ``judged`` too.
+    public let invalid: [Bool]
+    /// angle-z per epoch with invalid epochs imputed (GGIR's `IMP$metashort$anglez`); NaN outside ``judged``.
+    public let angleZ: [Double]
+
+    /// - Parameter e: the whole recording with ``WearableEpochs/ggirNonWearScore``.
+    public init?(_ e: WearableEpochs) {
+        guard let score = e.ggirNonWearScore,
+              let first = score.firstIndex(where: { $0 != GGIRNonWear2023.notJudged }) else { return nil }
+        let last = score.lastIndex(where: { $0 != GGIRNonWear2023.notJudged })!
+        let perBlock = GGIRNonWear2023.blockSeconds / WearableEpochs.epochSeconds
+        let blocks = (last + 1 - first) / perBlock
+        judged = first..<(first + blocks * perBlock)
+        let r1 = (0..<blocks).map { score[first + $0 * perBlock] >= 2 }
+        let r3 = Self.wearGapsAndEdges(r1)
+        var invalid = [Bool](repeating: true, count: e.count)
+        for b in 0..<blocks where !(r1[b] || r3[b]) {
+            for i in (first + b * perBlock)..<(first + (b + 1) * perBlock) where e.hasData(i) { invalid[i] = false }
+        }
+        self.invalid = invalid
+        // g.impute: the mean of the same 5-s slot over every 24-h block (from the start) where it
+        // is valid; 0 where no block is; no imputation for 24 h or less.
+        let perDay = 86_400 / WearableEpochs.epochSeconds
+        var angle = [Double](repeating: .nan, count: e.count)
+        for i in judged { angle[i] = Double(e.angleZ[i]) }
+        if judged.count > perDay {
+            var sum = [Double](repeating: 0, count: perDay), n = [Int](repeating: 0, count: perDay)
+            for i in judged where !invalid[i] { sum[(i - first) % perDay] += angle[i]; n[(i - first) % perDay] += 1 }
+            for i in judged where invalid[i] {
+                let slot = (i - first) % perDay
+                angle[i] = n[slot] > 0 ? sum[slot] / Double(n[slot]) : 0
+            }
+        }
+        angleZ = angle
+    }
+
+    /// `g.weardec`'s `r3`: wear gaps between non-wear runs that become non-wear, and the edge
+    /// correction, given `r1` (non-wear score ≥ 2) per block. Transcribed on GGIR's 1-based,
+    /// zero-padded vectors.
+    static func wearGapsAndEdges(_ r1: [Bool]) -> [Bool] {
+        let count = r1.count
+        let perHour = 3600 / GGIRNonWear2023.blockSeconds
+        // s[k] for R index k (1...count+2); s[0] unused.
+        func padded(_ v: [Bool]) -> [Int] { [0, 0] + v.map { $0 ? 1 : 0 } + [0] }
+        func pass(_ s1: [Int], _ s3In: [Int], edges: Bool) -> [Int] {
+            var s3 = s3In
+            let n = s1.count - 1   // R length
+            var ch1: [Int] = [], ch2: [Int] = []
+            for k in 1..<n {
+                if s1[k + 1] - s1[k] == 1 { ch1.append(k + 1) }
+                if s1[k + 1] - s1[k] == -1 { ch2.append(k + 1) }
+            }
+            if ch1.count > 1 {
+                for w in 0..<(ch1.count - 1) {
+                    let wear = Double(abs(ch1[w + 1] - ch2[w])), after = Double(abs(ch2[w + 1] - ch1[w + 1]))
+                    let before = Double(abs(ch2[w] - ch1[w]))
+                    func fill() { for k in ch2[w]...(ch1[w + 1] - 1) { s3[k] = 1 } }
+                    if wear < Double(6 * perHour) && wear / (after + before) < 0.3 { fill() }
+                    if wear < Double(3 * perHour) && wear / (after + before) < 0.8 { fill() }
+                    if ch1[w] > count - 24 * perHour && wear < Double(3 * perHour) && before > Double(perHour) { fill() }
+                }
+            }
+            if edges, let firstStart = ch1.first, let lastEnd = ch2.last {
+                if firstStart < 3 * perHour && firstStart > 1 { for k in 1...(firstStart - 1) { s3[k] = 1 } }
+                if lastEnd > n - 3 * perHour && lastEnd != n { for k in lastEnd...n { s3[k] = 1 } }
+            }
+            return s3
+        }
+        var r3 = pass(padded(r1), padded([Bool](repeating: false, count: count)), edges: true)
+        for _ in 0..<2 {
+            let inner = (0..<count).map { r1[$0] || r3[$0 + 2] != 0 }
+            let s3 = padded((0..<count).map { r3[$0 + 2] != 0 })
+            // GGIR passes its global edge correction on in the later passes too.
+            r3 = pass(padded(inner), s3, edges: true)
+        }
+        return (0..<count).map { r3[$0 + 2] != 0 }
+    }
+}
