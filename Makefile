@@ -151,10 +151,12 @@ validate-ggir: deps
 	$(SWIFT) build -c release --product sleepsta-bench
 	@bin=$$($(SWIFT) build -c release --show-bin-path); mkdir -p $(GGIR_WORK); \
 	test -f $(GGIR_WORK)/wearable-7d-100hz.cwa || $$bin/sleepsta-bench generate --work $(GGIR_WORK) --days 7 --cwa; \
-	test -f $(GGIR_WORK)/hard-cases.cwa -a -f $(GGIR_WORK)/dst-autumn.cwa || $$bin/sleepsta-bench scenarios --work $(GGIR_WORK); \
+	test -f $(GGIR_WORK)/hard-cases.cwa -a -f $(GGIR_WORK)/dst-autumn.cwa -a -f $(GGIR_WORK)/wrist-3day.bin -a -f $(GGIR_WORK)/wrist-3day.gt3x \
+	  || $$bin/sleepsta-bench scenarios --work $(GGIR_WORK); \
 	python3 bench/validate_ggir.py --sleepsta $$bin/sleepsta --work $(GGIR_WORK) \
 	  $(GGIR_WORK)/wearable-7d-100hz.cwa:device:Europe/Berlin $(GGIR_WORK)/wearable-7d-100hz.csv:csv100:Europe/Berlin \
-	  $(GGIR_WORK)/hard-cases.cwa:device:Europe/Berlin $(GGIR_WORK)/dst-autumn.cwa:device:Europe/Berlin
+	  $(GGIR_WORK)/hard-cases.cwa:device:Europe/Berlin $(GGIR_WORK)/dst-autumn.cwa:device:Europe/Berlin \
+	  $(GGIR_WORK)/wrist-3day.bin:device:Europe/Berlin $(GGIR_WORK)/wrist-3day.gt3x:device:Europe/Berlin
 
 .PHONY: bench bench-peers
 # BENCH_BUILD_FLAGS: extra `swift build` flags, e.g. --scratch-path DIR.

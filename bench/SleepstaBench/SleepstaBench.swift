@@ -11,7 +11,7 @@ struct SleepstaBench: ParsableCommand {
         discussion: """
         make bench runs `sleepsta-bench all`. The other subcommands are its parts:
           sleepsta-bench generate --work bench-work        (the workloads, deterministic)
-          sleepsta-bench scenarios --work hard-cases       (still sleepers, nightstand, table, shower; CSV and .cwa)
+          sleepsta-bench scenarios --work hard-cases       (still sleepers, nightstand, table, shower; CSV and .cwa; .bin, .gt3x)
           sleepsta-bench stage ingest --file F --threads 2  (one stage, in this process; prints JSON)
           sleepsta-bench columnar --python .venv-peers/bin/python  (only sleepsta vs polars and DuckDB, 24 h file)
           sleepsta-bench cwa-decoder --python .venv-peers/bin/python --file F.cwa  (only the .cwa decoder vs actfast)
@@ -57,7 +57,8 @@ struct Scenarios: ParsableCommand {
         then in a device export's layout, local time and a temperature column). Prints each \
         event's local times and each night's scripted onset, wake and sleep minutes. Also two .cwa \
         files of 4 days over a change of the clocks (dst-autumn: a 25-h night from 2024-10-26; \
-        dst-spring: a 23-h night from 2024-03-30).
+        dst-spring: a 23-h night from 2024-03-30). And the benchmark's plain wrist signal over 4 \
+        days as a GENEActiv .bin (50 Hz) and an ActiGraph .gt3x (30 Hz): wrist-3day.bin, wrist-3day.gt3x.
         """)
 
     @Option(help: "Folder for the files.") var work = "hard-cases"
@@ -81,6 +82,12 @@ struct Scenarios: ParsableCommand {
             let samples = try WearableCWAGenerator(signal: clocks).write(to: "\(work)/\(name).cwa")
             print("\(work)/\(name).cwa: \(samples) samples (4 days over a change of the clocks, Europe/Berlin)")
         }
+        // The benchmark's plain wrist signal (as in its 7-day file) as the other devices GGIR reads.
+        let plain = WearableCSVGenerator(days: 4)
+        let bin = try WearableGENEActivGenerator(signal: plain).write(to: "\(work)/wrist-3day.bin")
+        print("\(work)/wrist-3day.bin: \(bin) samples (GENEActiv, 50 Hz, 4 days)")
+        let gt3x = try WearableGT3XGenerator(signal: plain).write(to: "\(work)/wrist-3day.gt3x")
+        print("\(work)/wrist-3day.gt3x: \(gt3x) samples (ActiGraph wGT3X-BT, 30 Hz, 4 days)")
         var g = WearableCSVGenerator(days: WearableEvent.hardCaseDays, events: WearableEvent.hardCases)
         g.seed = seed
         func local(_ utc: Int64) -> String { String(WearableCSVGenerator.localTime(utc + g.scriptOffsetSeconds).map { Character(UnicodeScalar($0)) }.prefix(16)) }
