@@ -149,6 +149,11 @@ public enum HTMLPages {
     static func nonWearNote(_ a: NightAnalysis, _ tl: UTCOffsetTimeline) -> String? {
         guard let w = a.wearable, let minutes = w.nonWearNearWindowMinutes, minutes >= 15,
               let on = w.guiderOnsetUTC, let off = w.guiderWakeupUTC else { return nil }
+        if a.parameters.nightMethod == .ggir {
+            return "\(NumberText.minutes(minutes)) are invalid (not worn by GGIR 3's 2023 rule and its clean-up) in this night's sleep window (\(NumberText.clock(on, tl))–\(NumberText.clock(off, tl))), the hour before it or the half hour after it. "
+                + "GGIR parity judges them by angle-z imputed from the other days and counts them as wake (WASO), as GGIR does; a sleeper lying very still can look like a device off the wrist to that rule. "
+                + "sleepsta's own method (--method sleepsta) tells a still wrist from a device laid down."
+        }
         return "\(NumberText.minutes(minutes)) marked not worn lie in this night's sleep window (\(NumberText.clock(on, tl))–\(NumberText.clock(off, tl))), the hour before it or the half hour after it. "
             + "A sleeper lying very still can look like a device off the wrist (GGIR's 2013 rule: an hour without movement), and the sleep period may then start late and TST be short. "
             + "Check the chart's \"not worn\" stretches; if the device was worn, a sleep diary (--diary) with the time in bed guides the night."
@@ -293,6 +298,7 @@ extension HTMLPages {
         case .sadeh: "Sadeh (ActiLife) on axis-1 counts per minute"
         }
         let bout = scorer.map { "sleep run (\($0))" } ?? "sustained inactivity bout"
+        let ggir = a.parameters.nightMethod == .ggir
         return [
             ["label": "Sleep period window (guider)", "ggir": "guider_onset – guider_wakeup",
              "value": "\(NumberText.clock(w.guiderOnsetUTC, tl))–\(NumberText.clock(w.guiderWakeupUTC, tl))",
@@ -300,16 +306,16 @@ extension HTMLPages {
             ["label": "Sleep onset", "ggir": "sleeponset", "value": NumberText.clock(m.sleepOnsetUTC, tl),
              "def": "start of the first \(bout) that overlaps the guider window"],
             ["label": "Wake time", "ggir": "wakeup", "value": NumberText.clock(m.wakeTimeUTC, tl),
-             "def": "end of the last \(bout) that overlaps the guider window"],
+             "def": ggir ? "start of the last 5-s epoch of the last \(bout) that overlaps the guider window (GGIR part 4)" : "end of the last \(bout) that overlaps the guider window"],
             ["label": "Sleep period (SPT)", "ggir": "SptDuration", "value": NumberText.minutes(m.sleepPeriodMinutes), "def": "sleep onset to wake time"],
             ["label": "Total sleep time (TST)", "ggir": "SleepDurationInSpt", "value": NumberText.minutes(m.totalSleepTimeMinutes),
-             "def": scorer.map { "minutes scored sleep by \($0) inside the sleep period" }
+             "def": ggir ? "the overlapping bouts' lengths, each from its first to its last epoch's start (GGIR part 4)" : scorer.map { "minutes scored sleep by \($0) inside the sleep period" }
                 ?? "sustained inactivity (van Hees 2015: no change in angle-z above 5° for more than 5 min) inside the sleep period"],
             ["label": "Wake after sleep onset (WASO)", "ggir": "WASO", "value": NumberText.minutes(m.wakeAfterSleepOnsetMinutes),
-             "def": scorer.map { "worn, scored wake by \($0), inside the sleep period" } ?? "worn, not sustained inactivity, inside the sleep period"],
+             "def": ggir ? "SPT − TST: invalid epochs inside the sleep period count as wake, as in GGIR" : scorer.map { "worn, scored wake by \($0), inside the sleep period" } ?? "worn, not sustained inactivity, inside the sleep period"],
             ["label": "Awakenings", "ggir": "number_of_awakenings", "value": String(m.awakenings), "def": "wake bouts inside the sleep period"],
             ["label": "Invalid in the sleep period", "ggir": "", "value": NumberText.minutes(w.invalidInSptMinutes),
-             "def": "not worn or no data: neither sleep nor wake"],
+             "def": ggir ? "invalid (GGIR's non-wear and clean-up): judged on angle-z imputed from the other days, counted in WASO" : "not worn or no data: neither sleep nor wake"],
             ["label": "Time in bed (TIB)", "ggir": "", "value": NumberText.minutes(m.timeInBedMinutes),
              "def": "guider window widened to the sleep period (no diary: the guider stands in for lights off/on)"],
             ["label": "Sleep onset latency (SOL)", "ggir": "", "value": NumberText.minutes(m.sleepOnsetLatencyMinutes), "def": "TIB start to sleep onset"],
@@ -348,6 +354,19 @@ extension HTMLPages {
     /// The wearable night's quality facts (valid hours, non-wear, invalid share).
     static func wearableFacts(_ a: NightAnalysis, _ tl: UTCOffsetTimeline) -> [[String: String]] {
         guard let w = a.wearable else { return [] }
+        if a.parameters.nightMethod == .ggir {
+            var rows: [[String: String]] = [
+                ["label": "Valid data", "value": "\(NumberText.fixed(w.validHours, 1)) h (GGIR includenightcrit: 16 h)"],
+                ["label": "Invalid (GGIR 2023 rule and g.weardec, imputed from the other days)", "value": spansText(w.invalidSpansUTC, tl) ?? "none"],
+                ["label": "Fraction of the night invalid (fraction_night_invalid)", "value": NumberText.fixed(w.fractionNightInvalid, 3) + " (invalid and missing epochs / 17,280; GGIR drops the night above 8/24)"],
+            ]
+            if let t = w.hdczaThresholdDegrees { rows.append(["label": "HDCZA threshold", "value": "\(NumberText.fixed(t, 3))° change in angle-z"]) }
+            if let near = w.nonWearNearWindowMinutes {
+                rows.append(["label": "Invalid in the sleep window, the hour before it or the half hour after it", "value": NumberText.minutes(near)])
+            }
+            rows.append(["label": "Day sleeper (daysleeper)", "value": w.daysleeper ? "yes: the window was searched from 18:00 to 18:00" : "no"])
+            return rows
+        }
         var rows: [[String: String]] = [
             ["label": "Valid (worn) data", "value": "\(NumberText.fixed(w.validHours, 1)) h (GGIR includenightcrit: 16 h)"],
             ["label": "Not worn", "value": "\(NumberText.minutes(w.nonWearMinutes)) (GGIR's 2013 rule, less still sleep, plus the rest of the time a device lay still at one angle)"],
@@ -366,6 +385,18 @@ extension HTMLPages {
 
     static func wearableParameterRows(_ a: NightAnalysis) -> [[String: String]] {
         let p = a.parameters
+        if p.nightMethod == .ggir {
+            return [
+                ["label": "Method", "value": "GGIR parity (--method ggir): GGIR \(GGIRNightMethod.version)'s defaults, parts 1–4"],
+                ["label": "Interval length", "value": "\(p.interval) (\(p.interval.seconds) s), for the chart, the interval table and phases"],
+                ["label": "Non-wear", "value": "GGIR 2023: the 60 min from each 15-min block; an axis is still when its range < 150 mg and SD < 13 mg, marking the block and the 3 after it; score ≥ 2 axes, then g.weardec's clean-up; invalid epochs imputed from the same 5-s slot of the other days"],
+                ["label": "Sleep period window", "value": "HDCZA on the imputed angle-z (GGIR defaults; HASPT.ignore.invalid = FALSE); day-sleeper re-run 18:00–18:00"],
+                ["label": "Sleep / wake", "value": "van Hees 2015 sustained inactivity bouts on the imputed angle-z, none on invalid epochs; onset and wake from the bouts overlapping the window (relyonguider = FALSE); invalid epochs in the sleep period are WASO"],
+                ["label": "Night included", "value": "invalid fraction at most 8/24 (GGIR includenightcrit 16 h) and a bout overlapping the window"],
+                ["label": "Deep phase", "value": "sleep intervals at or below the \(Int(p.deepQuantile * 100))th percentile of the night's sleep ENMO"],
+                ["label": "Parameters key", "value": a.key],
+            ]
+        }
         return [
             ["label": "Interval length", "value": "\(p.interval) (\(p.interval.seconds) s), for the chart, the interval table and phases"],
             ["label": "Epochs", "value": "5 s (GGIR ws3): ENMO, angle-z (GGIR's rolling median), MAD"],

@@ -115,6 +115,10 @@ public struct GGIRNightMethod: Sendable {
         }
         let shift: Int64 = g.daysleeper ? 6 * 3600 : 0
         let shown = whole.slice(from: W.startUTC + shift, to: W.endUTC + shift)
+        summary.invalidSpansUTC = Self.spans(of: part2.invalid, whole: whole, within: shown)
+        // The page's caution: invalid (imputed) minutes in the window, the hour before it and the half hour after.
+        let near = max(0, index(g.guiderOnsetUTC) - WearableNightMethod.nonWearLookBeforeEpochs)..<min(whole.count, index(g.guiderWakeUTC) + WearableNightMethod.nonWearLookAfterEpochs)
+        summary.nonWearNearWindowMinutes = Double(near.filter { part2.invalid[$0] && whole.hasData($0) }.count * WearableEpochs.epochSeconds) / 60
         func result(_ status: NightStatus, _ reason: String?, states: [SleepWake?]? = nil, metrics: NightSummaryMetrics? = nil,
                     period: (Int64, Int64)? = nil) -> NightAnalysis {
             var intervals = WearableNightMethod.intervals(shown, base: night.series, length: p.interval, origin: W.startUTC, states: states)
@@ -171,6 +175,22 @@ public struct GGIRNightMethod: Sendable {
             scored.metrics = m
         }
         return scored
+    }
+
+    /// The runs of `flags` (epochs of `whole` with data) inside `shown`, as `[from, to)` UTC seconds.
+    static func spans(of flags: [Bool], whole: WearableEpochs, within shown: WearableEpochs) -> [[Int64]] {
+        let E = Int64(WearableEpochs.epochSeconds)
+        let from = max(0, Int((shown.startUTC - whole.startUTC) / E)), to = min(whole.count, Int((shown.endUTC - whole.startUTC) / E))
+        var result: [[Int64]] = []
+        var i = from
+        while i < to {
+            guard flags[i] && whole.hasData(i) else { i += 1; continue }
+            var j = i
+            while j < to && flags[j] && whole.hasData(j) { j += 1 }
+            result.append([whole.epochStartUTC(i), whole.epochStartUTC(j)])
+            i = j
+        }
+        return result
     }
 
     static func clock(_ utc: Int64, _ timeline: UTCOffsetTimeline) -> String {

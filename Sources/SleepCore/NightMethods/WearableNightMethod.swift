@@ -376,7 +376,8 @@ public struct WearableNightSummary: Sendable, Equatable, Codable {
     public func judgedNonWear(_ e: WearableEpochs) -> WearableEpochs {
         var result = e
         let step = Int64(WearableEpochs.epochSeconds)
-        for (spans, flag) in [(stillWornSpansUTC, false), (laidDownSpansUTC, true)] {
+        if invalidSpansUTC != nil { result.nonWear = .init(repeating: false, count: e.count) }
+        for (spans, flag) in [(stillWornSpansUTC, false), (laidDownSpansUTC, true), (invalidSpansUTC, true)] {
             for span in spans ?? [] where span.count == 2 {
                 let from = max(0, Int((span[0] - e.startUTC + step - 1) / step)), to = min(e.count, Int((span[1] - e.startUTC + step - 1) / step))
                 for k in from..<max(from, to) { result.nonWear[k] = flag }
@@ -384,6 +385,9 @@ public struct WearableNightSummary: Sendable, Equatable, Codable {
         }
         return result
     }
+    /// The method's own invalid (not worn) stretches, replacing the stored flags altogether where
+    /// given: GGIR parity's blocks after its `g.weardec` clean-up (``GGIRNightMethod``).
+    public var invalidSpansUTC: [[Int64]]? = nil
     /// GGIR `daysleeper`: the window was searched from 18:00 to 18:00.
     public var daysleeper = false
     /// HDCZA's threshold on the change in angle-z (degrees).

@@ -49,7 +49,13 @@ public struct IntervalComparisonRun {
                     analyses.append(a); reused += 1
                     continue
                 }
-                if stored == nil { stored = try db.night(id: entry.nightID) }
+                if stored == nil {
+                    stored = try db.night(id: entry.nightID)
+                    // GGIR parity reads the other days of the recording (its imputation).
+                    if p.nightMethod?.needsRecordingEpochs == true, let id = stored?.recordingID, stored?.kind == .wearable24h {
+                        stored?.recordingEpochs = try db.recordingEpochs(recordingID: id)
+                    }
+                }
                 guard let night = stored else { throw PipelineError.environment("night \(entry.nightID) has no base series in \(c.databasePath)") }
                 let a = method.analyze(night.data, parameters: p)
                 try db.saveAnalysis(a, nightID: entry.nightID, runID: run.id)

@@ -32,6 +32,9 @@ struct Compare: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Wake threshold as a multiple of the night's median epoch movement.", valueName: "factor"))
     var wakeThreshold: Double = AnalysisParameters().wakeThresholdFactor
 
+    @Option(name: .long, help: ArgumentHelp("Wrist night method: sleepsta (default) or ggir (GGIR 3.3-6's defaults; see run --help).", valueName: "name"))
+    var method: NightMethodChoice = .sleepsta
+
     @Flag(name: .shortAndLong, help: "Log every derived analysis (debug level) to stderr.")
     var verbose = false
 
@@ -65,6 +68,7 @@ struct Compare: ParsableCommand {
         var parameters = AnalysisParameters()
         parameters.metric = metric
         parameters.wakeThresholdFactor = wakeThreshold
+        parameters.nightMethod = method == .sleepsta ? nil : method
         let selectors = (nights ?? "").split(separator: ",").map { String($0.trimmingCharacters(in: .whitespaces)) }.filter { !$0.isEmpty }
         let configuration = CompareConfiguration(databasePath: db, reportsDirectory: reports, lengths: lengths,
                                                  nightSelectors: selectors, parameters: parameters)

@@ -1,0 +1,87 @@
+import Testing
+@testable import SleepCore
+
+/// The pieces of GGIR parity (``GGIRNonWear2023``, ``GGIRPart2``) against GGIR 3.3-6's code read by
+/// hand: `detect_nonwear_clipping.R` (`"2023"`), `g.weardec.R` and `g.impute.R`.
+@Suite("GGIR parity: the 2023 non-wear rule, g.weardec and the imputation")
+struct GGIRPartsTests {
+    static let perBlock = 180   // 5-s epochs per 15 min
+
+    /// Per-epoch statistics of `blocks` 15-min blocks from UTC 0: still blocks have 2 mg of spread
+    /// on every axis, moving ones 200 mg.
+    static func statistics(blocks: Int, still: Set<Int>) -> EpochAxisStatistics {
+        var s = EpochAxisStatistics(startUTC: 0)
+        for b in 0..<blocks {
+            let spread = still.contains(b) ? 0.002 : 0.2
+            for _ in 0..<perBlock {
+                // 500 samples uniform over ±spread/2: M2 = n · spread² / 12.
+                let m2 = 500 * spread * spread / 12
+                s.append(count: 500, mean: (0, 0, 1), m2: (m2, m2, m2), minimum: (-spread / 2, -spread / 2, 1 - spread / 2),
+                         maximum: (spread / 2, spread / 2, 1 + spread / 2))
+            }
+        }
+        return s
+    }
+
+    static func blockScores(_ scores: [UInt8]) -> [UInt8] { stride(from: 0, to: scores.count, by: perBlock).map { scores[$0] } }
+
+    @Test("a still hour from a block marks that block and the three after it; 45 still minutes mark nothing")
+    func forwardWindow() {
+        let hour = Self.blockScores(GGIRNonWear2023.scores(Self.statistics(blocks: 16, still: [4, 5, 6, 7]), chunkSeconds: nil))
+        #expect(hour == [0, 0, 0, 0, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0])
+        let short = Self.blockScores(GGIRNonWear2023.scores(Self.statistics(blocks: 16, still: [4, 5, 6]), chunkSeconds: nil))
+        #expect(short.allSatisfy { $0 == 0 })
+    }
+
+    @Test("windows stop at a chunk's end: a still last block of a chunk is non-wear on its own; a last chunk under an hour is not judged")
+    func chunks() {
+        // Chunks of 4 h (16 blocks): block 15 ends the first chunk, 16 blocks then 2 (30 min, not judged).
+        let scores = GGIRNonWear2023.scores(Self.statistics(blocks: 34, still: [15]), chunkSeconds: 4 * 3600)
+        let blocks = Self.blockScores(scores)
+        #expect(blocks[15] == 3 && blocks[14] == 0 && blocks[16] == 0)
+        #expect(blocks[32] == GGIRNonWear2023.notJudged && blocks[33] == GGIRNonWear2023.notJudged)
+    }
+
+    @Test("the data start at the first whole quarter hour")
+    func alignment() {
+        var s = Self.statistics(blocks: 10, still: [])
+        s.startUTC = 600   // 00:10: the first 60 epochs precede 00:15
+        let scores = GGIRNonWear2023.scores(s, chunkSeconds: nil)
+        #expect(scores[0..<60].allSatisfy { $0 == GGIRNonWear2023.notJudged })
+        #expect(scores[60] == 0)
+    }
+
+    @Test("g.weardec: a short wear gap between non-wear runs becomes non-wear; a long one does not; non-wear near an edge takes the edge")
+    func wearGaps() {
+        func r3(_ nonWear: [Int], count: Int) -> [Int] {
+            let r1 = (0..<count).map { nonWear.contains($0) }
+            let result = GGIRPart2.wearGapsAndEdges(r1)
+            return result.indices.filter { result[$0] }
+        }
+        // 8 blocks of non-wear, 2 worn, 8 of non-wear, in the middle of 200 blocks: 2 / 16 < 0.3 → filled.
+        #expect(r3(Array(50..<58) + Array(60..<68), count: 200) == [58, 59])
+        // A 40-block (10 h) gap is not.
+        #expect(r3(Array(50..<58) + Array(98..<106), count: 200).isEmpty)
+        // Non-wear from block 5: the first 5 blocks (set up, put aside) become non-wear too.
+        #expect(r3(Array(5..<10), count: 200) == [0, 1, 2, 3, 4])
+    }
+
+    @Test("g.impute: an invalid epoch takes the mean of its 5-s slot over the other days where it is valid")
+    func imputation() {
+        let perDay = 17_280
+        let n = 3 * perDay
+        var score = [UInt8](repeating: 0, count: n)
+        // Day 2's block at 03:00 is non-wear (score 3), and so is the block before and after: a run of 3.
+        let block = perDay + 12 * Self.perBlock
+        for i in (block - Self.perBlock)..<(block + 2 * Self.perBlock) { score[i] = 3 }
+        let angle = (0..<n).map { Float($0 / perDay) * 10 + 1 }   // day 1: 1°, day 2: 11°, day 3: 21°
+        let e = WearableEpochs(startUTC: 0, enmo: .init(repeating: 0, count: n), angleZ: angle, mad: .init(repeating: 0, count: n),
+                               sampleCounts: .init(repeating: 500, count: n), nonWear: .init(repeating: false, count: n),
+                               ggirNonWearScore: score)
+        let part2 = GGIRPart2(e)!
+        #expect(part2.judged == 0..<n)
+        #expect(part2.invalid[block] && !part2.invalid[block - 2 * Self.perBlock])
+        #expect(part2.angleZ[block] == 11)   // (1 + 21) / 2
+        #expect(part2.angleZ[0] == 1 && part2.angleZ[2 * perDay] == 21)
+    }
+}

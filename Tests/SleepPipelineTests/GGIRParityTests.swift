@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+@testable import SleepCore
+@testable import SleepPipeline
+@testable import SleepStore
+import SleepstaWorkloads
+
+/// `--method ggir` against GGIR 3.3-6 itself. The reference rows are GGIR's own output
+/// (`part4_nightsummary_sleep_full.csv` and `part4_nightsummary_sleep_cleaned.csv`) from running
+/// GGIR 3.3-6 with its defaults (`../shared/peers/ggir/run_ggir.R FILE OUT Europe/Berlin device`,
+/// what `make validate-ggir` runs) on exactly the files these tests generate: the bench's 7-day
+/// `.cwa` and the hard cases' `.cwa` (still sleepers, a nightstand, a table, a shower, a day sleeper).
+/// GGIR is not needed to run the tests.
+@Suite("GGIR parity: --method ggir reproduces GGIR 3.3-6's nights", .serialized)
+struct GGIRParityTests {
+    /// GGIR's night: evening date, kept in its cleaned summary, `sleeponset_ts`, `wakeup_ts`,
+    /// SptDuration and SleepDurationInSpt (min), `fraction_night_invalid`.
+    typealias Reference = (date: String, kept: Bool, onset: String, wake: String, spt: Double, tst: Double, invalid: Double)
+
+    static let benchWeek: [Reference] = [
+        ("2024-06-13", false, "02:46:30", "05:40:45", 174.24, 172.68, 0.625),
+        ("2024-06-14", true, "23:17:25", "06:53:20", 455.94, 199.92, 0.177),
+        ("2024-06-15", false, "06:45:00", "06:51:55", 6.90, 6.90, 0.438),
+        ("2024-06-16", true, "23:10:35", "06:47:30", 456.90, 109.26, 0.24),
+        ("2024-06-17", true, "03:30:00", "06:55:10", 205.14, 203.82, 0.177),
+        ("2024-06-18", true, "23:09:55", "06:53:15", 463.32, 13.26, 0.312),
+        ("2024-06-19", true, "23:21:05", "06:52:05", 451.02, 404.40, 0.031),
+        ("2024-06-20", false, "23:20:50", "23:44:55", 24.06, 24.06, 0.51),
+    ]
+    static let hardCases: [Reference] = [
+        ("2024-06-13", false, "03:45:00", "06:52:30", 187.50, 184.56, 0.656),
+        ("2024-06-14", true, "05:00:00", "07:59:55", 179.94, 131.94, 0.24),
+        ("2024-06-15", false, "06:48:10", "06:54:00", 5.82, 5.82, 0.354),
+        ("2024-06-16", false, "04:03:45", "06:54:00", 170.22, 1.98, 0.344),
+        ("2024-06-17", true, "04:29:15", "04:44:55", 15.66, 15.66, 0.26),
+        ("2024-06-18", false, "23:17:25", "00:59:55", 102.48, 102.48, 0.458),
+    ]
+
+    @Test("The bench's 7-day .cwa: every night GGIR keeps within one 5-s epoch (onset, wake) and 1 min (SPT, TST); the nights it drops are not scored")
+    func benchWeek() throws {
+        try check(WearableCSVGenerator(days: 7), Self.benchWeek)
+    }
+
+    @Test("The hard cases (.cwa): GGIR's nights, still sleep lost and all, reproduced")
+    func hardCases() throws {
+        var g = WearableCSVGenerator(days: WearableEvent.hardCaseDays, rateHz: 100, events: WearableEvent.hardCases)
+        g.seed = 29
+        try check(g, Self.hardCases)
+    }
+
+    func check(_ generator: WearableCSVGenerator, _ reference: [Reference]) throws {
+        let w = Workspace()
+        let file = w.data + "/wrist.cwa"
+        try WearableCWAGenerator(signal: generator).write(to: file)
+        let summary = try w.run(tz: "Europe/Berlin") { $0.parameters.nightMethod = .ggir }
+        try? FileManager.default.removeItem(atPath: file)
+        #expect(summary.failures.isEmpty, "\(summary.failures)")
+        let db = try SleepDatabase(path: w.db)
+        let rows = try db.query("""
+            SELECT n.night_date, a.status, a.status_reason, a.details_json, m.sleep_onset_utc, m.wake_time_utc,
+                   m.sleep_period_min, m.total_sleep_time_min
+            FROM analyses a JOIN nights n ON n.id = a.night_id LEFT JOIN night_metrics m ON m.analysis_id = a.id
+            """)
+        let berlin = TimeZone(identifier: "Europe/Berlin")!
+        func clock(_ utc: String?) -> String {
+            guard let s = utc, let t = Int64(s) else { return "–" }
+            let local = t + Int64(berlin.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(t))))
+            return LocalClock.hhmmss(localSecond: local)
+        }
+        for r in reference {
+            let row = try #require(rows.first { $0["night_date"] == r.date }, "no night \(r.date)")
+            let details = try JSONDecoder().decode(WearableNightSummary.self, from: Data((row["details_json"] ?? "{}").utf8))
+            #expect(abs(details.fractionNightInvalid - r.invalid) < 0.0015, "\(r.date): invalid fraction \(details.fractionNightInvalid), GGIR \(r.invalid)")
+            if r.kept {
+                #expect(row["status"] == "scored", "\(r.date): \(row["status"] ?? "") \(row["status_reason"] ?? "")")
+                #expect(clock(row["sleep_onset_utc"]) == r.onset && clock(row["wake_time_utc"]) == r.wake,
+                        "\(r.date): onset \(clock(row["sleep_onset_utc"])) / wake \(clock(row["wake_time_utc"])), GGIR \(r.onset) / \(r.wake)")
+                let spt = Double(row["sleep_period_min"] ?? "") ?? .nan
+                let tst = Double(row["total_sleep_time_min"] ?? "") ?? .nan
+                #expect(abs(spt - r.spt) <= 1 && abs(tst - r.tst) <= 1, "\(r.date): SPT \(spt) / TST \(tst), GGIR \(r.spt) / \(r.tst)")
+            } else {
+                #expect(row["status"] != "scored", "\(r.date): GGIR drops this night, sleepsta scored it")
+            }
+        }
+        // A night GGIR has no row for is not scored either.
+        let known = Set(reference.map(\.date))
+        for row in rows where !known.contains(row["night_date"] ?? "") { #expect(row["status"] != "scored", "\(row)") }
+    }
+}
