@@ -168,6 +168,15 @@ bench: deps bench-peers
 	$$bin/sleepsta-bench all --work $(BENCH_WORK) --sleepsta $$bin/sleepsta \
 	  --python $(BENCH_VENV)/bin/python --json $(REPORTS)/bench.json --days $(BENCH_DAYS) --repeats $(BENCH_REPEATS) \
 	  $(if $(KEEP),--keep,)
+	@# GGIR beside sleepsta on the same .cwa, where R and GGIR are installed (../shared/peers/ggir):
+	@# its wall time and peak memory, after the nights of `--method ggir` are checked against its own.
+	@bin=$$($(SWIFT) build -c release $(BENCH_BUILD_FLAGS) --show-bin-path) && \
+	if python3 bench/validate_ggir.py --check; then \
+	  test -f $(BENCH_WORK)/ggir/wearable-$(BENCH_DAYS)d-100hz.cwa || $$bin/sleepsta-bench generate --work $(BENCH_WORK)/ggir --days $(BENCH_DAYS) --only-cwa; \
+	  python3 bench/validate_ggir.py --sleepsta $$bin/sleepsta --work $(BENCH_WORK)/ggir --rules default \
+	    $(BENCH_WORK)/ggir/wearable-$(BENCH_DAYS)d-100hz.cwa:device:Europe/Berlin; \
+	  $(if $(KEEP),true,rm -rf $(BENCH_WORK)/ggir); \
+	fi
 
 # The peers' virtual environment, made once (about 2 minutes, 0.9 GB). Without network the bench
 # still runs, and says that the peers were skipped.

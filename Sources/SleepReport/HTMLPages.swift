@@ -331,6 +331,10 @@ extension HTMLPages {
     /// The still stretches GGIR's rule calls not worn that were taken as worn, with their clock times.
     static func stillWornText(_ w: WearableNightSummary, _ tl: UTCOffsetTimeline) -> String {
         guard let spans = spansText(w.stillWornSpansUTC, tl) else { return "none" }
+        if w.temperatureDecides == true {
+            return "\(spans): still for an hour or more, which GGIR's 2013 rule takes for non-wear, "
+                + "but the device's temperature stayed at skin level (off the wrist it falls towards the room's); counted as worn"
+        }
         return "\(spans): still for an hour or more, which GGIR's 2013 rule takes for non-wear, "
             + "but with the small back-and-forth changes of angle of a resting forearm that a device laid down does not show; counted as worn"
     }
@@ -338,6 +342,10 @@ extension HTMLPages {
     /// The stillness at one angle the method added to GGIR's non-wear, with its clock times.
     static func laidDownText(_ w: WearableNightSummary, _ tl: UTCOffsetTimeline) -> String {
         guard let spans = spansText(w.laidDownSpansUTC, tl) else { return "none" }
+        if w.temperatureDecides == true {
+            return "\(spans): held one angle with no motion beyond sensor noise while the device's temperature fell towards the room's "
+                + "(below 26 °C or 2 °C from where it was), or for 10 min or more outside the sleep window at one angle"
+        }
         return "\(spans): held one angle to half a degree with no motion beyond sensor noise, "
             + "beside a stretch GGIR's rule calls not worn or for 10 min or more outside the sleep window; a worn wrist, awake, does not"
     }

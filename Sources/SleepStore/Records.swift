@@ -193,12 +193,13 @@ struct EpochSeriesRow: Codable, FetchableRecord, PersistableRecord {
     var nonWear: FlagsU8
     var counts: CountsXYZ?
     var ggirNonWearScore: BytesU8?
+    var temperature: Float32LE?
 
     enum CodingKeys: String, CodingKey {
         case epochs, mad = "mad_f32le"
         case nightID = "night_id", startUTC = "start_utc", epochSeconds = "epoch_seconds", enmo = "enmo_f32le", angleZ = "anglez_f32le"
         case sampleCounts = "sample_counts_u16le", nonWear = "nonwear_u8", counts = "counts_xyz_i32le"
-        case ggirNonWearScore = "ggir_nonwear_score_u8"
+        case ggirNonWearScore = "ggir_nonwear_score_u8", temperature = "temperature_f32le"
     }
 
     init(nightID: String, _ e: WearableEpochs) {
@@ -206,12 +207,14 @@ struct EpochSeriesRow: Codable, FetchableRecord, PersistableRecord {
         enmo = Float32LE(e.enmo); angleZ = Float32LE(e.angleZ); mad = Float32LE(e.mad); sampleCounts = UInt16LE(e.sampleCounts)
         nonWear = FlagsU8(e.nonWear); counts = e.counts.map { CountsXYZ(counts: $0) }
         ggirNonWearScore = e.ggirNonWearScore.map(BytesU8.init)
+        temperature = e.temperature.map(Float32LE.init)
     }
 
     var wearableEpochs: WearableEpochs {
         WearableEpochs(startUTC: startUTC, enmo: enmo.values, angleZ: angleZ.values, mad: mad.values, sampleCounts: sampleCounts.values,
                        nonWear: nonWear.flags, counts: counts?.counts,
-                       ggirNonWearScore: ggirNonWearScore.flatMap { $0.values.count == epochs ? $0.values : nil })
+                       ggirNonWearScore: ggirNonWearScore.flatMap { $0.values.count == epochs ? $0.values : nil },
+                       temperature: temperature.flatMap { $0.values.count == epochs ? $0.values : nil })
     }
 }
 

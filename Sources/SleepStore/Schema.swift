@@ -345,6 +345,11 @@ enum Schema {
         m.registerMigration("v13-ggir-nonwear-2023") { db in
             try db.execute(sql: "ALTER TABLE epoch_series ADD COLUMN ggir_nonwear_score_u8 BLOB")
         }
+        // The device's temperature per 5-s epoch (°C, float32; NaN without a reading), where the
+        // format has a sensor: what tells a still wrist from a device laid down.
+        m.registerMigration("v14-epoch-temperature") { db in
+            try db.execute(sql: "ALTER TABLE epoch_series ADD COLUMN temperature_f32le BLOB")
+        }
         return m
     }
 }

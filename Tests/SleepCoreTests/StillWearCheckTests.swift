@@ -83,3 +83,36 @@ struct StillWearCheckTests {
         #expect(StillWearCheck.laidDownOutside(reading, window: window).isEmpty)
     }
 }
+
+/// The temperature channel's verdict on still stretches (Zhou et al. 2015).
+@Suite("StillWearCheck: the temperature decides where the recording has a live sensor")
+struct StillWearTemperatureTests {
+    /// 3 h of epochs, still at one angle from epoch 720 to 2880 (flagged), temperature given per epoch.
+    static func epochs(temperature: (Int) -> Float) -> WearableEpochs {
+        let n = 2160 + 1440
+        var e = WearableEpochs(startUTC: 0, enmo: .init(repeating: 0, count: n),
+                               angleZ: (0..<n).map { $0 < 720 || $0 >= 2880 ? Float(($0 % 7) * 10) : 30 },
+                               mad: .init(repeating: 0.003, count: n), sampleCounts: .init(repeating: 500, count: n),
+                               nonWear: (0..<n).map { $0 >= 720 && $0 < 2880 })
+        e.temperature = (0..<n).map(temperature)
+        return e
+    }
+
+    @Test("still at one angle but at skin temperature: worn; the same stillness cooling to the room: not worn")
+    func verdicts() {
+        let skin = Self.epochs { 33.5 + Float($0 % 720) / 720 }
+        let worn = StillWearCheck.stretches(skin)
+        #expect(worn.count == 1 && worn[0].temperatureSaysWorn == true && worn[0].worn, "\(worn)")
+        // Off the wrist at epoch 720: 33.5 °C falling to 22 °C with τ = 10 min.
+        let cooling = Self.epochs { i in i < 720 ? 33.5 : 22 + 11.5 * Float(exp(-Double(i - 720) * 5 / 600)) }
+        let off = StillWearCheck.stretches(cooling)
+        #expect(off.count == 1 && off[0].temperatureSaysWorn == false && !off[0].worn && off[0].laidDown, "\(off)")
+    }
+
+    @Test("a sensor that reads a constant says nothing: the angle decides")
+    func deadSensor() {
+        let flat = Self.epochs { _ in 32 }
+        let s = StillWearCheck.stretches(flat)
+        #expect(s.count == 1 && s[0].temperatureSaysWorn == nil && !s[0].worn, "\(s)")
+    }
+}

@@ -68,6 +68,10 @@ struct StillSleepScenarioTests {
             try db.query("SELECT details_json FROM analyses WHERE night_id LIKE '%2024-06-17'").first?["details_json"]).utf8))
         print("SCENARIO \(v) 2024-06-17 day sleeper: onset \(Double(day.onset - spans[4].from) / 60) min, wake \(Double(day.wake - spans[4].to) / 60) min, TST \(day.tst) of 480")
         #expect(dayFacts.daysleeper && dayFacts.guider == "HDCZA", "\(v): \(dayFacts)")
+        // The .cwa's block temperature is read and decides the still stretches (the CSV's column is not read).
+        let stillFacts = try JSONDecoder().decode(WearableNightSummary.self, from: Data(try #require(
+            try db.query("SELECT details_json FROM analyses WHERE night_id LIKE '%2024-06-14'").first?["details_json"]).utf8))
+        #expect(stillFacts.temperatureDecides == (v.format == "cwa" && v.temperature ? true : nil), "\(v): \(stillFacts)")
         #expect(abs(day.onset - spans[4].from) <= 15 * 60 && abs(day.wake - spans[4].to) <= 15 * 60, "\(v): \(day)")
         #expect(day.tst >= 450 && day.tst <= 490, "\(v): TST \(day.tst)")
         // The short last day (06-18 12:00 to 06-19 02:00) is too little data.

@@ -26,6 +26,11 @@ public protocol SampleSink: SendableMetatype {
     /// The calibration features of samples this sink did not get one by one (see
     /// ``takesWholeSeconds``): they follow, in time order, every sample it got before.
     mutating func absorb(_ features: AutoCalibration.FeatureCollector.Chunk)
+
+    /// A reading of the device's temperature sensor (°C) at `timestamp` (UTC seconds), from formats
+    /// that carry one (an Axivity block, a GENEActiv page). Sinks that have no use for it ignore it
+    /// (the default).
+    mutating func addTemperature(timestamp: Double, celsius: Double)
 }
 
 extension SampleSink {
@@ -39,6 +44,7 @@ extension SampleSink {
     public mutating func absorb(_ features: AutoCalibration.FeatureCollector.Chunk) {
         preconditionFailure("\(Self.self) takes every sample")
     }
+    public mutating func addTemperature(timestamp: Double, celsius: Double) {}
 }
 
 /// Keeps every sample as contiguous arrays (structure of arrays), for computations that need the

@@ -110,6 +110,7 @@ public struct WearableNightMethod: NightAnalysisMethod {
             }
             s.stillWornSpansUTC = stillStretches.filter(\.worn).compactMap { within([all.epochStartUTC($0.startEpoch), all.epochStartUTC($0.endEpoch)]) }
             s.laidDownSpansUTC = laidDown.compactMap(within)
+            s.temperatureDecides = StillWearCheck.isLive(all.temperature) ? true : nil
             return s
         }
         var range = all.slice(from: W.startUTC, to: W.endUTC)
@@ -385,6 +386,9 @@ public struct WearableNightSummary: Sendable, Equatable, Codable {
         }
         return result
     }
+    /// Whether a live temperature channel judged the still stretches (``StillWearCheck``); nil when
+    /// the recording has none (the angle judged them).
+    public var temperatureDecides: Bool? = nil
     /// The method's own invalid (not worn) stretches, replacing the stored flags altogether where
     /// given: GGIR parity's blocks after its `g.weardec` clean-up (``GGIRNightMethod``).
     public var invalidSpansUTC: [[Int64]]? = nil

@@ -12,7 +12,7 @@
 /// - The data start at the first whole 15-min boundary of the clock (earlier samples are dropped);
 ///   blocks of 15 min follow from there. Every UTC offset in use is a multiple of 15 min, so the
 ///   boundaries are those of UTC.
-/// - The file is read in chunks (an Axivity `.cwa`: 36 h; `.gt3x`: 24 h; GENEActiv: 87,072 s); each
+/// - The file is read in chunks (an Axivity `.cwa`: 36 h; `.gt3x`: 24 h; GENEActiv and raw CSV: 87,072 s); each
 ///   chunk holds whole blocks and no window looks across a chunk's end. A last chunk under 1 h is
 ///   not processed at all (its epochs are missing to GGIR).
 /// - For each block h, the 60 min from its start (truncated at the chunk's end) are still on an
@@ -35,14 +35,14 @@ public enum GGIRNonWear2023 {
     public static let blockSeconds = 900
     public static let windowSeconds = 3600
 
-    /// GGIR's read chunk in seconds of data for a device format, nil where the recording is judged
-    /// as one chunk (raw CSV: GGIR's CSV chunks are short and accumulate; see docs/methods.md).
+    /// GGIR's read chunk in seconds of data for a format (`get_nw_clip_block_params.R`).
     public static func chunkSeconds(format: String) -> Int? {
         switch format {
         case "axivity-cwa": return 36 * 3600            // 24 h × rate / 80 pages of 120 samples (packed AX3)
         case "actigraph-gt3x": return 24 * 3600
-        case "geneactiv-bin": return 14_512 * 300 / 50  // round(14,512 × rate / 50) pages of 300 samples (GGIR's default; 21,467 is the older Genea's)
-        default: return nil
+        // GGIR's default, round(14,512 × rate / 50) blocks of 300 samples: GENEActiv pages, and the
+        // rows of a raw CSV (21,467 is the older Genea's).
+        default: return 14_512 * 300 / 50
         }
     }
 

@@ -33,14 +33,17 @@ public struct GGIRPart2: Sendable {
         // g.impute: the mean of the same 5-s slot over every 24-h block (from the start) where it
         // is valid; 0 where no block is; no imputation for 24 h or less.
         let perDay = 86_400 / WearableEpochs.epochSeconds
+        // GGIR keeps its metrics to 4 decimals (g.getmeta, and again after g.impute); a 5° step in
+        // an imputed, averaged angle can hang on the last of them.
+        func fourDecimals(_ v: Double) -> Double { (v * 10_000).rounded(.toNearestOrEven) / 10_000 }
         var angle = [Double](repeating: .nan, count: e.count)
-        for i in judged { angle[i] = Double(e.angleZ[i]) }
+        for i in judged { angle[i] = fourDecimals(Double(e.angleZ[i])) }
         if judged.count > perDay {
             var sum = [Double](repeating: 0, count: perDay), n = [Int](repeating: 0, count: perDay)
             for i in judged where !invalid[i] { sum[(i - first) % perDay] += angle[i]; n[(i - first) % perDay] += 1 }
             for i in judged where invalid[i] {
                 let slot = (i - first) % perDay
-                angle[i] = n[slot] > 0 ? sum[slot] / Double(n[slot]) : 0
+                angle[i] = n[slot] > 0 ? fourDecimals(sum[slot] / Double(n[slot])) : 0
             }
         }
         angleZ = angle

@@ -28,8 +28,18 @@
 ///
 /// The threshold is a design choice, not fitted to labelled data: it lies 250 times above the
 /// noise of a device at rest and below the wander of the generators' still sleeper (about 3° per
-/// hour for a ±0.3° swing with a 25-min period). Where the recording has a temperature channel,
-/// a later check can decide what the attitude cannot.
+/// hour for a ±0.3° swing with a 25-min period).
+///
+/// **Temperature first, where the recording has a live sensor** (an Axivity block's, a GENEActiv
+/// page's): off the wrist the sensor falls towards room temperature within tens of minutes, on the
+/// wrist it stays near skin temperature (Zhou et al. 2015, "Classification of accelerometer wear
+/// and non-wear events in seconds for monitoring free-living physical activity", BMJ Open
+/// 5:e007447, doi:10.1136/bmjopen-2014-007447: non-wear below 26 °C on a GENEActiv, with the rate
+/// of change at its edges). A stretch whose 5-min mean temperatures fall below
+/// ``offWristCelsius``, or fall by ``coolingCelsius`` or more from its start, is off the wrist;
+/// one that holds is worn, whatever its angle. A channel that does not move over the night (under
+/// ``liveChannelCelsius`` from lowest to highest: a constant or missing sensor) says nothing, and
+/// the angle decides.
 public enum StillWearCheck {
     /// Epochs per mean: 5 minutes.
     public static let chunkEpochs = 300 / WearableEpochs.epochSeconds
@@ -38,8 +48,15 @@ public enum StillWearCheck {
     /// Stretches with fewer 5-min means are not judged (they stay non-wear).
     public static let minimumChunks = 3
     public static let minimumWanderDegrees = 0.5
+    /// Zhou et al. 2015's non-wear temperature (GENEActiv).
+    public static let offWristCelsius = 26.0
+    /// A fall of this much within a still stretch: the device is cooling off the wrist.
+    public static let coolingCelsius = 2.0
+    /// A channel whose night spans less than this carries no information.
+    public static let liveChannelCelsius = 0.5
     /// The method's parameters, for the analysis key.
     public static let key = "stillwander(anglez,\(chunkEpochs * WearableEpochs.epochSeconds / 60)min,\(minimumWanderDegrees)deg)"
+        + "+temperature(<\(offWristCelsius)C|fall>=\(coolingCelsius)C,live>=\(liveChannelCelsius)C)"
 
     /// A run of epochs with data flagged non-wear, and the judgement.
     public struct Stretch: Sendable, Equatable {
@@ -51,8 +68,11 @@ public enum StillWearCheck {
         public var still: Bool
         /// nil when the stretch is not still or holds fewer than ``minimumChunks`` 5-min means.
         public var wanderDegrees: Double?
-        /// Taken as worn (still, not laid down).
-        public var worn: Bool { (wanderDegrees ?? 0) >= StillWearCheck.minimumWanderDegrees }
+        /// What the temperature says: on the wrist (true), off it (false), nothing (nil: no live
+        /// channel, or under two 5-min means of it).
+        public var temperatureSaysWorn: Bool? = nil
+        /// Taken as worn (still, not laid down): by the temperature where it says, else by the angle.
+        public var worn: Bool { temperatureSaysWorn ?? ((wanderDegrees ?? 0) >= StillWearCheck.minimumWanderDegrees) }
         /// Still at one angle: a device laid down.
         public var laidDown: Bool { still && !worn }
     }
@@ -63,6 +83,7 @@ public enum StillWearCheck {
     /// The non-wear stretches of `e`, each judged.
     public static func stretches(_ e: WearableEpochs) -> [Stretch] {
         var result: [Stretch] = []
+        let live = isLive(e.temperature)
         var i = 0
         while i < e.count {
             guard e.hasData(i) && e.nonWear[i] else { i += 1; continue }
@@ -74,10 +95,33 @@ public enum StillWearCheck {
                 previous = e.angleZ[k]
             }
             result.append(Stretch(startEpoch: i, endEpoch: j, still: still,
-                                  wanderDegrees: still ? wanderDegrees(e.angleZ[i..<j], sampleCounts: e.sampleCounts[i..<j]) : nil))
+                                  wanderDegrees: still ? wanderDegrees(e.angleZ[i..<j], sampleCounts: e.sampleCounts[i..<j]) : nil,
+                                  temperatureSaysWorn: live ? temperatureSaysWorn(e.temperature![i..<j]) : nil))
             i = j
         }
         return result
+    }
+
+    /// Whether `t` moves by at least ``liveChannelCelsius`` (a sensor that reads something).
+    static func isLive(_ t: [Float]?) -> Bool {
+        guard let t else { return false }
+        var lo = Float.infinity, hi = -Float.infinity
+        for v in t where v.isFinite { lo = min(lo, v); hi = max(hi, v) }
+        return hi.isFinite && Double(hi - lo) >= liveChannelCelsius
+    }
+
+    /// The temperature's verdict on a still stretch (see the type's comment); nil under two 5-min means.
+    static func temperatureSaysWorn(_ t: ArraySlice<Float>) -> Bool? {
+        var means: [Double] = []
+        var k = t.startIndex
+        while k < t.endIndex {
+            var sum = 0.0, n = 0
+            for i in k..<min(k + chunkEpochs, t.endIndex) where t[i].isFinite { sum += Double(t[i]); n += 1 }
+            if n > 0 { means.append(sum / Double(n)) }
+            k += chunkEpochs
+        }
+        guard means.count >= 2, let lowest = means.min() else { return nil }
+        return !(lowest < offWristCelsius || means[0] - lowest >= coolingCelsius)
     }
 
     /// The wander of angle-z (degrees) over consecutive 5-min means; nil with fewer than

@@ -79,6 +79,11 @@ public struct WearableEpochSink: SampleSink, Sendable {
     /// Why counts were asked for but not computed (the rate has no ActiLife path), else nil.
     public private(set) var countsUnavailableReason: String?
     private var stats = EpochAxisStatistics(startUTC: 0)
+    /// Temperature readings averaged per 5-s epoch, in time order: the epoch (UTC second / 5) and
+    /// the mean; the open epoch's sum and count.
+    private var temperatureEpochs: [Int64] = []
+    private var temperatureMeans: [Float] = []
+    private var temperatureOpen: (epoch: Int64, sum: Double, n: Int)? = nil
     private var failureText: String?
     /// Samples whose timestamp or axis was not finite (skipped, as by the metrics).
     public private(set) var nonFiniteSamples = 0
@@ -154,6 +159,40 @@ public struct WearableEpochSink: SampleSink, Sendable {
         consume(t, x, y, z)
     }
 
+    /// A temperature reading (°C): averaged per epoch, kept whatever the share (the readings come a
+    /// block or page at a time, not per sample). Readings outside −20…60 °C are not a skin or room
+    /// temperature (an Axivity block without a sensor value) and are dropped.
+    public mutating func addTemperature(timestamp t: Double, celsius: Double) {
+        guard t.isFinite, celsius.isFinite, celsius >= -20, celsius <= 60 else { return }
+        let e = LocalClock.floorDiv(Int64(t.rounded(.down)), Int64(WearableEpochs.epochSeconds))
+        if let open = temperatureOpen, open.epoch != e { closeTemperature() }
+        if temperatureOpen == nil { temperatureOpen = (e, 0, 0) }
+        temperatureOpen!.sum += celsius
+        temperatureOpen!.n += 1
+    }
+
+    private mutating func closeTemperature() {
+        guard let open = temperatureOpen else { return }
+        temperatureEpochs.append(open.epoch)
+        temperatureMeans.append(Float(open.sum / Double(open.n)))
+        temperatureOpen = nil
+    }
+
+    /// The temperature per epoch of `count` epochs from `startUTC` (NaN without a reading), nil
+    /// without any reading.
+    func temperature(startUTC: Int64, count: Int) -> [Float]? {
+        var copy = self
+        copy.closeTemperature()
+        guard !copy.temperatureEpochs.isEmpty else { return nil }
+        var result = [Float](repeating: .nan, count: count)
+        let first = startUTC / Int64(WearableEpochs.epochSeconds)
+        for (e, v) in zip(copy.temperatureEpochs, copy.temperatureMeans) {
+            let i = Int(e - first)
+            if i >= 0 && i < count { result[i] = v }
+        }
+        return result
+    }
+
     /// Fixes the rate from the held samples and replays them.
     private mutating func start() {
         guard !held.isEmpty else { return }
@@ -203,6 +242,9 @@ public struct WearableEpochSink: SampleSink, Sendable {
         whole.countsRequested = features.countsRequested
         whole.countStream = features.countStream
         whole.countsUnavailableReason = features.countsUnavailableReason
+        whole.temperatureEpochs = features.temperatureEpochs
+        whole.temperatureMeans = features.temperatureMeans
+        whole.temperatureOpen = features.temperatureOpen
         if whole.failureText == nil { whole.failureText = features.failureText }
         return whole
     }
@@ -357,7 +399,8 @@ public struct WearableEpochSink: SampleSink, Sendable {
             enmo: raw.enmo.prefix(n).map(Float.init), angleZ: raw.angleZDegrees.prefix(n).map(Float.init),
             mad: (raw.mad ?? raw.enmo.map { _ in .nan }).prefix(n).map(Float.init),
             sampleCounts: raw.sampleCounts.prefix(n).map { UInt16(clamping: $0) }, nonWear: Array(nonWear.prefix(n)),
-            counts: copy.countStream?.counts(startUTC: raw.startUTC, count: n))
+            counts: copy.countStream?.counts(startUTC: raw.startUTC, count: n),
+            temperature: copy.temperature(startUTC: raw.startUTC, count: n))
         return (epochs, stats)
     }
 }

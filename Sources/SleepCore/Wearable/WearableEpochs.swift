@@ -27,6 +27,9 @@ public struct WearableEpochs: Sendable, Equatable {
     /// ``GGIRNonWear2023``; ``GGIRNonWear2023/notJudged`` where GGIR has no data): what the GGIR
     /// parity method needs. nil in nights stored before it was computed.
     public var ggirNonWearScore: [UInt8]?
+    /// The device's temperature (°C) per epoch, NaN where no reading fell; nil for formats without
+    /// a temperature channel (and nights stored before it was read). ``StillWearCheck`` uses it.
+    public var temperature: [Float]?
 
     /// ActiGraph counts of the device axes per 5-s epoch. ActiLife's axis 1 is the device's y.
     public struct Counts: Sendable, Equatable {
@@ -41,14 +44,15 @@ public struct WearableEpochs: Sendable, Equatable {
     }
 
     public init(startUTC: Int64, enmo: [Float], angleZ: [Float], mad: [Float], sampleCounts: [UInt16], nonWear: [Bool],
-                counts: Counts? = nil, ggirNonWearScore: [UInt8]? = nil) {
+                counts: Counts? = nil, ggirNonWearScore: [UInt8]? = nil, temperature: [Float]? = nil) {
         precondition(enmo.count == angleZ.count && enmo.count == mad.count && enmo.count == sampleCounts.count
                      && enmo.count == nonWear.count && (counts?.count ?? enmo.count) == enmo.count
-                     && (ggirNonWearScore?.count ?? enmo.count) == enmo.count,
+                     && (ggirNonWearScore?.count ?? enmo.count) == enmo.count && (temperature?.count ?? enmo.count) == enmo.count,
                      "per-epoch arrays must have equal lengths")
         self.startUTC = startUTC; self.enmo = enmo; self.angleZ = angleZ; self.mad = mad
         self.sampleCounts = sampleCounts; self.nonWear = nonWear; self.counts = counts
         self.ggirNonWearScore = ggirNonWearScore
+        self.temperature = temperature
     }
 
     public static func empty(startUTC: Int64) -> WearableEpochs {
@@ -73,7 +77,8 @@ public struct WearableEpochs: Sendable, Equatable {
                                     nonWear: .init(repeating: false, count: n),
                                     counts: counts.map { _ in Counts(x: .init(repeating: 0, count: n), y: .init(repeating: 0, count: n),
                                                                      z: .init(repeating: 0, count: n)) },
-                                    ggirNonWearScore: ggirNonWearScore.map { _ in .init(repeating: GGIRNonWear2023.notJudged, count: n) })
+                                    ggirNonWearScore: ggirNonWearScore.map { _ in .init(repeating: GGIRNonWear2023.notJudged, count: n) },
+                                    temperature: temperature.map { _ in .init(repeating: .nan, count: n) })
         guard n > 0, count > 0 else { return result }
         let offset = Int((lo - startUTC) / e)   // may be negative
         let dstFrom = max(0, -offset), dstTo = min(n, count - offset)
@@ -90,6 +95,7 @@ public struct WearableEpochs: Sendable, Equatable {
             result.counts!.z.replaceSubrange(dstFrom..<dstTo, with: c.z[src])
         }
         if let g = ggirNonWearScore { result.ggirNonWearScore!.replaceSubrange(dstFrom..<dstTo, with: g[src]) }
+        if let c = temperature { result.temperature!.replaceSubrange(dstFrom..<dstTo, with: c[src]) }
         return result
     }
 
@@ -102,6 +108,8 @@ public struct WearableEpochs: Sendable, Equatable {
         whole.counts = nil
         let withScores = nonEmpty.allSatisfy { $0.ggirNonWearScore != nil }
         if withScores { whole.ggirNonWearScore = [] }
+        let withTemperature = nonEmpty.contains { $0.temperature != nil }
+        if withTemperature { whole.temperature = [] }
         whole = whole.slice(from: from, to: to)
         for piece in nonEmpty {
             let offset = Int((piece.startUTC - from) / Int64(epochSeconds))
@@ -110,6 +118,7 @@ public struct WearableEpochs: Sendable, Equatable {
                 whole.enmo[k] = piece.enmo[i]; whole.angleZ[k] = piece.angleZ[i]; whole.mad[k] = piece.mad[i]
                 whole.sampleCounts[k] = piece.sampleCounts[i]; whole.nonWear[k] = piece.nonWear[i]
                 if withScores { whole.ggirNonWearScore![k] = piece.ggirNonWearScore![i] }
+                if let t = piece.temperature, t[i].isFinite { whole.temperature![k] = t[i] }
             }
         }
         return whole

@@ -52,6 +52,12 @@ public struct SplitWearableSink: SampleSink {
         front.add(timestamps: b.t, x: b.x, y: b.y, z: b.z, count: b.count)
     }
 
+    /// Temperature readings go to the reader's share (they come a block at a time, in any share's
+    /// order; ``WearableEpochSink/merged(statistics:metrics:)`` and ``WearableEpochSink/merged(features:rest:)`` keep them).
+    public mutating func addTemperature(timestamp: Double, celsius: Double) {
+        front.addTemperature(timestamp: timestamp, celsius: celsius)
+    }
+
     /// Both shares as `original` was; the worker's share through ``ThreadedSampleSink/rewind(to:)``.
     public mutating func rewind(to original: Self) {
         front = original.front

@@ -196,6 +196,10 @@ public struct AxivityCWAReader: RawSampleReader {
                 nextIndex += 1
             }
             try anchor(index: Double(blockStart + timestampOffset), time: time, rate: rate, blockStart: blockStart)
+            // The block's temperature (AX3/AX6: 10 bits, °C = value × 75 / 256 − 50, Open Movement's
+            // cwa format), at the block's time.
+            let off = offset ?? clock.offset(atFirstLocalSecond: Int64(time.rounded(.down)))
+            intake.sink.addTemperature(timestamp: time - Double(off), celsius: Double(u16(20) & 0x3FF) * 75 / 256 - 50)
         }
 
         mutating func skip() {

@@ -218,6 +218,10 @@ public struct GENEActivBinReader: RawSampleReader {
                 i += 1
             }
             addingSamples = false
+            // The page's temperature (°C), read where the page starts: the wrist or the room.
+            if let t = pageFields["Temperature"].flatMap({ Double($0.split(separator: " ").first ?? "") }) {
+                intake!.sink.addTemperature(timestamp: base, celsius: t)
+            }
         }
 
         /// Local seconds as `2013-05-30 10:13:50.4` (device clock), for warnings.
