@@ -3,8 +3,9 @@
 ///
 /// Steps, in the order of the science (each cites its source where it is implemented):
 /// 1. **Valid data.** Epochs with samples and not flagged non-wear (``EpochStillnessNonWear``, GGIR's
-///    2013 rule), except still stretches whose angle keeps changing a little back and forth, which
-///    are a still sleeper's worn wrist, not a device laid down (``StillWearCheck``); a device laid
+///    2013 rule), except still stretches at skin temperature or, without a temperature channel,
+///    whose angle keeps changing a little back and forth, which are a still sleeper's worn wrist,
+///    not a device laid down (``StillWearCheck``); a device laid
 ///    down is non-wear for all the time it lay still. A night with less than 16 valid hours is
 ///    `insufficient-data` (GGIR part 4's `includenightcrit = 16`), with the hours in the reason;
 ///    nothing is estimated.
@@ -67,7 +68,7 @@ public struct WearableNightMethod: NightAnalysisMethod {
         case .coleKripke: sleep = "sleep by Cole–Kripke as ActiLife on axis-1 counts per minute computed from the raw samples (agcounts)"
         case .sadeh: sleep = "sleep by Sadeh as ActiLife on axis-1 counts per minute computed from the raw samples (agcounts)"
         }
-        return "wearable-24h: GGIR's chain on 5-s epochs — non-wear (van Hees 2013; still stretches whose angle wanders are worn, a device laid down is not worn while it lies still), sleep period window by HDCZA on angle-z (van Hees 2018), \(sleep), phases on ENMO"
+        return "wearable-24h: GGIR's chain on 5-s epochs — non-wear (van Hees 2013; still stretches are worn where the device's temperature holds at skin level, or, without a temperature channel, where the angle wanders; a device laid down is not worn while it lies still), sleep period window by HDCZA on angle-z (van Hees 2018), \(sleep), phases on ENMO"
     }
 
     public func parametersKey(_ p: AnalysisParameters) -> String {
