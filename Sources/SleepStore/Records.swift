@@ -54,19 +54,19 @@ struct LabelsU8: DatabaseValueConvertible, Codable {
 }
 
 /// One byte per epoch: 1 = flagged (`nonwear_u8`).
-/// Small unsigned values, one byte each.
-struct BytesU8: DatabaseValueConvertible, Codable {
-    var values: [UInt8]
-    init(_ values: [UInt8]) { self.values = values }
-    var databaseValue: DatabaseValue { Data(values).databaseValue }
-    static func fromDatabaseValue(_ dbValue: DatabaseValue) -> BytesU8? { Data.fromDatabaseValue(dbValue).map { BytesU8([UInt8]($0)) } }
-}
-
 struct FlagsU8: DatabaseValueConvertible, Codable {
     var flags: [Bool]
     init(_ flags: [Bool]) { self.flags = flags }
     var databaseValue: DatabaseValue { Data(flags.map { $0 ? 1 : 0 }).databaseValue }
     static func fromDatabaseValue(_ dbValue: DatabaseValue) -> FlagsU8? { Data.fromDatabaseValue(dbValue).map { FlagsU8($0.map { $0 != 0 }) } }
+}
+
+/// Small unsigned values, one byte per epoch (`ggir_nonwear_score_u8`).
+struct BytesU8: DatabaseValueConvertible, Codable {
+    var values: [UInt8]
+    init(_ values: [UInt8]) { self.values = values }
+    var databaseValue: DatabaseValue { Data(values).databaseValue }
+    static func fromDatabaseValue(_ dbValue: DatabaseValue) -> BytesU8? { Data.fromDatabaseValue(dbValue).map { BytesU8([UInt8]($0)) } }
 }
 
 // MARK: Rows

@@ -26,12 +26,14 @@ extension SleepDatabase {
         try pool.read { try Self.lastFinishedRun($0, commands: commands) }
     }
 
-    /// ``lastFinishedRun(commands:)`` of the database at `path`, opened read-only and not migrated:
-    /// asked before a run takes the lock (another run may be writing), so it must neither write
-    /// nor wait for a writer. nil when the file holds no `runs` table.
+    /// ``lastFinishedRun(commands:)`` of the database at `path`, not migrated: asked before a run
+    /// takes the lock (another run may be writing), so it only reads and does not wait long for a
+    /// writer. A plain connection, not a read-only one: after a run was killed, SQLite must first
+    /// recover the WAL index, which a read-only connection cannot ("attempt to write a readonly
+    /// database"; the kill tests found this when the kill fell in the schema's creation).
+    /// nil when the file holds no `runs` table.
     public static func lastFinishedRun(path: String, commands: [String]) throws -> RunRecord? {
         var configuration = Configuration()
-        configuration.readonly = true
         configuration.busyMode = .timeout(5)
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         defer { try? queue.close() }

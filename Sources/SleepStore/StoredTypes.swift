@@ -40,6 +40,11 @@ public struct StoredRecording: Sendable, Equatable {
     }
 }
 
+extension StoredRecording {
+    /// The facts a night method may need (``RecordingFacts``).
+    public var facts: RecordingFacts { RecordingFacts(format: format, sampleRateHz: quality.nominalSampleRateHz ?? effectiveSampleRateHz) }
+}
+
 /// A night with its base series: everything needed to re-derive any analysis without the raw file.
 public struct StoredNight: Sendable, Equatable {
     public var id: String
@@ -62,6 +67,8 @@ public struct StoredNight: Sendable, Equatable {
     /// The whole recording's wearable epochs, for a method that reads the other days (`--method
     /// ggir`); not stored with the night (the nights' epochs together are the recording's).
     public var recordingEpochs: WearableEpochs? = nil
+    /// The recording's format and rate, supplied with ``recordingEpochs``.
+    public var recordingFacts: RecordingFacts? = nil
 
     public init(id: String, recordingID: Int64? = nil, window: NightWindow, timeline: UTCOffsetTimeline, timeZone: String?,
                 label: String?, preBedSurvey: [SurveyItem], postBedSurvey: [SurveyItem], series: SecondSeries,
@@ -75,6 +82,7 @@ public struct StoredNight: Sendable, Equatable {
     public var data: NightData {
         var d = NightData(window: window, timeline: timeline, series: series, epochs: epochs, epochFile: epochFile, guide: guide)
         d.recordingEpochs = recordingEpochs
+        d.recording = recordingFacts
         return d
     }
 }

@@ -66,6 +66,30 @@ struct GGIRPartsTests {
         #expect(r3(Array(5..<10), count: 200) == [0, 1, 2, 3, 4])
     }
 
+    @Test("a chunk's last epoch holds half the attitude of GGIR's look-back (10 min at 100 Hz), as g.applymetrics fills it")
+    func chunkTails() {
+        #expect(GGIRPart2.tailLookbackEpochs(sampleRateHz: 100) == 120)
+        #expect(GGIRPart2.tailLookbackEpochs(sampleRateHz: 50) == 60)
+        #expect(GGIRPart2.tailLookbackEpochs(sampleRateHz: 30) == 36)
+        #expect(GGIRPart2.tailLookbackEpochs(sampleRateHz: 10) == 20)
+        #expect(GGIRPart2.chunkTails(first: 0, alignedUTC: 0, firstDataUTC: 0, dataEpochs: 3 * 17_280, chunkSeconds: 36 * 3600)
+                == [144 * 180 - 1, 288 * 180 - 1])
+        // 2 days at 0°, but 40° for the 10 min before the first 4-h chunk's end.
+        let n = 2 * 17_280, end = 4 * 720
+        let angle = (0..<n).map { $0 >= end - 120 && $0 < end ? Float(40) : 0 }
+        let e = WearableEpochs(startUTC: 0, enmo: .init(repeating: 0, count: n), angleZ: angle, mad: .init(repeating: 0, count: n),
+                               sampleCounts: .init(repeating: 500, count: n), nonWear: .init(repeating: false, count: n),
+                               ggirNonWearScore: .init(repeating: 0, count: n))
+        let part2 = GGIRPart2(e, chunkSeconds: 4 * 3600, sampleRateHz: 100)!
+        #expect(part2.angleZ[end - 1] == 40 && part2.angleZ[end - 2] == 40)   // the look-back lands in the 40° stretch too
+        let shifted = (0..<n).map { $0 >= end - 60 && $0 < end ? Float(40) : 0 }
+        var f = e
+        f.angleZ = shifted
+        let g = GGIRPart2(f, chunkSeconds: 4 * 3600, sampleRateHz: 100)!
+        #expect(g.angleZ[end - 1] == 20 && g.angleZ[end - 2] == 40)   // half the epoch at the 0° of 10 min before
+        #expect(GGIRPart2(f)!.angleZ[end - 1] == 40)   // without the chunk layout: as the stream gave it
+    }
+
     @Test("g.impute: an invalid epoch takes the mean of its 5-s slot over the other days where it is valid")
     func imputation() {
         let perDay = 17_280

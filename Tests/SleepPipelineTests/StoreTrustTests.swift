@@ -140,6 +140,25 @@ struct StoreTrustTests {
 
     // MARK: - Remembered parameters
 
+    @Test("a run killed with its WAL not checkpointed: the next nightly still reads the parameters it remembers (SQLite recovers the WAL index, which a read-only connection cannot)")
+    func rememberedAfterKill() throws {
+        let w = Workspace()
+        w.write("phone.csv", Workspace.phoneNight(startUTC: 1_718_398_800))
+        _ = try w.run { $0.parameters.interval = IntervalLength(seconds: 900)! }
+        // What a kill leaves: the database and a hot WAL, no shared-memory index. Made by copying
+        // the files while a connection still holds unflushed frames.
+        let held = try SleepDatabase(path: w.db)
+        _ = try held.beginRun(RunRecord(startedUTC: "2026-11-27T03:00:00Z", toolVersion: "test", command: "nightly", parametersJSON: "{}"))
+        let crashed = w.root + "/crashed"
+        try FileManager.default.createDirectory(atPath: crashed, withIntermediateDirectories: true)
+        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: w.db + suffix) {
+            try FileManager.default.copyItem(atPath: w.db + suffix, toPath: crashed + "/db.sqlite" + suffix)
+        }
+        withExtendedLifetime(held) {}
+        let remembered = try #require(try RunParameters.remembered(databasePath: crashed + "/db.sqlite"))
+        #expect(remembered.parameters.analysis.interval.seconds == 900)
+    }
+
     @Test("the store remembers the last run's parameters (diary included); a run that changes them says so in its summary and its runs row")
     func rememberedParameters() throws {
         let w = Workspace()

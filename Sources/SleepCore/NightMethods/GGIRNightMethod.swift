@@ -49,8 +49,12 @@ public struct GGIRNightMethod: Sendable {
         guard let whole = night.recordingEpochs ?? night.epochs, whole.count > 0 else {
             return plain(.unsuitable, "the GGIR parity method needs raw acceleration with gravity (angle-z, ENMO); this recording has no 5-s epochs of it")
         }
-        guard let part2 = GGIRPart2(whole) else {
-            return plain(.unsuitable, "GGIR's 2023 non-wear scores are not stored for this night (stored by an older sleepsta, or GGIR would judge no 15-min block of it); run again to read the file anew")
+        guard whole.ggirNonWearScore != nil else {
+            return plain(.unsuitable, "GGIR's 2023 non-wear scores are not stored for this night (stored by an older sleepsta): a run with --method ggir reads the file again")
+        }
+        let chunk = night.recording.flatMap { GGIRNonWear2023.chunkSeconds(format: $0.format) }
+        guard let part2 = GGIRPart2(whole, chunkSeconds: chunk, sampleRateHz: night.recording?.sampleRateHz) else {
+            return plain(.insufficientData, "GGIR analyses no part of this recording: it needs at least an hour of data from the first whole quarter hour of the clock")
         }
         let E = Int64(WearableEpochs.epochSeconds)
         // 2. Sustained inactivity bouts on the whole imputed series, none on invalid epochs.

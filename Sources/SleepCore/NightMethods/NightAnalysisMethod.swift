@@ -14,12 +14,24 @@ public struct NightData: Sendable {
     /// The whole recording's 5-s epochs, for a method that looks at the other days (GGIR parity:
     /// its imputation and non-wear clean-up); nil when the pipeline did not supply them.
     public var recordingEpochs: WearableEpochs? = nil
+    /// The recording's format and rate, for a method that follows how another tool read the file
+    /// (GGIR parity: its read chunks); nil when the pipeline did not supply them.
+    public var recording: RecordingFacts? = nil
 
     public init(window: NightWindow, timeline: UTCOffsetTimeline, series: SecondSeries, epochs: WearableEpochs? = nil,
                 epochFile: EpochNightSeries? = nil, guide: TimeInBedGuide? = nil) {
         self.window = window; self.timeline = timeline; self.series = series; self.epochs = epochs
         self.epochFile = epochFile; self.guide = guide
     }
+}
+
+/// What a method may need to know of the recording a night came from.
+public struct RecordingFacts: Sendable, Hashable {
+    /// The reader's format name (`axivity-cwa`, `geneactiv-bin`, `raw-csv` …).
+    public var format: String
+    /// The device's nominal sample rate (the effective one where none is stated).
+    public var sampleRateHz: Double
+    public init(format: String, sampleRateHz: Double) { self.format = format; self.sampleRateHz = sampleRateHz }
 }
 
 /// Time in bed given from outside the data (GGIR's sleeplog, pyActigraphy's SleepDiary): in bed /

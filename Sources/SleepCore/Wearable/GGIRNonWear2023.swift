@@ -46,6 +46,22 @@ public enum GGIRNonWear2023 {
         }
     }
 
+    /// The ends of GGIR's read chunks, in 15-min blocks from the aligned start: chunk k ends where
+    /// the k-th chunk of data, counted from the recording's first epoch (`firstUTC`), ends, floored
+    /// to whole blocks; the last ends with the data.
+    public static func chunkEnds(firstUTC: Int64, alignedUTC: Int64, totalBlocks: Int, chunkSeconds: Int?) -> [Int] {
+        guard let c = chunkSeconds, c > 0 else { return [totalBlocks] }
+        var ends: [Int] = []
+        var k = 1
+        while true {
+            let blocks = Int((firstUTC + Int64(k * c) - alignedUTC) / Int64(blockSeconds))
+            if blocks >= totalBlocks { ends.append(totalBlocks); break }
+            if blocks > (ends.last ?? 0) { ends.append(blocks) }
+            k += 1
+        }
+        return ends
+    }
+
     /// The score (0–3 still axes, or ``notJudged``) of every epoch of `stats`' grid.
     public static func scores(_ stats: EpochAxisStatistics, chunkSeconds: Int?) -> [UInt8] {
         let E = WearableEpochs.epochSeconds
@@ -59,21 +75,7 @@ public enum GGIRNonWear2023 {
         let first = Int((alignedUTC - stats.startUTC) / Int64(E))
         guard first < n else { return result }
         let totalBlocks = (n - first) / perBlock
-        // Chunk ends, in blocks from the aligned start: chunk k ends where the k-th chunk of data,
-        // counted from the recording's first epoch, ends, floored to whole blocks.
-        var chunkEnds: [Int] = []
-        if let c = chunkSeconds, c > 0 {
-            var k = 1
-            while true {
-                let endUTC = stats.startUTC + Int64(k * c)
-                let blocks = Int((endUTC - alignedUTC) / block)
-                if blocks >= totalBlocks { chunkEnds.append(totalBlocks); break }
-                if blocks > (chunkEnds.last ?? 0) { chunkEnds.append(blocks) }
-                k += 1
-            }
-        } else {
-            chunkEnds = [totalBlocks]
-        }
+        let chunkEnds = Self.chunkEnds(firstUTC: stats.startUTC, alignedUTC: alignedUTC, totalBlocks: totalBlocks, chunkSeconds: chunkSeconds)
         var chunkStart = 0
         for chunkEnd in chunkEnds {
             defer { chunkStart = chunkEnd }

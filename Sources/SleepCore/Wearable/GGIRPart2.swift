@@ -15,8 +15,12 @@ public struct GGIRPart2: Sendable {
     /// angle-z per epoch with invalid epochs imputed (GGIR's `IMP$metashort$anglez`); NaN outside ``judged``.
     public let angleZ: [Double]
 
-    /// - Parameter e: the whole recording with ``WearableEpochs/ggirNonWearScore``.
-    public init?(_ e: WearableEpochs) {
+    /// - Parameters:
+    ///   - e: the whole recording with ``WearableEpochs/ggirNonWearScore``.
+    ///   - chunkSeconds: GGIR's read chunk for the format (``GGIRNonWear2023/chunkSeconds(format:)``);
+    ///     nil: the chunk ends' angle-z is left as the stream gave it.
+    ///   - sampleRateHz: the device's rate, which sets how far back GGIR looks at a chunk's end.
+    public init?(_ e: WearableEpochs, chunkSeconds: Int? = nil, sampleRateHz: Double? = nil) {
         guard let score = e.ggirNonWearScore,
               let first = score.firstIndex(where: { $0 != GGIRNonWear2023.notJudged }) else { return nil }
         let last = score.lastIndex(where: { $0 != GGIRNonWear2023.notJudged })!
@@ -37,7 +41,17 @@ public struct GGIRPart2: Sendable {
         // an imputed, averaged angle can hang on the last of them.
         func fourDecimals(_ v: Double) -> Double { (v * 10_000).rounded(.toNearestOrEven) / 10_000 }
         var angle = [Double](repeating: .nan, count: e.count)
-        for i in judged { angle[i] = fourDecimals(Double(e.angleZ[i])) }
+        for i in judged { angle[i] = Double(e.angleZ[i]) }
+        if let chunkSeconds, let rate = sampleRateHz, let firstData = (0..<e.count).first(where: e.hasData),
+           let lastData = (0..<e.count).last(where: e.hasData) {
+            for i in Self.chunkTails(first: first, alignedUTC: e.epochStartUTC(first), firstDataUTC: e.epochStartUTC(firstData),
+                                     dataEpochs: lastData + 1 - first, chunkSeconds: chunkSeconds) where judged.contains(i) {
+                // The epoch in which the look-back lands: it starts that long before the chunk's end.
+                let back = i + 1 - Self.tailLookbackEpochs(sampleRateHz: rate)
+                if back >= 0 && e.hasData(back) { angle[i] = (angle[i] + Double(e.angleZ[back])) / 2 }
+            }
+        }
+        for i in judged { angle[i] = fourDecimals(angle[i]) }
         if judged.count > perDay {
             var sum = [Double](repeating: 0, count: perDay), n = [Int](repeating: 0, count: perDay)
             for i in judged where !invalid[i] { sum[(i - first) % perDay] += angle[i]; n[(i - first) % perDay] += 1 }
@@ -47,6 +61,27 @@ public struct GGIRPart2: Sendable {
             }
         }
         angleZ = angle
+    }
+
+    /// The last epoch of each of GGIR's read chunks (indices into the recording's epochs), where
+    /// GGIR's angle-z differs from the stream's: `g.applymetrics` takes each chunk's rolling median
+    /// of the axes on its own, fills the last half window (2.5 s) with zeros and replaces them by
+    /// the first median of the chunk's last `max(60 × rate, 1000)` values (at 10 Hz for rates of
+    /// 20 Hz and above): for a 100-Hz recording, the median of 10 min before the chunk's end. Half
+    /// the epoch then holds that earlier attitude, and a posture change of GGIR's own can appear
+    /// there. (The head of the next chunk takes its first median, a change too small to matter.)
+    static func chunkTails(first: Int, alignedUTC: Int64, firstDataUTC: Int64, dataEpochs: Int, chunkSeconds: Int) -> [Int] {
+        let perBlock = GGIRNonWear2023.blockSeconds / WearableEpochs.epochSeconds
+        return GGIRNonWear2023.chunkEnds(firstUTC: firstDataUTC, alignedUTC: alignedUTC, totalBlocks: dataEpochs / perBlock,
+                                         chunkSeconds: chunkSeconds).map { first + $0 * perBlock - 1 }
+    }
+
+    /// How many epochs before a chunk's end GGIR takes the attitude it fills the end with.
+    static func tailLookbackEpochs(sampleRateHz rate: Double) -> Int {
+        let step = max(Int((rate / 10).rounded(.down)), 1)
+        let reducedRate = step > 1 ? 10 : rate
+        let values = max(rate * 60, 1000)
+        return Int((values / reducedRate / Double(WearableEpochs.epochSeconds)).rounded())
     }
 
     /// `g.weardec`'s `r3`: wear gaps between non-wear runs that become non-wear, and the edge

@@ -54,6 +54,7 @@ public struct IntervalComparisonRun {
                     // GGIR parity reads the other days of the recording (its imputation).
                     if p.nightMethod?.needsRecordingEpochs == true, let id = stored?.recordingID, stored?.kind == .wearable24h {
                         stored?.recordingEpochs = try db.recordingEpochs(recordingID: id)
+                        stored?.recordingFacts = try db.recording(forNight: entry.nightID)?.facts
                     }
                 }
                 guard let night = stored else { throw PipelineError.environment("night \(entry.nightID) has no base series in \(c.databasePath)") }

@@ -155,7 +155,7 @@ public struct Pipeline {
         // stored base series, without reading raw files again.
         let missing = try storing { try db.nightIDsMissingAnalysis(keys: c.analysisKeys) }
         state = PipelineProgress(stage: .analyses, done: 0, total: missing.count, nights: summary.nightsAnalysed)
-        var wholeRecordings: [Int64: WearableEpochs?] = [:]   // recordings' whole epochs, for --method ggir
+        var wholeRecordings: [Int64: (epochs: WearableEpochs?, facts: RecordingFacts?)] = [:]   // for --method ggir
         for nightID in missing {
             state.item = nightID
             progress?.update(state)
@@ -166,9 +166,11 @@ public struct Pipeline {
             if c.parameters.nightMethod?.needsRecordingEpochs == true, night.kind == .wearable24h, let id = night.recordingID {
                 if wholeRecordings[id] == nil {
                     if wholeRecordings.count >= 8 { wholeRecordings.removeAll() }   // nights come by date, recordings interleaved
-                    wholeRecordings[id] = .some(try storing { try db.recordingEpochs(recordingID: id) })
+                    wholeRecordings[id] = (try storing { try db.recordingEpochs(recordingID: id) },
+                                           try storing { try db.recording(forNight: nightID)?.facts })
                 }
-                night.recordingEpochs = wholeRecordings[id] ?? nil
+                night.recordingEpochs = wholeRecordings[id]?.epochs
+                night.recordingFacts = wholeRecordings[id]?.facts
             }
             let analysis = Self.analysis(night.data, method: NightAnalysisMethods.method(for: night.kind), parameters: c.parameters)
             try storing { try db.saveAnalysis(analysis, nightID: nightID, runID: run.id) }
@@ -455,7 +457,7 @@ public struct Pipeline {
                                             series: series.slice(from: window.startUTC, to: window.endUTC).trimmedToData(),
                                             epochs: milestone.epochs, epochFile: milestone.epochFile, kind: read.decision.kind)
                     night.guide = configuration.diary?.guide(recordingPath: relativePath, night: window, timeline: read.timeline)
-                    if needsRecording, case .wearable(let whole) = read.milestone { night.recordingEpochs = whole }
+                    if needsRecording, case .wearable(let whole) = read.milestone { night.recordingEpochs = whole; night.recordingFacts = stored.facts }
                     var analyses = [Self.analysis(night.data, method: method, parameters: configuration.parameters)]
                     for p in again {
                         var data = night.data
