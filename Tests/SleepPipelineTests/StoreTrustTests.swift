@@ -140,20 +140,21 @@ struct StoreTrustTests {
 
     // MARK: - Remembered parameters
 
-    @Test("a run killed with its WAL not checkpointed: the next nightly still reads the parameters it remembers (SQLite recovers the WAL index, which a read-only connection cannot)")
+    @Test("a run killed with its WAL not checkpointed and its WAL index stale: the next nightly still reads the parameters it remembers")
     func rememberedAfterKill() throws {
         let w = Workspace()
         w.write("phone.csv", Workspace.phoneNight(startUTC: 1_718_398_800))
         _ = try w.run { $0.parameters.interval = IntervalLength(seconds: 900)! }
-        // What a kill leaves: the database and a hot WAL, no shared-memory index. Made by copying
-        // the files while a connection still holds unflushed frames.
+        // What a kill can leave: the database, a WAL with frames the shared-memory index does not
+        // know of (the index as it was before the last write), so the next reader must rebuild it.
         let held = try SleepDatabase(path: w.db)
-        _ = try held.beginRun(RunRecord(startedUTC: "2026-11-27T03:00:00Z", toolVersion: "test", command: "nightly", parametersJSON: "{}"))
+        let run = RunRecord(startedUTC: "2026-11-27T03:00:00Z", toolVersion: "test", command: "nightly", parametersJSON: "{}")
+        _ = try held.beginRun(run)
         let crashed = w.root + "/crashed"
         try FileManager.default.createDirectory(atPath: crashed, withIntermediateDirectories: true)
-        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: w.db + suffix) {
-            try FileManager.default.copyItem(atPath: w.db + suffix, toPath: crashed + "/db.sqlite" + suffix)
-        }
+        try FileManager.default.copyItem(atPath: w.db + "-shm", toPath: crashed + "/db.sqlite-shm")
+        _ = try held.beginRun(run)
+        for suffix in ["", "-wal"] { try FileManager.default.copyItem(atPath: w.db + suffix, toPath: crashed + "/db.sqlite" + suffix) }
         withExtendedLifetime(held) {}
         let remembered = try #require(try RunParameters.remembered(databasePath: crashed + "/db.sqlite"))
         #expect(remembered.parameters.analysis.interval.seconds == 900)
