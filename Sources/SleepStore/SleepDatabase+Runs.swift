@@ -28,10 +28,9 @@ extension SleepDatabase {
 
     /// ``lastFinishedRun(commands:)`` of the database at `path`, not migrated: asked before a run
     /// takes the lock (another run may be writing), so it only reads and does not wait long for a
-    /// writer. A plain connection, not a read-only one: after a run was killed, SQLite must first
-    /// recover the WAL index, which a read-only connection cannot ("attempt to write a readonly
-    /// database"; the kill tests found this when the kill fell in the schema's creation).
-    /// nil when the file holds no `runs` table.
+    /// writer. A plain connection, not a read-only one: after a run was killed, SQLite may first
+    /// have to recover the WAL index, which a read-only connection cannot ("attempt to write a
+    /// readonly database"). nil when the file holds no `runs` table.
     public static func lastFinishedRun(path: String, commands: [String]) throws -> RunRecord? {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)

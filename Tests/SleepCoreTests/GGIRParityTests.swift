@@ -72,6 +72,7 @@ struct GGIRPartsTests {
         #expect(GGIRPart2.tailLookbackEpochs(sampleRateHz: 50) == 60)
         #expect(GGIRPart2.tailLookbackEpochs(sampleRateHz: 30) == 36)
         #expect(GGIRPart2.tailLookbackEpochs(sampleRateHz: 10) == 20)
+        #expect(GGIRPart2.tailLookbackEpochs(sampleRateHz: 25) == 24)   // every 2nd value: 1,500 of them at 12.5 Hz
         #expect(GGIRPart2.chunkTails(first: 0, alignedUTC: 0, firstDataUTC: 0, dataEpochs: 3 * 17_280, chunkSeconds: 36 * 3600)
                 == [144 * 180 - 1, 288 * 180 - 1])
         // 2 days at 0°, but 40° for the 10 min before the first 4-h chunk's end.
@@ -88,6 +89,19 @@ struct GGIRPartsTests {
         let g = GGIRPart2(f, chunkSeconds: 4 * 3600, sampleRateHz: 100)!
         #expect(g.angleZ[end - 1] == 20 && g.angleZ[end - 2] == 40)   // half the epoch at the 0° of 10 min before
         #expect(GGIRPart2(f)!.angleZ[end - 1] == 40)   // without the chunk layout: as the stream gave it
+    }
+
+    @Test("the recording stitched from stored nights keeps GGIR's scores over gaps, as the read gave them")
+    func stitchedScores() {
+        func piece(from: Int64, _ n: Int, gapAt gap: Range<Int>) -> WearableEpochs {
+            WearableEpochs(startUTC: from, enmo: .init(repeating: 0, count: n), angleZ: .init(repeating: 1, count: n),
+                           mad: .init(repeating: 0, count: n), sampleCounts: (0..<n).map { gap.contains($0) ? 0 : 500 },
+                           nonWear: .init(repeating: false, count: n), ggirNonWearScore: .init(repeating: 2, count: n))
+        }
+        // Two overlapping pieces; the first block of the second starts in a gap.
+        let whole = WearableEpochs.stitched([piece(from: 0, 720, gapAt: 0..<0), piece(from: 1800, 720, gapAt: 0..<30)])!
+        #expect(whole.count == 1080 && whole.ggirNonWearScore!.allSatisfy { $0 == 2 })
+        #expect(whole.sampleCounts[360] == 500)   // the first piece's data where the second has a gap
     }
 
     @Test("g.impute: an invalid epoch takes the mean of its 5-s slot over the other days where it is valid")

@@ -12,7 +12,7 @@
 /// 3. The night: epochs from 12:00:05 to 12:00:00 local (`g.sib.det`). HDCZA (`HASPT.R`) on the
 ///    imputed angle-z, invalid epochs judged on their imputed values (`HASPT.ignore.invalid = FALSE`);
 ///    a window ending in its last hour is searched again from 18:00 to 18:00 and kept if it still
-///    ends after noon. A night cut short at the recording's start gets the mean of the other
+///    ends at or after noon. A night cut short at the recording's start gets the mean of the other
 ///    nights' windows, as GGIR ends up doing.
 /// 4. Part 4 (`g.part4.R`, `relyonguider = FALSE`): onset = start of the first bout overlapping the
 ///    window, wake = start of the last epoch of the last overlapping bout; TST = Σ bouts' (epochs −
@@ -46,14 +46,18 @@ public struct GGIRNightMethod: Sendable {
             NightAnalysis(status: status, parameters: p, intervals: [], epochs: [], wakeThreshold: nil, metrics: nil,
                           kind: kind, statusReason: reason)
         }
-        guard let whole = night.recordingEpochs ?? night.epochs, whole.count > 0 else {
+        guard let stored = night.epochs, stored.count > 0 else {
             return plain(.unsuitable, "the GGIR parity method needs raw acceleration with gravity (angle-z, ENMO); this recording has no 5-s epochs of it")
+        }
+        // GGIR's clean-up, imputation and read chunks need the whole recording and its format: a
+        // night alone would give other numbers under the same key, so none are given.
+        guard let whole = night.recordingEpochs, whole.count >= stored.count, let facts = night.recording else {
+            return plain(.unsuitable, "the GGIR parity method reads the whole recording and its format, which were not supplied with this night")
         }
         guard whole.ggirNonWearScore != nil else {
             return plain(.unsuitable, "GGIR's 2023 non-wear scores are not stored for this night (stored by an older sleepsta): a run with --method ggir reads the file again")
         }
-        let chunk = night.recording.flatMap { GGIRNonWear2023.chunkSeconds(format: $0.format) }
-        guard let part2 = GGIRPart2(whole, chunkSeconds: chunk, sampleRateHz: night.recording?.sampleRateHz) else {
+        guard let part2 = GGIRPart2(whole, chunkSeconds: GGIRNonWear2023.chunkSeconds(format: facts.format), sampleRateHz: facts.sampleRateHz) else {
             return plain(.insufficientData, "GGIR analyses no part of this recording: it needs at least an hour of data from the first whole quarter hour of the clock")
         }
         let E = Int64(WearableEpochs.epochSeconds)
@@ -121,8 +125,10 @@ public struct GGIRNightMethod: Sendable {
         let shown = whole.slice(from: W.startUTC + shift, to: W.endUTC + shift)
         summary.invalidSpansUTC = Self.spans(of: part2.invalid, whole: whole, within: shown)
         // The page's caution: invalid (imputed) minutes in the window, the hour before it and the half hour after.
-        let near = max(0, index(g.guiderOnsetUTC) - WearableNightMethod.nonWearLookBeforeEpochs)..<min(whole.count, index(g.guiderWakeUTC) + WearableNightMethod.nonWearLookAfterEpochs)
-        summary.nonWearNearWindowMinutes = Double(near.filter { part2.invalid[$0] && whole.hasData($0) }.count * WearableEpochs.epochSeconds) / 60
+        let nearFrom = max(0, index(g.guiderOnsetUTC) - WearableNightMethod.nonWearLookBeforeEpochs)
+        let nearTo = min(whole.count, index(g.guiderWakeUTC) + WearableNightMethod.nonWearLookAfterEpochs)
+        summary.nonWearNearWindowMinutes = Double((nearFrom..<max(nearFrom, nearTo)).filter { part2.invalid[$0] && whole.hasData($0) }.count
+                                                  * WearableEpochs.epochSeconds) / 60
         func result(_ status: NightStatus, _ reason: String?, states: [SleepWake?]? = nil, metrics: NightSummaryMetrics? = nil,
                     period: (Int64, Int64)? = nil) -> NightAnalysis {
             var intervals = WearableNightMethod.intervals(shown, base: night.series, length: p.interval, origin: W.startUTC, states: states)

@@ -66,8 +66,8 @@ public struct GGIRPart2: Sendable {
     /// The last epoch of each of GGIR's read chunks (indices into the recording's epochs), where
     /// GGIR's angle-z differs from the stream's: `g.applymetrics` takes each chunk's rolling median
     /// of the axes on its own, fills the last half window (2.5 s) with zeros and replaces them by
-    /// the first median of the chunk's last `max(60 × rate, 1000)` values (at 10 Hz for rates of
-    /// 20 Hz and above): for a 100-Hz recording, the median of 10 min before the chunk's end. Half
+    /// the first median of the chunk's last `max(60 × rate, 1000)` values (of every ⌊rate / 10⌋-th
+    /// sample): for a 100-Hz recording, the median of 10 min before the chunk's end. Half
     /// the epoch then holds that earlier attitude, and a posture change of GGIR's own can appear
     /// there. (The head of the next chunk takes its first median, a change too small to matter.)
     static func chunkTails(first: Int, alignedUTC: Int64, firstDataUTC: Int64, dataEpochs: Int, chunkSeconds: Int) -> [Int] {
@@ -78,10 +78,10 @@ public struct GGIRPart2: Sendable {
 
     /// How many epochs before a chunk's end GGIR takes the attitude it fills the end with.
     static func tailLookbackEpochs(sampleRateHz rate: Double) -> Int {
-        let step = max(Int((rate / 10).rounded(.down)), 1)
-        let reducedRate = step > 1 ? 10 : rate
+        // The medians are of every ⌊rate / 10⌋-th value; the look-back counts those values.
+        let step = max((rate / 10).rounded(.down), 1)
         let values = max(rate * 60, 1000)
-        return Int((values / reducedRate / Double(WearableEpochs.epochSeconds)).rounded())
+        return Int((values / (rate / step) / Double(WearableEpochs.epochSeconds)).rounded())
     }
 
     /// `g.weardec`'s `r3`: wear gaps between non-wear runs that become non-wear, and the edge

@@ -96,7 +96,7 @@ public enum StillWearCheck {
             }
             result.append(Stretch(startEpoch: i, endEpoch: j, still: still,
                                   wanderDegrees: still ? wanderDegrees(e.angleZ[i..<j], sampleCounts: e.sampleCounts[i..<j]) : nil,
-                                  temperatureSaysWorn: live ? temperatureSaysWorn(e.temperature![i..<j]) : nil))
+                                  temperatureSaysWorn: live && still ? temperatureSaysWorn(e.temperature![i..<j]) : nil))
             i = j
         }
         return result

@@ -113,11 +113,13 @@ public struct WearableEpochs: Sendable, Equatable {
         whole = whole.slice(from: from, to: to)
         for piece in nonEmpty {
             let offset = Int((piece.startUTC - from) / Int64(epochSeconds))
-            for i in 0..<piece.count where piece.sampleCounts[i] > 0 {
+            for i in 0..<piece.count {
                 let k = offset + i
+                // GGIR's score covers whole 15-min blocks, gaps in them included.
+                if withScores && piece.ggirNonWearScore![i] != GGIRNonWear2023.notJudged { whole.ggirNonWearScore![k] = piece.ggirNonWearScore![i] }
+                guard piece.sampleCounts[i] > 0 else { continue }
                 whole.enmo[k] = piece.enmo[i]; whole.angleZ[k] = piece.angleZ[i]; whole.mad[k] = piece.mad[i]
                 whole.sampleCounts[k] = piece.sampleCounts[i]; whole.nonWear[k] = piece.nonWear[i]
-                if withScores { whole.ggirNonWearScore![k] = piece.ggirNonWearScore![i] }
                 if let t = piece.temperature, t[i].isFinite { whole.temperature![k] = t[i] }
             }
         }

@@ -33,8 +33,8 @@ public struct RunParameters: Codable, Sendable, Equatable {
     /// The parameters the last finished `run` or `nightly` of the database at `path` used; nil
     /// when there is no database, no such run, or its row predates these fields.
     public static func remembered(databasePath path: String) throws -> (run: Int64, parameters: RunParameters)? {
-        // No database yet, or one this user cannot write (the run then says so itself). Read-only,
-        // before the run lock: another run may hold it (the run then exits 3 as it should).
+        // No database yet, or one this user cannot write (the run then says so itself). Read before
+        // the run lock, without waiting long: another run may hold it (the run then exits 3 as it should).
         guard FileManager.default.fileExists(atPath: path), access(path, W_OK) == 0 else { return nil }
         let last: RunRecord?
         do { last = try SleepDatabase.lastFinishedRun(path: path, commands: ["run", "nightly"]) } catch {
