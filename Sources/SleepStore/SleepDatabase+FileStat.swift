@@ -44,8 +44,7 @@ extension SleepDatabase {
         try pool.read { db in
             guard let row = try Row.fetchOne(db, sql: """
                 SELECT r.kind, q.activity_counts IS NOT NULL AS counts_attempted, r.time_zone, r.time_zone_source,
-                    EXISTS (SELECT 1 FROM epoch_series e JOIN nights n ON n.id = e.night_id
-                            WHERE n.recording_id = r.id AND e.ggir_nonwear_score_u8 IS NULL) AS ggir_missing,
+                    \(Self.ggirScoresMissingSQL) AS ggir_missing,
                     f.device, f.inode, f.size_bytes, f.mtime_ns, f.ctime_ns, f.verified_ns
                 FROM recordings r LEFT JOIN recording_quality q ON q.recording_id = r.id LEFT JOIN file_stats f
                     ON f.path = r.path AND f.content_hash = r.content_hash AND f.size_bytes = r.size_bytes
@@ -62,13 +61,18 @@ extension SleepDatabase {
         }
     }
 
+    /// Whether a wearable night of the recording `r` lacks GGIR's 2023 non-wear scores (SQL, for a
+    /// query over `recordings r`).
+    static let ggirScoresMissingSQL = """
+        EXISTS (SELECT 1 FROM epoch_series e JOIN nights n ON n.id = e.night_id
+                WHERE n.recording_id = r.id AND e.ggir_nonwear_score_u8 IS NULL)
+        """
+
     /// Whether a night of the recording with this content lacks GGIR's 2023 non-wear scores.
     public func ggirScoresMissing(contentHash hash: String) throws -> Bool {
         try pool.read { db in
-            try Bool.fetchOne(db, sql: """
-                SELECT EXISTS (SELECT 1 FROM epoch_series e JOIN nights n ON n.id = e.night_id JOIN recordings r ON r.id = n.recording_id
-                               WHERE r.content_hash = ? AND e.ggir_nonwear_score_u8 IS NULL)
-                """, arguments: [hash]) ?? false
+            try Bool.fetchOne(db, sql: "SELECT \(Self.ggirScoresMissingSQL) FROM recordings r WHERE r.content_hash = ?",
+                              arguments: [hash]) ?? false
         }
     }
 

@@ -112,6 +112,16 @@ public enum NightAnalyzer {
         return first.lowerBound..<last.upperBound
     }
 
+    /// Minutes of light and deep phase at interval resolution, clipped to the sleep period.
+    static func phaseMinutes(_ intervals: [AnalyzedInterval], onsetUTC: Int64, wakeUTC: Int64) -> (light: Double, deep: Double) {
+        var light = 0.0, deep = 0.0
+        for iv in intervals {
+            let overlap = Double(max(0, min(iv.movement.endUTC, wakeUTC) - max(iv.movement.startUTC, onsetUTC))) / 60
+            if iv.phase == .light { light += overlap } else if iv.phase == .deep { deep += overlap }
+        }
+        return (light, deep)
+    }
+
     /// Intervals inside the sleep period get a phase: awake for wake, deep for the stillest sleep
     /// intervals (per-minute movement at or below the night's quantile), light otherwise.
     static func assignPhases(_ intervals: inout [AnalyzedInterval], onsetUTC: Int64, wakeUTC: Int64, deepQuantile: Double) {

@@ -194,11 +194,7 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
         let tally = Self.tally(inBedStates, period: period)
         let onsetUTC = start(tib.lowerBound + period.lowerBound), wakeUTC = start(tib.lowerBound + period.upperBound)
         NightAnalyzer.assignPhases(&intervals, onsetUTC: onsetUTC, wakeUTC: wakeUTC, deepQuantile: p.deepQuantile)
-        var light = 0.0, deep = 0.0
-        for iv in intervals {
-            let overlap = Double(max(0, min(iv.movement.endUTC, wakeUTC) - max(iv.movement.startUTC, onsetUTC))) / 60
-            if iv.phase == .light { light += overlap } else if iv.phase == .deep { deep += overlap }
-        }
+        let (light, deep) = NightAnalyzer.phaseMinutes(intervals, onsetUTC: onsetUTC, wakeUTC: wakeUTC)
         let minutes = Double(E) / 60
         let tst = Double(tally.sleep) * minutes, waso = Double(tally.wake) * minutes, noData = Double(tally.noData) * minutes
         let tibNoData = Double(inBedStates.filter { $0 == nil }.count) * minutes

@@ -95,7 +95,7 @@ public struct GGIRNightMethod: Sendable {
         let partialFirst = range.lowerBound == part2.judged.lowerBound && range.count != Self.epochsPerDay
         let found: Night?
         if partialFirst {
-            found = meanGuider(excluding: W, night: night, whole: whole, part2: part2, window: window)
+            found = meanGuider(for: W, night: night, whole: whole, part2: part2, window: window)
         } else {
             found = guider(W, whole: whole, part2: part2, window: window)
         }
@@ -125,6 +125,7 @@ public struct GGIRNightMethod: Sendable {
         let shown = whole.slice(from: W.startUTC + shift, to: W.endUTC + shift)
         summary.invalidSpansUTC = Self.spans(of: part2.invalid, whole: whole, within: shown)
         // The page's caution: invalid (imputed) minutes in the window, the hour before it and the half hour after.
+        // Not WearableNightMethod.nonWearNear: a guider averaged from other nights can lie before the data.
         let nearFrom = max(0, index(g.guiderOnsetUTC) - WearableNightMethod.nonWearLookBeforeEpochs)
         let nearTo = min(whole.count, index(g.guiderWakeUTC) + WearableNightMethod.nonWearLookAfterEpochs)
         summary.nonWearNearWindowMinutes = Double((nearFrom..<max(nearFrom, nearTo)).filter { part2.invalid[$0] && whole.hasData($0) }.count
@@ -132,12 +133,16 @@ public struct GGIRNightMethod: Sendable {
         func result(_ status: NightStatus, _ reason: String?, states: [SleepWake?]? = nil, metrics: NightSummaryMetrics? = nil,
                     period: (Int64, Int64)? = nil) -> NightAnalysis {
             var intervals = WearableNightMethod.intervals(shown, base: night.series, length: p.interval, origin: W.startUTC, states: states)
-            if let period { NightAnalyzer.assignPhases(&intervals, onsetUTC: period.0, wakeUTC: period.1, deepQuantile: p.deepQuantile) }
+            var m = metrics
+            if let period {
+                NightAnalyzer.assignPhases(&intervals, onsetUTC: period.0, wakeUTC: period.1, deepQuantile: p.deepQuantile)
+                if m != nil { (m!.lightMinutes, m!.deepMinutes) = NightAnalyzer.phaseMinutes(intervals, onsetUTC: period.0, wakeUTC: period.1) }
+            }
             let scored = (0..<shown.count).map { k in
                 ScoredEpoch(startUTC: shown.epochStartUTC(k), activity: shown.hasData(k) ? Double(shown.enmo[k]) : .nan, state: states?[k])
             }
             return NightAnalysis(status: status, parameters: p, intervals: intervals, epochs: scored, wakeThreshold: nil,
-                                 metrics: metrics, kind: kind, statusReason: reason, wearable: summary)
+                                 metrics: m, kind: kind, statusReason: reason, wearable: summary)
         }
         guard !bouts.isEmpty else {
             return result(.noSleepFound, "no sustained inactivity bout in the night's valid epochs; GGIR writes no row for this night")
@@ -174,17 +179,7 @@ public struct GGIRNightMethod: Sendable {
                           states: states)
         }
         let reason = g.daysleeper ? "day sleeper: the HDCZA window ended in its last hour, so it was searched again from 18:00 to 18:00 (GGIR's rule)" : nil
-        var scored = result(.scored, reason, states: states, metrics: metrics, period: (onsetUTC, wakeUTC))
-        if var m = scored.metrics {
-            var light = 0.0, deep = 0.0
-            for iv in scored.intervals {
-                let overlap = Double(max(0, min(iv.movement.endUTC, wakeUTC) - max(iv.movement.startUTC, onsetUTC))) / 60
-                if iv.phase == .light { light += overlap } else if iv.phase == .deep { deep += overlap }
-            }
-            m.lightMinutes = light; m.deepMinutes = deep
-            scored.metrics = m
-        }
-        return scored
+        return result(.scored, reason, states: states, metrics: metrics, period: (onsetUTC, wakeUTC))
     }
 
     /// The runs of `flags` (epochs of `whole` with data) inside `shown`, as `[from, to)` UTC seconds.
@@ -246,7 +241,7 @@ public struct GGIRNightMethod: Sendable {
 
     /// g.part4 for a window GGIR stored no guider for: the mean clock time of the other nights'
     /// guider onsets and wakes (in hours after this night's noon-day midnight, 12–36).
-    func meanGuider(excluding w: NightWindow, night: NightData, whole: WearableEpochs, part2: GGIRPart2,
+    func meanGuider(for w: NightWindow, night: NightData, whole: WearableEpochs, part2: GGIRPart2,
                     window: (NightWindow, Int64) -> Range<Int>) -> Night? {
         let t = night.timeline
         func midnightLocal(_ v: NightWindow) -> Int64 { t.localSecond(atUTC: v.startUTC) + 12 * 3600 }

@@ -122,13 +122,7 @@ public struct WearableNightMethod: NightAnalysisMethod {
             if let period { NightAnalyzer.assignPhases(&intervals, onsetUTC: period.0, wakeUTC: period.1, deepQuantile: p.deepQuantile) }
             var m = metrics
             if var mm = m, let period {
-                // Phase minutes at interval resolution, clipped to the sleep period.
-                var light = 0.0, deep = 0.0
-                for iv in intervals {
-                    let overlap = Double(max(0, min(iv.movement.endUTC, period.1) - max(iv.movement.startUTC, period.0))) / 60
-                    if iv.phase == .light { light += overlap } else if iv.phase == .deep { deep += overlap }
-                }
-                mm.lightMinutes = light; mm.deepMinutes = deep
+                (mm.lightMinutes, mm.deepMinutes) = NightAnalyzer.phaseMinutes(intervals, onsetUTC: period.0, wakeUTC: period.1)
                 m = mm
             }
             let scored = (0..<e.count).map { i in
