@@ -25,9 +25,29 @@ public struct ComparisonReportInput: Sendable {
 
 /// File names inside a comparison's report folder, shared by the pages and the pipeline.
 public enum ComparisonReportLayout {
-    /// `compare-10m-15m` for 10 and 15 minutes.
-    public static func folderName(_ lengths: [IntervalLength]) -> String {
-        "compare-" + lengths.map(\.description).joined(separator: "-")
+    /// `compare-10m-15m` for 10 and 15 minutes; `compare-ggir-10m-15m` for the same lengths under
+    /// `--method ggir`, so that the two comparisons of one set of lengths do not overwrite each other.
+    public static func folderName(_ lengths: [IntervalLength], method: NightMethodChoice? = nil) -> String {
+        "compare-" + (method.flatMap(methodTag).map { $0 + "-" } ?? "") + lengths.map(\.description).joined(separator: "-")
+    }
+
+    /// The folder name's tag for a night method other than the default (none for sleepsta's own).
+    public static func methodTag(_ method: NightMethodChoice) -> String? {
+        method == .sleepsta ? nil : method.rawValue
+    }
+
+    /// The lengths and method a comparison folder's name stands for (``folderName(_:method:)``), nil
+    /// for any other name.
+    public static func parseFolderName(_ name: String) -> (lengths: [String], method: NightMethodChoice?)? {
+        guard name.hasPrefix("compare-") else { return nil }
+        var parts = name.dropFirst("compare-".count).split(separator: "-").map(String.init)
+        var method: NightMethodChoice? = nil
+        if let first = parts.first, let tagged = NightMethodChoice.allCases.first(where: { methodTag($0) == first }) {
+            method = tagged
+            parts.removeFirst()
+        }
+        guard parts.count >= 2, parts.allSatisfy({ IntervalLength(parsing: $0) != nil }) else { return nil }
+        return (parts, method)
     }
     public static func movementChart(nightID: String) -> String { "movement-\(nightID).png" }
     public static func blandAltmanChart(reference: IntervalLength, test: IntervalLength, metric: ComparedMetric) -> String {

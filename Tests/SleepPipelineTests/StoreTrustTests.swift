@@ -318,4 +318,36 @@ struct StoreTrustTests {
         index = try String(contentsOfFile: w.reports + "/index.html", encoding: .utf8)
         #expect(index.contains("(stale: its nights were analysed again") && index.contains("sleepsta compare --intervals 10m,15m"))
     }
+
+    @Test("compare --method ggir writes its own folder beside the plain comparison of the same lengths; the index links both, each with its own renew command")
+    func comparisonPerMethod() throws {
+        let w = Workspace()
+        w.write("phone.csv", Workspace.phoneNight(startUTC: 1_718_398_800))
+        _ = try w.run()
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        var ggir = AnalysisParameters()
+        ggir.nightMethod = .ggir
+        for parameters in [AnalysisParameters(), ggir] {
+            _ = try IntervalComparisonRun(configuration: CompareConfiguration(databasePath: w.db, reportsDirectory: w.reports,
+                                                                              lengths: [.tenMinutes, IntervalLength(seconds: 900)!],
+                                                                              parameters: parameters), logger: logger).run()
+        }
+        let files = FileManager.default
+        #expect(files.fileExists(atPath: w.reports + "/compare-10m-15m/index.html"))
+        #expect(files.fileExists(atPath: w.reports + "/compare-ggir-10m-15m/index.html"))
+        #expect(ComparisonReportLayout.parseFolderName("compare-ggir-10m-15m")?.method == .ggir)
+        #expect(ComparisonReportLayout.parseFolderName("compare-10m-15m")?.method == nil)
+        #expect(ComparisonReportLayout.parseFolderName("compare-ggir-10m") == nil)
+        #expect(ComparisonReportLayout.parseFolderName("compare-other-10m-15m") == nil)
+        _ = try w.run()
+        var index = try String(contentsOfFile: w.reports + "/index.html", encoding: .utf8)
+        #expect(index.contains("<a href=\"compare-10m-15m/index.html\">Interval lengths compared: 10m vs 15m</a>"))
+        #expect(index.contains("<a href=\"compare-ggir-10m-15m/index.html\">Interval lengths compared: 10m vs 15m (GGIR parity, --method ggir)</a>"))
+        w.write("phone.csv", Workspace.phoneNight(startUTC: 1_718_398_800 + 600))   // the file changes: read again
+        _ = try w.run()
+        index = try String(contentsOfFile: w.reports + "/index.html", encoding: .utf8)
+        #expect(index.contains("renew with sleepsta compare --intervals 10m,15m)"))
+        #expect(index.contains("renew with sleepsta compare --intervals 10m,15m --method ggir)"))
+    }
 }

@@ -32,8 +32,9 @@ struct SampleIntake<Sink: SampleSink> {
     /// Clipping threshold in g (range − 0.5 g), nil when the device range is unknown.
     let clipThresholdG: Double?
     private(set) var clipped = 0
-    /// Sum and count of |a| over closed seconds; the open second's are in `open`. Summed per second
-    /// first, so that a second summed on another thread (``appendSecond(_:)``) gives the same bits.
+    /// Sum of |a| of each closed second's first sample, and how many seconds; the open second's is
+    /// in `open`. Per second, so that a second summed on another thread (``appendSecond(_:)``) gives
+    /// the same bits.
     private var normSum = 0.0
     private var normCount = 0
     private var open = SecondStats()
@@ -88,8 +89,8 @@ struct SampleIntake<Sink: SampleSink> {
     @inline(__always)
     private mutating func closeOpenSecond() {
         guard open.count > 0 else { return }
-        normSum += open.normSum
-        normCount += open.count
+        normSum += open.firstNorm
+        normCount += 1
         let minute = LocalClock.floorDiv(openSecond, 60)
         if minute != vector.minute { vector.flush(); vector.minute = minute }
         vector.sum.0 += open.sum.x; vector.sum.1 += open.sum.y; vector.sum.2 += open.sum.z
@@ -147,10 +148,12 @@ struct SampleIntake<Sink: SampleSink> {
         }
     }
 
-    /// Mean |a| over all samples, in the reader's output unit (g).
+    /// Mean |a| over the first sample of every second, in the reader's output unit (g): the
+    /// gravity check needs the level (≈ 1 g or ≈ 0), which one sample a second gives as well as
+    /// all of them, without a square root per sample on the reading core.
     var meanNorm: Double {
-        let n = normCount + open.count
-        return n > 0 ? (normSum + open.normSum) / Double(n) : 0
+        let n = normCount + (open.count > 0 ? 1 : 0)
+        return n > 0 ? (normSum + open.firstNorm) / Double(n) : 0
     }
 
     /// Gravity as told by the mean |a|: ≈ 1 g with gravity, ≈ 0 without; see ``refinedGravity(_:)``.
@@ -234,8 +237,8 @@ struct SampleIntake<Sink: SampleSink> {
     }
 }
 
-/// What the quality checks need of one second's samples, summed in time order: their count, the
-/// sum of |a| (the gravity check), and per axis the sum, sum of squares, minimum and maximum
+/// What the quality checks need of one second's samples, summed in time order: their count, |a| of
+/// the first (the gravity check), and per axis the sum, sum of squares, minimum and maximum
 /// (stillness). Summed per second so that a parser thread can sum whole seconds and hand them over.
 ///
 /// The per-axis values are (x, y, z, 0) vectors, 16-byte aligned: lane by lane the same operations
@@ -244,7 +247,7 @@ struct SampleIntake<Sink: SampleSink> {
 /// stall as in AutoCalibration.FeatureCollector).
 struct SecondStats: Sendable {
     var count = 0
-    var normSum = 0.0
+    var firstNorm = 0.0
     var sum = SIMD4<Double>()
     var sumSq = SIMD4<Double>()
     var lo = SIMD4<Double>(repeating: .infinity)
@@ -252,8 +255,8 @@ struct SecondStats: Sendable {
 
     @inline(__always)
     mutating func add(x: Double, y: Double, z: Double) {
+        if count == 0 { firstNorm = (x * x + y * y + z * z).squareRoot() }
         count &+= 1
-        normSum += (x * x + y * y + z * z).squareRoot()
         let v = SIMD4(x, y, z, 0)
         sum += v
         sumSq += v * v

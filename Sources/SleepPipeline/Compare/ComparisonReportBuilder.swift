@@ -3,7 +3,7 @@ import SleepCore
 import SleepReport
 import SleepStore
 
-/// Writes `<reports>/compare-<lengths>/`: `index.html`, a movement chart per night overlaying the
+/// Writes `<reports>/compare-<lengths>/` (`compare-ggir-<lengths>/` under `--method ggir`): `index.html`, a movement chart per night overlaying the
 /// lengths, a Bland–Altman plot per pair and metric, and the statistics as CSV. Files are
 /// rewritten only when their bytes change; charts of nights no longer compared are removed.
 struct ComparisonReportBuilder {
@@ -11,7 +11,7 @@ struct ComparisonReportBuilder {
     let parameters: AnalysisParameters
 
     func write(_ comparison: IntervalLengthComparison, nights: [NightCatalogEntry]) throws -> (folder: String, written: Int, unchanged: Int) {
-        let folder = (reportsDirectory as NSString).appendingPathComponent(ComparisonReportLayout.folderName(comparison.lengths))
+        let folder = (reportsDirectory as NSString).appendingPathComponent(ComparisonReportLayout.folderName(comparison.lengths, method: parameters.nightMethod))
         var written = 0, unchanged = 0
         var names = Set<String>()
         func put(_ bytes: [UInt8], _ name: String) throws {

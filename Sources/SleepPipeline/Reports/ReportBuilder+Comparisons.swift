@@ -3,7 +3,8 @@ import SleepCore
 import SleepReport
 import SleepStore
 
-/// The index page's links to comparison reports (`compare-<lengths>/index.html` folders found
+/// The index page's links to comparison reports (`compare-<lengths>/index.html` and
+/// `compare-ggir-<lengths>/index.html` folders found
 /// in the reports folder), and an index-only refresh for `sleepsta compare`.
 extension ReportBuilder {
     /// `(href, label)` for each comparison folder with an index page, by folder name. A comparison
@@ -14,24 +15,25 @@ extension ReportBuilder {
         let fm = FileManager.default
         guard let names = try? fm.contentsOfDirectory(atPath: reportsDirectory) else { return [] }
         return names.sorted().compactMap { name in
-            guard name.hasPrefix("compare-"),
+            guard let (lengths, method) = ComparisonReportLayout.parseFolderName(name),
                   fm.fileExists(atPath: (reportsDirectory as NSString).appendingPathComponent(name + "/index.html")) else { return nil }
-            let lengths = name.dropFirst("compare-".count).split(separator: "-").map(String.init)
-            guard lengths.count >= 2, lengths.allSatisfy({ IntervalLength(parsing: $0) != nil }) else { return nil }
-            let label = "Interval lengths compared: " + lengths.joined(separator: " vs ")
-            guard let db, let stale = staleness(lengths: lengths, db: db) else { return (href: name + "/index.html", label: label) }
-            return (href: name + "/index.html", label: label + " (stale: \(stale); renew with sleepsta compare --intervals \(lengths.joined(separator: ",")))")
+            let tag = method.flatMap(ComparisonReportLayout.methodTag)
+            let label = "Interval lengths compared: " + lengths.joined(separator: " vs ") + (method == .ggir ? " (GGIR parity, --method ggir)" : "")
+            guard let db, let stale = staleness(lengths: lengths, method: method, db: db) else { return (href: name + "/index.html", label: label) }
+            let renew = "sleepsta compare --intervals \(lengths.joined(separator: ","))" + (tag.map { " --method \($0)" } ?? "")
+            return (href: name + "/index.html", label: label + " (stale: \(stale); renew with \(renew))")
         }
     }
 
-    /// Why the newest comparison of `lengths` no longer matches the store, nil when it does (or
+    /// Why the newest comparison of `lengths` under `method` no longer matches the store, nil when it does (or
     /// when no `compare` run of those lengths is recorded: nothing to hold it against).
-    static func staleness(lengths: [String], db: SleepDatabase) -> String? {
+    static func staleness(lengths: [String], method: NightMethodChoice? = nil, db: SleepDatabase) -> String? {
         struct Made: Decodable { var intervals: [String]; var nights: [String]; var analysis: AnalysisParameters }
         guard let runs = try? db.allRuns(),
               let (run, made) = runs.reversed().lazy.compactMap({ r -> (RunRecord, Made)? in
                   guard r.command == "compare", r.status == "ok" || r.status == "some-files-failed",
-                        let m = try? JSONDecoder().decode(Made.self, from: Data(r.parametersJSON.utf8)), m.intervals == lengths else { return nil }
+                        let m = try? JSONDecoder().decode(Made.self, from: Data(r.parametersJSON.utf8)), m.intervals == lengths,
+                        (m.analysis.nightMethod ?? .sleepsta) == (method ?? .sleepsta) else { return nil }
                   return (r, m)
               }).first,
               let id = run.id else { return nil }
