@@ -122,4 +122,65 @@ struct GGIRPartsTests {
         #expect(part2.angleZ[block] == 11)   // (1 + 21) / 2
         #expect(part2.angleZ[0] == 1 && part2.angleZ[2 * perDay] == 21)
     }
+
+    /// Europe/Berlin in 2024: CET (+1 h), CEST from 03-31 01:00Z, CET again from 10-27 01:00Z.
+    static let berlin = UTCOffsetTimeline(initialOffsetSeconds: 3600, transitions: [
+        .init(utcSecond: 1_711_846_800, offsetSeconds: 7200), .init(utcSecond: 1_729_990_800, offsetSeconds: 3600),
+    ])
+
+    @Test("GGIR's view of a device clock in autumn: real time up to the change, an hour of filler, then every epoch an hour late")
+    func autumnClockView() throws {
+        let change: Int64 = 1_729_990_800   // 2024-10-27 01:00Z: the device, on CEST, reads 03:00
+        let start = change - 2 * 3600, n = 4 * 720
+        let clock = try #require(GGIRClockView(timeline: Self.berlin, startUTC: start, count: n))
+        #expect(clock.seams == [.init(atUTC: change, shiftBefore: 0, shiftAfter: 3600)])
+        #expect(clock.ggirUTC(change - 5) == change - 5 && clock.ggirUTC(change) == change + 3600)
+        let rows = clock.sources
+        #expect(rows.count == n + 720)
+        #expect(rows[1439] == .epoch(1439) && rows[1440] == .filler(0) && rows[2159] == .filler(0) && rows[2160] == .epoch(1440))
+        #expect(clock.row(ofEpoch: 1440) == 2160)
+        // The filler: the held epoch's attitude, ENMO 0, non-wear score 3; the epochs after keep their own values.
+        let e = WearableEpochs(startUTC: start, enmo: .init(repeating: 0.01, count: n), angleZ: (0..<n).map { Float($0) },
+                               mad: .init(repeating: 0, count: n), sampleCounts: .init(repeating: 500, count: n),
+                               nonWear: .init(repeating: false, count: n), ggirNonWearScore: .init(repeating: 0, count: n))
+        let g = clock.epochs(e)
+        #expect(g.count == n + 720 && g.angleZ[1440] == 1439 && g.enmo[1440] == 0 && g.ggirNonWearScore![1440] == 3)
+        #expect(g.angleZ[2160] == 1440 && g.enmo[2160] == 0.01 && g.ggirNonWearScore![2160] == 0)
+        // The 2023 rule on GGIR's rows: the filler hour is still (score 3) although every real epoch moves.
+        var stats = Self.statistics(blocks: 16, still: [])
+        stats.startUTC = start
+        let scores = GGIRNonWear2023.scores(stats, chunkSeconds: nil, clock: try #require(GGIRClockView(timeline: Self.berlin, startUTC: start, count: stats.count)))
+        #expect(scores.count == stats.count)
+        // The blocks whose windows reach into the filler (the 45 min before the change) are still only where the window is.
+        #expect(Self.blockScores(scores).allSatisfy { $0 == 0 })
+    }
+
+    @Test("GGIR's view of a device clock in spring: the hour after the change is dropped, every later epoch an hour early")
+    func springClockView() throws {
+        let change: Int64 = 1_711_846_800   // 2024-03-31 01:00Z: the device, on CET, reads 02:00
+        let start = change - 2 * 3600, n = 4 * 720
+        let clock = try #require(GGIRClockView(timeline: Self.berlin, startUTC: start, count: n))
+        #expect(clock.seams == [.init(atUTC: change, shiftBefore: 0, shiftAfter: -3600)])
+        let rows = clock.sources
+        #expect(rows.count == n - 720 && rows[1439] == .epoch(1439) && rows[1440] == .epoch(2160))
+        #expect(clock.row(ofEpoch: 1440) == nil && clock.row(ofEpoch: 2159) == nil && clock.row(ofEpoch: 2160) == 1440)
+        #expect(clock.epochScores([UInt8](repeating: 1, count: rows.count))[1500] == GGIRNonWear2023.notJudged)
+        // A recording without a change, or one on a clock without changes, is GGIR's as it is.
+        #expect(GGIRClockView(timeline: Self.berlin, startUTC: change + 3600, count: n) == nil)
+        #expect(GGIRClockView(timeline: .fixed(3600), startUTC: start, count: n) == nil)
+    }
+
+    @Test("g.part4's durations: clock-hour differences with its correction on a night with a change of the clocks")
+    func part4Durations() {
+        let noon: Int64 = 1_711_796_400   // 2024-03-30 12:00 CET (11:00Z)
+        let w = NightWindow(date: CivilDate(year: 2024, month: 3, day: 30), startUTC: noon, endUTC: noon + 23 * 3600)
+        // A night without a bout over 02:00–03:00 on the clock: the clock difference, an hour more than elapsed.
+        let onset = noon + 11 * 3600, wake = noon + 17 * 3600   // 23:00 CET, 06:00 CEST (elapsed 6 h, clock 7 h)
+        let plain = GGIRNightMethod.part4Durations(onsetUTC: onset, wakeUTC: wake, bouts: [(onset, onset + 3600), (wake - 3600, wake)],
+                                                   night: w, timeline: Self.berlin)
+        #expect(plain.spt == 420 && plain.tst == 120)
+        // A bout over 02:00–03:00 on the clock: GGIR takes the hour off both.
+        let over = GGIRNightMethod.part4Durations(onsetUTC: onset, wakeUTC: wake, bouts: [(onset, wake)], night: w, timeline: Self.berlin)
+        #expect(over.spt == 360 && over.tst == 360)
+    }
 }

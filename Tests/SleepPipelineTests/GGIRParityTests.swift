@@ -36,6 +36,33 @@ struct GGIRParityTests {
         ("2024-06-18", false, "23:17:25", "00:59:55", 102.48, 102.48, 0.458),
     ]
 
+    /// The files `sleepsta-bench scenarios` writes over a change of the clocks (Europe/Berlin, 100 Hz):
+    /// GGIR reads the device's clock as wall-clock time (``GGIRClockView``), so after the change its
+    /// times are the device's, an hour later (autumn) or earlier (spring) than real time.
+    static let autumn: [Reference] = [
+        ("2024-10-24", false, "02:46:30", "05:40:45", 174.24, 172.68, 0.625),
+        ("2024-10-25", true, "03:45:00", "06:53:20", 188.34, 187.44, 0.177),
+        ("2024-10-26", false, "06:45:00", "07:53:25", 68.40, 68.16, 0.479),
+        ("2024-10-27", true, "03:00:00", "05:59:55", 179.94, 177.90, 0.167),
+        ("2024-10-28", false, "00:13:05", "00:44:55", 31.86, 31.86, 0.469),
+    ]
+    static let spring: [Reference] = [
+        ("2024-03-28", false, "22:59:42", "04:56:31", 356.82, 1.98, 0.781),
+        ("2024-03-29", true, "23:07:30", "06:52:15", 464.76, 127.56, 0.229),
+        ("2024-03-30", true, "23:12:00", "05:52:10", 400.14, 130.08, 0.312),
+        ("2024-03-31", true, "22:10:35", "05:47:30", 456.90, 109.26, 0.24),
+    ]
+
+    @Test("Autumn's change of the clocks (.cwa): GGIR's hour of filler and its clock an hour late, reproduced")
+    func autumnClockChange() throws {
+        try check(WearableCSVGenerator.autumnClockChange(rateHz: 100), Self.autumn)
+    }
+
+    @Test("Spring's change of the clocks (.cwa): GGIR's dropped hour and its clock an hour early, reproduced (23-h night included)")
+    func springClockChange() throws {
+        try check(WearableCSVGenerator.springClockChange(rateHz: 100), Self.spring)
+    }
+
     @Test("The bench's 7-day .cwa: every night GGIR keeps within one 5-s epoch (onset, wake) and 1 min (SPT, TST); the nights it drops are not scored")
     func benchWeek() throws {
         try check(WearableCSVGenerator(days: 7), Self.benchWeek)

@@ -31,7 +31,7 @@ public struct GGIRNightMethod: Sendable {
     public static func parametersKey(_ p: AnalysisParameters) -> String {
         "method=wearable-24h;variant=ggir-\(version);interval=\(p.interval.seconds)s;nonwear=ggir2023(150mg,13mg,chunks)+weardec;"
             + "impute=other-days-slot-mean;spt=hdcza-ggir(invalid-imputed)+daysleeper;sib=vanhees2015(5deg,5min,ignorenonwear);"
-            + "part4=relyonguider-false;includenight=16h;deep=q\(p.deepQuantile)"
+            + "part4=relyonguider-false;includenight=16h;clock=device-as-wall;deep=q\(p.deepQuantile)"
     }
 
     /// What GGIR computes per night window, in UTC seconds of epoch starts.
@@ -51,13 +51,18 @@ public struct GGIRNightMethod: Sendable {
         }
         // GGIR's clean-up, imputation and read chunks need the whole recording and its format: a
         // night alone would give other numbers under the same key, so none are given.
-        guard let whole = night.recordingEpochs, whole.count >= stored.count, let facts = night.recording else {
+        guard let recording = night.recordingEpochs, recording.count >= stored.count, let facts = night.recording else {
             return plain(.unsuitable, "the GGIR parity method reads the whole recording and its format, which were not supplied with this night")
         }
-        guard whole.ggirNonWearScore != nil else {
+        guard recording.ggirNonWearScore != nil else {
             return plain(.unsuitable, "GGIR's 2023 non-wear scores are not stored for this night (stored by an older sleepsta): a run with --method ggir reads the file again")
         }
-        guard let part2 = GGIRPart2(whole, chunkSeconds: GGIRNonWear2023.chunkSeconds(format: facts.format), sampleRateHz: facts.sampleRateHz) else {
+        // A `.cwa`'s device clock across a change of the clocks: GGIR's rows, on its clock.
+        let clock = facts.format == "axivity-cwa"
+            ? GGIRClockView(timeline: night.timeline, startUTC: recording.startUTC, count: recording.count) : nil
+        let whole = clock?.epochs(recording) ?? recording
+        guard let part2 = GGIRPart2(whole, chunkSeconds: GGIRNonWear2023.chunkSeconds(format: facts.format), sampleRateHz: facts.sampleRateHz,
+                                    clock: clock) else {
             return plain(.insufficientData, "GGIR analyses no part of this recording: it needs at least an hour of data from the first whole quarter hour of the clock")
         }
         let E = Int64(WearableEpochs.epochSeconds)
@@ -147,7 +152,15 @@ public struct GGIRNightMethod: Sendable {
         guard !bouts.isEmpty else {
             return result(.noSleepFound, "no sustained inactivity bout in the night's valid epochs; GGIR writes no row for this night")
         }
-        let overlapping = bouts.filter { utc($0.lowerBound) < g.guiderWakeUTC && utc($0.upperBound) > g.guiderOnsetUTC }
+        // g.create.sp.mat adds 24 to the clock hours of a bout after midnight only when its start
+        // and end differ: a one-epoch bout between midnight and noon stays at hours 0–12, before
+        // any guider, and never overlaps it.
+        func lateSingle(_ b: ClosedRange<Int>) -> Bool {
+            !g.daysleeper && b.count == 1
+                && LocalClock.floorDiv(night.timeline.localSecond(atUTC: utc(b.lowerBound)), 86_400) > LocalClock.floorDiv(night.timeline.localSecond(atUTC: W.startUTC), 86_400)
+                && (night.timeline.localSecond(atUTC: utc(b.lowerBound)) % 86_400) < 12 * 3600
+        }
+        let overlapping = bouts.filter { utc($0.lowerBound) < g.guiderWakeUTC && utc($0.upperBound) > g.guiderOnsetUTC && !lateSingle($0) }
         let states: [SleepWake?] = (0..<shown.count).map { k in
             let i = index(shown.epochStartUTC(k))
             guard i >= 0 && i < whole.count, !part2.invalid[i] else { return nil }
@@ -157,8 +170,9 @@ public struct GGIRNightMethod: Sendable {
             return result(.noSleepFound, "GGIR drops this night (cleaningcode 5): no sustained inactivity bout overlaps the HDCZA window; invalid fraction \(Self.fixed(fractionInvalid, 3))", states: states)
         }
         let onsetUTC = utc(overlapping.first!.lowerBound), wakeUTC = utc(overlapping.last!.upperBound)
-        let tstSeconds = overlapping.reduce(Int64(0)) { $0 + Int64($1.count - 1) * E }
-        let spt = Double(wakeUTC - onsetUTC) / 60, tst = Double(tstSeconds) / 60, waso = spt - tst
+        let (spt, tst) = Self.part4Durations(onsetUTC: onsetUTC, wakeUTC: wakeUTC,
+                                             bouts: overlapping.map { (utc($0.lowerBound), utc($0.upperBound)) }, night: W, timeline: night.timeline)
+        let waso = spt - tst
         let invalidInSpt = (index(onsetUTC)..<index(wakeUTC)).filter { part2.invalid[$0] }.count
         summary.sleepOnsetUTC = onsetUTC; summary.wakeupUTC = wakeUTC
         summary.sptDurationMinutes = spt; summary.sleepDurationInSptMinutes = tst; summary.wasoMinutes = waso
@@ -178,8 +192,36 @@ public struct GGIRNightMethod: Sendable {
             return result(.insufficientData, "GGIR drops this night from its cleaned summary (cleaningcode 2): invalid fraction \(Self.fixed(fractionInvalid, 3)) > 8/24 (includenightcrit 16 h); GGIR's numbers: onset \(Self.clock(onsetUTC, night.timeline)), wake \(Self.clock(wakeUTC, night.timeline)), TST \(Self.fixed(tst, 1)) min",
                           states: states)
         }
-        let reason = g.daysleeper ? "day sleeper: the HDCZA window ended in its last hour, so it was searched again from 18:00 to 18:00 (GGIR's rule)" : nil
-        return result(.scored, reason, states: states, metrics: metrics, period: (onsetUTC, wakeUTC))
+        var notes: [String] = []
+        if g.daysleeper { notes.append("day sleeper: the HDCZA window ended in its last hour, so it was searched again from 18:00 to 18:00 (GGIR's rule)") }
+        if let clock, let seam = clock.seams.first(where: { $0.atUTC < W.endUTC }) {
+            notes.append("GGIR reads this device's clock as wall-clock time: after the change of the clocks at \(Self.clock(seam.atUTC, night.timeline)) it " +
+                         (seam.jump > 0 ? "inserts an hour of still filler and its times are an hour later" : "drops an hour of data and its times are an hour earlier") +
+                         " than real time; these are GGIR's numbers, on GGIR's clock")
+        }
+        return result(.scored, notes.isEmpty ? nil : notes.joined(separator: "; "), states: states, metrics: metrics, period: (onsetUTC, wakeUTC))
+    }
+
+    /// `g.part4`'s SPT and TST in minutes: differences of clock hours (after midnight + 24) on the
+    /// night's clock, then its correction on a night with a change of the clocks
+    /// (`is_this_a_dst_night`, the change between 21:00 and 06:00): in spring an hour less of both when a bout
+    /// runs over 02:00–03:00, in autumn an hour more of SPT when onset is by 02:00 and wake from 03:00.
+    /// On any other night these are the epochs' elapsed time.
+    static func part4Durations(onsetUTC: Int64, wakeUTC: Int64, bouts: [(Int64, Int64)], night w: NightWindow,
+                               timeline: UTCOffsetTimeline) -> (spt: Double, tst: Double) {
+        let midnightLocal = timeline.localSecond(atUTC: w.startUTC) - 12 * 3600
+        // Clock seconds after the night's first midnight (GGIR's hours × 3600), whole seconds.
+        func clock(_ utc: Int64) -> Int64 { timeline.localSecond(atUTC: utc) - midnightLocal }
+        var spt = clock(wakeUTC) - clock(onsetUTC)
+        var tst = bouts.reduce(Int64(0)) { $0 + clock($1.1) - clock($1.0) }
+        let evening = timeline.utcSecond(atLocal: midnightLocal + 21 * 3600)
+        let change = timeline.offset(atUTC: evening + 9 * 3600) - timeline.offset(atUTC: evening)
+        if change > 0, bouts.contains(where: { clock($0.0) <= 26 * 3600 && clock($0.1) >= 27 * 3600 }) {
+            spt -= 3600; tst -= 3600
+        } else if change < 0, clock(onsetUTC) <= 26 * 3600 && clock(wakeUTC) >= 27 * 3600 {
+            spt += 3600
+        }
+        return (Double(spt) / 60, Double(tst) / 60)
     }
 
     /// The runs of `flags` (epochs of `whole` with data) inside `shown`, as `[from, to)` UTC seconds.

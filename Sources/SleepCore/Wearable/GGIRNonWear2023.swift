@@ -48,13 +48,17 @@ public enum GGIRNonWear2023 {
 
     /// The ends of GGIR's read chunks, in 15-min blocks from the aligned start: chunk k ends where
     /// the k-th chunk of data, counted from the recording's first epoch (`firstUTC`), ends, floored
-    /// to whole blocks; the last ends with the data.
-    public static func chunkEnds(firstUTC: Int64, alignedUTC: Int64, totalBlocks: Int, chunkSeconds: Int?) -> [Int] {
+    /// to whole blocks; the last ends with the data. `clock`: GGIR's view of a device clock across a
+    /// change of the clocks, whose chunks end at the same true instants, an hour later or earlier
+    /// on GGIR's rows.
+    public static func chunkEnds(firstUTC: Int64, alignedUTC: Int64, totalBlocks: Int, chunkSeconds: Int?,
+                                 clock: GGIRClockView? = nil) -> [Int] {
         guard let c = chunkSeconds, c > 0 else { return [totalBlocks] }
         var ends: [Int] = []
         var k = 1
         while true {
-            let blocks = Int((firstUTC + Int64(k * c) - alignedUTC) / Int64(blockSeconds))
+            let end = firstUTC + Int64(k * c)
+            let blocks = Int(((clock?.ggirUTC(end) ?? end) - alignedUTC) / Int64(blockSeconds))
             if blocks >= totalBlocks { ends.append(totalBlocks); break }
             if blocks > (ends.last ?? 0) { ends.append(blocks) }
             k += 1
@@ -62,8 +66,17 @@ public enum GGIRNonWear2023 {
         return ends
     }
 
+    /// The score (0–3 still axes, or ``notJudged``) of every epoch of `stats`' grid. With `clock`
+    /// (a device clock across a change of the clocks), the rule runs on GGIR's rows (the filler hour
+    /// included, the dropped hour left out, its chunks where GGIR's fall) and each epoch gets the
+    /// score of its row.
+    public static func scores(_ stats: EpochAxisStatistics, chunkSeconds: Int?, clock: GGIRClockView?) -> [UInt8] {
+        guard let clock else { return scores(stats, chunkSeconds: chunkSeconds) }
+        return clock.epochScores(scores(clock.statistics(stats), chunkSeconds: chunkSeconds, chunkClock: clock))
+    }
+
     /// The score (0–3 still axes, or ``notJudged``) of every epoch of `stats`' grid.
-    public static func scores(_ stats: EpochAxisStatistics, chunkSeconds: Int?) -> [UInt8] {
+    public static func scores(_ stats: EpochAxisStatistics, chunkSeconds: Int?, chunkClock: GGIRClockView? = nil) -> [UInt8] {
         let E = WearableEpochs.epochSeconds
         let n = stats.count
         var result = [UInt8](repeating: notJudged, count: n)
@@ -75,7 +88,8 @@ public enum GGIRNonWear2023 {
         let first = Int((alignedUTC - stats.startUTC) / Int64(E))
         guard first < n else { return result }
         let totalBlocks = (n - first) / perBlock
-        let chunkEnds = Self.chunkEnds(firstUTC: stats.startUTC, alignedUTC: alignedUTC, totalBlocks: totalBlocks, chunkSeconds: chunkSeconds)
+        let chunkEnds = Self.chunkEnds(firstUTC: stats.startUTC, alignedUTC: alignedUTC, totalBlocks: totalBlocks, chunkSeconds: chunkSeconds,
+                                            clock: chunkClock)
         var chunkStart = 0
         for chunkEnd in chunkEnds {
             defer { chunkStart = chunkEnd }

@@ -20,7 +20,9 @@ public struct GGIRPart2: Sendable {
     ///   - chunkSeconds: GGIR's read chunk for the format (``GGIRNonWear2023/chunkSeconds(format:)``);
     ///     nil: the chunk ends' angle-z is left as the stream gave it.
     ///   - sampleRateHz: the device's rate, which sets how far back GGIR looks at a chunk's end.
-    public init?(_ e: WearableEpochs, chunkSeconds: Int? = nil, sampleRateHz: Double? = nil) {
+    ///   - clock: GGIR's view of a device clock across a change of the clocks, when `e` is GGIR's
+    ///     rows (``GGIRClockView/epochs(_:)``): its read chunks end an hour later or earlier there.
+    public init?(_ e: WearableEpochs, chunkSeconds: Int? = nil, sampleRateHz: Double? = nil, clock: GGIRClockView? = nil) {
         guard let score = e.ggirNonWearScore,
               let first = score.firstIndex(where: { $0 != GGIRNonWear2023.notJudged }) else { return nil }
         let last = score.lastIndex(where: { $0 != GGIRNonWear2023.notJudged })!
@@ -45,7 +47,8 @@ public struct GGIRPart2: Sendable {
         if let chunkSeconds, let rate = sampleRateHz, let firstData = (0..<e.count).first(where: e.hasData),
            let lastData = (0..<e.count).last(where: e.hasData) {
             for i in Self.chunkTails(first: first, alignedUTC: e.epochStartUTC(first), firstDataUTC: e.epochStartUTC(firstData),
-                                     dataEpochs: lastData + 1 - first, chunkSeconds: chunkSeconds) where judged.contains(i) {
+                                     dataEpochs: lastData + 1 - first, chunkSeconds: chunkSeconds, clock: clock)
+                where judged.contains(i) {
                 // The epoch in which the look-back lands: it starts that long before the chunk's end.
                 let back = i + 1 - Self.tailLookbackEpochs(sampleRateHz: rate)
                 if back >= 0 && e.hasData(back) { angle[i] = (angle[i] + Double(e.angleZ[back])) / 2 }
@@ -70,10 +73,11 @@ public struct GGIRPart2: Sendable {
     /// sample): for a 100-Hz recording, the median of 10 min before the chunk's end. Half
     /// the epoch then holds that earlier attitude, and a posture change of GGIR's own can appear
     /// there. (The head of the next chunk takes its first median, a change too small to matter.)
-    static func chunkTails(first: Int, alignedUTC: Int64, firstDataUTC: Int64, dataEpochs: Int, chunkSeconds: Int) -> [Int] {
+    static func chunkTails(first: Int, alignedUTC: Int64, firstDataUTC: Int64, dataEpochs: Int, chunkSeconds: Int,
+                           clock: GGIRClockView? = nil) -> [Int] {
         let perBlock = GGIRNonWear2023.blockSeconds / WearableEpochs.epochSeconds
         return GGIRNonWear2023.chunkEnds(firstUTC: firstDataUTC, alignedUTC: alignedUTC, totalBlocks: dataEpochs / perBlock,
-                                         chunkSeconds: chunkSeconds).map { first + $0 * perBlock - 1 }
+                                         chunkSeconds: chunkSeconds, clock: clock).map { first + $0 * perBlock - 1 }
     }
 
     /// How many epochs before a chunk's end GGIR takes the attitude it fills the end with.

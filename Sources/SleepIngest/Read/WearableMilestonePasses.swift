@@ -130,8 +130,12 @@ struct WearableMilestonePasses: Sendable {
         do {
             let finished = try chosen.finish()
             epochs = finished.epochs
-            // GGIR 3's default non-wear score, for `--method ggir` (its read chunks depend on the format).
-            let scores = GGIRNonWear2023.scores(finished.statistics, chunkSeconds: GGIRNonWear2023.chunkSeconds(format: recording.format.rawValue))
+            // GGIR 3's default non-wear score, for `--method ggir` (its read chunks depend on the
+            // format), on GGIR's rows where it reads a `.cwa`'s device clock across a change of the clocks.
+            let clock = recording.format == .axivityCWA
+                ? GGIRClockView(timeline: recording.timeline, startUTC: finished.statistics.startUTC, count: finished.statistics.count) : nil
+            let scores = GGIRNonWear2023.scores(finished.statistics, chunkSeconds: GGIRNonWear2023.chunkSeconds(format: recording.format.rawValue),
+                                                clock: clock)
             epochs.ggirNonWearScore = Array(scores.prefix(epochs.count))
         } catch {
             throw IngestError(file: path, byteOffset: 0, message: "wearable epochs: \(error)")
