@@ -194,10 +194,15 @@ public struct GGIRNightMethod: Sendable {
         }
         var notes: [String] = []
         if g.daysleeper { notes.append("day sleeper: the HDCZA window ended in its last hour, so it was searched again from 18:00 to 18:00 (GGIR's rule)") }
-        if let clock, let seam = clock.seams.first(where: { $0.atUTC < W.endUTC }) {
-            notes.append("GGIR reads this device's clock as wall-clock time: after the change of the clocks at \(Self.clock(seam.atUTC, night.timeline)) it " +
-                         (seam.jump > 0 ? "inserts an hour of still filler and its times are an hour later" : "drops an hour of data and its times are an hour earlier") +
-                         " than real time; these are GGIR's numbers, on GGIR's clock")
+        if let clock, let seam = clock.seams.last(where: { $0.atUTC < W.endUTC }) {
+            let day = CivilDate(daysSinceEpoch: LocalClock.floorDiv(night.timeline.localSecond(atUTC: seam.atUTC), 86_400))
+            let after = seam.shiftAfter == 0 ? "real time again"
+                : "\(abs(seam.shiftAfter) / 3600) h \(seam.shiftAfter > 0 ? "later" : "earlier") than real time"
+            notes.append((seam.jump > 0
+                ? "the clocks went back an hour on \(day); GGIR reads this device's clock, which kept the time it was set to, as wall-clock time: it inserts an hour of still filler there"
+                : "the clocks went forward an hour on \(day); GGIR reads this device's clock, which kept the time it was set to, as wall-clock time: it drops an hour of data there")
+                + ", and its times from then on are \(after)")
+            notes.append("these are GGIR's numbers on GGIR's clock (the chart's angle-z line is on real time)")
         }
         return result(.scored, notes.isEmpty ? nil : notes.joined(separator: "; "), states: states, metrics: metrics, period: (onsetUTC, wakeUTC))
     }
