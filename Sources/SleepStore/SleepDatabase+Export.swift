@@ -20,7 +20,7 @@ extension SleepDatabase {
         return NightCatalogEntry(
             nightID: r["id"], date: date,
             window: NightWindow(date: date, startUTC: r["window_start_utc"], endUTC: r["window_end_utc"]),
-            timeline: try JSONText.decode(UTCOffsetTimeline.self, r["offsets_json"]), timeZone: r["time_zone"],
+            timeline: try JSONText.timeline(r["offsets_json"]), timeZone: r["time_zone"],
             recordingPath: r["path"], recordingFormat: r["format"], coverageSeconds: r["coverage_seconds"],
             sourceResolutionSeconds: r["source_resolution_seconds"],
             kind: (r["kind"] as String?).flatMap(RecordingKind.init(rawValue:)) ?? .phoneInBed,

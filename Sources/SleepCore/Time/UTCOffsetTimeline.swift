@@ -3,8 +3,8 @@
 /// Timestamps are UTC everywhere in sleepsta; this timeline is how local clock time (night
 /// assignment, clock-aligned intervals, chart axes) is derived, including across DST changes.
 /// Built by Ingest from the data's own offsets or from an IANA zone (`--tz`).
-public struct UTCOffsetTimeline: Sendable, Equatable, Codable {
-    public struct Transition: Sendable, Equatable, Codable {
+public struct UTCOffsetTimeline: Sendable, Hashable, Codable {
+    public struct Transition: Sendable, Hashable, Codable {
         /// First UTC second at which `offsetSeconds` applies.
         public var utcSecond: Int64
         /// Local time minus UTC, in seconds (e.g. +3600 for CET).

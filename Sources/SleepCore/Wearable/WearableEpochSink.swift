@@ -316,14 +316,25 @@ public struct WearableEpochSink: SampleSink, Sendable {
                 let runEnd = Swift.min(count, i + block)
                 var k = i
                 var last = lastTimestamp
-                while k < runEnd {
-                    let tk = t[k]
-                    let v = calibrated(SIMD4(x[k], y[k], z[k], 0))
-                    guard tk.isFinite, v.x.isFinite, v.y.isFinite, v.z.isFinite, tk >= last else { break }
-                    cx[k - i] = v.x; cy[k - i] = v.y; cz[k - i] = v.z
-                    last = tk
-                    k += 1
+                if calibrates {
+                    while k < runEnd {
+                        let tk = t[k]
+                        let v = calibrated(SIMD4(x[k], y[k], z[k], 0))
+                        guard tk.isFinite, v.x.isFinite, v.y.isFinite, v.z.isFinite, tk >= last else { break }
+                        cx[k - i] = v.x; cy[k - i] = v.y; cz[k - i] = v.z
+                        last = tk
+                        k += 1
+                    }
+                } else {
+                    // The samples as read: checked in place, not copied.
+                    while k < runEnd {
+                        let tk = t[k]
+                        guard tk.isFinite, x[k].isFinite, y[k].isFinite, z[k].isFinite, tk >= last else { break }
+                        last = tk
+                        k += 1
+                    }
                 }
+                let (rx, ry, rz) = calibrates ? (UnsafePointer(cx), UnsafePointer(cy), UnsafePointer(cz)) : (x + i, y + i, z + i)
                 let n = k - i
                 guard n > 0 else {
                     add(timestamp: t[i], x: x[i], y: y[i], z: z[i])
@@ -333,11 +344,11 @@ public struct WearableEpochSink: SampleSink, Sendable {
                 // Features are of the samples as read; the rest of the calibrated ones.
                 if collectsFeatures { for j in i..<k { features.add(timestamp: t[j], x: x[j], y: y[j], z: z[j]) } }
                 lastTimestamp = last
-                if role.computesMetrics { metrics!.add(timestamps: t + i, x: cx, y: cy, z: cz, count: n) }
+                if role.computesMetrics { metrics!.add(timestamps: t + i, x: rx, y: ry, z: rz, count: n) }
                 if role.collectsFeaturesAndCounts && countStream != nil {
-                    for j in 0..<n { countStream!.add(timestamp: t[i + j], x: cx[j], y: cy[j], z: cz[j]) }
+                    for j in 0..<n { countStream!.add(timestamp: t[i + j], x: rx[j], y: ry[j], z: rz[j]) }
                 }
-                if role.computesAxisStatistics { addStatistics(t + i, cx, cy, cz, n) }
+                if role.computesAxisStatistics { addStatistics(t + i, rx, ry, rz, n) }
                 i = k
             }
         }
