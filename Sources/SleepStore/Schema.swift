@@ -350,6 +350,12 @@ enum Schema {
         m.registerMigration("v14-epoch-temperature") { db in
             try db.execute(sql: "ALTER TABLE epoch_series ADD COLUMN temperature_f32le BLOB")
         }
+        // How the stored GGIR 2023 scores read the device's clock: `device-as-wall` (GGIR's view
+        // across a change of the clocks) from now on; NULL for recordings stored before, whose
+        // `.cwa` files `--method ggir` reads again once.
+        m.registerMigration("v15-ggir-scores-clock") { db in
+            try db.execute(sql: "ALTER TABLE recordings ADD COLUMN ggir_scores_clock TEXT")
+        }
         return m
     }
 }

@@ -61,12 +61,19 @@ extension SleepDatabase {
         }
     }
 
-    /// Whether a wearable night of the recording `r` lacks GGIR's 2023 non-wear scores (SQL, for a
-    /// query over `recordings r`).
+    /// Whether a wearable night of the recording `r` lacks GGIR's 2023 non-wear scores, or a `.cwa`'s
+    /// scores were stored before they followed GGIR's reading of its clock across a change of the
+    /// clocks (SQL, for a query over `recordings r`).
     static let ggirScoresMissingSQL = """
-        EXISTS (SELECT 1 FROM epoch_series e JOIN nights n ON n.id = e.night_id
-                WHERE n.recording_id = r.id AND e.ggir_nonwear_score_u8 IS NULL)
+        (EXISTS (SELECT 1 FROM epoch_series e JOIN nights n ON n.id = e.night_id
+                 WHERE n.recording_id = r.id AND e.ggir_nonwear_score_u8 IS NULL)
+         OR (r.format = 'axivity-cwa' AND r.ggir_scores_clock IS NULL
+             AND EXISTS (SELECT 1 FROM nights n JOIN epoch_series e ON e.night_id = n.id WHERE n.recording_id = r.id)))
         """
+
+    /// What ``ggirScoresMissingSQL`` asks of a `.cwa` (`recordings.ggir_scores_clock`): its GGIR
+    /// scores follow GGIR's reading of the device clock (``GGIRClockView``).
+    static let ggirScoresClock = "device-as-wall"
 
     /// Whether a night of the recording with this content lacks GGIR's 2023 non-wear scores.
     public func ggirScoresMissing(contentHash hash: String) throws -> Bool {

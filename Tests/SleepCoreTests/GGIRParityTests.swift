@@ -146,13 +146,35 @@ struct GGIRPartsTests {
         let g = clock.epochs(e)
         #expect(g.count == n + 720 && g.angleZ[1440] == 1439 && g.enmo[1440] == 0 && g.ggirNonWearScore![1440] == 3)
         #expect(g.angleZ[2160] == 1440 && g.enmo[2160] == 0.01 && g.ggirNonWearScore![2160] == 0)
-        // The 2023 rule on GGIR's rows: the filler hour is still (score 3) although every real epoch moves.
-        var stats = Self.statistics(blocks: 16, still: [])
+        // The 2023 rule on GGIR's rows: the half hour still before the change is followed by the
+        // still filler on GGIR's rows, so its windows are still; in real time the hour after it moves.
+        var stats = Self.statistics(blocks: 16, still: [6, 7])
         stats.startUTC = start
-        let scores = GGIRNonWear2023.scores(stats, chunkSeconds: nil, clock: try #require(GGIRClockView(timeline: Self.berlin, startUTC: start, count: stats.count)))
-        #expect(scores.count == stats.count)
-        // The blocks whose windows reach into the filler (the 45 min before the change) are still only where the window is.
-        #expect(Self.blockScores(scores).allSatisfy { $0 == 0 })
+        let view = try #require(GGIRClockView(timeline: Self.berlin, startUTC: start, count: stats.count))
+        let scores = GGIRNonWear2023.scores(stats, chunkSeconds: nil, clock: view)
+        #expect(Self.blockScores(scores) == [0, 0, 0, 0, 0, 0, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0])
+        #expect(Self.blockScores(GGIRNonWear2023.scores(stats, chunkSeconds: nil)).allSatisfy { $0 == 0 })
+        // The filler's own blocks (rows 8–11) score 3 on GGIR's rows whatever the data around.
+        let rowScores = Self.blockScores(GGIRNonWear2023.scores(view.statistics(Self.statistics(blocks: 16, still: [])), chunkSeconds: nil, chunkClock: view))
+        #expect(rowScores.count == 20 && rowScores[8...11].allSatisfy { $0 == 3 } && rowScores[0..<8].allSatisfy { $0 == 0 }
+                && rowScores[12...].allSatisfy { $0 == 0 })
+    }
+
+    @Test("GGIR's view follows the device's data, not the epochs around it: a recording stitched from its nights (padded with gaps) maps as the read did")
+    func clockViewOfPaddedRecording() throws {
+        let change: Int64 = 1_711_846_800
+        // Data from 2 h after the spring change: GGIR reads it in real time.
+        let dataStart = change + 7200, n = 2 * 720
+        #expect(GGIRClockView(timeline: Self.berlin, startUTC: dataStart, count: n) == nil)
+        // The same data inside epochs padded from 10 h before the change (a night's noon): still real time.
+        let padded = change - 36_000
+        #expect(GGIRClockView(timeline: Self.berlin, startUTC: padded, count: n + 9360,
+                              dataStartUTC: dataStart, dataEndUTC: dataStart + Int64(n) * 5) == nil)
+        // Data over the change, padded on both sides: the same seam as without the padding.
+        let over = try #require(GGIRClockView(timeline: Self.berlin, startUTC: change - 7200, count: 2 * n))
+        let overPadded = try #require(GGIRClockView(timeline: Self.berlin, startUTC: padded, count: 20_000,
+                                                    dataStartUTC: change - 7200, dataEndUTC: change - 7200 + Int64(2 * n) * 5))
+        #expect(over.seams == overPadded.seams)
     }
 
     @Test("GGIR's view of a device clock in spring: the hour after the change is dropped, every later epoch an hour early")
@@ -182,5 +204,40 @@ struct GGIRPartsTests {
         // A bout over 02:00–03:00 on the clock: GGIR takes the hour off both.
         let over = GGIRNightMethod.part4Durations(onsetUTC: onset, wakeUTC: wake, bouts: [(onset, wake)], night: w, timeline: Self.berlin)
         #expect(over.spt == 360 && over.tst == 360)
+    }
+
+    @Test("g.part4 in autumn: an hour more of SPT over the repeated hour, and correctSptEdgingInDoubleHour's hours for onset or wake inside it")
+    func part4DurationsAutumn() {
+        let noon: Int64 = 1_729_936_800   // 2024-10-26 12:00 CEST (10:00Z); the clocks go back at 10-27 01:00Z
+        let w = NightWindow(date: CivilDate(year: 2024, month: 10, day: 26), startUTC: noon, endUTC: noon + 25 * 3600)
+        func spt(_ onset: Int64, _ wake: Int64) -> Double {
+            GGIRNightMethod.part4Durations(onsetUTC: onset, wakeUTC: wake, bouts: [(onset, wake)], night: w, timeline: Self.berlin).spt
+        }
+        // 23:00 CEST to 06:00 CET: 7 h on the clock, 8 h elapsed; GGIR adds the hour.
+        #expect(spt(noon + 11 * 3600, noon + 19 * 3600) == 480)
+        // Onset at the first 02:00 (CEST), wake 06:00 CET: GGIR adds an hour twice (5 h elapsed, 6 h given).
+        #expect(spt(noon + 14 * 3600, noon + 19 * 3600) == 360)
+        // Wake inside the repeated hour (02:30 CET): an hour more for the edging.
+        #expect(spt(noon + 11 * 3600, noon + 15 * 3600 + 1800) == 270)
+        // TST is not corrected in autumn.
+        #expect(GGIRNightMethod.part4Durations(onsetUTC: noon + 11 * 3600, wakeUTC: noon + 19 * 3600, bouts: [(noon + 11 * 3600, noon + 19 * 3600)],
+                                               night: w, timeline: Self.berlin).tst == 420)
+    }
+
+    @Test("is_this_a_dst_night: the changed hour is the zone's (02:00 in Berlin, 01:00 in London), none on other nights")
+    func clockChangeNights() {
+        let london = UTCOffsetTimeline(initialOffsetSeconds: 0, transitions: [
+            .init(utcSecond: 1_711_846_800, offsetSeconds: 3600), .init(utcSecond: 1_729_990_800, offsetSeconds: 0),
+        ])
+        func night(_ y: Int, _ m: Int, _ d: Int, _ t: UTCOffsetTimeline) -> NightWindow {
+            let noonLocal = CivilDate(year: y, month: m, day: d).daysSinceEpoch * 86_400 + 12 * 3600
+            return NightWindow(date: CivilDate(year: y, month: m, day: d), startUTC: t.utcSecond(atLocal: noonLocal),
+                               endUTC: t.utcSecond(atLocal: noonLocal + 86_400))
+        }
+        #expect(GGIRNightMethod.clockChangeNight(night(2024, 3, 30, Self.berlin), timeline: Self.berlin)! == (true, 2))
+        #expect(GGIRNightMethod.clockChangeNight(night(2024, 10, 26, Self.berlin), timeline: Self.berlin)! == (false, 2))
+        #expect(GGIRNightMethod.clockChangeNight(night(2024, 3, 30, london), timeline: london)! == (true, 1))
+        #expect(GGIRNightMethod.clockChangeNight(night(2024, 10, 26, london), timeline: london)! == (false, 1))
+        #expect(GGIRNightMethod.clockChangeNight(night(2024, 6, 14, Self.berlin), timeline: Self.berlin) == nil)
     }
 }

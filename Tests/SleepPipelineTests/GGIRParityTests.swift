@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 @testable import SleepCore
 @testable import SleepPipeline
@@ -75,11 +76,30 @@ struct GGIRParityTests {
         try check(g, Self.hardCases)
     }
 
-    func check(_ generator: WearableCSVGenerator, _ reference: [Reference]) throws {
+    @Test("A .cwa stored before its GGIR scores followed GGIR's clock is read again once by --method ggir, then matches GGIR")
+    func scoresStoredBeforeAreReadAgain() throws {
+        try check(WearableCSVGenerator.springClockChange(rateHz: 100), Self.spring) { w in
+            // As an older sleepsta left it: the default method's run, without the scores' clock.
+            _ = try w.run(tz: "Europe/Berlin")
+            try DatabaseQueue(path: w.db).write { try $0.execute(sql: "UPDATE recordings SET ggir_scores_clock = NULL") }
+            let db = try SleepDatabase(path: w.db)
+            let hash = try #require(try db.query("SELECT content_hash FROM recordings").first?["content_hash"])
+            #expect(try db.ggirScoresMissing(contentHash: hash))
+        } after: { w, summary in
+            #expect(summary.filesIngested == 1, "read again for its GGIR scores")
+            let db = try SleepDatabase(path: w.db)
+            #expect(try db.query("SELECT ggir_scores_clock FROM recordings").first?["ggir_scores_clock"] == "device-as-wall")
+        }
+    }
+
+    func check(_ generator: WearableCSVGenerator, _ reference: [Reference], before: (Workspace) throws -> Void = { _ in },
+               after: (Workspace, RunSummary) throws -> Void = { _, _ in }) throws {
         let w = Workspace()
         let file = w.data + "/wrist.cwa"
         try WearableCWAGenerator(signal: generator).write(to: file)
+        try before(w)
         let summary = try w.run(tz: "Europe/Berlin") { $0.parameters.nightMethod = .ggir }
+        try after(w, summary)
         try? FileManager.default.removeItem(atPath: file)
         #expect(summary.failures.isEmpty, "\(summary.failures)")
         let db = try SleepDatabase(path: w.db)

@@ -15,8 +15,10 @@
 ///    ends at or after noon. A night cut short at the recording's start gets the mean of the other
 ///    nights' windows, as GGIR ends up doing.
 /// 4. Part 4 (`g.part4.R`, `relyonguider = FALSE`): onset = start of the first bout overlapping the
-///    window, wake = start of the last epoch of the last overlapping bout; TST = Σ bouts' (epochs −
-///    1) × 5 s; WASO = SPT − TST (invalid epochs inside count as WASO).
+///    window, wake = start of the last epoch of the last overlapping bout; SPT and TST (Σ bouts' last
+///    epoch start − first epoch start) as clock-hour differences with GGIR's correction on a night
+///    with a change of the clocks (``part4Durations(onsetUTC:wakeUTC:bouts:night:timeline:)``);
+///    WASO = SPT − TST (invalid epochs inside count as WASO).
 /// 5. GGIR's cleaned summary: a night is kept when its invalid fraction (invalid + missing epochs
 ///    / 17,280) is at most 8/24 (`includenightcrit = 16`) and a bout overlaps the window; others are
 ///    `insufficient-data` or `no-sleep-found`, with GGIR's reason.
@@ -58,8 +60,14 @@ public struct GGIRNightMethod: Sendable {
             return plain(.unsuitable, "GGIR's 2023 non-wear scores are not stored for this night (stored by an older sleepsta): a run with --method ggir reads the file again")
         }
         // A `.cwa`'s device clock across a change of the clocks: GGIR's rows, on its clock.
-        let clock = facts.format == "axivity-cwa"
-            ? GGIRClockView(timeline: night.timeline, startUTC: recording.startUTC, count: recording.count) : nil
+        let clock: GGIRClockView?
+        if facts.format == "axivity-cwa", let firstData = (0..<recording.count).first(where: recording.hasData),
+           let lastData = (0..<recording.count).last(where: recording.hasData) {
+            clock = GGIRClockView(timeline: night.timeline, startUTC: recording.startUTC, count: recording.count,
+                                  dataStartUTC: recording.epochStartUTC(firstData), dataEndUTC: recording.epochStartUTC(lastData + 1))
+        } else {
+            clock = nil
+        }
         let whole = clock?.epochs(recording) ?? recording
         guard let part2 = GGIRPart2(whole, chunkSeconds: GGIRNonWear2023.chunkSeconds(format: facts.format), sampleRateHz: facts.sampleRateHz,
                                     clock: clock) else {
@@ -188,29 +196,35 @@ public struct GGIRNightMethod: Sendable {
             lightMinutes: 0, deepMinutes: 0, awakeMinutes: waso,
             sleepMaintenanceEfficiencyPercent: spt > 0 ? tst / spt * 100 : nil,
             sleepFragmentationIndexPerHour: tst > 0 ? Double(overlapping.count) / (tst / 60) : nil)
+        var clockNotes: [String] = []
+        if let clock, let seam = clock.seams.last(where: { $0.atUTC < W.endUTC }) {
+            let day = CivilDate(daysSinceEpoch: LocalClock.floorDiv(night.timeline.localSecond(atUTC: seam.atUTC), 86_400))
+            let after = seam.shiftAfter == 0 ? "real time again"
+                : "\(LocalClock.hoursText(seconds: Int(abs(seam.shiftAfter)))) \(seam.shiftAfter > 0 ? "later" : "earlier") than real time"
+            clockNotes.append((seam.jump > 0
+                ? "the clocks went back an hour on \(day); GGIR reads this device's clock, which kept the time it was set to, as wall-clock time: it inserts an hour of still filler there"
+                : "the clocks went forward an hour on \(day); GGIR reads this device's clock, which kept the time it was set to, as wall-clock time: it drops an hour of data there")
+                + ", and its times from then on are \(after)")
+            clockNotes.append("these are GGIR's numbers on GGIR's clock (the chart's angle-z line is on real time)")
+        }
         if fractionInvalid > 8.0 / 24 {
-            return result(.insufficientData, "GGIR drops this night from its cleaned summary (cleaningcode 2): invalid fraction \(Self.fixed(fractionInvalid, 3)) > 8/24 (includenightcrit 16 h); GGIR's numbers: onset \(Self.clock(onsetUTC, night.timeline)), wake \(Self.clock(wakeUTC, night.timeline)), TST \(Self.fixed(tst, 1)) min",
+            return result(.insufficientData, (["GGIR drops this night from its cleaned summary (cleaningcode 2): invalid fraction \(Self.fixed(fractionInvalid, 3)) > 8/24 (includenightcrit 16 h); GGIR's numbers: onset \(Self.clock(onsetUTC, night.timeline)), wake \(Self.clock(wakeUTC, night.timeline)), TST \(Self.fixed(tst, 1)) min"] + clockNotes).joined(separator: "; "),
                           states: states)
         }
         var notes: [String] = []
         if g.daysleeper { notes.append("day sleeper: the HDCZA window ended in its last hour, so it was searched again from 18:00 to 18:00 (GGIR's rule)") }
-        if let clock, let seam = clock.seams.last(where: { $0.atUTC < W.endUTC }) {
-            let day = CivilDate(daysSinceEpoch: LocalClock.floorDiv(night.timeline.localSecond(atUTC: seam.atUTC), 86_400))
-            let after = seam.shiftAfter == 0 ? "real time again"
-                : "\(abs(seam.shiftAfter) / 3600) h \(seam.shiftAfter > 0 ? "later" : "earlier") than real time"
-            notes.append((seam.jump > 0
-                ? "the clocks went back an hour on \(day); GGIR reads this device's clock, which kept the time it was set to, as wall-clock time: it inserts an hour of still filler there"
-                : "the clocks went forward an hour on \(day); GGIR reads this device's clock, which kept the time it was set to, as wall-clock time: it drops an hour of data there")
-                + ", and its times from then on are \(after)")
-            notes.append("these are GGIR's numbers on GGIR's clock (the chart's angle-z line is on real time)")
-        }
+        notes += clockNotes
         return result(.scored, notes.isEmpty ? nil : notes.joined(separator: "; "), states: states, metrics: metrics, period: (onsetUTC, wakeUTC))
     }
 
     /// `g.part4`'s SPT and TST in minutes: differences of clock hours (after midnight + 24) on the
-    /// night's clock, then its correction on a night with a change of the clocks
-    /// (`is_this_a_dst_night`, the change between 21:00 and 06:00): in spring an hour less of both when a bout
-    /// runs over 02:00–03:00, in autumn an hour more of SPT when onset is by 02:00 and wake from 03:00.
+    /// night's clock, then its corrections on a night with a change of the clocks (`is_this_a_dst_night`,
+    /// which finds the changed hour `h` among the hours from 21:00 to 06:00):
+    /// - clocks forward: an hour less of both when a bout overlapping the guider runs from by `h` to
+    ///   from `h + 1`;
+    /// - clocks back: an hour more of SPT when onset is by `h` and wake from `h + 1`, and
+    ///   (`correctSptEdgingInDoubleHour`) an hour more for onset by `h` with wake inside `h…h + 1`,
+    ///   and another for onset inside `h…h + 1` with wake from `h + 1`.
     /// On any other night these are the epochs' elapsed time.
     static func part4Durations(onsetUTC: Int64, wakeUTC: Int64, bouts: [(Int64, Int64)], night w: NightWindow,
                                timeline: UTCOffsetTimeline) -> (spt: Double, tst: Double) {
@@ -219,14 +233,38 @@ public struct GGIRNightMethod: Sendable {
         func clock(_ utc: Int64) -> Int64 { timeline.localSecond(atUTC: utc) - midnightLocal }
         var spt = clock(wakeUTC) - clock(onsetUTC)
         var tst = bouts.reduce(Int64(0)) { $0 + clock($1.1) - clock($1.0) }
-        let evening = timeline.utcSecond(atLocal: midnightLocal + 21 * 3600)
-        let change = timeline.offset(atUTC: evening + 9 * 3600) - timeline.offset(atUTC: evening)
-        if change > 0, bouts.contains(where: { clock($0.0) <= 26 * 3600 && clock($0.1) >= 27 * 3600 }) {
-            spt -= 3600; tst -= 3600
-        } else if change < 0, clock(onsetUTC) <= 26 * 3600 && clock(wakeUTC) >= 27 * 3600 {
-            spt += 3600
+        if let change = Self.clockChangeNight(w, timeline: timeline) {
+            let from = (change.hour + 24) * 3600, to = (change.hour + 25) * 3600
+            if change.forward {
+                if bouts.contains(where: { clock($0.0) <= from && clock($0.1) >= to }) { spt -= 3600; tst -= 3600 }
+            } else {
+                let onset = clock(onsetUTC), wake = clock(wakeUTC)
+                if onset <= from && wake >= to { spt += 3600 }
+                if onset <= from && wake >= from && wake <= to { spt += 3600 }
+                if wake >= to && onset >= from && onset <= to { spt += 3600 }
+            }
         }
         return (Double(spt) / 60, Double(tst) / 60)
+    }
+
+    /// GGIR's `is_this_a_dst_night`: the local hours of the ten hours from 21:00 on the night's date;
+    /// fewer than nine hours between the first and the last means the clocks went back (the
+    /// repeated hour), more means they went forward (the first hour of 21–23, 0–7 that is missing).
+    static func clockChangeNight(_ w: NightWindow, timeline: UTCOffsetTimeline) -> (forward: Bool, hour: Int)? {
+        let midnightLocal = timeline.localSecond(atUTC: w.startUTC) - 12 * 3600
+        let evening = timeline.utcSecond(atLocal: midnightLocal + 21 * 3600)
+        let hours = (0...9).map { k in Int(LocalClock.floorDiv(timeline.localSecond(atUTC: evening + Int64(k) * 3600), 3600) % 24 + 24) % 24 }
+        let span = hours[9] + 24 - hours[0]
+        if span < 9 {
+            var seen = Set<Int>()
+            guard let repeated = hours.first(where: { !seen.insert($0).inserted }) else { return nil }
+            return (false, repeated)
+        }
+        if span > 9 {
+            guard let missing = (Array(21...23) + Array(0...7)).first(where: { !hours.contains($0) }) else { return nil }
+            return (true, missing)
+        }
+        return nil
     }
 
     /// The runs of `flags` (epochs of `whole` with data) inside `shown`, as `[from, to)` UTC seconds.

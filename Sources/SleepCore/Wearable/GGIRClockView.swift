@@ -47,18 +47,27 @@ public struct GGIRClockView: Sendable, Equatable {
     /// The recording's epochs.
     public let trueCount: Int
 
-    /// nil when GGIR's time is true time over the whole recording (no change of the clocks within it).
-    /// `startUTC`, `count`: the recording's 5-s epochs; `timeline`: its zone.
-    public init?(timeline: UTCOffsetTimeline, startUTC: Int64, count: Int) {
+    /// nil when GGIR's time is real time over the whole recording (no change of the clocks between
+    /// its first and last sample), and where this view is not GGIR's: a recording whose first sample
+    /// falls inside autumn's repeated hour (GGIR's reading then depends on how R resolves that first
+    /// minute), or a change off the 5-s grid (an offset change of seconds).
+    /// - Parameters:
+    ///   - startUTC, count: the 5-s epochs to map (the recording's, or the recording stitched from its
+    ///     nights, which runs from the first night's noon: the rows before the data are real time).
+    ///   - dataStartUTC, dataEndUTC: the first and last sample's epochs (the device's clock was set
+    ///     at the first); the whole span of the epochs when nil.
+    ///   - timeline: the recording's zone.
+    public init?(timeline: UTCOffsetTimeline, startUTC: Int64, count: Int, dataStartUTC: Int64? = nil, dataEndUTC: Int64? = nil) {
         let E = Int64(WearableEpochs.epochSeconds)
-        let endUTC = startUTC + Int64(count) * E
-        let o0 = Int64(timeline.offset(atUTC: startUTC))
+        let first = dataStartUTC ?? startUTC, end = dataEndUTC ?? (startUTC + Int64(count) * E)
+        let o0 = Int64(timeline.offset(atUTC: first))
         var seams: [Seam] = []
         for t in timeline.transitions {
             let o1 = Int64(timeline.offset(atUTC: t.utcSecond - 1)), o2 = Int64(t.offsetSeconds)
             guard o1 != o2 else { continue }
             let c = t.utcSecond + o1 - o0
-            guard c > startUTC && c < endUTC, c % E == 0 else { continue }
+            guard c > first && c < end else { continue }
+            guard c % E == 0 else { return nil }
             seams.append(Seam(atUTC: c, shiftBefore: o0 - o1, shiftAfter: o0 - o2))
         }
         guard !seams.isEmpty, seams[0].shiftBefore == 0 else { return nil }
@@ -130,10 +139,13 @@ public struct GGIRClockView: Sendable, Equatable {
         return out
     }
 
-    /// The recording's epochs as GGIR's rows. Filler rows hold the held epoch's angle-z with ENMO and
-    /// MAD 0 and GGIR's non-wear score 3 (a window wholly inside an hour of one repeated sample is
-    /// still on every axis). The scores of the other rows are the recording's, which ingest computes
-    /// on GGIR's rows already (``GGIRNonWear2023/scores(_:chunkSeconds:clock:)``).
+    /// The recording's epochs as GGIR's rows. Filler rows hold the held epoch's angle-z (what GGIR's
+    /// angle of the repeated sample comes to at rest) and its sample count, ENMO and MAD 0, and
+    /// GGIR's non-wear score 3: the window from the filler's first block lies wholly inside an hour
+    /// of one repeated sample, still on every axis, and marks all four of its blocks, whatever the
+    /// data around (``statistics(_:)`` gives ingest the same rows). The scores of the other rows are
+    /// the recording's, which ingest computes on GGIR's rows already
+    /// (``GGIRNonWear2023/scores(_:chunkSeconds:clock:)``).
     public func epochs(_ e: WearableEpochs) -> WearableEpochs {
         let rows = sources
         func pick<T>(_ values: [T], filler: (Int) -> T) -> [T] {
