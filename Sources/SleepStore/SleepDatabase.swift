@@ -80,7 +80,6 @@ public final class SleepDatabase: Sendable {
         var row = RecordingRow(recording)
         try row.insert(db)
         let id = row.id!
-        try db.execute(sql: "UPDATE recordings SET ggir_scores_clock = ? WHERE id = ?", arguments: [Self.ggirScoresClock, id])
         try RecordingQualityRow(recordingID: id, recording.quality).insert(db)
         return id
     }

@@ -303,13 +303,7 @@ struct StoreTrustTests {
 
     @Test("a comparison whose nights were analysed again is marked stale on the index, with the command that renews it")
     func staleComparison() throws {
-        let w = Workspace()
-        w.write("phone.csv", Workspace.phoneNight(startUTC: 1_718_398_800))
-        _ = try w.run()
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        _ = try IntervalComparisonRun(configuration: CompareConfiguration(databasePath: w.db, reportsDirectory: w.reports,
-                                                            lengths: [.tenMinutes, IntervalLength(seconds: 900)!]), logger: logger).run()
+        let w = try Self.comparedPhoneNight(methods: [AnalysisParameters()])
         _ = try w.run()
         var index = try String(contentsOfFile: w.reports + "/index.html", encoding: .utf8)
         #expect(index.contains("Interval lengths compared: 10m vs 15m") && !index.contains("stale"))
@@ -321,18 +315,9 @@ struct StoreTrustTests {
 
     @Test("compare --method ggir writes its own folder beside the plain comparison of the same lengths; the index links both, each with its own renew command")
     func comparisonPerMethod() throws {
-        let w = Workspace()
-        w.write("phone.csv", Workspace.phoneNight(startUTC: 1_718_398_800))
-        _ = try w.run()
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
         var ggir = AnalysisParameters()
         ggir.nightMethod = .ggir
-        for parameters in [AnalysisParameters(), ggir] {
-            _ = try IntervalComparisonRun(configuration: CompareConfiguration(databasePath: w.db, reportsDirectory: w.reports,
-                                                                              lengths: [.tenMinutes, IntervalLength(seconds: 900)!],
-                                                                              parameters: parameters), logger: logger).run()
-        }
+        let w = try Self.comparedPhoneNight(methods: [AnalysisParameters(), ggir])
         let files = FileManager.default
         #expect(files.fileExists(atPath: w.reports + "/compare-10m-15m/index.html"))
         #expect(files.fileExists(atPath: w.reports + "/compare-ggir-10m-15m/index.html"))
@@ -349,5 +334,20 @@ struct StoreTrustTests {
         index = try String(contentsOfFile: w.reports + "/index.html", encoding: .utf8)
         #expect(index.contains("renew with sleepsta compare --intervals 10m,15m)"))
         #expect(index.contains("renew with sleepsta compare --intervals 10m,15m --method ggir)"))
+    }
+
+    /// A workspace with one phone night, run, then compared at 10 and 15 minutes under each of `methods`.
+    static func comparedPhoneNight(methods: [AnalysisParameters]) throws -> Workspace {
+        let w = Workspace()
+        w.write("phone.csv", Workspace.phoneNight(startUTC: 1_718_398_800))
+        _ = try w.run()
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        for parameters in methods {
+            _ = try IntervalComparisonRun(configuration: CompareConfiguration(databasePath: w.db, reportsDirectory: w.reports,
+                                                                              lengths: [.tenMinutes, IntervalLength(seconds: 900)!],
+                                                                              parameters: parameters), logger: logger).run()
+        }
+        return w
     }
 }

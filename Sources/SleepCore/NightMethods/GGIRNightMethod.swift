@@ -61,10 +61,9 @@ public struct GGIRNightMethod: Sendable {
         }
         // A `.cwa`'s device clock across a change of the clocks: GGIR's rows, on its clock.
         let clock: GGIRClockView?
-        if facts.format == "axivity-cwa", let firstData = (0..<recording.count).first(where: recording.hasData),
-           let lastData = (0..<recording.count).last(where: recording.hasData) {
+        if facts.format == "axivity-cwa", let data = recording.dataEpochs {
             clock = GGIRClockView(timeline: night.timeline, startUTC: recording.startUTC, count: recording.count,
-                                  dataStartUTC: recording.epochStartUTC(firstData), dataEndUTC: recording.epochStartUTC(lastData + 1))
+                                  dataStartUTC: recording.epochStartUTC(data.lowerBound), dataEndUTC: recording.epochStartUTC(data.upperBound + 1))
         } else {
             clock = nil
         }

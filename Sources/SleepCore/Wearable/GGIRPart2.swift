@@ -44,10 +44,9 @@ public struct GGIRPart2: Sendable {
         func fourDecimals(_ v: Double) -> Double { (v * 10_000).rounded(.toNearestOrEven) / 10_000 }
         var angle = [Double](repeating: .nan, count: e.count)
         for i in judged { angle[i] = Double(e.angleZ[i]) }
-        if let chunkSeconds, let rate = sampleRateHz, let firstData = (0..<e.count).first(where: e.hasData),
-           let lastData = (0..<e.count).last(where: e.hasData) {
-            for i in Self.chunkTails(first: first, alignedUTC: e.epochStartUTC(first), firstDataUTC: e.epochStartUTC(firstData),
-                                     dataEpochs: lastData + 1 - first, chunkSeconds: chunkSeconds, clock: clock)
+        if let chunkSeconds, let rate = sampleRateHz, let data = e.dataEpochs {
+            for i in Self.chunkTails(first: first, alignedUTC: e.epochStartUTC(first), firstDataUTC: e.epochStartUTC(data.lowerBound),
+                                     dataEpochs: data.upperBound + 1 - first, chunkSeconds: chunkSeconds, clock: clock)
                 where judged.contains(i) {
                 // The epoch in which the look-back lands: it starts that long before the chunk's end.
                 let back = i + 1 - Self.tailLookbackEpochs(sampleRateHz: rate)

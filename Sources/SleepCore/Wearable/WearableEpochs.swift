@@ -63,6 +63,11 @@ public struct WearableEpochs: Sendable, Equatable {
     public var endUTC: Int64 { startUTC + Int64(count * Self.epochSeconds) }
     public func epochStartUTC(_ i: Int) -> Int64 { startUTC + Int64(i * Self.epochSeconds) }
     public func hasData(_ i: Int) -> Bool { sampleCounts[i] > 0 }
+    /// The first to the last epoch with samples; nil without any.
+    public var dataEpochs: ClosedRange<Int>? {
+        guard let first = sampleCounts.firstIndex(where: { $0 > 0 }), let last = sampleCounts.lastIndex(where: { $0 > 0 }) else { return nil }
+        return first...last
+    }
     /// Worn and with data: the epochs an estimate may use.
     public func isValid(_ i: Int) -> Bool { sampleCounts[i] > 0 && !nonWear[i] }
 
