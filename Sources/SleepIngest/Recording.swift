@@ -1,28 +1,8 @@
 import SleepCore
 
-/// The formats Ingest can read. The raw value is what the store and reports show.
-public enum RecordingFormat: String, Sendable, Codable, CaseIterable {
-    /// `timestamp,x,y,z` raw samples in g (docs/formats.md).
-    case rawCSV = "raw-csv"
-    /// The Sleepsta app's JSON export: nights of interval motion totals with surveys.
-    case appJSON = "sleepsta-app-json"
-    /// SensorLog (iOS) CSV: CoreMotion columns such as `motionUserAccelerationX(G)`, `loggingTime(txt)`.
-    case sensorLogCSV = "sensorlog-csv"
-    /// Sensor Logger (iOS/Android) `Accelerometer.csv` / `TotalAcceleration.csv`: `time` in ns, m/s².
-    case sensorLoggerCSV = "sensor-logger-csv"
-    /// Sleep as Android `sleep-export.csv`: per-record header, actigraphy per time bin, events.
-    case sleepAsAndroidCSV = "sleep-as-android-csv"
-    /// Raw CSV of a formatted local time, x, y, z in g and further columns (GGIR's raw CSV, AX6 exports).
-    case wideRawCSV = "raw-csv-extra-columns"
-    /// ActiGraph `.gt3x` (zip with `info.txt` and `log.bin`).
-    case actiGraphGT3X = "actigraph-gt3x"
-    /// ActiLife raw CSV export (`------------ Data File Created By ActiGraph …`, epoch period 00:00:00).
-    case actiLifeRawCSV = "actilife-raw-csv"
-    /// Axivity AX3/AX6 `.cwa` (512-byte blocks).
-    case axivityCWA = "axivity-cwa"
-    /// GENEActiv `.bin` (text pages with hex-packed 12-bit samples).
-    case geneActivBin = "geneactiv-bin"
-}
+/// The raw-sample formats Ingest can read (``SampleFormat``, with the epoch formats one
+/// ``SourceFormat``).
+public typealias RecordingFormat = SampleFormat
 
 /// Whether the acceleration includes gravity (decides which metrics mean anything).
 public enum GravityContent: String, Sendable, Codable {

@@ -33,6 +33,6 @@ public struct AnalysisExportEntry: Sendable, Equatable {
     /// What this analysis' numbers are (the exports' `metric` and units).
     public var labels: MethodLabels {
         MethodLabels.of(kind: night.kind, parameters: parameters, epochFile: epochFile, scoredEpochSeconds: metrics?.resolutionSeconds,
-                        appTotals: night.recordingFormat == "sleepsta-app-json")
+                        appTotals: SourceFormat(rawValue: night.recordingFormat) == .samples(.appJSON))
     }
 }

@@ -42,7 +42,7 @@ public struct StoredRecording: Sendable, Equatable {
 
 extension StoredRecording {
     /// The facts a night method may need (``RecordingFacts``).
-    public var facts: RecordingFacts { RecordingFacts(format: format, sampleRateHz: quality.nominalSampleRateHz ?? effectiveSampleRateHz) }
+    public var facts: RecordingFacts { RecordingFacts(format: SourceFormat(rawValue: format), sampleRateHz: quality.nominalSampleRateHz ?? effectiveSampleRateHz) }
 }
 
 /// A night with its base series: everything needed to re-derive any analysis without the raw file.

@@ -194,6 +194,10 @@ struct WearableMethodTests {
         let p = AnalysisParameters()
         #expect(PhoneInBedMethod().parametersKey(p) == p.key)
         #expect(WearableNightMethod().parametersKey(p).hasPrefix("method=wearable-24h;interval=600s;"))
-        #expect(NightAnalysisMethods.method(for: .wearable24h).kind == .wearable24h)
+        #expect(NightAnalysisMethods.method(for: .wearable24h, parameters: p).kind == .wearable24h)
+        var ggir = p
+        ggir.nightMethod = .ggir
+        #expect(NightAnalysisMethods.method(for: .wearable24h, parameters: ggir) is GGIRNightMethod, "--method ggir picks GGIR parity")
+        #expect(NightAnalysisMethods.method(for: .phoneInBed, parameters: ggir) is PhoneInBedMethod, "a phone keeps its method")
     }
 }

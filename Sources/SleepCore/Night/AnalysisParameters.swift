@@ -63,7 +63,4 @@ public enum NightMethodChoice: String, Sendable, Hashable, Codable, CaseIterable
     case sleepsta
     /// GGIR 3.3-6's defaults, for numbers a paper needs to match GGIR's.
     case ggir
-
-    /// Whether this choice needs the whole recording's epochs beside each night's.
-    public var needsRecordingEpochs: Bool { self == .ggir }
 }

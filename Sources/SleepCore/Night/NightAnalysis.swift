@@ -147,7 +147,7 @@ public struct NightAnalysis: Sendable, Equatable, Codable {
         }
     }
 
-    public var method: any NightAnalysisMethod { NightAnalysisMethods.method(for: kind) }
+    public var method: any NightAnalysisMethod { NightAnalysisMethods.method(for: kind, parameters: parameters) }
     /// The store's key of this analysis (depends on the method).
     public var key: String { method.parametersKey(parameters) }
 }

@@ -118,35 +118,7 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
         if let first = column.values.firstIndex(where: { !$0.isNaN }), let last = column.values.lastIndex(where: { !$0.isNaN }) {
             summary.dataMinutes = Double((last + 1 - first) * series.epochSeconds) / 60
         }
-        if family != .acceleration {
-            var off = Self.zeroRunNonWear(column.values, epochSeconds: series.epochSeconds)
-            // Inside a rest interval the device software marked, a long still stretch is sleep it
-            // scored, not the device off the wrist; an off-wrist column the file has (Actiware's
-            // "Off-Wrist Status") says where it was off.
-            if let rest = series.column("rest_interval") {
-                for i in off.indices where rest.values[i] >= 0.5 { off[i] = false }
-            }
-            // ActiLife finds its Tudor-Locke periods on every minute (a hip or ankle device lies
-            // still for hours in bed): a still stretch inside one is in bed, not off the body, so
-            // time in bed is the same as `sleepsta periods` finds.
-            if family == .actiGraphCounts, off.contains(true) {
-                var scratch = summary
-                if let raw = Self.score(series, column: column, family: family, parameters: p, summary: &scratch), raw.epochSeconds == 60 {
-                    for period in TudorLockeSleepPeriods.detect(states: raw.states, counts: raw.activity, epochSeconds: 60) {
-                        let from = raw.startUTC + Int64(period.span.startEpoch * 60), to = raw.startUTC + Int64(period.span.endEpoch * 60)
-                        for i in off.indices where series.epochStartUTC(i) >= from && series.epochStartUTC(i) < to { off[i] = false }
-                    }
-                }
-            }
-            if let offWrist = series.column("off_wrist") {
-                for i in off.indices where offWrist.values[i] >= 0.5 { off[i] = true }
-            }
-            let offEpochs = off.filter { $0 }.count
-            if offEpochs > 0 {
-                for i in off.indices where off[i] { column.values[i] = .nan }
-                summary.nonWearMinutes = Double(offEpochs * series.epochSeconds) / 60
-            }
-        }
+        if family != .acceleration { Self.markNonWear(series, column: &column, family: family, parameters: p, summary: &summary) }
         let covered = series.coveredSeconds(column)
         if covered < p.minimumCoverageSeconds, let off = summary.nonWearMinutes, off * 60 >= Double(p.minimumCoverageSeconds) {
             return fail(.insufficientData, "not worn: \(LocalClock.hoursText(seconds: Int(off * 60))) of zero counts in runs of \(Self.nonWearMinutes / 60) h or more (the device off the wrist); \(LocalClock.hoursText(seconds: covered)) of worn data remain", summary: summary)
@@ -191,15 +163,26 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
             return NightAnalysis(status: .noSleepFound, parameters: p, intervals: intervals, epochs: epochs, wakeThreshold: scored.threshold,
                                  metrics: nil, kind: kind, statusReason: found.whyNone, epochFile: summary)
         }
-        let tally = Self.tally(inBedStates, period: period)
         let onsetUTC = start(tib.lowerBound + period.lowerBound), wakeUTC = start(tib.lowerBound + period.upperBound)
         NightAnalyzer.assignPhases(&intervals, onsetUTC: onsetUTC, wakeUTC: wakeUTC, deepQuantile: p.deepQuantile)
+        let metrics = Self.metrics(inBedStates, period: period, inBed: (inBedStart, inBedEnd), sleep: (onsetUTC, wakeUTC),
+                                   epochSeconds: E, intervals: intervals)
+        return NightAnalysis(status: .scored, parameters: p, intervals: intervals, epochs: epochs, wakeThreshold: scored.threshold,
+                             metrics: metrics, kind: kind, statusReason: nil, epochFile: summary)
+    }
+
+    /// Step 5: the night's metrics from the states in bed and the sleep period inside them; epochs
+    /// without data count in neither sleep nor wake, and efficiencies leave them out.
+    static func metrics(_ inBedStates: [SleepWake?], period: Range<Int>, inBed: (Int64, Int64), sleep: (Int64, Int64),
+                        epochSeconds E: Int, intervals: [AnalyzedInterval]) -> NightSummaryMetrics {
+        let (inBedStart, inBedEnd) = inBed, (onsetUTC, wakeUTC) = sleep
+        let tally = Self.tally(inBedStates, period: period)
         let (light, deep) = NightAnalyzer.phaseMinutes(intervals, onsetUTC: onsetUTC, wakeUTC: wakeUTC)
         let minutes = Double(E) / 60
         let tst = Double(tally.sleep) * minutes, waso = Double(tally.wake) * minutes, noData = Double(tally.noData) * minutes
         let tibNoData = Double(inBedStates.filter { $0 == nil }.count) * minutes
         let tibMinutes = Double(inBedEnd - inBedStart) / 60, spt = Double(wakeUTC - onsetUTC) / 60
-        let metrics = NightSummaryMetrics(
+        return NightSummaryMetrics(
             resolutionSeconds: E, inBedStartUTC: inBedStart, inBedEndUTC: inBedEnd, sleepOnsetUTC: onsetUTC, wakeTimeUTC: wakeUTC,
             timeInBedMinutes: tibMinutes, sleepPeriodMinutes: spt, totalSleepTimeMinutes: tst,
             sleepOnsetLatencyMinutes: Double(onsetUTC - inBedStart) / 60, wakeAfterSleepOnsetMinutes: waso,
@@ -208,8 +191,40 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
             sleepMaintenanceEfficiencyPercent: spt - noData > 0 ? 100 * tst / (spt - noData) : nil,
             sleepFragmentationIndexPerHour: tst > 0 ? Double(tally.awakenings + 1) / (tst / 60) : nil,
             noDataInSleepPeriodMinutes: noData)
-        return NightAnalysis(status: .scored, parameters: p, intervals: intervals, epochs: epochs, wakeThreshold: scored.threshold,
-                             metrics: metrics, kind: kind, statusReason: nil, epochFile: summary)
+    }
+
+    /// Not worn: runs of zero counts of ``nonWearMinutes`` or more (the device off the wrist), except
+    /// inside a rest interval the device software marked or an ActiLife sleep period, and wherever
+    /// the file's own off-wrist channel says so. Their epochs become missing in `column`.
+    static func markNonWear(_ series: EpochNightSeries, column: inout EpochNightSeries.Column, family: EpochActivityFamily,
+                            parameters p: AnalysisParameters, summary: inout EpochFileNightSummary) {
+        var off = Self.zeroRunNonWear(column.values, epochSeconds: series.epochSeconds)
+        // Inside a rest interval the device software marked, a long still stretch is sleep it
+        // scored, not the device off the wrist; an off-wrist column the file has (Actiware's
+        // "Off-Wrist Status") says where it was off.
+        if let rest = series.column("rest_interval") {
+            for i in off.indices where rest.values[i] >= 0.5 { off[i] = false }
+        }
+        // ActiLife finds its Tudor-Locke periods on every minute (a hip or ankle device lies
+        // still for hours in bed): a still stretch inside one is in bed, not off the body, so
+        // time in bed is the same as `sleepsta periods` finds.
+        if family == .actiGraphCounts, off.contains(true) {
+            var scratch = summary
+            if let raw = Self.score(series, column: column, family: family, parameters: p, summary: &scratch), raw.epochSeconds == 60 {
+                for period in TudorLockeSleepPeriods.detect(states: raw.states, counts: raw.activity, epochSeconds: 60) {
+                    let from = raw.startUTC + Int64(period.span.startEpoch * 60), to = raw.startUTC + Int64(period.span.endEpoch * 60)
+                    for i in off.indices where series.epochStartUTC(i) >= from && series.epochStartUTC(i) < to { off[i] = false }
+                }
+            }
+        }
+        if let offWrist = series.column("off_wrist") {
+            for i in off.indices where offWrist.values[i] >= 0.5 { off[i] = true }
+        }
+        let offEpochs = off.filter { $0 }.count
+        if offEpochs > 0 {
+            for i in off.indices where off[i] { column.values[i] = .nan }
+            summary.nonWearMinutes = Double(offEpochs * series.epochSeconds) / 60
+        }
     }
 
     /// Scored epochs: start, activity per epoch (the column's unit), state.

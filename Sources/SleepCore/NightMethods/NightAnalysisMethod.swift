@@ -17,6 +17,9 @@ public struct NightData: Sendable {
     /// The recording's format and rate, for a method that follows how another tool read the file
     /// (GGIR parity: its read chunks); nil when the pipeline did not supply them.
     public var recording: RecordingFacts? = nil
+    /// What the method made of the whole recording, once for all its nights
+    /// (``NightAnalysisMethod/prepare(recording:facts:timeline:)``); nil: the method makes it itself.
+    public var recordingResult: (any Sendable)? = nil
 
     public init(window: NightWindow, timeline: UTCOffsetTimeline, series: SecondSeries, epochs: WearableEpochs? = nil,
                 epochFile: EpochNightSeries? = nil, guide: TimeInBedGuide? = nil) {
@@ -27,11 +30,11 @@ public struct NightData: Sendable {
 
 /// What a method may need to know of the recording a night came from.
 public struct RecordingFacts: Sendable, Hashable {
-    /// The reader's format name (`axivity-cwa`, `geneactiv-bin`, `raw-csv` …).
-    public var format: String
+    /// The reader's format; nil for a name this version does not know (a store written by a newer one).
+    public var format: SourceFormat?
     /// The device's nominal sample rate (the effective one where none is stated).
     public var sampleRateHz: Double
-    public init(format: String, sampleRateHz: Double) { self.format = format; self.sampleRateHz = sampleRateHz }
+    public init(format: SourceFormat?, sampleRateHz: Double) { self.format = format; self.sampleRateHz = sampleRateHz }
 }
 
 /// Time in bed given from outside the data (GGIR's sleeplog, pyActigraphy's SleepDiary): in bed /
@@ -46,40 +49,60 @@ public struct TimeInBedGuide: Sendable, Hashable, Codable {
     }
 }
 
-/// One way of turning a night's stored data into sleep estimates, one per ``RecordingKind``
-/// (GGIR's guiders in `HASPT.R` are interchangeable in the same way: one input, one output shape).
-/// Pure: no I/O.
+/// What a method reads beyond its own night's series and epochs, so that the pipeline supplies it
+/// where the method asks, not where a flag says.
+public struct NightInputs: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    /// The whole recording's 5-s epochs and facts (``NightData/recordingEpochs``, ``NightData/recording``):
+    /// for a method that looks at the other days.
+    public static let wholeRecording = NightInputs(rawValue: 1 << 0)
+    /// GGIR's 2023 non-wear scores in the stored milestone: a recording stored without them, or
+    /// with scores of an older reading, is read again.
+    public static let ggirNonWearScores = NightInputs(rawValue: 1 << 1)
+}
+
+/// One way of turning a night's stored data into sleep estimates, chosen per ``RecordingKind`` and
+/// `--method` (GGIR's guiders in `HASPT.R` are interchangeable in the same way: one input, one
+/// output shape). Pure: no I/O.
 public protocol NightAnalysisMethod: Sendable {
     var kind: RecordingKind { get }
     /// Stored as the analysis' `algorithm`.
     var algorithm: String { get }
     /// The night page's sentence on what ran.
     var summary: String { get }
+    /// What the method reads beyond its night (default: nothing).
+    var inputs: NightInputs { get }
     /// The store's key for an analysis with these parameters: every parameter the result depends on.
     func parametersKey(_ parameters: AnalysisParameters) -> String
     func analyze(_ night: NightData, parameters: AnalysisParameters) -> NightAnalysis
     /// ``algorithm`` and ``summary`` under given parameters (`--sleep-algorithm` changes them).
     func algorithm(_ parameters: AnalysisParameters) -> String
     func summary(_ parameters: AnalysisParameters) -> String
+    /// The recording-level work of a method that reads the whole recording, done once per
+    /// recording and handed to each of its nights as ``NightData/recordingResult`` (default: none).
+    func prepare(recording: WearableEpochs, facts: RecordingFacts, timeline: UTCOffsetTimeline) -> (any Sendable)?
 }
 
 extension NightAnalysisMethod {
+    public var inputs: NightInputs { [] }
     public func algorithm(_ parameters: AnalysisParameters) -> String { algorithm }
     public func summary(_ parameters: AnalysisParameters) -> String { summary }
+    public func prepare(recording: WearableEpochs, facts: RecordingFacts, timeline: UTCOffsetTimeline) -> (any Sendable)? { nil }
 }
 
-/// The pipeline's one place that maps a recording kind to its method.
+/// The one place that maps a recording kind and the parameters to a method.
 public enum NightAnalysisMethods {
-    public static func method(for kind: RecordingKind) -> any NightAnalysisMethod {
+    public static func method(for kind: RecordingKind, parameters: AnalysisParameters) -> any NightAnalysisMethod {
         switch kind {
         case .phoneInBed: return PhoneInBedMethod()
-        case .wearable24h: return WearableNightMethod()
+        case .wearable24h: return parameters.nightMethod == .ggir ? GGIRNightMethod() : WearableNightMethod()
         case .epochFile: return EpochFileNightMethod()
         }
     }
 
     /// The store's analysis key of every kind's method under `parameters`.
     public static func keys(_ parameters: AnalysisParameters) -> [RecordingKind: String] {
-        Dictionary(uniqueKeysWithValues: RecordingKind.allCases.map { ($0, method(for: $0).parametersKey(parameters)) })
+        Dictionary(uniqueKeysWithValues: RecordingKind.allCases.map { ($0, method(for: $0, parameters: parameters).parametersKey(parameters)) })
     }
 }

@@ -40,7 +40,6 @@ public struct WearableNightMethod: NightAnalysisMethod {
     public var kind: RecordingKind { .wearable24h }
     public var algorithm: String { "ggir-hdcza-vanhees2015" }
     public func algorithm(_ p: AnalysisParameters) -> String {
-        if p.nightMethod == .ggir { return GGIRNightMethod.algorithm }
         switch p.sleepAlgorithm ?? .vanHees2015 {
         case .vanHees2015: return algorithm
         case .coleKripke: return "ggir-hdcza-colekripke-actilife"
@@ -61,7 +60,6 @@ public struct WearableNightMethod: NightAnalysisMethod {
     }
     public var summary: String { summary(AnalysisParameters()) }
     public func summary(_ p: AnalysisParameters) -> String {
-        if p.nightMethod == .ggir { return GGIRNightMethod.summary }
         let sleep: String
         switch p.sleepAlgorithm ?? .vanHees2015 {
         case .vanHees2015: sleep = "sleep by sustained inactivity (van Hees 2015, 5° / 5 min)"
@@ -72,7 +70,6 @@ public struct WearableNightMethod: NightAnalysisMethod {
     }
 
     public func parametersKey(_ p: AnalysisParameters) -> String {
-        if p.nightMethod == .ggir { return GGIRNightMethod.parametersKey(p) }
         return "method=\(kind.rawValue);interval=\(p.interval.seconds)s;metrics=enmo+anglez+mad@5s;nonwear=ggir2013+\(StillWearCheck.key);"
             + "spt=hdcza-ggir+daysleeper(lasthour);sleep=\(Self.sleepKey(p.sleepAlgorithm));"
             + "includenight=\(Self.minimumValidHours)h;deep=q\(p.deepQuantile)"
@@ -93,160 +90,12 @@ public struct WearableNightMethod: NightAnalysisMethod {
     }
 
     public func analyze(_ night: NightData, parameters p: AnalysisParameters) -> NightAnalysis {
-        if p.nightMethod == .ggir { return GGIRNightMethod().analyze(night, parameters: p) }
-        let W = night.window
         guard let stored = night.epochs, stored.count > 0 else {
             return NightAnalysis(status: .unsuitable, parameters: p, intervals: [], epochs: [], wakeThreshold: nil, metrics: nil,
                                  kind: kind, statusReason: "the wearable method needs raw acceleration with gravity (angle-z, ENMO); this recording has no 5-s epochs of it")
         }
-        // Step 1: still stretches that are a worn wrist are worn (the stored flags are GGIR's
-        // rule's); a device laid down is non-wear for the whole time it lay there.
-        let (all, stillStretches, grown) = StillWearCheck.applied(stored)
-        var laidDown: [[Int64]] = grown.map { [all.epochStartUTC($0.lowerBound), all.epochStartUTC($0.upperBound)] }
-        func summarise(_ e: WearableEpochs) -> WearableNightSummary {
-            var s = WearableNightSummary(epochs: e)
-            func within(_ span: [Int64]) -> [Int64]? {
-                let from = max(span[0], e.startUTC), to = min(span[1], e.endUTC)
-                return from < to ? [from, to] : nil
-            }
-            s.stillWornSpansUTC = stillStretches.filter(\.worn).compactMap { within([all.epochStartUTC($0.startEpoch), all.epochStartUTC($0.endEpoch)]) }
-            s.laidDownSpansUTC = laidDown.compactMap(within)
-            s.temperatureDecides = StillWearCheck.isLive(all.temperature) ? true : nil
-            return s
-        }
-        var range = all.slice(from: W.startUTC, to: W.endUTC)
-        var summary = summarise(range)
-        func result(_ status: NightStatus, _ reason: String?, _ e: WearableEpochs, states: [SleepWake?]? = nil,
-                    metrics: NightSummaryMetrics? = nil, period: (Int64, Int64)? = nil) -> NightAnalysis {
-            var intervals = Self.intervals(e, base: night.series, length: p.interval, origin: W.startUTC, states: states)
-            if let period { NightAnalyzer.assignPhases(&intervals, onsetUTC: period.0, wakeUTC: period.1, deepQuantile: p.deepQuantile) }
-            var m = metrics
-            if var mm = m, let period {
-                (mm.lightMinutes, mm.deepMinutes) = NightAnalyzer.phaseMinutes(intervals, onsetUTC: period.0, wakeUTC: period.1)
-                m = mm
-            }
-            let scored = (0..<e.count).map { i in
-                ScoredEpoch(startUTC: e.epochStartUTC(i), activity: e.hasData(i) ? Double(e.enmo[i]) : .nan, state: states?[i])
-            }
-            return NightAnalysis(status: status, parameters: p, intervals: intervals, epochs: scored, wakeThreshold: nil,
-                                 metrics: m, kind: kind, statusReason: reason, wearable: summary)
-        }
-
-        let dataSeconds = (0..<range.count).reduce(0) { $0 + (range.hasData($1) ? WearableEpochs.epochSeconds : 0) }
-        if dataSeconds > 0 && summary.validHours == 0 {
-            return result(.insufficientData, "not worn: all \(LocalClock.hoursText(seconds: dataSeconds)) of data in this night are non-wear (still for an hour or more)", range)
-        }
-        guard summary.validHours >= Self.minimumValidHours else {
-            return result(.insufficientData, "\(Self.hours(summary.validHours)) of valid (worn) data in this night's \(Self.hours(Double(W.durationSeconds) / 3600)); GGIR's includenightcrit needs \(Self.hours(Self.minimumValidHours))", range)
-        }
-
-        // 2. The guider window: a sleep diary row (GGIR's `sleeplog` guider) when `--diary` gives
-        // one for this night, else HDCZA with GGIR's day-sleeper re-run.
-        let E64 = Int64(WearableEpochs.epochSeconds)
-        let diarySpan = night.guide.map { g in
-            (max(0, min(range.count, Int(LocalClock.floorDiv(g.startUTC - range.startUTC, E64)))),
-             max(0, min(range.count, Int(LocalClock.floorDiv(g.endUTC - range.startUTC, E64)))))
-        }
-        var spt: SleepPeriodTimeWindow
-        if let span = diarySpan, span.1 > span.0, let guide = night.guide {
-            spt = SleepPeriodTimeWindow(span: EpochSpan(startEpoch: span.0, endEpoch: span.1), threshold: .nan, candidateBlocks: [])
-            summary.guider = "sleeplog (\(guide.source))"
-        } else {
-            guard let found = Self.guider(range) else {
-                return result(.noSleepFound, "HDCZA found no rest block longer than 30 minutes in the valid data", range)
-            }
-            spt = found
-            summary.guider = "HDCZA"
-        }
-        // GGIR (g.sib.det): the window's last epoch lies in the window's last hour (11:00 to
-        // noon, also on a 23- or 25-h DST night), up to the window's very end.
-        if night.guide == nil && spt.span.endEpoch >= range.count - 3600 / WearableEpochs.epochSeconds {
-            let startLocal = night.timeline.localSecond(atUTC: W.startUTC) + 6 * 3600
-            let from = night.timeline.utcSecond(atLocal: startLocal)
-            let to = night.timeline.utcSecond(atLocal: startLocal + 86_400)
-            let shifted = all.slice(from: from, to: to)
-            if let later = Self.guider(shifted) {
-                range = shifted; spt = later
-                summary = summarise(range)
-                summary.guider = "HDCZA"
-                summary.daysleeper = true
-            }
-        }
-        // Stillness at one attitude outside the window: a device laid down for a while.
-        let shortRests = StillWearCheck.laidDownOutside(range, window: spt.span)
-        if !shortRests.isEmpty {
-            for r in shortRests { for i in r { range.nonWear[i] = true } }
-            laidDown += shortRests.map { [range.epochStartUTC($0.lowerBound), range.epochStartUTC($0.upperBound)] }
-            let (guider, daysleeper) = (summary.guider, summary.daysleeper)
-            summary = summarise(range)
-            summary.guider = guider; summary.daysleeper = daysleeper
-        }
-        summary.hdczaThresholdDegrees = spt.threshold.isNaN ? nil : spt.threshold
-        summary.guiderOnsetUTC = range.epochStartUTC(spt.span.startEpoch)
-        summary.guiderWakeupUTC = range.epochStartUTC(spt.span.endEpoch)
-        summary.nonWearNearWindowMinutes = Self.nonWearNear(spt.span, in: range)
-
-        // 3. Sustained inactivity bouts (or counts scored per minute); invalid epochs are neither sleep nor wake.
-        let states: [SleepWake?]
-        switch p.sleepAlgorithm ?? .vanHees2015 {
-        case .vanHees2015:
-            let angles = (0..<range.count).map { range.hasData($0) ? Double(range.angleZ[$0]) : .nan }
-            let sib = VanHees2015.score(angleZDegrees: angles, epochSeconds: Double(WearableEpochs.epochSeconds),
-                                        timeThresholdMinutes: Self.timeThresholdMinutes, angleThresholdDegrees: Self.angleThresholdDegrees)
-            states = Self.withoutNonWearFragments((0..<range.count).map { range.isValid($0) ? sib[$0] : nil }, range)
-        case let choice:
-            guard let scored = Self.countStates(range, algorithm: choice) else {
-                return result(.unsuitable, "--sleep-algorithm \(choice.rawValue) scores ActiGraph counts, computed from the raw samples, and this recording has none: they need a sample rate of 30–100 Hz in steps of 10 (ActiLife's paths to 30 Hz; the rate is among the recording's facts)", range)
-            }
-            states = scored
-        }
-
-        // 4. Onset and wake-up: the bouts that overlap the guider window.
-        var onset: Int? = nil, wake: Int? = nil
-        var i = 0
-        while i < states.count {
-            guard states[i] == .sleep else { i += 1; continue }
-            var j = i
-            while j < states.count && states[j] == .sleep { j += 1 }
-            if j > spt.span.startEpoch && i < spt.span.endEpoch {
-                if onset == nil { onset = i }
-                wake = j
-            }
-            i = j
-        }
-        guard let on = onset, let wk = wake else {
-            return result(.noSleepFound, "no sustained inactivity bout (van Hees 2015) inside the HDCZA window", range, states: states)
-        }
-
-        // 5. Metrics.
-        let E = Double(WearableEpochs.epochSeconds)
-        var sleepEpochs = 0, wakeEpochs = 0, invalidEpochs = 0, awakenings = 0
-        var previous: SleepWake? = nil
-        for k in on..<wk {
-            guard let s = states[k] else { invalidEpochs += 1; continue }
-            if s == .sleep { sleepEpochs += 1 } else { wakeEpochs += 1; if previous == .sleep { awakenings += 1 } }
-            previous = s
-        }
-        let onsetUTC = range.epochStartUTC(on), wakeUTC = range.epochStartUTC(wk)
-        let inBedStart = min(summary.guiderOnsetUTC!, onsetUTC), inBedEnd = max(summary.guiderWakeupUTC!, wakeUTC)
-        let tst = Double(sleepEpochs) * E / 60, waso = Double(wakeEpochs) * E / 60
-        let spMinutes = Double(wakeUTC - onsetUTC) / 60, tib = Double(inBedEnd - inBedStart) / 60
-        summary.sleepOnsetUTC = onsetUTC; summary.wakeupUTC = wakeUTC
-        summary.sptDurationMinutes = spMinutes
-        summary.sleepDurationInSptMinutes = tst
-        summary.wasoMinutes = waso
-        summary.numberOfAwakenings = awakenings
-        summary.invalidInSptMinutes = Double(invalidEpochs) * E / 60
-        let metrics = NightSummaryMetrics(
-            resolutionSeconds: WearableEpochs.epochSeconds, inBedStartUTC: inBedStart, inBedEndUTC: inBedEnd,
-            sleepOnsetUTC: onsetUTC, wakeTimeUTC: wakeUTC, timeInBedMinutes: tib, sleepPeriodMinutes: spMinutes,
-            totalSleepTimeMinutes: tst, sleepOnsetLatencyMinutes: Double(onsetUTC - inBedStart) / 60,
-            wakeAfterSleepOnsetMinutes: waso, sleepEfficiencyPercent: tib > 0 ? tst / tib * 100 : 0, awakenings: awakenings,
-            lightMinutes: 0, deepMinutes: 0, awakeMinutes: waso,
-            sleepMaintenanceEfficiencyPercent: spMinutes > 0 ? tst / spMinutes * 100 : nil,
-            sleepFragmentationIndexPerHour: tst > 0 ? Double(awakenings + 1) / (tst / 60) : nil)
-        let reason = summary.daysleeper ? "day sleeper: the HDCZA window ended between 11:00 and 12:00, so it was searched again from 18:00 to 18:00 (GGIR's rule)" : nil
-        return result(.scored, reason, range, states: states, metrics: metrics, period: (onsetUTC, wakeUTC))
+        var steps = WearableNightAnalysis(night: night, parameters: p, stored: stored)
+        return steps.analyze()
     }
 
     /// Sleep runs shorter than a bout (``timeThresholdMinutes``) beside non-wear, left unscored:

@@ -132,9 +132,10 @@ struct WearableMilestonePasses: Sendable {
             epochs = finished.epochs
             // GGIR 3's default non-wear score, for `--method ggir` (its read chunks depend on the
             // format), on GGIR's rows where it reads a `.cwa`'s device clock across a change of the clocks.
-            let clock = recording.format == .axivityCWA
+            let format = SourceFormat.samples(recording.format)
+            let clock = format.readsDeviceClockAsWallClock
                 ? GGIRClockView(timeline: recording.timeline, startUTC: finished.statistics.startUTC, count: finished.statistics.count) : nil
-            let scores = GGIRNonWear2023.scores(finished.statistics, chunkSeconds: GGIRNonWear2023.chunkSeconds(format: recording.format.rawValue),
+            let scores = GGIRNonWear2023.scores(finished.statistics, chunkSeconds: GGIRNonWear2023.chunkSeconds(format: format),
                                                 clock: clock)
             epochs.ggirNonWearScore = Array(scores.prefix(epochs.count))
         } catch {

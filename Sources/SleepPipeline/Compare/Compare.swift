@@ -38,27 +38,23 @@ public struct IntervalComparisonRun {
 
         var computed = 0, reused = 0
         var compared: [IntervalLengthComparison.Night] = []
+        var recordings = StoredRecordingContexts(db: db)
         for entry in nights {
             var stored: StoredNight? = nil
             var analyses: [NightAnalysis] = []
             for length in lengths {
                 var p = c.parameters
                 p.interval = length
-                let method = NightAnalysisMethods.method(for: entry.kind)
+                let method = NightAnalysisMethods.method(for: entry.kind, parameters: p)
                 if let a = try db.analysis(nightID: entry.nightID, parametersKey: method.parametersKey(p)) {
                     analyses.append(a); reused += 1
                     continue
                 }
-                if stored == nil {
-                    stored = try db.night(id: entry.nightID)
-                    // GGIR parity reads the other days of the recording (its imputation).
-                    if p.nightMethod?.needsRecordingEpochs == true, let id = stored?.recordingID, stored?.kind == .wearable24h {
-                        stored?.recordingEpochs = try db.recordingEpochs(recordingID: id)
-                        stored?.recordingFacts = try db.recording(forNight: entry.nightID)?.facts
-                    }
-                }
+                if stored == nil { stored = try db.night(id: entry.nightID) }
                 guard let night = stored else { throw PipelineError.environment("night \(entry.nightID) has no base series in \(c.databasePath)") }
-                let a = method.analyze(night.data, parameters: p)
+                // GGIR parity reads the other days of the recording (its imputation), prepared once per recording.
+                let derivation = NightDerivation(recording: recordings.context(for: night))
+                let a = try derivation.analyses(of: night.data, kind: entry.kind, sets: [.init(parameters: p, guide: nil)])[0]
                 try db.saveAnalysis(a, nightID: entry.nightID, runID: run.id)
                 analyses.append(a); computed += 1
                 logger.debug("analysed \(entry.nightID) with \(a.key)")

@@ -20,12 +20,18 @@ enum ReadAgain: Equatable {
     static func reason(_ stored: StoredReadFacts, configuration c: PipelineConfiguration, isSamples: Bool) -> ReadAgain? {
         if isSamples, let kind = c.kindOverride, kind.rawValue != stored.kind { return .kind }
         if isSamples, c.needsActivityCounts, stored.kind == RecordingKind.wearable24h.rawValue, !stored.activityCountsAttempted { return .counts }
-        if isSamples, c.parameters.nightMethod?.needsRecordingEpochs == true, stored.kind == RecordingKind.wearable24h.rawValue,
-           stored.ggirScoresMissing { return .ggirScores }
+        if isSamples, methodNeedsGGIRScores(kind: stored.kind, configuration: c), stored.ggirScoresMissing { return .ggirScores }
         if let tz = c.timeZoneIdentifier, stored.timeZoneSource != TimeZoneSource.data.rawValue, stored.timeZone != tz {
             return .zone(was: stored.timeZoneSource == TimeZoneSource.assumedUTC.rawValue
                 ? "UTC (assumed: no zone in the file, no --tz)" : "\(stored.timeZone ?? "UTC") (\(stored.timeZoneSource))")
         }
         return nil
+    }
+
+    /// Whether the method this run gives a recording of `kind` (a ``RecordingKind`` raw value)
+    /// reads GGIR's 2023 non-wear scores from the stored milestone (``NightInputs/ggirNonWearScores``).
+    static func methodNeedsGGIRScores(kind: String, configuration c: PipelineConfiguration) -> Bool {
+        guard let kind = RecordingKind(rawValue: kind) else { return false }
+        return NightAnalysisMethods.method(for: kind, parameters: c.parameters).inputs.contains(.ggirNonWearScores)
     }
 }

@@ -36,10 +36,10 @@ public enum GGIRNonWear2023 {
     public static let windowSeconds = 3600
 
     /// GGIR's read chunk in seconds of data for a format (`get_nw_clip_block_params.R`).
-    public static func chunkSeconds(format: String) -> Int? {
+    public static func chunkSeconds(format: SourceFormat?) -> Int? {
         switch format {
-        case "axivity-cwa": return 36 * 3600            // 24 h × rate / 80 pages of 120 samples (packed AX3)
-        case "actigraph-gt3x": return 24 * 3600
+        case .samples(.axivityCWA)?: return 36 * 3600            // 24 h × rate / 80 pages of 120 samples (packed AX3)
+        case .samples(.actiGraphGT3X)?: return 24 * 3600
         // GGIR's default, round(14,512 × rate / 50) blocks of 300 samples: GENEActiv pages, and the
         // rows of a raw CSV (21,467 is the older Genea's).
         default: return 14_512 * 300 / 50

@@ -1,0 +1,159 @@
+/// One night of GGIR parity, a slice of the recording's ``GGIRRecording``, in the steps GGIR takes
+/// (``GGIRNightMethod`` lists them with their sources): does GGIR have the night, its guider, the
+/// bouts that overlap it, part 4's numbers, and its night inclusion.
+struct GGIRNightAnalysis {
+    let recording: GGIRRecording
+    let night: NightData
+    let parameters: AnalysisParameters
+
+    init(recording: GGIRRecording, night: NightData, parameters: AnalysisParameters) {
+        self.recording = recording; self.night = night; self.parameters = parameters
+    }
+
+    typealias Night = GGIRNightMethod.Night
+    var W: NightWindow { night.window }
+    var timeline: UTCOffsetTimeline { night.timeline }
+    func utc(_ i: Int) -> Int64 { recording.whole.epochStartUTC(i) }
+
+    func plain(_ status: NightStatus, _ reason: String) -> NightAnalysis {
+        GGIRNightMethod.Refusal(status: status, reason: reason).analysis(parameters)
+    }
+
+    func analyze() -> NightAnalysis {
+        let range = recording.window(W)
+        guard !range.isEmpty, hasNight else {
+            return plain(.insufficientData, "GGIR has no night here: its night windows lie around a midnight in its data (which start at the first whole quarter hour and end with the last 15-min block it processed)")
+        }
+        let fractionInvalid = self.fractionInvalid(range)
+        var summary = WearableNightSummary(epochs: recording.whole.slice(from: W.startUTC, to: W.endUTC))
+        summary.fractionNightInvalid = fractionInvalid
+        summary.validHours = Double(range.filter { !recording.part2.invalid[$0] }.count * WearableEpochs.epochSeconds) / 3600
+        summary.guider = "HDCZA (GGIR \(GGIRNightMethod.version) parity)"
+        guard let g = guider(range) else {
+            return plain(.noSleepFound, "HDCZA found no sleep period window (every epoch of the night invalid, or no rest block longer than 30 minutes); GGIR writes no night")
+        }
+        summary.daysleeper = g.daysleeper
+        summary.guiderOnsetUTC = g.guiderOnsetUTC; summary.guiderWakeupUTC = g.guiderWakeUTC
+        summary.hdczaThresholdDegrees = g.threshold.isNaN ? nil : g.threshold
+        // The bouts of this night's window (of the 18:00 window for a day sleeper), cut at its edges.
+        let bouts = recording.bouts(in: g.daysleeper ? recording.window(W, shiftSeconds: 6 * 3600) : range)
+        let shift: Int64 = g.daysleeper ? 6 * 3600 : 0
+        let shown = recording.whole.slice(from: W.startUTC + shift, to: W.endUTC + shift)
+        summary.invalidSpansUTC = GGIRNightMethod.spans(of: recording.part2.invalid, whole: recording.whole, within: shown)
+        summary.nonWearNearWindowMinutes = invalidMinutesNear(g)
+        let result = WearableNightResult(night: night, parameters: parameters, epochs: shown)
+        guard !bouts.isEmpty else {
+            return result.make(.noSleepFound, "no sustained inactivity bout in the night's valid epochs; GGIR writes no row for this night", summary: summary)
+        }
+        let overlapping = bouts.filter { utc($0.lowerBound) < g.guiderWakeUTC && utc($0.upperBound) > g.guiderOnsetUTC && !lateSingle($0, g) }
+        let states = self.states(shown)
+        if overlapping.isEmpty {
+            return result.make(.noSleepFound, "GGIR drops this night (cleaningcode 5): no sustained inactivity bout overlaps the HDCZA window; invalid fraction \(GGIRNightMethod.fixed(fractionInvalid, 3))",
+                               summary: summary, states: states)
+        }
+        return part4(overlapping, guider: g, fractionInvalid: fractionInvalid, summary: summary, states: states, result: result)
+    }
+
+    /// Does GGIR have this night? Its windows are those around a midnight in its data, plus the
+    /// morning before the first midnight when the data start between 00:00 and 04:00.
+    var hasNight: Bool {
+        let judged = recording.part2.judged
+        let midnightLocal = timeline.localSecond(atUTC: W.startUTC) + 12 * 3600
+        let midnight = recording.index(timeline.utcSecond(atLocal: midnightLocal))
+        let fourAM = recording.index(timeline.utcSecond(atLocal: midnightLocal + 4 * 3600))
+        return judged.contains(midnight) || (judged.lowerBound > midnight && judged.lowerBound < fourAM)
+    }
+
+    /// GGIR's `fraction_night_invalid`: invalid and missing epochs over a whole day's 17,280.
+    func fractionInvalid(_ range: Range<Int>) -> Double {
+        let perDay = GGIRNightMethod.epochsPerDay
+        return min(1, Double(range.filter { recording.part2.invalid[$0] }.count + max(0, perDay - range.count)) / Double(perDay))
+    }
+
+    /// The guider. GGIR stores none for a window cut short at the start (a date bug in
+    /// `g.sib.det`) and part 4 takes the mean of the other nights' windows.
+    func guider(_ range: Range<Int>) -> Night? {
+        let partialFirst = range.lowerBound == recording.part2.judged.lowerBound && range.count != GGIRNightMethod.epochsPerDay
+        return partialFirst ? GGIRNightMethod.meanGuider(for: W, timeline: timeline, in: recording)
+                            : GGIRNightMethod.guider(W, in: recording)
+    }
+
+    /// The page's caution: invalid (imputed) minutes in the window, the hour before it and the half
+    /// hour after. Not ``WearableNightMethod/nonWearNear(_:in:)``: a guider averaged from other
+    /// nights can lie before the data.
+    func invalidMinutesNear(_ g: Night) -> Double {
+        let whole = recording.whole
+        let nearFrom = max(0, recording.index(g.guiderOnsetUTC) - WearableNightMethod.nonWearLookBeforeEpochs)
+        let nearTo = min(whole.count, recording.index(g.guiderWakeUTC) + WearableNightMethod.nonWearLookAfterEpochs)
+        let invalid = (nearFrom..<max(nearFrom, nearTo)).filter { recording.part2.invalid[$0] && whole.hasData($0) }.count
+        return Double(invalid * WearableEpochs.epochSeconds) / 60
+    }
+
+    /// `g.create.sp.mat` adds 24 to the clock hours of a bout after midnight only when its start
+    /// and end differ: a one-epoch bout between midnight and noon stays at hours 0–12, before any
+    /// guider, and never overlaps it.
+    func lateSingle(_ b: ClosedRange<Int>, _ g: Night) -> Bool {
+        guard !g.daysleeper && b.count == 1 else { return false }
+        let local = timeline.localSecond(atUTC: utc(b.lowerBound))
+        return LocalClock.floorDiv(local, 86_400) > LocalClock.floorDiv(timeline.localSecond(atUTC: W.startUTC), 86_400)
+            && (local % 86_400) < 12 * 3600
+    }
+
+    /// Sleep or wake per shown epoch: a bout is sleep; invalid epochs are neither.
+    func states(_ shown: WearableEpochs) -> [SleepWake?] {
+        (0..<shown.count).map { k in
+            let i = recording.index(shown.epochStartUTC(k))
+            guard i >= 0 && i < recording.whole.count, !recording.part2.invalid[i] else { return nil }
+            return recording.sib[i] ? .sleep : .wake
+        }
+    }
+
+    /// Part 4: onset at the first overlapping bout's start, wake at the start of the last one's last
+    /// epoch, its clock-hour SPT and TST, and its night inclusion (`includenightcrit = 16`).
+    func part4(_ overlapping: [ClosedRange<Int>], guider g: Night, fractionInvalid: Double, summary: WearableNightSummary,
+               states: [SleepWake?], result: WearableNightResult) -> NightAnalysis {
+        var summary = summary
+        let onsetUTC = utc(overlapping.first!.lowerBound), wakeUTC = utc(overlapping.last!.upperBound)
+        let (spt, tst) = GGIRNightMethod.part4Durations(onsetUTC: onsetUTC, wakeUTC: wakeUTC,
+                                                        bouts: overlapping.map { (utc($0.lowerBound), utc($0.upperBound)) }, night: W, timeline: timeline)
+        let waso = spt - tst
+        let invalidInSpt = (recording.index(onsetUTC)..<recording.index(wakeUTC)).filter { recording.part2.invalid[$0] }.count
+        summary.sleepOnsetUTC = onsetUTC; summary.wakeupUTC = wakeUTC
+        summary.sptDurationMinutes = spt; summary.sleepDurationInSptMinutes = tst; summary.wasoMinutes = waso
+        summary.numberOfAwakenings = overlapping.count - 1
+        summary.invalidInSptMinutes = Double(invalidInSpt * WearableEpochs.epochSeconds) / 60
+        let inBedStart = min(g.guiderOnsetUTC, onsetUTC), inBedEnd = max(g.guiderWakeUTC, wakeUTC)
+        let tib = Double(inBedEnd - inBedStart) / 60
+        let metrics = NightSummaryMetrics(
+            resolutionSeconds: WearableEpochs.epochSeconds, inBedStartUTC: inBedStart, inBedEndUTC: inBedEnd,
+            sleepOnsetUTC: onsetUTC, wakeTimeUTC: wakeUTC, timeInBedMinutes: tib, sleepPeriodMinutes: spt,
+            totalSleepTimeMinutes: tst, sleepOnsetLatencyMinutes: Double(onsetUTC - inBedStart) / 60,
+            wakeAfterSleepOnsetMinutes: waso, sleepEfficiencyPercent: tib > 0 ? tst / tib * 100 : 0, awakenings: overlapping.count - 1,
+            lightMinutes: 0, deepMinutes: 0, awakeMinutes: waso,
+            sleepMaintenanceEfficiencyPercent: spt > 0 ? tst / spt * 100 : nil,
+            sleepFragmentationIndexPerHour: tst > 0 ? Double(overlapping.count) / (tst / 60) : nil)
+        let clockNotes = self.clockNotes()
+        if fractionInvalid > 8.0 / 24 {
+            let dropped = "GGIR drops this night from its cleaned summary (cleaningcode 2): invalid fraction \(GGIRNightMethod.fixed(fractionInvalid, 3)) > 8/24 (includenightcrit 16 h); GGIR's numbers: onset \(GGIRNightMethod.clock(onsetUTC, timeline)), wake \(GGIRNightMethod.clock(wakeUTC, timeline)), TST \(GGIRNightMethod.fixed(tst, 1)) min"
+            return result.make(.insufficientData, ([dropped] + clockNotes).joined(separator: "; "), summary: summary, states: states)
+        }
+        var notes: [String] = []
+        if g.daysleeper { notes.append("day sleeper: the HDCZA window ended in its last hour, so it was searched again from 18:00 to 18:00 (GGIR's rule)") }
+        notes += clockNotes
+        return result.make(.scored, notes.isEmpty ? nil : notes.joined(separator: "; "), summary: summary, states: states,
+                           metrics: metrics, period: (onsetUTC, wakeUTC))
+    }
+
+    /// The page's words on a change of the clocks GGIR read the device's clock across.
+    func clockNotes() -> [String] {
+        guard let clock = recording.clock, let seam = clock.seams.last(where: { $0.atUTC < W.endUTC }) else { return [] }
+        let day = CivilDate(daysSinceEpoch: LocalClock.floorDiv(timeline.localSecond(atUTC: seam.atUTC), 86_400))
+        let after = seam.shiftAfter == 0 ? "real time again"
+            : "\(LocalClock.hoursText(seconds: Int(abs(seam.shiftAfter)))) \(seam.shiftAfter > 0 ? "later" : "earlier") than real time"
+        return [(seam.jump > 0
+            ? "the clocks went back an hour on \(day); GGIR reads this device's clock, which kept the time it was set to, as wall-clock time: it inserts an hour of still filler there"
+            : "the clocks went forward an hour on \(day); GGIR reads this device's clock, which kept the time it was set to, as wall-clock time: it drops an hour of data there")
+            + ", and its times from then on are \(after)",
+            "these are GGIR's numbers on GGIR's clock (the chart's angle-z line is on real time)"]
+    }
+}

@@ -1,0 +1,201 @@
+/// One night of the wearable method (``WearableNightMethod``), in the steps its documentation lists:
+/// valid data, the guider window (with GGIR's day-sleeper rerun), stillness at one attitude outside
+/// it, sleep and wake, onset and wake-up, metrics. Each step cites its source where it is implemented.
+struct WearableNightAnalysis {
+    let night: NightData
+    let parameters: AnalysisParameters
+    /// The night's epochs with still stretches that are a worn wrist taken as worn.
+    let all: WearableEpochs
+    let stillStretches: [StillWearCheck.Stretch]
+    /// Stillness at one attitude the method adds to GGIR's non-wear: `[from, to)` UTC seconds.
+    var laidDown: [[Int64]]
+    /// The epochs the night is judged on (moved to 18:00 to 18:00 for a day sleeper).
+    var range: WearableEpochs
+    var summary: WearableNightSummary
+
+    var W: NightWindow { night.window }
+    static let E = WearableEpochs.epochSeconds
+
+    /// Step 1: still stretches that are a worn wrist are worn (the stored flags are GGIR's 2013
+    /// rule's); a device laid down is non-wear for the whole time it lay there (``StillWearCheck``).
+    init(night: NightData, parameters: AnalysisParameters, stored: WearableEpochs) {
+        self.night = night; self.parameters = parameters
+        let (all, stillStretches, grown) = StillWearCheck.applied(stored)
+        self.all = all; self.stillStretches = stillStretches
+        laidDown = grown.map { [all.epochStartUTC($0.lowerBound), all.epochStartUTC($0.upperBound)] }
+        range = all.slice(from: night.window.startUTC, to: night.window.endUTC)
+        summary = WearableNightSummary(epochs: range)
+        summary = summarised(range)
+    }
+
+    /// The night's quality facts over `e`, with the still and laid-down stretches that lie in it.
+    func summarised(_ e: WearableEpochs) -> WearableNightSummary {
+        var s = WearableNightSummary(epochs: e)
+        func within(_ span: [Int64]) -> [Int64]? {
+            let from = max(span[0], e.startUTC), to = min(span[1], e.endUTC)
+            return from < to ? [from, to] : nil
+        }
+        s.stillWornSpansUTC = stillStretches.filter(\.worn).compactMap { within([all.epochStartUTC($0.startEpoch), all.epochStartUTC($0.endEpoch)]) }
+        s.laidDownSpansUTC = laidDown.compactMap(within)
+        s.temperatureDecides = StillWearCheck.isLive(all.temperature) ? true : nil
+        return s
+    }
+
+    func result(_ status: NightStatus, _ reason: String?, states: [SleepWake?]? = nil,
+                metrics: NightSummaryMetrics? = nil, period: (Int64, Int64)? = nil) -> NightAnalysis {
+        WearableNightResult(night: night, parameters: parameters, epochs: range)
+            .make(status, reason, summary: summary, states: states, metrics: metrics, period: period)
+    }
+
+    mutating func analyze() -> NightAnalysis {
+        if let refused = validData() { return refused }
+        guard var spt = guider() else {
+            return result(.noSleepFound, "HDCZA found no rest block longer than 30 minutes in the valid data")
+        }
+        if night.guide == nil { spt = daySleeperRerun(spt) }
+        markLaidDownOutside(spt)
+        summary.hdczaThresholdDegrees = spt.threshold.isNaN ? nil : spt.threshold
+        summary.guiderOnsetUTC = range.epochStartUTC(spt.span.startEpoch)
+        summary.guiderWakeupUTC = range.epochStartUTC(spt.span.endEpoch)
+        summary.nonWearNearWindowMinutes = WearableNightMethod.nonWearNear(spt.span, in: range)
+        let states: [SleepWake?]
+        switch sleepWake() {
+        case .failure(let refused): return refused.analysis
+        case .success(let s): states = s
+        }
+        guard let (on, wk) = Self.onsetAndWake(states, window: spt.span) else {
+            return result(.noSleepFound, "no sustained inactivity bout (van Hees 2015) inside the HDCZA window", states: states)
+        }
+        return metrics(states, onset: on, wake: wk)
+    }
+
+    /// Step 1's verdict: a night with less than 16 valid hours is `insufficient-data` (GGIR part 4's
+    /// `includenightcrit = 16`), with the hours in the reason; nothing is estimated.
+    func validData() -> NightAnalysis? {
+        let dataSeconds = (0..<range.count).reduce(0) { $0 + (range.hasData($1) ? Self.E : 0) }
+        if dataSeconds > 0 && summary.validHours == 0 {
+            return result(.insufficientData, "not worn: all \(LocalClock.hoursText(seconds: dataSeconds)) of data in this night are non-wear (still for an hour or more)")
+        }
+        guard summary.validHours >= WearableNightMethod.minimumValidHours else {
+            let hours = WearableNightMethod.hours
+            return result(.insufficientData, "\(hours(summary.validHours)) of valid (worn) data in this night's \(hours(Double(W.durationSeconds) / 3600)); GGIR's includenightcrit needs \(hours(WearableNightMethod.minimumValidHours))")
+        }
+        return nil
+    }
+
+    /// Step 2: the guider window: a sleep diary row (GGIR's `sleeplog` guider) when `--diary` gives
+    /// one for this night, else HDCZA on angle-z (van Hees et al. 2018).
+    mutating func guider() -> SleepPeriodTimeWindow? {
+        let E64 = Int64(Self.E)
+        if let g = night.guide {
+            let from = max(0, min(range.count, Int(LocalClock.floorDiv(g.startUTC - range.startUTC, E64))))
+            let to = max(0, min(range.count, Int(LocalClock.floorDiv(g.endUTC - range.startUTC, E64))))
+            if to > from {
+                summary.guider = "sleeplog (\(g.source))"
+                return SleepPeriodTimeWindow(span: EpochSpan(startEpoch: from, endEpoch: to), threshold: .nan, candidateBlocks: [])
+            }
+        }
+        guard let found = WearableNightMethod.guider(range) else { return nil }
+        summary.guider = "HDCZA"
+        return found
+    }
+
+    /// GGIR (`g.sib.det`): the window's last epoch lies in the window's last hour (11:00 to noon,
+    /// also on a 23- or 25-h DST night), up to the window's very end: HDCZA runs again on 18:00 to
+    /// 18:00, and a window found there replaces it.
+    mutating func daySleeperRerun(_ spt: SleepPeriodTimeWindow) -> SleepPeriodTimeWindow {
+        guard spt.span.endEpoch >= range.count - 3600 / Self.E else { return spt }
+        let startLocal = night.timeline.localSecond(atUTC: W.startUTC) + 6 * 3600
+        let shifted = all.slice(from: night.timeline.utcSecond(atLocal: startLocal), to: night.timeline.utcSecond(atLocal: startLocal + 86_400))
+        guard let later = WearableNightMethod.guider(shifted) else { return spt }
+        range = shifted
+        summary = summarised(range)
+        summary.guider = "HDCZA"
+        summary.daysleeper = true
+        return later
+    }
+
+    /// Stillness at one attitude outside the window: a device laid down for a while (``StillWearCheck``).
+    mutating func markLaidDownOutside(_ spt: SleepPeriodTimeWindow) {
+        let shortRests = StillWearCheck.laidDownOutside(range, window: spt.span)
+        guard !shortRests.isEmpty else { return }
+        for r in shortRests { for i in r { range.nonWear[i] = true } }
+        laidDown += shortRests.map { [range.epochStartUTC($0.lowerBound), range.epochStartUTC($0.upperBound)] }
+        let (guider, daysleeper) = (summary.guider, summary.daysleeper)
+        summary = summarised(range)
+        summary.guider = guider; summary.daysleeper = daysleeper
+    }
+
+    struct Refused: Error { var analysis: NightAnalysis }
+
+    /// Step 3: sustained inactivity bouts (van Hees 2015) or counts scored per minute (Cole–Kripke,
+    /// Sadeh as ActiLife); invalid epochs are neither sleep nor wake.
+    func sleepWake() -> Result<[SleepWake?], Refused> {
+        let p = parameters
+        switch p.sleepAlgorithm ?? .vanHees2015 {
+        case .vanHees2015:
+            let angles = (0..<range.count).map { range.hasData($0) ? Double(range.angleZ[$0]) : .nan }
+            let sib = VanHees2015.score(angleZDegrees: angles, epochSeconds: Double(Self.E),
+                                        timeThresholdMinutes: WearableNightMethod.timeThresholdMinutes,
+                                        angleThresholdDegrees: WearableNightMethod.angleThresholdDegrees)
+            return .success(WearableNightMethod.withoutNonWearFragments((0..<range.count).map { range.isValid($0) ? sib[$0] : nil }, range))
+        case let choice:
+            guard let scored = WearableNightMethod.countStates(range, algorithm: choice) else {
+                return .failure(Refused(analysis: result(.unsuitable, "--sleep-algorithm \(choice.rawValue) scores ActiGraph counts, computed from the raw samples, and this recording has none: they need a sample rate of 30–100 Hz in steps of 10 (ActiLife's paths to 30 Hz; the rate is among the recording's facts)")))
+            }
+            return .success(scored)
+        }
+    }
+
+    /// Step 4 (GGIR part 4, `relyonguider = FALSE`): the start of the first and the end of the last
+    /// sleep run that overlaps the guider window, as epoch indices.
+    static func onsetAndWake(_ states: [SleepWake?], window: EpochSpan) -> (Int, Int)? {
+        var onset: Int? = nil, wake: Int? = nil
+        var i = 0
+        while i < states.count {
+            guard states[i] == .sleep else { i += 1; continue }
+            var j = i
+            while j < states.count && states[j] == .sleep { j += 1 }
+            if j > window.startEpoch && i < window.endEpoch {
+                if onset == nil { onset = i }
+                wake = j
+            }
+            i = j
+        }
+        guard let onset, let wake else { return nil }
+        return (onset, wake)
+    }
+
+    /// Step 5: metrics in GGIR's part-4 names and the AASM/yasa names, with the guider window as
+    /// time in bed; invalid minutes inside the sleep period count in neither sleep nor WASO.
+    mutating func metrics(_ states: [SleepWake?], onset on: Int, wake wk: Int) -> NightAnalysis {
+        let E = Double(Self.E)
+        var sleepEpochs = 0, wakeEpochs = 0, invalidEpochs = 0, awakenings = 0
+        var previous: SleepWake? = nil
+        for k in on..<wk {
+            guard let s = states[k] else { invalidEpochs += 1; continue }
+            if s == .sleep { sleepEpochs += 1 } else { wakeEpochs += 1; if previous == .sleep { awakenings += 1 } }
+            previous = s
+        }
+        let onsetUTC = range.epochStartUTC(on), wakeUTC = range.epochStartUTC(wk)
+        let inBedStart = min(summary.guiderOnsetUTC!, onsetUTC), inBedEnd = max(summary.guiderWakeupUTC!, wakeUTC)
+        let tst = Double(sleepEpochs) * E / 60, waso = Double(wakeEpochs) * E / 60
+        let spMinutes = Double(wakeUTC - onsetUTC) / 60, tib = Double(inBedEnd - inBedStart) / 60
+        summary.sleepOnsetUTC = onsetUTC; summary.wakeupUTC = wakeUTC
+        summary.sptDurationMinutes = spMinutes
+        summary.sleepDurationInSptMinutes = tst
+        summary.wasoMinutes = waso
+        summary.numberOfAwakenings = awakenings
+        summary.invalidInSptMinutes = Double(invalidEpochs) * E / 60
+        let metrics = NightSummaryMetrics(
+            resolutionSeconds: Self.E, inBedStartUTC: inBedStart, inBedEndUTC: inBedEnd,
+            sleepOnsetUTC: onsetUTC, wakeTimeUTC: wakeUTC, timeInBedMinutes: tib, sleepPeriodMinutes: spMinutes,
+            totalSleepTimeMinutes: tst, sleepOnsetLatencyMinutes: Double(onsetUTC - inBedStart) / 60,
+            wakeAfterSleepOnsetMinutes: waso, sleepEfficiencyPercent: tib > 0 ? tst / tib * 100 : 0, awakenings: awakenings,
+            lightMinutes: 0, deepMinutes: 0, awakeMinutes: waso,
+            sleepMaintenanceEfficiencyPercent: spMinutes > 0 ? tst / spMinutes * 100 : nil,
+            sleepFragmentationIndexPerHour: tst > 0 ? Double(awakenings + 1) / (tst / 60) : nil)
+        let reason = summary.daysleeper ? "day sleeper: the HDCZA window ended between 11:00 and 12:00, so it was searched again from 18:00 to 18:00 (GGIR's rule)" : nil
+        return result(.scored, reason, states: states, metrics: metrics, period: (onsetUTC, wakeUTC))
+    }
+}

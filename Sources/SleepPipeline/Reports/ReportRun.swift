@@ -1,0 +1,34 @@
+import Foundation
+import Logging
+import SleepCore
+import SleepReport
+import SleepStore
+
+extension Pipeline {
+    /// The run's report step: every night's page, or (`nightly`) only those the run changed,
+    /// unless something since the last run that wrote pages asks for all (``ReportScope``).
+    func renderReports(db: SleepDatabase, run: RunRecord, previous: RunRecord?, affected: Set<String>, summary: inout RunSummary) throws {
+        let c = configuration
+        var only: Set<String>? = nil
+        if c.reportScope == .affected {
+            summary.renderedAllBecause = ReportScope.renderAllReason(previousRun: previous, toolVersion: c.toolVersion,
+                                                                     parametersJSON: run.parametersJSON)
+            if let reason = summary.renderedAllBecause { logger.notice("rendering every night's report: \(reason)") }
+            else { only = affected }
+        }
+        var reporter = ReportBuilder(db: db, reportsDirectory: c.reportsDirectory, parameters: c.parameters)
+        reporter.failures = summary.failures.map { ($0.path, PrintableText.escaped($0.error)) }
+        reporter.participants = c.participants
+        let rendered = try writingReports {
+            try reporter.render(only: only) { done, total, nightID in
+                progress?.update(PipelineProgress(stage: .reports, done: done, total: total, nights: done, item: nightID))
+            }
+        }
+        summary.reportsWritten = rendered.written
+        summary.warnings += rendered.skipped
+        for s in rendered.skipped { logger.error("\(s)") }
+        summary.reportsUnchanged = rendered.unchanged
+        summary.nightsReported = rendered.nightsRendered
+        summary.nightsInStore = rendered.nights
+    }
+}
