@@ -105,20 +105,20 @@ struct ChangingInputPipelineTests {
         let w = Workspace()
         w.write("night.csv", Workspace.phoneNight(startUTC: Self.evening))
         _ = try w.run()
-        let held = try RunLock(databasePath: w.db)
+        let held = try RunLock.forRun(databasePath: w.db)
         defer { withExtendedLifetime(held) {} }
 
         let alias = w.root + "/alias.sqlite"
         try FileManager.default.createSymbolicLink(atPath: alias, withDestinationPath: w.db)
         for spelling in [alias, w.root + "/Data/../db.sqlite"] {
-            #expect(throws: PipelineError.self) { _ = try RunLock(databasePath: spelling) }
-            do { _ = try RunLock(databasePath: spelling) } catch let error as PipelineError {
+            #expect(throws: PipelineError.self) { _ = try RunLock.forRun(databasePath: spelling) }
+            do { _ = try RunLock.forRun(databasePath: spelling) } catch let error as PipelineError {
                 #expect(error.exitCode == ExitStatus.locked)
                 #expect(error.description == "another sleepsta run holds \(spelling).lock; exiting")
             }
         }
         try FileManager.default.removeItem(atPath: w.db + ".lock")
-        #expect(throws: PipelineError.self) { _ = try RunLock(databasePath: w.db) }
+        #expect(throws: PipelineError.self) { _ = try RunLock.forRun(databasePath: w.db) }
 
         // The whole run: exit 3, nothing recorded.
         var logger = Logger(label: "test")
@@ -179,7 +179,7 @@ struct ChangingInputPipelineTests {
         #expect(try exportedStatus() == ["1": "ok", "\(killedID)": "interrupted"])
         // A live run (the lock held) is shown as running.
         do {
-            let live = try RunLock(databasePath: w.db)
+            let live = try RunLock.forRun(databasePath: w.db)
             #expect(try exportedStatus()["\(killedID)"] == "running")
             withExtendedLifetime(live) {}
         }

@@ -219,7 +219,7 @@ struct StoreTrustTests {
         let w = Workspace()
         w.write("phone.csv", Workspace.phoneNight(startUTC: 1_718_398_800))
         _ = try w.run()
-        let lock = try RunLock(databasePath: w.db)
+        let lock = try RunLock.forRun(databasePath: w.db)
         let notices = NoticeBox()
         let export = try Self.nightsExport(w, notices: notices)
         withExtendedLifetime(lock) {}

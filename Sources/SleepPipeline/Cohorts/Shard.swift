@@ -1,3 +1,4 @@
+import SleepIngest
 import Crypto
 import Foundation
 

@@ -115,7 +115,7 @@ public struct ShardMergeRun {
 
         let directory = (databasePath as NSString).deletingLastPathComponent
         if !directory.isEmpty { try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
-        let lock = try RunLock(databasePath: databasePath)
+        let lock = try RunLock.forRun(databasePath: databasePath)
         defer { withExtendedLifetime(lock) {} }
         let db: SleepDatabase
         do { db = try SleepDatabase(path: databasePath) } catch { throw PipelineError.environment("merge: \(error)") }

@@ -25,7 +25,7 @@ public struct IntervalComparisonRun {
         guard FileManager.default.fileExists(atPath: c.databasePath) else {
             throw PipelineError.environment("database \(c.databasePath) does not exist; ingest recordings first with `sleepsta run`")
         }
-        let lock = try RunLock(databasePath: c.databasePath)
+        let lock = try RunLock.forRun(databasePath: c.databasePath)
         defer { withExtendedLifetime(lock) {} }
         let db: SleepDatabase
         do { db = try SleepDatabase(path: c.databasePath) } catch { throw PipelineError.environment("\(error)") }

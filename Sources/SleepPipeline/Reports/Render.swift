@@ -31,7 +31,7 @@ public struct ReportRender {
         guard FileManager.default.fileExists(atPath: databasePath) else {
             throw PipelineError.environment("render: database \(databasePath) does not exist")
         }
-        let lock = try RunLock(databasePath: databasePath)
+        let lock = try RunLock.forRun(databasePath: databasePath)
         defer { withExtendedLifetime(lock) {} }
         let db: SleepDatabase
         do { db = try SleepDatabase(path: databasePath) } catch { throw PipelineError.environment("render: \(error)") }

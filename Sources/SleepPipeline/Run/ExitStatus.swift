@@ -1,4 +1,5 @@
 import SleepCore
+import SleepStore
 
 /// The process exit codes, the contract with cron and scripts (docs/operations.md).
 public enum ExitStatus {
@@ -33,6 +34,19 @@ extension PipelineError {
         switch self {
         case .locked: return ExitStatus.locked
         case .environment: return ExitStatus.environment
+        }
+    }
+}
+
+extension RunLock {
+    /// The database's run lock, or the run's error: exit 3 when another run holds it, 2 when it
+    /// cannot be taken.
+    static func forRun(databasePath: String) throws(PipelineError) -> RunLock {
+        do { return try RunLock(databasePath: databasePath) } catch {
+            switch error {
+            case .held(let message): throw .locked(message)
+            case .unavailable(let message): throw .environment(message)
+            }
         }
     }
 }

@@ -38,7 +38,7 @@ public struct Pipeline {
         if FileManager.default.fileExists(atPath: c.databasePath) && access(c.databasePath, W_OK) != 0 {
             throw PipelineError.environment("database \(c.databasePath) is read-only (\(String(cString: strerror(errno)))); nothing was changed")
         }
-        let lock = try RunLock(databasePath: c.databasePath)
+        let lock = try RunLock.forRun(databasePath: c.databasePath)
         defer { withExtendedLifetime(lock) {} }
         let db: SleepDatabase
         do { db = try SleepDatabase(path: c.databasePath) } catch { throw PipelineError.environment("\(error)") }
@@ -90,7 +90,9 @@ public struct Pipeline {
         let swept = ReportWriter.removeStaleTemporaryFiles(in: c.reportsDirectory)
         if swept > 0 { logger.notice("removed \(Plural.count(swept, "temporary report file")) left by an interrupted run") }
 
-        let folder = try DataFolderScan.scan(c.dataDirectory, excludedName: (c.databasePath as NSString).lastPathComponent)
+        let folder: DataFolderScan
+        do { folder = try DataFolderScan.scan(c.dataDirectory, excludedName: (c.databasePath as NSString).lastPathComponent) }
+        catch { throw PipelineError.environment(error.description) }
         let (scan, shardStamp) = folder.restricted(to: c.shard)   // Shard.swift: `--shard K/N`
         if let shardStamp, let id = run.id {
             try storing { try db.updateRunParameters(id: id, json: Self.parametersJSON(c, shard: shardStamp)) }

@@ -13,20 +13,28 @@ import Foundation
 /// opened through its real path. The second is the one every spelling meets: a symbolic link to
 /// the database, `dir/../db.sqlite`, or a `.lock` file someone deleted while a run held it all
 /// lead to the same file, and so to the same lock.
-final class RunLock {
-    let path: String
+public final class RunLock {
+    /// Why a run cannot have the lock.
+    public enum Refusal: Error, Sendable {
+        /// Another run holds it.
+        case held(String)
+        /// The lock file or the database cannot be opened.
+        case unavailable(String)
+    }
+
+    public let path: String
     private let fd: Int32
     private let database: DatabaseFileLock
 
-    init(databasePath: String) throws {
+    public init(databasePath: String) throws(Refusal) {
         path = databasePath + ".lock"
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
-            throw PipelineError.environment("cannot create lock file \(path): \(String(cString: strerror(errno)))")
+            throw .unavailable("cannot create lock file \(path): \(String(cString: strerror(errno)))")
         }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             close(fd)
-            throw PipelineError.locked("another sleepsta run holds \(path); exiting")
+            throw .held("another sleepsta run holds \(path); exiting")
         }
         do {
             database = try DatabaseFileLock.lock(databasePath: databasePath, lockName: path)
@@ -45,7 +53,7 @@ final class RunLock {
 
     /// Whether a live process holds the lock of the database at `databasePath` (its real file):
     /// a `runs` row still `running` without one was left by a killed run.
-    static func isHeld(databasePath: String) -> Bool {
+    public static func isHeld(databasePath: String) -> Bool {
         DatabaseFileLock.isHeld(databasePath: databasePath)
     }
 }
@@ -69,15 +77,15 @@ final class DatabaseFileLock {
     private init(id: FileID, fd: Int32) { self.id = id; self.fd = fd }
 
     /// Opens the database file's real path (creating an empty file, which SQLite takes as a new
-    /// database) and locks it; throws ``PipelineError/locked(_:)`` naming `lockName` when another
+    /// database) and locks it; throws ``RunLock/Refusal/held(_:)`` naming `lockName` when another
     /// run holds it.
-    static func lock(databasePath: String, lockName: String) throws -> DatabaseFileLock {
+    static func lock(databasePath: String, lockName: String) throws(RunLock.Refusal) -> DatabaseFileLock {
         mutex.lock(); defer { mutex.unlock() }
         guard let (id, fd) = descriptor(databasePath: databasePath, create: true) else {
-            throw PipelineError.environment("cannot open database \(databasePath) to lock it: \(String(cString: strerror(errno)))")
+            throw .unavailable("cannot open database \(databasePath) to lock it: \(String(cString: strerror(errno)))")
         }
         guard !held.contains(id), flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            throw PipelineError.locked("another sleepsta run holds \(lockName); exiting")
+            throw .held("another sleepsta run holds \(lockName); exiting")
         }
         held.insert(id)
         return DatabaseFileLock(id: id, fd: fd)

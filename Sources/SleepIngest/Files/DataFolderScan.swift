@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SleepIngest
 
 /// The recordings under a data folder: every candidate file (by name) with its size, found by
 /// walking the folder with `readdir`, so names are seen as the bytes they are.
@@ -12,30 +11,37 @@ import SleepIngest
 /// U+FFFD), which then names no file; here such a name is reported as a problem of its own, with
 /// its bytes shown, and the batch goes on. Hidden entries (`.name`) are skipped, symbolic links are
 /// followed, and a folder reached twice (a link loop) is walked once.
-struct DataFolderScan {
-    struct File: Equatable {
+public struct DataFolderScan: Sendable {
+    public struct File: Equatable, Sendable {
         /// Path relative to the data folder, `/`-separated.
-        var relativePath: String
-        var sizeBytes: Int64
+        public var relativePath: String
+        public var sizeBytes: Int64
+        public init(relativePath: String, sizeBytes: Int64) { self.relativePath = relativePath; self.sizeBytes = sizeBytes }
     }
 
     /// A candidate that cannot be processed before it is even opened (its name is not UTF-8).
-    struct Problem: Equatable {
-        var relativePath: String
-        var message: String
+    public struct Problem: Equatable, Sendable {
+        public var relativePath: String
+        public var message: String
     }
 
-    var files: [File] = []
-    var problems: [Problem] = []
-    var totalBytes: Int64 { files.reduce(0) { $0 + $1.sizeBytes } }
+    /// The data folder itself cannot be listed: nothing of it can be processed.
+    public struct Unlistable: Error, Sendable, CustomStringConvertible {
+        public var description: String
+    }
+
+    public var files: [File] = []
+    public var problems: [Problem] = []
+    public init() {}
+    public var totalBytes: Int64 { files.reduce(0) { $0 + $1.sizeBytes } }
 
     /// Walks `directory`. `excludedName` is the database's file name: the database, its `-wal`,
     /// `-shm` and `.lock` files are never candidates even when they sit in the data folder.
-    static func scan(_ directory: String, excludedName: String) throws(PipelineError) -> DataFolderScan {
+    public static func scan(_ directory: String, excludedName: String) throws(Unlistable) -> DataFolderScan {
         var result = DataFolderScan()
         var visited = Set<FolderIdentity>()
         guard let root = identity(of: directory) else {
-            throw PipelineError.environment("cannot list \(directory): \(String(cString: strerror(errno)))")
+            throw Unlistable(description: "cannot list \(directory): \(String(cString: strerror(errno)))")
         }
         visited.insert(root)
         try walk(directory, prefix: "", excludedName: excludedName, visited: &visited, into: &result)
@@ -53,9 +59,9 @@ struct DataFolderScan {
     }
 
     private static func walk(_ directory: String, prefix: String, excludedName: String,
-                             visited: inout Set<FolderIdentity>, into result: inout DataFolderScan) throws(PipelineError) {
+                             visited: inout Set<FolderIdentity>, into result: inout DataFolderScan) throws(Unlistable) {
         guard let dir = opendir(directory) else {
-            if prefix.isEmpty { throw PipelineError.environment("cannot list \(directory): \(String(cString: strerror(errno)))") }
+            if prefix.isEmpty { throw Unlistable(description: "cannot list \(directory): \(String(cString: strerror(errno)))") }
             result.problems.append(Problem(relativePath: prefix, message: "\(prefix): cannot list folder: \(String(cString: strerror(errno)))"))
             return
         }
