@@ -90,15 +90,15 @@ struct RecordingRow: Codable, FetchableRecord, MutablePersistableRecord {
     var warningsJSON: String
     var kind: String
     var kindReason: String
-    /// How the recording's GGIR scores read the device clock: this version's, for a row it writes
-    /// (``SleepDatabase/ggirScoresClock``); NULL in rows stored before.
-    var ggirScoresClock: String? = SleepDatabase.ggirScoresClock
+    /// The per-epoch milestone's version its nights were derived with: this version's, for a row
+    /// it writes (``SleepDatabase/milestoneVersion``).
+    var milestoneVersion: Int = SleepDatabase.milestoneVersion
 
     enum CodingKeys: String, CodingKey {
         case id, path, format, units, gravity, kind
         case contentHash = "content_hash", sizeBytes = "size_bytes", sampleCount = "sample_count", effectiveRateHz = "effective_rate_hz"
         case firstUTC = "first_utc", endUTC = "end_utc", timeZone = "time_zone", timeZoneSource = "time_zone_source"
-        case warningsJSON = "warnings_json", kindReason = "kind_reason", ggirScoresClock = "ggir_scores_clock"
+        case warningsJSON = "warnings_json", kindReason = "kind_reason", milestoneVersion = "milestone_version"
     }
 
     init(_ r: StoredRecording) {

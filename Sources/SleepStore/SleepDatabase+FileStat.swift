@@ -27,9 +27,16 @@ public struct StoredReadFacts: Sendable, Equatable {
     public var activityCountsAttempted: Bool
     public var timeZone: String?
     public var timeZoneSource: String
-    /// Whether a wearable night of the recording lacks GGIR's 2023 non-wear scores (stored by an
-    /// older sleepsta), which `--method ggir` needs.
-    public var ggirScoresMissing = false
+    /// Whether the recording's per-epoch milestone is older than this version's
+    /// (``SleepDatabase/milestoneOutdated(contentHash:)``). Which methods need the current one
+    /// is the caller's question.
+    public var milestoneOutdated = false
+    /// ``milestoneOutdated`` as `--method ggir` asks it: GGIR's 2023 non-wear scores, and a
+    /// `.cwa`'s clock view, come with the current milestone.
+    public var ggirScoresMissing: Bool {
+        get { milestoneOutdated }
+        set { milestoneOutdated = newValue }
+    }
     public init(kind: String, activityCountsAttempted: Bool, timeZone: String?, timeZoneSource: String) {
         self.kind = kind; self.activityCountsAttempted = activityCountsAttempted
         self.timeZone = timeZone; self.timeZoneSource = timeZoneSource
@@ -44,7 +51,7 @@ extension SleepDatabase {
         try pool.read { db in
             guard let row = try Row.fetchOne(db, sql: """
                 SELECT r.kind, q.activity_counts IS NOT NULL AS counts_attempted, r.time_zone, r.time_zone_source,
-                    \(Self.ggirScoresMissingSQL) AS ggir_missing,
+                    \(Self.milestoneOutdatedSQL) AS milestone_outdated,
                     f.device, f.inode, f.size_bytes, f.mtime_ns, f.ctime_ns, f.verified_ns
                 FROM recordings r LEFT JOIN recording_quality q ON q.recording_id = r.id LEFT JOIN file_stats f
                     ON f.path = r.path AND f.content_hash = r.content_hash AND f.size_bytes = r.size_bytes
@@ -52,34 +59,12 @@ extension SleepDatabase {
                 """, arguments: [path]) else { return nil }
             var facts = StoredReadFacts(kind: row["kind"], activityCountsAttempted: row["counts_attempted"],
                                         timeZone: row["time_zone"], timeZoneSource: row["time_zone_source"] ?? "")
-            facts.ggirScoresMissing = row["ggir_missing"]
+            facts.milestoneOutdated = row["milestone_outdated"]
             guard let device: Int64 = row["device"], let inode: Int64 = row["inode"], let size: Int64 = row["size_bytes"],
                   let mtime: Int64 = row["mtime_ns"], let ctime: Int64 = row["ctime_ns"],
                   let verified: Int64 = row["verified_ns"] else { return (nil, facts) }
             return (StoredFileStat(device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), sizeBytes: size,
                                    modifiedNanoseconds: mtime, statusChangedNanoseconds: ctime, verifiedNanoseconds: verified), facts)
-        }
-    }
-
-    /// Whether a wearable night of the recording `r` lacks GGIR's 2023 non-wear scores, or a `.cwa`'s
-    /// scores were stored before they followed GGIR's reading of its clock across a change of the
-    /// clocks (SQL, for a query over `recordings r`).
-    static let ggirScoresMissingSQL = """
-        (EXISTS (SELECT 1 FROM epoch_series e JOIN nights n ON n.id = e.night_id
-                 WHERE n.recording_id = r.id AND e.ggir_nonwear_score_u8 IS NULL)
-         OR (r.format = 'axivity-cwa' AND r.ggir_scores_clock IS NULL
-             AND EXISTS (SELECT 1 FROM nights n JOIN epoch_series e ON e.night_id = n.id WHERE n.recording_id = r.id)))
-        """
-
-    /// What ``ggirScoresMissingSQL`` asks of a `.cwa` (`recordings.ggir_scores_clock`): its GGIR
-    /// scores follow GGIR's reading of the device clock (``GGIRClockView``).
-    static let ggirScoresClock = "device-as-wall"
-
-    /// Whether a night of the recording with this content lacks GGIR's 2023 non-wear scores.
-    public func ggirScoresMissing(contentHash hash: String) throws -> Bool {
-        try pool.read { db in
-            try Bool.fetchOne(db, sql: "SELECT \(Self.ggirScoresMissingSQL) FROM recordings r WHERE r.content_hash = ?",
-                              arguments: [hash]) ?? false
         }
     }
 

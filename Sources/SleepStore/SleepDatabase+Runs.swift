@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 
-/// What an incremental (`nightly`) run needs to know about the store beyond single nights: the
-/// previous run, the nights of a recording, the schema's migrations.
+/// The run log: a run begins and finishes here, and an incremental (`nightly`) run asks for the
+/// previous one.
 extension SleepDatabase {
     /// The most recent run before `runID` (or the most recent of all) of one of `commands` (of
     /// any command when nil), finished or not.
@@ -88,49 +88,43 @@ extension SleepDatabase {
         }
     }
 
-    /// Ids of the nights of the recording with this content (by date).
-    public func nightIDs(contentHash hash: String) throws -> [String] {
+    public func beginRun(_ run: RunRecord) throws -> Int64 {
+        try pool.write { db in
+            try db.execute(sql: """
+                INSERT INTO runs (started_utc, tool_version, command, parameters_json, status, parameters_changed) VALUES (?, ?, ?, ?, ?, ?)
+                """, arguments: [run.startedUTC, run.toolVersion, run.command, run.parametersJSON, run.status, run.parametersChanged])
+            return db.lastInsertedRowID
+        }
+    }
+
+    public func finishRun(_ run: RunRecord, failures: [(path: String, error: String)]) throws {
+        guard let id = run.id else { return }
+        try pool.write { db in
+            try db.execute(sql: """
+                UPDATE runs SET finished_utc = ?, files_seen = ?, files_ingested = ?, files_unchanged = ?, files_failed = ?, status = ?
+                WHERE id = ?
+                """, arguments: [run.finishedUTC, run.filesSeen, run.filesIngested, run.filesUnchanged, run.filesFailed, run.status, id])
+            for f in failures {
+                try db.execute(sql: "INSERT INTO run_failures (run_id, path, error) VALUES (?, ?, ?)", arguments: [id, f.path, f.error])
+            }
+        }
+    }
+
+    /// The files that failed in the latest run of one of `commands` (the run whose index page
+    /// lists them), by path.
+    public func latestRunFailures(commands: [String]) throws -> [(path: String, error: String)] {
         try pool.read { db in
-            try String.fetchAll(db, sql: """
-                SELECT n.id FROM nights n JOIN recordings r ON r.id = n.recording_id WHERE r.content_hash = ?
-                ORDER BY n.night_date, n.id
-                """, arguments: [hash])
+            let marks = commands.map { _ in "?" }.joined(separator: ", ")
+            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM runs WHERE command IN (\(marks)) ORDER BY id DESC LIMIT 1",
+                                              arguments: StatementArguments(commands)) else { return [] }
+            return try Row.fetchAll(db, sql: "SELECT path, error FROM run_failures WHERE run_id = ? ORDER BY path, rowid",
+                                    arguments: [id]).map { (path: $0["path"], error: $0["error"]) }
         }
     }
 
-    /// Names of the schema migrations applied to this database, in order.
-    public func appliedMigrations() throws -> [String] {
-        try pool.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid") }
-    }
-
-    /// Names of every migration this version of sleepsta knows, in order.
-    public static var knownMigrations: [String] { Schema.migrator.migrations }
-
-    /// Throws when the file at `path` holds migrations this version does not know (a newer sleepsta
-    /// wrote it), without changing it: a plain connection (not a pool, which writes on opening)
-    /// only reads GRDB's migration table. Not a read-only connection: after a crash SQLite must
-    /// recover the WAL index, which a read-only connection cannot (the kill tests found this).
-    /// A missing file passes (it will be created).
-    static func refuseIfWrittenByNewerVersion(path: String) throws {
-        guard FileManager.default.fileExists(atPath: path) else { return }
-        let superseded: Bool
-        do {
-            let queue = try DatabaseQueue(path: path)
-            defer { try? queue.close() }
-            superseded = try queue.read { db in try Schema.migrator.hasBeenSuperseded(db) }
-        } catch {
-            throw StoreError("cannot open database \(path): \(error)")
-        }
-        if superseded {
-            throw StoreError("database \(path) was written by a newer sleepsta (unknown schema migrations); refusing to touch it")
-        }
-    }
-
-    /// Creates a database with the schema as it was after migration `lastMigration` — what an
-    /// older sleepsta left behind — so that migrating forward can be tested on real files.
-    static func createSchema(path: String, upTo lastMigration: String) throws {
-        let queue = try DatabaseQueue(path: path)
-        try Schema.migrator.migrate(queue, upTo: lastMigration)
-        try queue.close()
+    /// The shell command that lists every failure of run `runID`, for a summary that lists only
+    /// the first few.
+    public static func failuresCommand(databasePath: String, runID: Int64?) -> String {
+        "sqlite3 \(databasePath) \"SELECT path, error FROM run_failures WHERE run_id = \(runID.map(String.init) ?? "?")\""
     }
 }

@@ -1,0 +1,127 @@
+import Foundation
+import GRDB
+import SleepCore
+
+/// Analyses of a night: stored, read back, and what a recording read again must derive again
+/// (its parameter sets and sleep-diary guides).
+extension SleepDatabase {
+    /// The parameter sets of the analyses stored for the recording at `path` or with `contentHash`
+    /// (what storing that file again replaces), one per analysis key, in key order.
+    public func storedAnalysisParameters(recordingPath path: String, contentHash: String) throws -> [AnalysisParameters] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT a.parameters_key, MIN(a.parameters_json) AS parameters_json
+                FROM analyses a JOIN nights n ON n.id = a.night_id JOIN recordings r ON r.id = n.recording_id
+                WHERE r.path = ? OR r.content_hash = ?
+                GROUP BY a.parameters_key ORDER BY a.parameters_key
+                """, arguments: [path, contentHash]).map { try JSONText.decode(AnalysisParameters.self, $0["parameters_json"]) }
+        }
+    }
+
+    /// The sleep-diary guides stored with the analyses of the recording at `path` or with
+    /// `contentHash`, by the night's evening date and the diary's digest (`AnalysisParameters.diaryDigest`).
+    public func storedGuides(recordingPath path: String, contentHash: String) throws -> [String: TimeInBedGuide] {
+        try pool.read { db in
+            var guides: [String: TimeInBedGuide] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT n.night_date, a.parameters_json, g.start_utc, g.end_utc, g.source
+                FROM analysis_guides g JOIN analyses a ON a.id = g.analysis_id JOIN nights n ON n.id = a.night_id
+                JOIN recordings r ON r.id = n.recording_id
+                WHERE r.path = ? OR r.content_hash = ?
+                """, arguments: [path, contentHash]) {
+                let p = try JSONText.decode(AnalysisParameters.self, row["parameters_json"])
+                guard let digest = p.diaryDigest else { continue }
+                guides[Self.guideKey(nightDate: row["night_date"], diaryDigest: digest)] =
+                    TimeInBedGuide(startUTC: row["start_utc"], endUTC: row["end_utc"], source: row["source"])
+            }
+            return guides
+        }
+    }
+
+    /// The key of ``storedGuides(recordingPath:contentHash:)``.
+    public static func guideKey(nightDate: String, diaryDigest: String) -> String { nightDate + "|" + diaryDigest }
+
+    /// Stores one night's analysis in its own transaction (replacing one with the same parameters).
+    public func saveAnalysis(_ analysis: NightAnalysis, nightID: String, runID: Int64?) throws {
+        try pool.write { db in try Self.insert(analysis, nightID: nightID, runID: runID, db: db) }
+    }
+
+    static func insert(_ a: NightAnalysis, nightID: String, runID: Int64?, db: Database) throws {
+        let key = a.key
+        try db.execute(sql: "DELETE FROM analyses WHERE night_id = ? AND parameters_key = ?", arguments: [nightID, key])
+        try db.execute(sql: """
+            INSERT INTO analyses (night_id, parameters_key, parameters_json, interval_seconds, algorithm, status, wake_threshold, run_id,
+                kind, status_reason, details_json)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [nightID, key, try JSONText.encode(a.parameters), a.parameters.interval.seconds,
+                             a.method.algorithm(a.parameters), a.status.rawValue, a.wakeThreshold.flatMap { $0.isFinite ? $0 : nil }, runID,
+                             a.kind.rawValue, a.statusReason,
+                             try a.wearable.map { try JSONText.encode($0) } ?? a.epochFile.map { try JSONText.encode($0) }])
+        let analysisID = db.lastInsertedRowID
+        if let g = a.guide { try AnalysisGuideRow(analysisID: analysisID, g).insert(db) }
+        let intervalStatement = try db.cachedStatement(sql: """
+            INSERT INTO intervals (analysis_id, night_id, start_utc, end_utc, interval_seconds, movement_sum, legacy_movement_sum,
+                movement_per_minute, coverage_seconds, state, phase) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for iv in a.intervals {
+            let m = iv.movement
+            try intervalStatement.execute(arguments: [analysisID, nightID, m.startUTC, m.endUTC, m.durationSeconds, m.movementSum,
+                                                      m.legacyMovementSum, m.movementPerMinute, m.coverageSeconds,
+                                                      iv.state.map { String($0.letter) }, iv.phase?.rawValue])
+        }
+        try insertScores(a.epochs, epochSeconds: a.scoredEpochSeconds, analysisID: analysisID, db: db)
+        if let m = a.metrics {
+            try db.execute(sql: """
+                INSERT INTO night_metrics (analysis_id, night_id, interval_seconds, resolution_seconds, in_bed_start_utc, in_bed_end_utc,
+                    sleep_onset_utc, wake_time_utc, time_in_bed_min, sleep_period_min, total_sleep_time_min, sleep_onset_latency_min,
+                    waso_min, sleep_efficiency_pct, awakenings, light_min, deep_min, awake_min,
+                    sleep_maintenance_efficiency_pct, sfi_per_hour, no_data_in_sleep_period_min)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [analysisID, nightID, a.parameters.interval.seconds, m.resolutionSeconds, m.inBedStartUTC, m.inBedEndUTC,
+                                 m.sleepOnsetUTC, m.wakeTimeUTC, m.timeInBedMinutes, m.sleepPeriodMinutes, m.totalSleepTimeMinutes,
+                                 m.sleepOnsetLatencyMinutes, m.wakeAfterSleepOnsetMinutes, m.sleepEfficiencyPercent, m.awakenings,
+                                 m.lightMinutes, m.deepMinutes, m.awakeMinutes, m.sleepMaintenanceEfficiencyPercent,
+                                 m.sleepFragmentationIndexPerHour, m.noDataInSleepPeriodMinutes])
+        }
+    }
+
+    /// A night's stored analysis under `parametersKey`.
+    public func analysis(nightID: String, parametersKey: String) throws -> NightAnalysis? {
+        try pool.read { db in try Self.fetchAnalysis(nightID: nightID, key: parametersKey, db: db) }
+    }
+
+    /// - Parameter series: also read the intervals and the scored epochs (a wearable night has
+    ///   17,000 of them); the index and the recording pages need the status and metrics only.
+    static func fetchAnalysis(nightID: String, key: String, db: Database, series withSeries: Bool = true) throws -> NightAnalysis? {
+        guard let a = try Row.fetchOne(db, sql: "SELECT * FROM analyses WHERE night_id = ? AND parameters_key = ?",
+                                       arguments: [nightID, key]) else { return nil }
+        let id: Int64 = a["id"]
+        let parameters = try JSONText.decode(AnalysisParameters.self, a["parameters_json"])
+        let intervals = !withSeries ? [] : try Row.fetchAll(db, sql: "SELECT * FROM intervals WHERE analysis_id = ? ORDER BY start_utc", arguments: [id]).map { r in
+            AnalyzedInterval(movement: IntervalMovement(startUTC: r["start_utc"], endUTC: r["end_utc"], movementSum: r["movement_sum"],
+                                                        legacyMovementSum: r["legacy_movement_sum"], coverageSeconds: r["coverage_seconds"]),
+                             state: (r["state"] as String?).flatMap(sleepWake), phase: (r["phase"] as String?).flatMap(MovementPhase.init(rawValue:)))
+        }
+        let epochs = !withSeries ? [] : try fetchScores(analysisID: id, db: db)
+        let metrics = try Row.fetchOne(db, sql: "SELECT * FROM night_metrics WHERE analysis_id = ?", arguments: [id]).map { r in
+            NightSummaryMetrics(resolutionSeconds: r["resolution_seconds"], inBedStartUTC: r["in_bed_start_utc"], inBedEndUTC: r["in_bed_end_utc"],
+                                sleepOnsetUTC: r["sleep_onset_utc"], wakeTimeUTC: r["wake_time_utc"], timeInBedMinutes: r["time_in_bed_min"],
+                                sleepPeriodMinutes: r["sleep_period_min"], totalSleepTimeMinutes: r["total_sleep_time_min"],
+                                sleepOnsetLatencyMinutes: r["sleep_onset_latency_min"], wakeAfterSleepOnsetMinutes: r["waso_min"],
+                                sleepEfficiencyPercent: r["sleep_efficiency_pct"], awakenings: r["awakenings"], lightMinutes: r["light_min"],
+                                deepMinutes: r["deep_min"], awakeMinutes: r["awake_min"],
+                                sleepMaintenanceEfficiencyPercent: r["sleep_maintenance_efficiency_pct"],
+                                sleepFragmentationIndexPerHour: r["sfi_per_hour"],
+                                noDataInSleepPeriodMinutes: r["no_data_in_sleep_period_min"])
+        }
+        let kind = RecordingKind(rawValue: a["kind"]) ?? .phoneInBed
+        let details = a["details_json"] as String?
+        return NightAnalysis(status: NightStatus(rawValue: a["status"]) ?? .insufficientData, parameters: parameters,
+                             intervals: intervals, epochs: epochs, wakeThreshold: a["wake_threshold"], metrics: metrics,
+                             kind: kind, statusReason: a["status_reason"],
+                             wearable: kind == .wearable24h ? try details.map { try JSONText.decode(WearableNightSummary.self, $0) } : nil,
+                             epochFile: kind == .epochFile ? try details.map { try JSONText.decode(EpochFileNightSummary.self, $0) } : nil)
+    }
+
+    static func sleepWake(_ letter: String) -> SleepWake? { letter == "S" ? .sleep : (letter == "W" ? .wake : nil) }
+}

@@ -1,0 +1,352 @@
+import Foundation
+import GRDB
+import Testing
+@testable import SleepCore
+@testable import SleepStore
+
+/// Every migration, one at a time: a database as an older sleepsta left it just before the step
+/// (GRDB's `migrate(_:upTo:)`), holding rows of that schema (a run, a wearable `.cwa` recording
+/// with a night, its base series and 5-s epochs, an analysis with its interval, score and metrics;
+/// an epoch file's night, a rhythm, a file stat, a diary guide, as the tables then were), is
+/// opened by this version, and every row is still there with the value each later step promises:
+/// defaults, backfills, renamed ids and columns.
+@Suite("Migrations step by step: rows stored before each step survive to the latest schema")
+struct MigrationStepTests {
+    /// The released steps in their order: names never change, new ones only come last.
+    static let released = [
+        "v1-foundation", "v2-recording-kinds-wearable-epochs", "v3-no-data-in-sleep-period", "v4-epoch-file-nights-rhythm",
+        "v5-file-stat", "v6-night-ids-without-device-extensions", "v7-wearable-activity-counts", "v8-content-hash-blake3",
+        "v9-recording-quality", "v10-analysis-guides", "v11-run-parameter-changes", "v12-actiware-intervals",
+        "v13-ggir-nonwear-2023", "v14-epoch-temperature", "v15-ggir-scores-clock", "v16-milestone-version",
+    ]
+
+    @Test("the migrations are the released steps, in order, under their released names")
+    func appendOnly() {
+        #expect(Array(SleepDatabase.knownMigrations.prefix(Self.released.count)) == Self.released)
+    }
+
+    @Test("v1-foundation: a new file gets every table")
+    func foundation() throws {
+        let path = Self.temporaryPath()
+        defer { Self.remove(path) }
+        let db = try SleepDatabase(path: path)
+        let tables = Set(try db.query("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0["name"] })
+        for table in ["runs", "run_failures", "recordings", "nights", "base_series", "analyses", "intervals", "scores", "night_metrics",
+                      "epoch_series", "epoch_file_series", "recording_rhythm", "file_stats", "recording_quality", "analysis_guides"] {
+            #expect(tables.contains(table), "\(table)")
+        }
+        #expect(try db.appliedMigrations() == SleepDatabase.knownMigrations)
+    }
+
+    @Test("rows stored just before the step survive it and every later one", arguments: Array(released.dropFirst()))
+    func rowsSurvive(step: String) throws {
+        let old = try OldStore(before: step)
+        defer { Self.remove(old.path) }
+        let db = try SleepDatabase(path: old.path)
+        #expect(try db.appliedMigrations() == SleepDatabase.knownMigrations)
+        try checkRunAndRecording(db, old)
+        try checkNight(db, old)
+        try checkAnalysis(db, old)
+        try checkLaterTables(db, old)
+        try checkMilestone(db, old)
+        #expect(try db.query("PRAGMA foreign_key_check").isEmpty)
+        #expect(try db.integrityCheck() == "ok")
+    }
+
+    /// The run keeps its counts (v11's change list where it had one), the recording its facts:
+    /// v2's kind, v8's algorithm-named hash, v9's typed quality facts, v5's stat.
+    func checkRunAndRecording(_ db: SleepDatabase, _ old: OldStore) throws {
+        let run = try #require(try db.allRuns().first)
+        #expect(run.filesIngested == 2 && run.status == "ok")
+        #expect(run.parametersChanged == (old.had("v11") ? "--tz" : nil))
+        #expect(try db.query("SELECT path, error FROM run_failures") == [["path": "bad.csv", "error": "unreadable"]])
+        let (recording, _) = try #require(try db.recording(contentHash: old.expectedHash))
+        #expect(recording.path == "sub/p1.cwa" && recording.format == "axivity-cwa" && recording.sizeBytes == 10)
+        #expect(recording.kind == (old.had("v2") ? "wearable-24h" : "phone-in-bed"))
+        #expect(recording.kindReason == (old.had("v2") ? "device" : ""))
+        #expect(recording.quality == OldStore.quality)
+        let stored = try #require(try db.storedFileStat(ofRecordingAt: "sub/p1.cwa"))
+        #expect((stored.stat != nil) == old.had("v5"), "a stat counts only where one was stored")
+        #expect(stored.stat?.inode == (old.had("v5") ? 42 : nil))
+    }
+
+    /// The night under v6's id (in every table that names it), its base series bit for bit, and
+    /// its 5-s epochs with the series later steps added (NULL where they were not stored).
+    func checkNight(_ db: SleepDatabase, _ old: OldStore) throws {
+        let night = try #require(try db.night(id: OldStore.renamedNight))
+        #expect(night.series.movement == [0.5, 0.25] && night.series.legacyMovement == [1, 2] && night.series.sampleCounts == [3, 65535])
+        #expect(night.timeline == .fixed(7200) && night.label == "first")
+        let stale = try db.query("SELECT COUNT(*) AS n FROM nights WHERE id LIKE '%.cwa%'")
+        #expect(stale.first?["n"] == "0")
+        #expect((night.epochs != nil) == old.had("v2"))
+        guard let epochs = night.epochs else { return }
+        #expect(epochs.enmo == [0.01, 0.02] && epochs.nonWear == [false, true])
+        #expect(epochs.counts == (old.had("v7") ? OldStore.counts : nil))
+        #expect(epochs.ggirNonWearScore == (old.had("v13") ? [0, 3] : nil))
+        #expect(epochs.temperature == (old.had("v14") ? [20.5, 21] : nil))
+    }
+
+    /// The analysis and its rows under the renamed night: v2's kind and reason, v3's minutes
+    /// without data (NULL before it was measured).
+    func checkAnalysis(_ db: SleepDatabase, _ old: OldStore) throws {
+        let a = try #require(try db.analysis(nightID: OldStore.renamedNight, parametersKey: AnalysisParameters().key))
+        #expect(a.status == .scored && a.wakeThreshold == 0.5)
+        #expect(a.kind == (old.had("v2") ? .wearable24h : .phoneInBed))
+        #expect(a.statusReason == (old.had("v2") ? "scored" : nil))
+        #expect(a.intervals.map(\.movement.movementSum) == [1.5] && a.intervals.first?.phase == .deep)
+        #expect(a.epochs.map(\.state) == [.wake])
+        let metrics = try #require(a.metrics)
+        #expect(metrics.totalSleepTimeMinutes == 7 && metrics.awakenings == 1)
+        #expect(metrics.noDataInSleepPeriodMinutes == (old.had("v3") ? 4 : nil))
+        for table in ["base_series", "analyses", "intervals", "night_metrics"] {
+            let ids = try db.query("SELECT night_id FROM \(table) WHERE night_id LIKE 'sub%'").map { $0["night_id"] }
+            #expect(ids == [OldStore.renamedNight], "\(table)")
+        }
+    }
+
+    /// Tables a step added keep their rows: v4's epoch-file night (v12's Actiware facts NULL)
+    /// and rhythm, v10's diary guide.
+    func checkLaterTables(_ db: SleepDatabase, _ old: OldStore) throws {
+        let epochFile = try db.night(id: "e_2024-06-14")?.epochFile
+        #expect((epochFile != nil) == old.had("v4"))
+        if let epochFile {
+            #expect(epochFile.columns.map(\.values) == [[12, 0]] && epochFile.fileLabels == [.wake, .sleep] && epochFile.actiware == nil)
+        }
+        let rhythm = try db.query("SELECT status, days FROM recording_rhythm")
+        #expect(rhythm == (old.had("v4") ? [["status": "computed", "days": "7.0"]] : []))
+        let guides = try db.query("SELECT source FROM analysis_guides")
+        #expect(guides == (old.had("v10") ? [["source": "diary.csv row 2"]] : []))
+    }
+
+    /// v15's marker stays where it was written; v16 turns it into the milestone version: a `.cwa`
+    /// wearable stored before v15 is read again once (its milestone 0), one stored after is not;
+    /// an epoch file never is.
+    func checkMilestone(_ db: SleepDatabase, _ old: OldStore) throws {
+        let row = try db.query("SELECT ggir_scores_clock, milestone_version FROM recordings WHERE id = 1")[0]
+        #expect(row["ggir_scores_clock"] == (old.had("v15") ? "device-as-wall" : ""), "NULL before v15")
+        #expect(row["milestone_version"] == (old.had("v15") ? "1" : "0"))
+        #expect(try db.milestoneOutdated(contentHash: old.expectedHash) == (old.had("v2") && !old.had("v15")))
+        #expect(try db.storedFileStat(ofRecordingAt: "sub/p1.cwa")?.facts.ggirScoresMissing == (old.had("v2") && !old.had("v15")))
+        if old.had("v4") {
+            #expect(try db.query("SELECT milestone_version FROM recordings WHERE id = 2")[0]["milestone_version"] == "1")
+            #expect(try db.milestoneOutdated(contentHash: old.had("v8") ? "blake3:ee" : "sha256:ee") == false)
+        }
+    }
+
+    @Test("v16-milestone-version: a .cwa wearable stored before v15 is read again once; one marked by v15, another format, a phone and a row stored now are not")
+    func milestoneBackfill() throws {
+        let path = Self.temporaryPath()
+        defer { Self.remove(path) }
+        try SleepDatabase.createSchema(path: path, upTo: "v15-ggir-scores-clock")
+        let cases: [(file: String, format: String, kind: String, clock: String?)] = [
+            ("old.cwa", "axivity-cwa", "wearable-24h", nil), ("marked.cwa", "axivity-cwa", "wearable-24h", "device-as-wall"),
+            ("old.bin", "geneactiv-bin", "wearable-24h", nil), ("phone.csv", "raw-csv", "phone-in-bed", nil),
+        ]
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            for (k, c) in cases.enumerated() {
+                try db.execute(sql: """
+                    INSERT INTO recordings (id, path, content_hash, format, size_bytes, sample_count, effective_rate_hz, time_zone_source,
+                        units, gravity, warnings_json, kind, kind_reason, ggir_scores_clock)
+                    VALUES (?, ?, ?, ?, 10, 3, 100, 'option', 'g', 'included', '[]', ?, '', ?)
+                    """, arguments: [k + 1, c.file, "blake3:\(k)", c.format, c.kind, c.clock])
+                try db.execute(sql: """
+                    INSERT INTO nights (id, recording_id, night_date, window_start_utc, window_end_utc, offsets_json, coverage_seconds,
+                        source_resolution_seconds, pre_bed_survey_json, post_bed_survey_json)
+                    VALUES (?, ?, '2024-06-14', 0, 86400, ?, 0, 1, '[]', '[]')
+                    """, arguments: ["n\(k)", k + 1, try JSONText.encode(UTCOffsetTimeline.fixed(0))])
+                guard c.kind == "wearable-24h" else { continue }
+                try db.execute(sql: """
+                    INSERT INTO epoch_series (night_id, start_utc, epoch_seconds, epochs, enmo_f32le, anglez_f32le, mad_f32le,
+                        sample_counts_u16le, nonwear_u8, ggir_nonwear_score_u8)
+                    VALUES (?, 0, 5, 1, ?, ?, ?, ?, ?, ?)
+                    """, arguments: ["n\(k)", BlobCodec.data([Float(0)]), BlobCodec.data([Float(0)]), BlobCodec.data([Float(0)]),
+                                     BlobCodec.data([UInt16(500)]), Data([0]), Data([0])])
+            }
+        }
+        try queue.close()
+        let db = try SleepDatabase(path: path)
+        #expect(try db.query("SELECT milestone_version FROM recordings ORDER BY id").map { $0["milestone_version"] } == ["0", "1", "1", "1"])
+        #expect(try (0..<4).map { try db.milestoneOutdated(contentHash: "blake3:\($0)") } == [true, false, false, false])
+        #expect(try db.ggirScoresMissing(contentHash: "blake3:0"))
+        #expect(try db.storedFileStat(ofRecordingAt: "old.cwa")?.facts.ggirScoresMissing == true)
+        #expect(try db.milestoneOutdated(contentHash: "blake3:unknown") == false)
+
+        // Read again: the new row carries this version's milestone, and the old marker no more.
+        let epochs = WearableEpochs(startUTC: 0, enmo: [0], angleZ: [0], mad: [0], sampleCounts: [500], nonWear: [false], ggirNonWearScore: [0])
+        let night = StoredNight(id: "n0", window: NightWindow(date: CivilDate(year: 2024, month: 6, day: 14), startUTC: 0, endUTC: 86_400),
+                                timeline: .fixed(0), timeZone: nil, label: nil, preBedSurvey: [], postBedSurvey: [],
+                                series: SecondSeries(startSecond: 0, movement: [], legacyMovement: [], sampleCounts: []),
+                                epochs: epochs, kind: .wearable24h)
+        let again = StoredRecording(path: "old.cwa", contentHash: "blake3:0", format: "axivity-cwa", sizeBytes: 10, sampleCount: 3,
+                                    effectiveSampleRateHz: 100, firstUTC: nil, endUTC: nil, timeZone: nil, timeZoneSource: "option",
+                                    units: "g", gravity: "included", quality: QualitySummary(), warningsJSON: "[]", kind: "wearable-24h")
+        try db.replaceRecording(again, nights: [night], analyses: [:], runID: nil)
+        let row = try db.query("SELECT milestone_version, ggir_scores_clock FROM recordings WHERE path = 'old.cwa'")
+        #expect(row == [["milestone_version": String(SleepDatabase.milestoneVersion), "ggir_scores_clock": ""]])
+        #expect(try db.milestoneOutdated(contentHash: "blake3:0") == false)
+    }
+
+    static func temporaryPath() -> String { NSTemporaryDirectory() + "sleepsta-steps-\(UUID().uuidString).sqlite" }
+
+    static func remove(_ path: String) {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+}
+
+/// A database migrated up to the step before `step`, holding one row per table of that schema,
+/// written with the columns the schema then had (as the sleepsta of that version wrote them).
+struct OldStore {
+    let path = MigrationStepTests.temporaryPath()
+    /// The migrations applied before the rows were written (their version prefixes, `v1` … ).
+    let applied: Set<String>
+
+    static let renamedNight = "sub_p1_2024-06-14"
+    static let counts = WearableEpochs.Counts(x: [1, 4], y: [2, 5], z: [3, 6])
+    /// The quality facts every version stores (as JSON before v9, in typed columns after).
+    static var quality: QualitySummary {
+        var q = QualitySummary()
+        q.sampleCount = 3; q.effectiveSampleRateHz = 100; q.coveredSeconds = 2; q.spanSeconds = 2; q.calibration = "applied"
+        return q
+    }
+
+    init(before step: String) throws {
+        let names = SleepDatabase.knownMigrations
+        let index = try #require(names.firstIndex(of: step))
+        applied = Set(names[..<index].map { name in String(name.prefix { $0 != "-" }) })
+        try SleepDatabase.createSchema(path: path, upTo: names[index - 1])
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        try queue.write { db in
+            try insertRun(db)
+            try insertRecording(db)
+            try insertNight(db)
+            try insertAnalysis(db)
+            if had("v4") { try insertEpochFileAndRhythm(db) }
+            if had("v5") { try insertFileStat(db) }
+        }
+    }
+
+    /// Whether migration `version` (`"v8"`) ran before the rows were written.
+    func had(_ version: String) -> Bool { applied.contains(version) }
+
+    /// The hash of the `.cwa` recording after the latest migration (v8 names the algorithm).
+    var expectedHash: String { had("v8") ? "blake3:aa" : "sha256:aa" }
+    var hashColumn: String { had("v8") ? "content_hash" : "content_sha256" }
+    var storedHash: String { had("v8") ? "blake3:aa" : "aa" }
+    var nightID: String { had("v6") ? Self.renamedNight : "sub_p1.cwa_2024-06-14" }
+
+    func insert(_ db: Database, _ table: String, _ columns: [(String, (any DatabaseValueConvertible)?)]) throws {
+        let names = columns.map(\.0).joined(separator: ", ")
+        let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+        try db.execute(sql: "INSERT INTO \(table) (\(names)) VALUES (\(marks))",
+                       arguments: StatementArguments(columns.map { $0.1?.databaseValue ?? .null }))
+    }
+
+    func insertRun(_ db: Database) throws {
+        var run: [(String, (any DatabaseValueConvertible)?)] = [
+            ("id", 1), ("started_utc", "2024-06-15T06:00:00Z"), ("finished_utc", "2024-06-15T06:01:00Z"), ("tool_version", "0.9"),
+            ("command", "run"), ("parameters_json", "{}"), ("files_seen", 3), ("files_ingested", 2), ("files_unchanged", 0),
+            ("files_failed", 1), ("status", "ok"),
+        ]
+        if had("v11") { run.append(("parameters_changed", "--tz")) }
+        try insert(db, "runs", run)
+        try insert(db, "run_failures", [("run_id", 1), ("path", "bad.csv"), ("error", "unreadable")])
+    }
+
+    func insertRecording(_ db: Database) throws {
+        var r: [(String, (any DatabaseValueConvertible)?)] = [
+            ("id", 1), ("path", "sub/p1.cwa"), (hashColumn, storedHash), ("format", "axivity-cwa"), ("size_bytes", 10),
+            ("sample_count", 3), ("effective_rate_hz", 100.0), ("first_utc", 0), ("end_utc", 86_400), ("time_zone", "Europe/Berlin"),
+            ("time_zone_source", "option"), ("units", "g"), ("gravity", "included"), ("warnings_json", "[]"),
+        ]
+        if !had("v9") {
+            r.append(("quality_json", #"{"sampleCount":3,"effectiveSampleRateHz":100,"coveredSeconds":2,"spanSeconds":2,"gapCount":0,"gapTotalSeconds":0,"longestGapSeconds":0,"duplicateTimestamps":0,"calibration":"applied"}"#))
+        }
+        if had("v2") { r += [("kind", "wearable-24h"), ("kind_reason", "device")] }
+        if had("v15") { r.append(("ggir_scores_clock", "device-as-wall")) }
+        try insert(db, "recordings", r)
+        if had("v9") {
+            try insert(db, "recording_quality", [("recording_id", 1), ("sample_count", 3), ("effective_sample_rate_hz", 100.0),
+                                                 ("covered_seconds", 2), ("span_seconds", 2), ("calibration", "applied")])
+        }
+    }
+
+    func nightRow(id: String, recordingID: Int64, label: String?) throws -> [(String, (any DatabaseValueConvertible)?)] {
+        [("id", id), ("recording_id", recordingID), ("night_date", "2024-06-14"), ("window_start_utc", 0), ("window_end_utc", 86_400),
+         ("time_zone", "Europe/Berlin"), ("offsets_json", try JSONText.encode(UTCOffsetTimeline.fixed(7200))), ("label", label),
+         ("data_start_utc", 0), ("data_end_utc", 2), ("coverage_seconds", 2), ("source_resolution_seconds", 1),
+         ("pre_bed_survey_json", "[]"), ("post_bed_survey_json", "[]")]
+    }
+
+    func insertNight(_ db: Database) throws {
+        try insert(db, "nights", try nightRow(id: nightID, recordingID: 1, label: "first"))
+        try insert(db, "base_series", [("night_id", nightID), ("start_utc", 0), ("seconds", 2),
+                                       ("movement_f32le", BlobCodec.data([Float(0.5), 0.25])),
+                                       ("legacy_movement_f32le", BlobCodec.data([Float(1), 2])),
+                                       ("sample_counts_u16le", BlobCodec.data([UInt16(3), 65535]))])
+        guard had("v2") else { return }
+        var e: [(String, (any DatabaseValueConvertible)?)] = [
+            ("night_id", nightID), ("start_utc", 0), ("epoch_seconds", 5), ("epochs", 2),
+            ("enmo_f32le", BlobCodec.data([Float(0.01), 0.02])), ("anglez_f32le", BlobCodec.data([Float(10), -20])),
+            ("mad_f32le", BlobCodec.data([Float(0.001), 0.002])), ("sample_counts_u16le", BlobCodec.data([UInt16(500), 500])),
+            ("nonwear_u8", Data([0, 1])),
+        ]
+        if had("v7") { e.append(("counts_xyz_i32le", BlobCodec.data(Self.counts))) }
+        if had("v13") { e.append(("ggir_nonwear_score_u8", Data([0, 3]))) }
+        if had("v14") { e.append(("temperature_f32le", BlobCodec.data([Float(20.5), 21]))) }
+        try insert(db, "epoch_series", e)
+    }
+
+    func insertAnalysis(_ db: Database) throws {
+        var a: [(String, (any DatabaseValueConvertible)?)] = [
+            ("id", 1), ("night_id", nightID), ("parameters_key", AnalysisParameters().key),
+            ("parameters_json", try JSONText.encode(AnalysisParameters())), ("interval_seconds", 600), ("algorithm", "oakley-relative"),
+            ("status", "scored"), ("wake_threshold", 0.5), ("run_id", 1),
+        ]
+        if had("v2") { a += [("kind", "wearable-24h"), ("status_reason", "scored")] }
+        try insert(db, "analyses", a)
+        try insert(db, "intervals", [("analysis_id", 1), ("night_id", nightID), ("start_utc", 0), ("end_utc", 600), ("interval_seconds", 600),
+                                     ("movement_sum", 1.5), ("legacy_movement_sum", 2.0), ("movement_per_minute", 0.15),
+                                     ("coverage_seconds", 300), ("state", "S"), ("phase", "deep")])
+        try insert(db, "scores", [("analysis_id", 1), ("start_utc", 60), ("epoch_seconds", 60), ("activity", 2.0), ("state", "W")])
+        var m: [(String, (any DatabaseValueConvertible)?)] = [
+            ("analysis_id", 1), ("night_id", nightID), ("interval_seconds", 600), ("resolution_seconds", 600), ("in_bed_start_utc", 0),
+            ("in_bed_end_utc", 600), ("sleep_onset_utc", 60), ("wake_time_utc", 540), ("time_in_bed_min", 10.0),
+            ("sleep_period_min", 8.0), ("total_sleep_time_min", 7.0), ("sleep_onset_latency_min", 1.0), ("waso_min", 1.0),
+            ("sleep_efficiency_pct", 70.0), ("awakenings", 1), ("light_min", 5.0), ("deep_min", 2.0), ("awake_min", 1.0),
+        ]
+        if had("v3") { m.append(("no_data_in_sleep_period_min", 4.0)) }
+        try insert(db, "night_metrics", m)
+        if had("v10") {
+            try insert(db, "analysis_guides", [("analysis_id", 1), ("start_utc", 0), ("end_utc", 600), ("source", "diary.csv row 2")])
+        }
+    }
+
+    /// An epoch file's recording and night (v4), and the `.cwa`'s rhythm.
+    func insertEpochFileAndRhythm(_ db: Database) throws {
+        var r: [(String, (any DatabaseValueConvertible)?)] = [
+            ("id", 2), ("path", "e.csv"), (hashColumn, had("v8") ? "blake3:ee" : "ee"), ("format", "actigraph-counts"),
+            ("size_bytes", 5), ("sample_count", 2), ("effective_rate_hz", 0.0167), ("time_zone_source", "option"), ("units", "counts"),
+            ("gravity", "unknown"), ("warnings_json", "[]"), ("kind", "epoch-file"), ("kind_reason", "epochs"),
+        ]
+        if !had("v9") { r.append(("quality_json", "{}")) }
+        try insert(db, "recordings", r)
+        try insert(db, "nights", try nightRow(id: "e_2024-06-14", recordingID: 2, label: nil))
+        try insert(db, "base_series", [("night_id", "e_2024-06-14"), ("start_utc", 0), ("seconds", 0), ("movement_f32le", Data()),
+                                       ("legacy_movement_f32le", Data()), ("sample_counts_u16le", Data())])
+        try insert(db, "epoch_file_series", [
+            ("night_id", "e_2024-06-14"), ("format", "actigraph-counts"), ("start_utc", 0), ("epoch_seconds", 60), ("epochs", 2),
+            ("columns_json", #"[{"name":"activity","sourceName":"Activity","unit":"counts"}]"#),
+            ("values_f64le", BlobCodec.data([12.0, 0])), ("file_labels_u8", BlobCodec.labels([.wake, .sleep])),
+            ("file_labels_name", "Sleep/Wake"),
+        ])
+        try insert(db, "recording_rhythm", [("recording_id", 1), ("source", "enmo"), ("epoch_seconds", 60), ("days", 7.0),
+                                            ("status", "computed"), ("activity_f32le", BlobCodec.data([Float(1), 2])), ("start_utc", 0)])
+    }
+
+    func insertFileStat(_ db: Database) throws {
+        try insert(db, "file_stats", [("path", "sub/p1.cwa"), (hashColumn, storedHash), ("device", 1), ("inode", 42), ("size_bytes", 10),
+                                      ("mtime_ns", 100), ("ctime_ns", 100), ("verified_ns", 200)])
+    }
+}
