@@ -132,6 +132,34 @@ public enum EpochScoring {
         let maximumEpoch = algorithm == .coleKripke
             ? (try? ScoringVariantName.match(request.variant, ColeKripke.Variant.self, algorithm: algorithm, default: .actilife))
             : nil
+        try checkOptions(request, maximumEpoch: maximumEpoch)
+        var notes: [String] = []
+        let recording = try epochRecording(input, request, maximumEpoch: maximumEpoch, notes: &notes)
+        notes += recording.warnings
+
+        let column = try pickColumn(recording, request: request)
+        var counts = column.values
+        if let variant = maximumEpoch, let reduced = variant.maximumEpochSeconds, case .epochs(let file) = input, file.epochSeconds < 60 {
+            counts = try perMinuteMaximum(file, column: try pickColumn(file, request: request), reduced: reduced,
+                                          overlapping: variant == .maxOverlapping10s1992, minutes: recording, notes: &notes)
+        }
+        var scored = try apply(algorithm, to: counts, epochSeconds: recording.epochSeconds, request: request, notes: &notes)
+        for i in scored.scores.indices where scored.labels[i] == nil { scored.scores[i] = .nan }
+
+        let fileLabels = recording.labelColumns.first
+        let starts = recording.epochStartsUTC
+        let epochs = (0..<recording.count).map { i in
+            ScoreRow(startUTC: starts[i], activity: counts[i], score: scored.scores[i], state: scored.labels[i], fileState: fileLabels?.labels[i])
+        }
+        return ScoreResult(recording: recording, algorithm: algorithm, columnName: column.name, variantName: scored.variantName,
+                           epochs: epochs, fileStateColumn: fileLabels?.name, notes: notes)
+    }
+
+    /// Refuses options the algorithm does not take: another epoch length than the one it is
+    /// defined on (a maximum variant's reduced epoch aside), a threshold other than Oakley's,
+    /// rescoring other than after Cole–Kripke.
+    static func checkOptions(_ request: ScoreRequest, maximumEpoch: ColeKripke.Variant?) throws(EpochCommandError) {
+        let algorithm = request.algorithm
         if let required = algorithm.requiredEpochSeconds, let asked = request.epochSeconds, asked != required,
            !(maximumEpoch?.maximumEpochSeconds != nil && asked == maximumEpoch?.maximumEpochSeconds) {
             throw EpochCommandError.usage("\(algorithm.rawValue) scores \(required)-s epochs: use --epoch \(required)s (finer epochs are collapsed to it)")
@@ -142,91 +170,97 @@ public enum EpochScoring {
         if request.rescore != nil && algorithm != .coleKripke {
             throw EpochCommandError.usage("--rescore applies to cole-kripke only (Webster's rules)")
         }
-        var notes: [String] = []
-        var recording: EpochRecording
+    }
+
+    /// The epochs to score: an epoch file collapsed to the epoch length scored, or epochs computed
+    /// from raw samples (angle-z for van Hees, ActiGraph counts otherwise).
+    static func epochRecording(_ input: EpochInput, _ request: ScoreRequest, maximumEpoch: ColeKripke.Variant?,
+                               notes: inout [String]) throws -> EpochRecording {
+        let algorithm = request.algorithm
         switch input {
         case .epochs(let file):
             let target = (maximumEpoch?.maximumEpochSeconds != nil ? 60 : nil) ?? request.epochSeconds ?? algorithm.requiredEpochSeconds ?? file.epochSeconds
-            recording = try EpochCommandError.collapsing { () throws(EpochCollapseError) in try file.collapsed(toEpochSeconds: target) }
+            return try EpochCommandError.collapsing { () throws(EpochCollapseError) in try file.collapsed(toEpochSeconds: target) }
         case .raw(let raw):
             if algorithm == .vanHees2015 {
-                recording = try raw.angleZEpochs(epochSeconds: request.epochSeconds ?? 5)
-            } else {
-                recording = try raw.countEpochs(epochSeconds: request.epochSeconds ?? algorithm.requiredEpochSeconds ?? 60)
-                notes.append("scored on ActiGraph counts computed from the raw samples (\(recording.metadata["original sample rate"] ?? "?") Hz)")
-                if algorithm == .oakley {
-                    notes.append("Oakley's thresholds are in Actiwatch counts; ActiGraph counts are on another scale, so the result is not Actiware's")
-                }
+                return try raw.angleZEpochs(epochSeconds: request.epochSeconds ?? 5)
             }
+            let recording = try raw.countEpochs(epochSeconds: request.epochSeconds ?? algorithm.requiredEpochSeconds ?? 60)
+            notes.append("scored on ActiGraph counts computed from the raw samples (\(recording.metadata["original sample rate"] ?? "?") Hz)")
+            if algorithm == .oakley {
+                notes.append("Oakley's thresholds are in Actiwatch counts; ActiGraph counts are on another scale, so the result is not Actiware's")
+            }
+            return recording
         }
-        notes += recording.warnings
+    }
 
-        let column = try pickColumn(recording, request: request)
-        var counts = column.values
-        if let variant = maximumEpoch, let reduced = variant.maximumEpochSeconds, case .epochs(let file) = input, file.epochSeconds < 60 {
-            counts = try perMinuteMaximum(file, column: try pickColumn(file, request: request), reduced: reduced,
-                                          overlapping: variant == .maxOverlapping10s1992, minutes: recording, notes: &notes)
-        }
-        let epochSeconds = recording.epochSeconds
+    /// One algorithm's output: a state per epoch (nil = not scored), its index per epoch (NaN
+    /// where it has none) and the variant's command-line name.
+    struct Scored {
         var labels: [SleepWake?]
         var scores: [Double]
         var variantName: String
+    }
+
+    /// Runs the requested algorithm and variant on the activity values.
+    static func apply(_ algorithm: ScoringAlgorithm, to counts: [Double], epochSeconds: Int, request: ScoreRequest,
+                      notes: inout [String]) throws(EpochCommandError) -> Scored {
         switch algorithm {
         case .coleKripke:
-            let variant = try ScoringVariantName.match(request.variant, ColeKripke.Variant.self, algorithm: algorithm, default: .actilife)
-            var rescoring: WebsterRescoring.Variant? = nil
-            if let r = request.rescore {
-                guard let v = WebsterRescoring.Variant.allCases.first(where: { ScoringVariantName.normalized($0.rawValue) == ScoringVariantName.normalized(r) }) else {
-                    throw EpochCommandError.usage("--rescore '\(r)': use webster or pyactigraphy")
-                }
-                rescoring = v
-            }
-            labels = ColeKripke.score(countsPerEpoch: counts, variant: variant, rescoring: rescoring)
-            scores = ColeKripke.index(countsPerEpoch: counts, variant: variant)
-            variantName = ScoringVariantName.cli(variant.rawValue) + (rescoring.map { "+rescore-\(ScoringVariantName.cli($0.rawValue))" } ?? "")
+            return try coleKripke(counts, request: request)
         case .sadeh:
             let variant = try ScoringVariantName.match(request.variant, Sadeh.Variant.self, algorithm: algorithm, default: .actilife)
-            labels = Sadeh.score(countsPerEpoch: counts, variant: variant)
-            scores = Sadeh.index(countsPerEpoch: counts, variant: variant)
-            variantName = ScoringVariantName.cli(variant.rawValue)
+            return Scored(labels: Sadeh.score(countsPerEpoch: counts, variant: variant),
+                          scores: Sadeh.index(countsPerEpoch: counts, variant: variant),
+                          variantName: ScoringVariantName.cli(variant.rawValue))
         case .oakley:
-            let variant = try ScoringVariantName.match(request.variant, Oakley.Variant.self, algorithm: algorithm, default: .actiware)
-            guard Oakley.supportedEpochSeconds.contains(epochSeconds) else {
-                throw EpochCommandError.usage("oakley is defined on 15-, 30-, 60- and 120-s epochs; the data has \(epochSeconds)-s epochs: use --epoch 30s or 60s")
-            }
-            let threshold = try oakleyThreshold(request.threshold)
-            if threshold == .automatic,
-               Oakley.automaticThreshold(countsPerEpoch: counts, epochSeconds: epochSeconds) == nil {
-                throw EpochCommandError.input("--threshold auto: no epoch is mobile, Actiware's automatic threshold is undefined")
-            }
-            labels = Oakley.score(countsPerEpoch: counts, epochSeconds: epochSeconds, threshold: threshold, variant: variant)
-            scores = Oakley.activityScores(countsPerEpoch: counts, epochSeconds: epochSeconds)
-            variantName = ScoringVariantName.cli(variant.rawValue)
+            return try oakley(counts, epochSeconds: epochSeconds, request: request)
         case .scripps:
             let variant = try ScoringVariantName.match(request.variant, Scripps.Variant.self, algorithm: algorithm, default: .zeroPadded)
-            labels = Scripps.score(countsPerEpoch: counts, variant: variant)
-            scores = [Double](repeating: .nan, count: counts.count)
-            variantName = ScoringVariantName.cli(variant.rawValue)
+            return Scored(labels: Scripps.score(countsPerEpoch: counts, variant: variant),
+                          scores: [Double](repeating: .nan, count: counts.count),
+                          variantName: ScoringVariantName.cli(variant.rawValue))
         case .vanHees2015:
             if let v = request.variant, ScoringVariantName.normalized(v) != "ggir" {
                 throw EpochCommandError.usage("--variant '\(v)' is not a variant of van-hees-2015: use ggir")
             }
             // GGIR leaves no angle missing; a missing angle never makes a posture change and is not scored here.
             let sib = VanHees2015.score(angleZDegrees: counts, epochSeconds: Double(epochSeconds))
-            labels = zip(sib, counts).map { $1.isNaN ? nil : $0 }
-            scores = [Double](repeating: .nan, count: counts.count)
-            variantName = "ggir"
             if epochSeconds != 5 { notes.append("van Hees 2015 is defined on 5-s epochs (GGIR); scoring \(epochSeconds)-s epochs") }
+            return Scored(labels: zip(sib, counts).map { $1.isNaN ? nil : $0 },
+                          scores: [Double](repeating: .nan, count: counts.count), variantName: "ggir")
         }
-        for i in scores.indices where labels[i] == nil { scores[i] = .nan }
+    }
 
-        let fileLabels = recording.labelColumns.first
-        let starts = recording.epochStartsUTC
-        let epochs = (0..<recording.count).map { i in
-            ScoreRow(startUTC: starts[i], activity: counts[i], score: scores[i], state: labels[i], fileState: fileLabels?.labels[i])
+    /// Cole–Kripke, with Webster's rescoring when asked.
+    static func coleKripke(_ counts: [Double], request: ScoreRequest) throws(EpochCommandError) -> Scored {
+        let variant = try ScoringVariantName.match(request.variant, ColeKripke.Variant.self, algorithm: .coleKripke, default: .actilife)
+        var rescoring: WebsterRescoring.Variant? = nil
+        if let r = request.rescore {
+            guard let v = WebsterRescoring.Variant.allCases.first(where: { ScoringVariantName.normalized($0.rawValue) == ScoringVariantName.normalized(r) }) else {
+                throw EpochCommandError.usage("--rescore '\(r)': use webster or pyactigraphy")
+            }
+            rescoring = v
         }
-        return ScoreResult(recording: recording, algorithm: algorithm, columnName: column.name, variantName: variantName,
-                           epochs: epochs, fileStateColumn: fileLabels?.name, notes: notes)
+        return Scored(labels: ColeKripke.score(countsPerEpoch: counts, variant: variant, rescoring: rescoring),
+                      scores: ColeKripke.index(countsPerEpoch: counts, variant: variant),
+                      variantName: ScoringVariantName.cli(variant.rawValue) + (rescoring.map { "+rescore-\(ScoringVariantName.cli($0.rawValue))" } ?? ""))
+    }
+
+    /// Oakley (Actiware), on the epoch lengths it is defined on.
+    static func oakley(_ counts: [Double], epochSeconds: Int, request: ScoreRequest) throws(EpochCommandError) -> Scored {
+        let variant = try ScoringVariantName.match(request.variant, Oakley.Variant.self, algorithm: .oakley, default: .actiware)
+        guard Oakley.supportedEpochSeconds.contains(epochSeconds) else {
+            throw EpochCommandError.usage("oakley is defined on 15-, 30-, 60- and 120-s epochs; the data has \(epochSeconds)-s epochs: use --epoch 30s or 60s")
+        }
+        let threshold = try oakleyThreshold(request.threshold)
+        if threshold == .automatic,
+           Oakley.automaticThreshold(countsPerEpoch: counts, epochSeconds: epochSeconds) == nil {
+            throw EpochCommandError.input("--threshold auto: no epoch is mobile, Actiware's automatic threshold is undefined")
+        }
+        return Scored(labels: Oakley.score(countsPerEpoch: counts, epochSeconds: epochSeconds, threshold: threshold, variant: variant),
+                      scores: Oakley.activityScores(countsPerEpoch: counts, epochSeconds: epochSeconds),
+                      variantName: ScoringVariantName.cli(variant.rawValue))
     }
 
     /// The per-minute activity Cole et al. 1992 define their maximum variants on: the file's epochs

@@ -153,36 +153,11 @@ public struct NightMetrics: Sendable, Hashable, Codable {
         let recordEnd = Double(count) * epochSeconds
         let lo = min(max(lightsOffSeconds ?? 0, 0), recordEnd)
         let hi = max(min(lightsOnSeconds ?? recordEnd, recordEnd), lo)
-
-        // Bouts are built on sleep vs wake (all sleep stages merged), as yasa does for SOL_5min and
-        // as AASM awakenings are defined; stage times are accumulated per epoch on the side.
-        var bouts: [Bout] = []
-        var stageSeconds = [Double](repeating: 0, count: 4)
-        if hi > lo {
-            let first = Int((lo / epochSeconds).rounded(.down))
-            let last = min(count - 1, Int((hi / epochSeconds).rounded(.up)) - 1)
-            if first <= last {
-                for i in first...last {
-                    let start = max(Double(i) * epochSeconds, lo)
-                    let end = min(Double(i + 1) * epochSeconds, hi)
-                    guard end > start else { continue }
-                    let stage = stageAt(i)
-                    stageSeconds[Int(stage.rawValue)] += end - start
-                    if let lastBout = bouts.last, lastBout.isSleep == stage.isSleep {
-                        bouts[bouts.count - 1].end = end
-                    } else {
-                        bouts.append(Bout(isSleep: stage.isSleep, start: start, end: end))
-                    }
-                }
-            }
-        }
+        let (bouts, stageSeconds) = boutsInWindow(count: count, epochSeconds: epochSeconds, lo: lo, hi: hi, stageAt: stageAt)
 
         let tib = hi - lo
         var tst = 0.0
         for bout in bouts where bout.isSleep { tst += bout.duration }
-        let firstSleep = bouts.firstIndex { $0.isSleep }
-        let lastSleep = bouts.lastIndex { $0.isSleep }
-
         var metrics = NightMetrics(
             epochSeconds: epochSeconds,
             timeInBedMinutes: tib / 60,
@@ -202,50 +177,85 @@ public struct NightMetrics: Sendable, Hashable, Codable {
             sleepFragmentationIndexPerHour: nil,
             stages: nil,
             options: options)
-
-        if let f = firstSleep, let l = lastSleep {
-            let onset = bouts[f].start
-            let offset = bouts[l].end
-            let spt = offset - onset
-            var waso = 0.0
-            var awakenings = 0
-            var longAwakenings = 0
-            let minimumAwakeningSeconds = options.minimumAwakeningMinutes * 60
-            for bout in bouts[f...l] where !bout.isSleep {
-                waso += bout.duration
-                awakenings += 1
-                // Tolerance: durations are sums of epoch lengths and may carry rounding error.
-                if bout.duration >= minimumAwakeningSeconds - 1e-9 { longAwakenings += 1 }
-            }
-            let finalWake = hi - offset
-            metrics.sleepPeriodMinutes = spt / 60
-            metrics.wakeAfterSleepOnsetMinutes = waso / 60
-            metrics.finalWakeMinutes = finalWake / 60
-            metrics.wakeAfterSleepOnsetToLightsOnMinutes = (waso + finalWake) / 60
-            metrics.sleepMaintenanceEfficiencyPercent = spt > 0 ? 100 * tst / spt : nil
-            metrics.sleepOnsetLatencyMinutes = (onset - lo) / 60
-            metrics.awakenings = awakenings
-            metrics.awakeningsAtLeastMinimum = longAwakenings
-            metrics.sleepToWakeTransitions = awakenings + (l < bouts.count - 1 ? 1 : 0)
-            if tst > 0 {
-                metrics.sleepFragmentationIndexPerHour = Double(metrics.sleepToWakeTransitions) / (tst / 3600)
-            }
-            let persistentSeconds = options.persistentSleepMinutes * 60
-            if let p = bouts.first(where: { $0.isSleep && $0.duration >= persistentSeconds - 1e-9 }) {
-                metrics.persistentSleepLatencyMinutes = (p.start - lo) / 60
-            }
-        }
-
-        if staged {
-            let light = stageSeconds[Int(SleepStage.light.rawValue)]
-            let deep = stageSeconds[Int(SleepStage.deep.rawValue)]
-            let rem = stageSeconds[Int(SleepStage.rem.rawValue)]
-            metrics.stages = StageTimes(
-                lightMinutes: light / 60, deepMinutes: deep / 60, remMinutes: rem / 60,
-                lightPercent: tst > 0 ? 100 * light / tst : nil,
-                deepPercent: tst > 0 ? 100 * deep / tst : nil,
-                remPercent: tst > 0 ? 100 * rem / tst : nil)
-        }
+        metrics.fillSleepPeriod(bouts: bouts, lightsOff: lo, lightsOn: hi, totalSleepSeconds: tst)
+        if staged { metrics.stages = stageTimes(stageSeconds, totalSleepSeconds: tst) }
         return metrics
+    }
+
+    /// The sleep and wake bouts inside the lights-off/lights-on window, and the seconds of each
+    /// stage there (indexed by the stage's raw value).
+    ///
+    /// Bouts are built on sleep vs wake (all sleep stages merged), as yasa does for SOL_5min and
+    /// as AASM awakenings are defined; stage times are accumulated per epoch on the side.
+    private static func boutsInWindow(
+        count: Int, epochSeconds: Double, lo: Double, hi: Double, stageAt: (Int) -> SleepStage
+    ) -> (bouts: [Bout], stageSeconds: [Double]) {
+        var bouts: [Bout] = []
+        var stageSeconds = [Double](repeating: 0, count: 4)
+        guard hi > lo else { return (bouts, stageSeconds) }
+        let first = Int((lo / epochSeconds).rounded(.down))
+        let last = min(count - 1, Int((hi / epochSeconds).rounded(.up)) - 1)
+        guard first <= last else { return (bouts, stageSeconds) }
+        for i in first...last {
+            let start = max(Double(i) * epochSeconds, lo)
+            let end = min(Double(i + 1) * epochSeconds, hi)
+            guard end > start else { continue }
+            let stage = stageAt(i)
+            stageSeconds[Int(stage.rawValue)] += end - start
+            if let lastBout = bouts.last, lastBout.isSleep == stage.isSleep {
+                bouts[bouts.count - 1].end = end
+            } else {
+                bouts.append(Bout(isSleep: stage.isSleep, start: start, end: end))
+            }
+        }
+        return (bouts, stageSeconds)
+    }
+
+    /// The quantities that exist only with sleep: SPT, WASO, final wake, SME, latencies,
+    /// awakenings and SFI. Left at their no-sleep values when no bout is sleep.
+    private mutating func fillSleepPeriod(bouts: [Bout], lightsOff lo: Double, lightsOn hi: Double, totalSleepSeconds tst: Double) {
+        guard let f = bouts.firstIndex(where: { $0.isSleep }), let l = bouts.lastIndex(where: { $0.isSleep }) else { return }
+        let onset = bouts[f].start
+        let offset = bouts[l].end
+        let spt = offset - onset
+        var waso = 0.0
+        var awakenings = 0
+        var longAwakenings = 0
+        let minimumAwakeningSeconds = options.minimumAwakeningMinutes * 60
+        for bout in bouts[f...l] where !bout.isSleep {
+            waso += bout.duration
+            awakenings += 1
+            // Tolerance: durations are sums of epoch lengths and may carry rounding error.
+            if bout.duration >= minimumAwakeningSeconds - 1e-9 { longAwakenings += 1 }
+        }
+        let finalWake = hi - offset
+        sleepPeriodMinutes = spt / 60
+        wakeAfterSleepOnsetMinutes = waso / 60
+        finalWakeMinutes = finalWake / 60
+        wakeAfterSleepOnsetToLightsOnMinutes = (waso + finalWake) / 60
+        sleepMaintenanceEfficiencyPercent = spt > 0 ? 100 * tst / spt : nil
+        sleepOnsetLatencyMinutes = (onset - lo) / 60
+        self.awakenings = awakenings
+        awakeningsAtLeastMinimum = longAwakenings
+        sleepToWakeTransitions = awakenings + (l < bouts.count - 1 ? 1 : 0)
+        if tst > 0 {
+            sleepFragmentationIndexPerHour = Double(sleepToWakeTransitions) / (tst / 3600)
+        }
+        let persistentSeconds = options.persistentSleepMinutes * 60
+        if let p = bouts.first(where: { $0.isSleep && $0.duration >= persistentSeconds - 1e-9 }) {
+            persistentSleepLatencyMinutes = (p.start - lo) / 60
+        }
+    }
+
+    /// Light, deep and REM minutes and their shares of TST.
+    private static func stageTimes(_ stageSeconds: [Double], totalSleepSeconds tst: Double) -> StageTimes {
+        let light = stageSeconds[Int(SleepStage.light.rawValue)]
+        let deep = stageSeconds[Int(SleepStage.deep.rawValue)]
+        let rem = stageSeconds[Int(SleepStage.rem.rawValue)]
+        return StageTimes(
+            lightMinutes: light / 60, deepMinutes: deep / 60, remMinutes: rem / 60,
+            lightPercent: tst > 0 ? 100 * light / tst : nil,
+            deepPercent: tst > 0 ? 100 * deep / tst : nil,
+            remPercent: tst > 0 ? 100 * rem / tst : nil)
     }
 }

@@ -59,6 +59,38 @@ public struct SleepDiary: Sendable {
     }
 
     public static func parse(_ text: String, path: String) throws(IngestError) -> SleepDiary {
+        let lines = try diaryLines(text, path: path)
+        guard let header = lines.first else {
+            throw IngestError(file: path, line: 1, message: "the sleep diary is empty: expected a header row (id,night,in_bed,out_of_bed[,type])")
+        }
+        let separator: Character = header.contains(";") && !header.contains(",") ? ";" : (header.contains("\t") && !header.contains(",") ? "\t" : ",")
+        let columns = try Columns(header: header, separator: separator, path: path)
+        var entries: [Entry] = [], problems: [String] = []
+        var seen: [String: Int] = [:]
+        for (index, line) in lines.enumerated().dropFirst() where !line.trimmingCharacters(in: .whitespaces).isEmpty {
+            let row = index + 1
+            let entry: Entry
+            switch columns.entry(fields(line, separator: separator), row: row) {
+            case .entry(let e): entry = e
+            case .problem(let problem): problems.append("\(path) row \(row): \(problem)"); continue
+            }
+            if entry.kind == .sleep {
+                let key = "\(entry.id)\u{1F}\(entry.night)"
+                if let earlier = seen[key] {
+                    problems.append("\(path) row \(row): a second sleep row for \(entry.id), night \(entry.night) (row \(earlier) is the first; this one is ignored)"); continue
+                }
+                seen[key] = row
+            }
+            entries.append(entry)
+        }
+        var hasher = FNV1a()
+        for e in entries { hasher.add("\(e.id)|\(e.night)|\(e.startLocal)|\(e.endLocal)|\(e.kind.rawValue);") }
+        return SleepDiary(path: path, entries: entries, problems: problems, digest: hasher.hex)
+    }
+
+    /// The text's lines without line ends, byte-order mark or trailing blank lines; a row longer
+    /// than ``maximumLineBytes`` is refused.
+    static func diaryLines(_ text: String, path: String) throws(IngestError) -> [String] {
         var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map {
             String($0).trimmingCharacters(in: CharacterSet(charactersIn: "\r\u{FEFF}"))
         }
@@ -66,64 +98,64 @@ public struct SleepDiary: Sendable {
         if let long = lines.firstIndex(where: { $0.utf8.count > maximumLineBytes }) {
             throw IngestError(file: path, line: long + 1, message: "row is \(lines[long].utf8.count) bytes long: a diary row (id,night,in_bed,out_of_bed[,type]) is at most \(maximumLineBytes)")
         }
-        guard let header = lines.first else {
-            throw IngestError(file: path, line: 1, message: "the sleep diary is empty: expected a header row (id,night,in_bed,out_of_bed[,type])")
+        return lines
+    }
+
+    /// A row read: its entry, or why it cannot be used.
+    enum RowReading {
+        case entry(Entry)
+        case problem(String)
+    }
+
+    /// Where the header puts each of the diary's columns.
+    struct Columns {
+        let id: Int, night: Int, start: Int, end: Int
+        let type: Int?
+
+        init(header: String, separator: Character, path: String) throws(IngestError) {
+            let titles = SleepDiary.fields(header, separator: separator).map { EpochColumnNaming.canonical($0) }
+            func column(_ names: Set<String>) -> Int? { titles.firstIndex { names.contains($0) } }
+            guard let id = column(idTitles), let night = column(nightTitles), let start = column(startTitles), let end = column(endTitles) else {
+                throw IngestError(file: path, line: 1, message: "sleep diary header '\(header.prefix(120))': expected the columns id, night, in_bed and out_of_bed (optional: type)")
+            }
+            self.id = id; self.night = night; self.start = start; self.end = end
+            type = column(typeTitles)
         }
-        let separator: Character = header.contains(";") && !header.contains(",") ? ";" : (header.contains("\t") && !header.contains(",") ? "\t" : ",")
-        func fields(_ line: String) -> [String] { Self.fields(line, separator: separator) }
-        let titles = fields(header).map { EpochColumnNaming.canonical($0) }
-        func column(_ names: Set<String>) -> Int? { titles.firstIndex { names.contains($0) } }
-        guard let idC = column(idTitles), let nightC = column(nightTitles), let startC = column(startTitles), let endC = column(endTitles) else {
-            throw IngestError(file: path, line: 1, message: "sleep diary header '\(header.prefix(120))': expected the columns id, night, in_bed and out_of_bed (optional: type)")
-        }
-        let typeC = column(typeTitles)
-        var entries: [Entry] = [], problems: [String] = []
-        var seen: [String: Int] = [:]
-        for (index, line) in lines.enumerated().dropFirst() where !line.trimmingCharacters(in: .whitespaces).isEmpty {
-            let row = index + 1
-            let f = fields(line)
+
+        /// One row's entry: an id, a night, a kind and in-bed / out-of-bed times that make sense together.
+        func entry(_ f: [String], row: Int) -> RowReading {
             func field(_ c: Int) -> String { c < f.count ? f[c] : "" }
-            let id = field(idC)
-            guard !id.isEmpty else { problems.append("\(path) row \(row): no id"); continue }
-            guard let night = CivilDate(iso: field(nightC)) else {
-                problems.append("\(path) row \(row): night '\(field(nightC))' is not a date: expected YYYY-MM-DD"); continue
+            let id = field(self.id)
+            guard !id.isEmpty else { return .problem("no id") }
+            guard let night = CivilDate(iso: field(self.night)) else {
+                return .problem("night '\(field(self.night))' is not a date: expected YYYY-MM-DD")
             }
             var kind = Entry.Kind.sleep
-            if let typeC, !field(typeC).isEmpty {
-                guard let k = Entry.Kind(rawValue: field(typeC).lowercased()) else {
-                    problems.append("\(path) row \(row): type '\(field(typeC))': expected sleep, nap or nonwear"); continue
+            if let type, !field(type).isEmpty {
+                guard let k = Entry.Kind(rawValue: field(type).lowercased()) else {
+                    return .problem("type '\(field(type))': expected sleep, nap or nonwear")
                 }
                 kind = k
             }
-            guard let start = localSecond(field(startC), night: night, isEnd: false, after: nil) else {
-                problems.append("\(path) row \(row): in bed '\(field(startC))' is not a time: expected HH:MM or YYYY-MM-DD HH:MM"); continue
+            guard let startLocal = localSecond(field(start), night: night, isEnd: false, after: nil) else {
+                return .problem("in bed '\(field(start))' is not a time: expected HH:MM or YYYY-MM-DD HH:MM")
             }
             // An explicit date must be the night's: its evening or the morning after.
             let nightStart = night.daysSinceEpoch * 86_400
-            guard start >= nightStart && start < nightStart + 2 * 86_400 else {
-                problems.append("\(path) row \(row): in bed '\(field(startC))' is not on the night of \(night) (its evening or the next morning)"); continue
+            guard startLocal >= nightStart && startLocal < nightStart + 2 * 86_400 else {
+                return .problem("in bed '\(field(start))' is not on the night of \(night) (its evening or the next morning)")
             }
-            guard let end = localSecond(field(endC), night: night, isEnd: true, after: start) else {
-                problems.append("\(path) row \(row): out of bed '\(field(endC))' is not a time: expected HH:MM or YYYY-MM-DD HH:MM"); continue
+            guard let endLocal = localSecond(field(end), night: night, isEnd: true, after: startLocal) else {
+                return .problem("out of bed '\(field(end))' is not a time: expected HH:MM or YYYY-MM-DD HH:MM")
             }
-            guard end > start else {
-                problems.append("\(path) row \(row): out of bed (\(field(endC))) is not after in bed (\(field(startC)))"); continue
+            guard endLocal > startLocal else {
+                return .problem("out of bed (\(field(end))) is not after in bed (\(field(start)))")
             }
-            guard end - start <= 24 * 3600 else {
-                problems.append("\(path) row \(row): \(field(startC)) to \(field(endC)) is longer than 24 h"); continue
+            guard endLocal - startLocal <= 24 * 3600 else {
+                return .problem("\(field(start)) to \(field(end)) is longer than 24 h")
             }
-            if kind == .sleep {
-                let key = "\(id)\u{1F}\(night)"
-                if let earlier = seen[key] {
-                    problems.append("\(path) row \(row): a second sleep row for \(id), night \(night) (row \(earlier) is the first; this one is ignored)"); continue
-                }
-                seen[key] = row
-            }
-            entries.append(Entry(row: row, id: id, night: night, startLocal: start, endLocal: end, kind: kind))
+            return .entry(Entry(row: row, id: id, night: night, startLocal: startLocal, endLocal: endLocal, kind: kind))
         }
-        var hasher = FNV1a()
-        for e in entries { hasher.add("\(e.id)|\(e.night)|\(e.startLocal)|\(e.endLocal)|\(e.kind.rawValue);") }
-        return SleepDiary(path: path, entries: entries, problems: problems, digest: hasher.hex)
     }
 
     /// A row's fields as the epoch files' CSV splitter reads them (RFC 4180: a quoted field may

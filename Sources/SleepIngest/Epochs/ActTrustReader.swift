@@ -42,9 +42,39 @@ public struct ActTrustReader: EpochFileReader {
               lines[bannerIndex].fields.joined(separator: ";").lowercased().contains(Self.banner) else {
             throw IngestError(file: path, line: 1, message: "no '+--- Condor Instruments Report ---+' banner: expected an ActTrust export")
         }
-        // Header: `KEY : value` lines up to the closing `+-----+` line.
+        var header = try Self.headerBlock(lines, bannerIndex: bannerIndex, path: path)
+        guard let titleLine = lines[(header.closingIndex + 1)...].first(where: { !$0.isBlank }) else {
+            throw IngestError(file: path, line: lines[header.closingIndex].number, message: "no data table after the header block")
+        }
+        let titles = titleLine.fields
+        let canonical = titles.map(EpochColumnNaming.canonical)
+        guard let timeColumn = canonical.firstIndex(of: "date_time") else {
+            throw IngestError(file: path, line: titleLine.number, message: "no DATE/TIME column: expected ActTrust's DATE/TIME;MS;EVENT;…;PIM;…")
+        }
+        guard canonical.contains("pim") || canonical.contains("zcm") || canonical.contains("tat") else {
+            throw IngestError(file: path, line: titleLine.number, message: "no PIM, TAT or ZCM column: expected ActTrust's activity columns")
+        }
+        let rows = lines.drop(while: { $0.number <= titleLine.number }).filter { !$0.isBlank }
+        let dates = rows.map { String($0[timeColumn].split(separator: " ").first ?? "") }
+        let order = LocalClockText.resolveOrder(dates: dates, fallback: .dayFirst)
+        let table = try Self.readRows(rows, titles: titles, canonical: canonical, timeColumn: timeColumn, order: order,
+                                      epochSeconds: header.epochSeconds, path: path)
+        header.metadata["dateformat"] = order.rawValue
+        header.metadata["device"] = Self.deviceName(header.metadata)
+        return try table.build(format: .actTrust, epochSeconds: header.epochSeconds, options: options, statedOffsetSeconds: nil,
+                               metadata: header.metadata)
+    }
+
+    /// What the header block states, and the index of its closing `+-----+` line.
+    struct HeaderBlock {
         var metadata: [String: String] = [:]
         var epochSeconds: Int? = nil
+        var closingIndex = 0
+    }
+
+    /// Header: `KEY : value` lines up to the closing `+-----+` line (the subject's are not kept).
+    static func headerBlock(_ lines: [DelimitedText.Line], bannerIndex: Int, path: String) throws(IngestError) -> HeaderBlock {
+        var header = HeaderBlock()
         var index = bannerIndex + 1
         while index < lines.count && !lines[index].fields.joined(separator: ";").trimmingSpaces.hasPrefix("+") {
             let line = lines[index].fields.joined(separator: ";")
@@ -56,30 +86,23 @@ public struct ActTrustReader: EpochFileReader {
                 guard let s = Int(value), s > 0, s <= 86_400 else {
                     throw IngestError(file: path, line: lines[index - 1].number, message: "INTERVAL '\(value.prefix(20))': expected the epoch length in whole seconds")
                 }
-                epochSeconds = s
+                header.epochSeconds = s
             }
-            metadata[key.lowercased()] = value
+            header.metadata[key.lowercased()] = value
         }
         guard index < lines.count else {
             throw IngestError(file: path, line: lines.last?.number ?? 1, message: "the header block never ends: expected a closing '+-----+' line and the data table")
         }
-        guard let titleLine = lines[(index + 1)...].first(where: { !$0.isBlank }) else {
-            throw IngestError(file: path, line: lines[index].number, message: "no data table after the header block")
-        }
-        let titles = titleLine.fields
-        let canonical = titles.map(EpochColumnNaming.canonical)
-        guard let timeColumn = canonical.firstIndex(of: "date_time") else {
-            throw IngestError(file: path, line: titleLine.number, message: "no DATE/TIME column: expected ActTrust's DATE/TIME;MS;EVENT;…;PIM;…")
-        }
-        guard canonical.contains("pim") || canonical.contains("zcm") || canonical.contains("tat") else {
-            throw IngestError(file: path, line: titleLine.number, message: "no PIM, TAT or ZCM column: expected ActTrust's activity columns")
-        }
+        header.closingIndex = index
+        return header
+    }
+
+    /// The table's rows: every numeric column, each row in the epoch its time falls in.
+    static func readRows(_ rows: [DelimitedText.Line], titles: [String], canonical: [String], timeColumn: Int,
+                         order: LocalClockText.DateOrder, epochSeconds: Int?, path: String) throws(IngestError) -> EpochRowTable {
         let skipped: Set<String> = ["date_time", "ms"]
         let numeric = titles.indices.filter { !skipped.contains(canonical[$0]) && !canonical[$0].isEmpty }
         var table = EpochRowTable(path: path, numericColumns: numeric.map { .init(name: canonical[$0], sourceName: titles[$0]) })
-        let rows = lines.drop(while: { $0.number <= titleLine.number }).filter { !$0.isBlank }
-        let dates = rows.map { String($0[timeColumn].split(separator: " ").first ?? "") }
-        let order = LocalClockText.resolveOrder(dates: dates, fallback: .dayFirst)
         var values = [Double](repeating: .nan, count: numeric.count)
         var firstLocal: Int64? = nil
         for row in rows {
@@ -107,11 +130,14 @@ public struct ActTrustReader: EpochFileReader {
             if firstLocal == nil { firstLocal = local }
             table.append(localSecond: local, position: row.number, values: values)
         }
-        metadata["dateformat"] = order.rawValue
+        return table
+    }
+
+    /// `Condor ActTrust1 #myUUID, firmware 1.0`.
+    static func deviceName(_ metadata: [String: String]) -> String {
         var device = metadata["device_model"].map { "Condor \($0)" } ?? "Condor ActTrust"
         if let id = metadata["device_id"], !id.isEmpty { device += " #\(id)" }
         if let f = metadata["firmware_version"], !f.isEmpty { device += ", firmware \(f)" }
-        metadata["device"] = device
-        return try table.build(format: .actTrust, epochSeconds: epochSeconds, options: options, statedOffsetSeconds: nil, metadata: metadata)
+        return device
     }
 }

@@ -104,10 +104,10 @@ public struct ActiLifeCSVReader: EpochFileReader {
         var bodyStart: Int
     }
 
-    func parseHeaderBlock(_ text: DelimitedText) throws(IngestError) -> HeaderBlock {
-        let path = text.path
+    /// The banner's facts: the date format every date of the file follows, and the device,
+    /// software, firmware, sample rate and filter it names.
+    static func bannerFacts(_ banner: String, path: String) throws(IngestError) -> (order: LocalClockText.DateOrder, metadata: [String: String]) {
         var metadata: [String: String] = [:]
-        let banner = Self.headerText(text.lines[0])
         var order = LocalClockText.DateOrder.monthFirst
         if let range = banner.range(of: "date format ") {
             let format = banner[range.upperBound...].prefix(while: { $0 != " " })
@@ -134,7 +134,13 @@ public struct ActiLifeCSVReader: EpochFileReader {
         metadata["firmware"] = word(after: "Firmware ")
         metadata["original sample rate"] = word(after: " at ")
         metadata["filter"] = word(after: "Filter ")
+        return (order, metadata)
+    }
 
+    func parseHeaderBlock(_ text: DelimitedText) throws(IngestError) -> HeaderBlock {
+        let path = text.path
+        let (order, bannerMetadata) = try Self.bannerFacts(Self.headerText(text.lines[0]), path: path)
+        var metadata = bannerMetadata
         var startTime: Int? = nil, startDate: CivilDate? = nil, epochSeconds: Int? = nil
         var index = 1
         while index < text.lines.count {
@@ -216,6 +222,19 @@ public struct ActiLifeCSVReader: EpochFileReader {
 
     // MARK: Layouts 1–3 with column titles
 
+    /// Where a titled export keeps the time of its rows.
+    enum TimeLayout {
+        case dateAndTime(Int, Int), timestamp(Int), fromHeader
+
+        var columns: Set<Int> {
+            switch self {
+            case .dateAndTime(let d, let t): return [d, t]
+            case .timestamp(let t): return [t]
+            case .fromHeader: return []
+            }
+        }
+    }
+
     func readTitled(_ text: DelimitedText, lines: ArraySlice<DelimitedText.Line>, header: HeaderBlock?,
                     options: IngestOptions) throws(IngestError) -> EpochRecording {
         let path = text.path
@@ -225,50 +244,61 @@ public struct ActiLifeCSVReader: EpochFileReader {
         let titles = titleLine.fields
         let canonical = titles.map(EpochColumnNaming.canonical)
         let rows = lines.drop(while: { $0.number <= titleLine.number }).filter { !$0.isBlank }
-
-        enum TimeLayout { case dateAndTime(Int, Int), timestamp(Int), fromHeader }
-        let timeLayout: TimeLayout
-        if let d = canonical.firstIndex(of: "date"), let t = canonical.firstIndex(of: "time") {
-            timeLayout = .dateAndTime(d, t)
-        } else if let t = canonical.firstIndex(where: { Self.timestampTitles.contains($0) }) {
-            timeLayout = .timestamp(t)
-        } else if header != nil {
-            timeLayout = .fromHeader
-        } else {
-            throw IngestError(file: path, line: titleLine.number, message: "no time column: expected Date and Time, or timestamp")
-        }
-        let timeColumns: Set<Int>
-        switch timeLayout {
-        case .dateAndTime(let d, let t): timeColumns = [d, t]
-        case .timestamp(let t): timeColumns = [t]
-        case .fromHeader: timeColumns = []
-        }
+        let timeLayout = try Self.timeLayout(canonical, header: header, path: path, titleLine: titleLine.number)
         guard canonical.contains("axis1") || canonical.contains("activity") else {
             throw IngestError(file: path, line: titleLine.number, message: "no Axis1 column: expected ActiLife's Axis1 (and usually Axis2, Axis3 …)")
         }
-        // Which columns are labels (S/W) and which are numbers: decided by the values.
-        var isLabel = [Bool](repeating: false, count: titles.count)
-        for c in titles.indices where !timeColumns.contains(c) {
+        var order = header?.dateOrder ?? .monthFirst
+        if header == nil, case .dateAndTime(let d, _) = timeLayout {
+            order = LocalClockText.resolveOrder(dates: rows.map { $0[d] }, fallback: .monthFirst)
+        }
+        var clock = RowClock(layout: timeLayout, order: order, header: header, path: path)
+        let table = try Self.readRows(rows, titles: titles, canonical: canonical, clock: &clock, path: path)
+        var warnings: [String] = []
+        if clock.offsetChanged { warnings.append("the timestamps state more than one UTC offset; the first row's is used for the whole recording (device clocks do not change at DST)") }
+        var metadata = header?.metadata ?? [:]
+        if header == nil, case .dateAndTime = timeLayout { metadata["dateformat"] = order.rawValue }
+        return try table.build(format: .actiLifeCSV, epochSeconds: header?.epochSeconds, options: options,
+                               statedOffsetSeconds: clock.statedOffset, metadata: metadata, warnings: warnings)
+    }
+
+    /// Date and Time columns, else a timestamp column, else the header's start and epoch period.
+    static func timeLayout(_ canonical: [String], header: HeaderBlock?, path: String, titleLine: Int) throws(IngestError) -> TimeLayout {
+        if let d = canonical.firstIndex(of: "date"), let t = canonical.firstIndex(of: "time") {
+            return .dateAndTime(d, t)
+        } else if let t = canonical.firstIndex(where: { timestampTitles.contains($0) }) {
+            return .timestamp(t)
+        } else if header != nil {
+            return .fromHeader
+        }
+        throw IngestError(file: path, line: titleLine, message: "no time column: expected Date and Time, or timestamp")
+    }
+
+    /// Which columns are labels (S/W) and which are numbers: decided by the values.
+    static func labelColumnFlags(titleCount: Int, timeColumns: Set<Int>, rows: [DelimitedText.Line]) -> [Bool] {
+        var isLabel = [Bool](repeating: false, count: titleCount)
+        for c in 0..<titleCount where !timeColumns.contains(c) {
             var sawLabel = false, allLabels = true
             for row in rows {
                 let v = row[c]
                 if v.isEmpty { continue }
-                if Self.label(v) != nil { sawLabel = true } else { allLabels = false; break }
+                if label(v) != nil { sawLabel = true } else { allLabels = false; break }
             }
             isLabel[c] = sawLabel && allLabels
         }
+        return isLabel
+    }
+
+    /// The rows' values and labels, each at its time on the local clock.
+    static func readRows(_ rows: [DelimitedText.Line], titles: [String], canonical: [String], clock: inout RowClock,
+                         path: String) throws(IngestError) -> EpochRowTable {
+        let timeColumns = clock.layout.columns
+        let isLabel = labelColumnFlags(titleCount: titles.count, timeColumns: timeColumns, rows: rows)
         let numericIndices = titles.indices.filter { !timeColumns.contains($0) && !isLabel[$0] && !titles[$0].isEmpty }
         let labelIndices = titles.indices.filter { isLabel[$0] }
         var table = EpochRowTable(path: path,
                                   numericColumns: numericIndices.map { .init(name: canonical[$0], sourceName: titles[$0]) },
                                   labelColumns: labelIndices.map { .init(name: canonical[$0], sourceName: titles[$0]) })
-
-        var order = header?.dateOrder ?? .monthFirst
-        if header == nil, case .dateAndTime(let d, _) = timeLayout {
-            order = LocalClockText.resolveOrder(dates: rows.map { $0[d] }, fallback: .monthFirst)
-        }
-        var statedOffset: Int32? = nil
-        var offsetChanged = false
         var values = [Double](repeating: .nan, count: numericIndices.count)
         var labels = [SleepWake?](repeating: nil, count: labelIndices.count)
         var epoch: Int64 = 0
@@ -278,8 +308,35 @@ public struct ActiLifeCSVReader: EpochFileReader {
             guard width == titles.count || (titles.last == "" && width == titles.count - 1) else {
                 throw IngestError(file: path, line: row.number, message: "\(row.fields.count) fields: expected \(titles.count) as in the titles")
             }
-            let local: Int64
-            switch timeLayout {
+            let local = try clock.localSecond(of: row, epoch: epoch)
+            for (k, c) in numericIndices.enumerated() {
+                values[k] = try number(row[c], column: titles[c], path: path, line: row.number)
+            }
+            for (k, c) in labelIndices.enumerated() { labels[k] = label(row[c]) }
+            table.append(localSecond: local, position: row.number, values: values, labels: labels)
+            epoch += 1
+        }
+        return table
+    }
+
+    /// A row's time on the local clock, and the UTC offsets its timestamps state.
+    struct RowClock {
+        let layout: TimeLayout
+        let order: LocalClockText.DateOrder
+        let header: HeaderBlock?
+        let path: String
+        /// The first row's offset (`Z`, `+02:00`), if its timestamp states one.
+        private(set) var statedOffset: Int32? = nil
+        /// Whether a later row states another offset.
+        private(set) var offsetChanged = false
+
+        init(layout: TimeLayout, order: LocalClockText.DateOrder, header: HeaderBlock?, path: String) {
+            self.layout = layout; self.order = order; self.header = header; self.path = path
+        }
+
+        /// `epoch`: the row's index among the rows (the epoch count of a file timed by its header).
+        mutating func localSecond(of row: DelimitedText.Line, epoch: Int64) throws(IngestError) -> Int64 {
+            switch layout {
             case .dateAndTime(let d, let t):
                 guard let date = LocalClockText.date(row[d], order: order) else {
                     throw IngestError(file: path, line: row.number, message: "date '\(row[d])' is not valid: expected \(order.rawValue)")
@@ -287,7 +344,7 @@ public struct ActiLifeCSVReader: EpochFileReader {
                 guard let second = LocalClockText.secondOfDay(row[t]) else {
                     throw IngestError(file: path, line: row.number, message: "time '\(row[t])' is not valid: expected HH:MM[:SS] or h:mm AM/PM")
                 }
-                local = LocalClockText.localSecond(date, secondOfDay: second)
+                return LocalClockText.localSecond(date, secondOfDay: second)
             case .timestamp(let t):
                 let bytes = Array(row[t].utf8)
                 guard let ts = bytes.withUnsafeBufferPointer({ ISOTimestamp.parse($0.baseAddress!, 0, $0.count) }), !bytes.isEmpty else {
@@ -299,23 +356,11 @@ public struct ActiLifeCSVReader: EpochFileReader {
                 if let o = ts.offsetSeconds {
                     if statedOffset == nil && epoch == 0 { statedOffset = o } else if statedOffset != o { offsetChanged = true }
                 }
-                local = ts.localSeconds
+                return ts.localSeconds
             case .fromHeader:
-                local = header!.startLocalSecond + epoch * Int64(header!.epochSeconds)
+                return header!.startLocalSecond + epoch * Int64(header!.epochSeconds)
             }
-            for (k, c) in numericIndices.enumerated() {
-                values[k] = try Self.number(row[c], column: titles[c], path: path, line: row.number)
-            }
-            for (k, c) in labelIndices.enumerated() { labels[k] = Self.label(row[c]) }
-            table.append(localSecond: local, position: row.number, values: values, labels: labels)
-            epoch += 1
         }
-        var warnings: [String] = []
-        if offsetChanged { warnings.append("the timestamps state more than one UTC offset; the first row's is used for the whole recording (device clocks do not change at DST)") }
-        var metadata = header?.metadata ?? [:]
-        if header == nil, case .dateAndTime = timeLayout { metadata["dateformat"] = order.rawValue }
-        return try table.build(format: .actiLifeCSV, epochSeconds: header?.epochSeconds, options: options,
-                               statedOffsetSeconds: statedOffset, metadata: metadata, warnings: warnings)
     }
 
     static func number(_ text: String, column: String, path: String, line: Int) throws(IngestError) -> Double {

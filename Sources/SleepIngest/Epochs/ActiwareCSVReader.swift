@@ -96,90 +96,90 @@ public struct ActiwareCSVReader: EpochFileReader {
             throw IngestError(file: path, line: 1, message: "no Actiware banner: expected an Actiware export file")
         }
         let english = banner[0].lowercased().contains("export file")
+        let table = try Self.epochTable(lines, path: path)
+        var properties = try Self.headerProperties(lines[..<table.titleIndex], path: path)
+        let rows = lines[(table.titleIndex + 1)...].filter { !$0.isBlank }
+        let order = LocalClockText.resolveOrder(dates: rows.map { $0[table.dateColumn] }, fallback: english ? .monthFirst : .dayFirst)
+        let rowTable = try Self.readRows(rows, of: table, sourceTitles: lines[table.titleIndex].fields, order: order, path: path)
+        properties.metadata["dateformat"] = order.rawValue
+        if let device = properties.device.name { properties.metadata["device"] = device }
+        var recording = try rowTable.build(format: .actiwareCSV, epochSeconds: properties.epochSeconds, options: options,
+                                           statedOffsetSeconds: properties.offset, metadata: properties.metadata)
+        recording.actiware = Self.fileAnalysis(lines[..<table.titleIndex], order: order, recording: recording)
+        return recording
+    }
 
-        // The epoch table's title row, by structure (see the type's comment).
-        var titleIndex: Int? = nil
-        var titles: [String] = []
-        var dateColumn = 0, timeColumn = 0
+    // MARK: The epoch table
+
+    /// Where the epoch table starts and which of its columns hold the date and the time.
+    struct TableLayout {
+        var titleIndex: Int
+        /// sleepsta's names of the columns (the date and time columns named `date` and `time`).
+        var titles: [String]
+        var dateColumn: Int
+        var timeColumn: Int
+    }
+
+    /// The epoch table's title row, by structure (see the type's comment).
+    static func epochTable(_ lines: [DelimitedText.Line], path: String) throws(IngestError) -> TableLayout {
+        var found: TableLayout? = nil
         for i in lines.indices.reversed() {
-            guard let (d, t) = Self.tableStart(lines, titleIndex: i) else { continue }
-            titleIndex = i; dateColumn = d; timeColumn = t
-            titles = lines[i].fields.map { Self.columnAliases[EpochColumnNaming.canonical($0)] ?? EpochColumnNaming.canonical($0) }
+            guard let (d, t) = tableStart(lines, titleIndex: i) else { continue }
+            let titles = lines[i].fields.map { columnAliases[EpochColumnNaming.canonical($0)] ?? EpochColumnNaming.canonical($0) }
+            found = TableLayout(titleIndex: i, titles: titles, dateColumn: d, timeColumn: t)
             break
         }
-        guard let titleIndex else {
+        guard var table = found else {
             throw IngestError(file: path, line: lines.count, message: "no epoch-by-epoch table: expected a row of column titles followed by rows of a line number, a date and a time")
         }
-        guard dateColumn < titles.count, timeColumn < titles.count else {
-            throw IngestError(file: path, line: titleIndex + 1, message: "the epoch table's date and time columns have no titles")
+        guard table.dateColumn < table.titles.count, table.timeColumn < table.titles.count else {
+            throw IngestError(file: path, line: table.titleIndex + 1, message: "the epoch table's date and time columns have no titles")
         }
         // Date and time are the structure's columns; "date"/"time" titles elsewhere are not data.
-        titles[dateColumn] = "date"; titles[timeColumn] = "time"
+        table.titles[table.dateColumn] = "date"; table.titles[table.timeColumn] = "time"
+        return table
+    }
 
-        // Header key/value pairs of the data-properties and analysis-inputs sections (the first
-        // section, subject properties, is personal and not kept).
-        var metadata: [String: String] = [:]
-        var epochSeconds: Int? = nil
-        var offset: Int32? = nil
-        var section = 0
-        var device: (type: String?, serial: String?, firmware: String?) = (nil, nil, nil)
-        for line in lines[..<titleIndex] {
-            let first = line[0]
-            if first.hasPrefix("---") { section += 1; continue }
-            guard first.hasSuffix(":"), line.fields.count >= 2 else { continue }
-            let keyText = String(first.dropLast()).trimmingSpaces
-            let key = EpochColumnNaming.canonical(keyText)
-            let value = line[1]
-            let words = Set(key.split(separator: "_").map(String.init))
-            if section == 2 && (words.contains("actiwatch") || key.hasPrefix("actiwatch")) && !value.isEmpty {
-                if device.type == nil && !words.isDisjoint(with: Self.deviceTypeWords) { device.type = value }
-                else if device.serial == nil && (!words.isDisjoint(with: Self.deviceSerialWords) || key.contains("serie")) { device.serial = value }
-                else if device.firmware == nil && (!words.isDisjoint(with: Self.deviceFirmwareWords) || key.contains("firmware")) { device.firmware = value }
-            }
-            if Self.epochLengthKeys.contains(key) {
-                guard let seconds = Int(value), seconds > 0 else {
-                    throw IngestError(file: path, line: line.number, message: "epoch length '\(value)': expected a positive whole number of seconds")
-                }
-                epochSeconds = seconds
-            }
-            if Self.offsetKeys.contains(key) || (offset == nil && line[2].contains(":") && LocalClockText.offsetSeconds(value) != nil) {
-                guard let o = LocalClockText.offsetSeconds(value) else {
-                    throw IngestError(file: path, line: line.number, message: "time zone offset '\(value)': expected ±HH:MM")
-                }
-                offset = o
-            }
-            if section >= 2 && section <= 3 { metadata[keyText] = value }
-        }
+    /// Titles of columns that are neither data nor labels: the line number, the clock, and the
+    /// French export's seconds.
+    static let skippedTitles: Set<String> = ["line", "ligne", "zeile", "linea", "lijn", "date", "time",
+                                             "seconds", "secondes", "sekunden", "secondi", "seconden"]
 
-        let skipped: Set<String> = ["line", "ligne", "zeile", "linea", "lijn", "date", "time", "seconds", "secondes", "sekunden", "secondi", "seconden"]
-        let labelIndex = titles.firstIndex(of: "sleep_wake")
-        let rows = lines[(titleIndex + 1)...].filter { !$0.isBlank }
-        // Numeric columns: known ones always; other columns only if every value is a number or
-        // missing (text columns such as the interval status are not data).
+    /// Numeric columns: known ones always; other columns only if every value is a number or
+    /// missing (text columns such as the interval status are not data).
+    static func numericColumns(_ titles: [String], labelIndex: Int?, rows: [DelimitedText.Line]) -> [Int] {
         var numeric: [Int] = []
-        for (c, title) in titles.enumerated() where c > 0 && !skipped.contains(title) && c != labelIndex && !title.isEmpty {
-            let known = Self.columnAliases.values.contains(title)
+        for (c, title) in titles.enumerated() where c > 0 && !skippedTitles.contains(title) && c != labelIndex && !title.isEmpty {
+            let known = columnAliases.values.contains(title)
             if known || rows.allSatisfy({ if case .invalid = EpochNumber.parse($0[c]) { return false } else { return true } }) {
                 numeric.append(c)
             }
         }
-        let sourceTitles = lines[titleIndex].fields
+        return numeric
+    }
+
+    /// The table's rows on the local clock: the numeric columns, the rest-interval flag and
+    /// Actiware's sleep/wake label.
+    static func readRows(_ rows: [DelimitedText.Line], of layout: TableLayout, sourceTitles: [String],
+                         order: LocalClockText.DateOrder, path: String) throws(IngestError) -> EpochRowTable {
+        let titles = layout.titles
+        let labelIndex = titles.firstIndex(of: "sleep_wake")
+        let numeric = numericColumns(titles, labelIndex: labelIndex, rows: rows)
         // Actiware's interval status (ACTIVE / REST / REST-S / EXCLUDED, French ACTIVITÉ / REPOS /
         // S-REPOS …) is kept as the flag column `rest_interval`: 1 inside a rest interval (REST or
         // REST-S), 0 outside, missing where excluded. The batch takes the night's rest interval from it.
-        let statusIndex = titles.firstIndex { Self.intervalStatusTitles.contains($0) }
+        let statusIndex = titles.firstIndex { intervalStatusTitles.contains($0) }
         var specs = numeric.map { EpochRowTable.ColumnSpec(name: titles[$0], sourceName: sourceTitles[$0]) }
         if let statusIndex { specs.append(.init(name: "rest_interval", sourceName: sourceTitles[statusIndex])) }
         var table = EpochRowTable(path: path, numericColumns: specs,
                                   labelColumns: labelIndex.map { [.init(name: "sleep_wake", sourceName: sourceTitles[$0])] } ?? [])
-        let order = LocalClockText.resolveOrder(dates: rows.map { $0[dateColumn] }, fallback: english ? .monthFirst : .dayFirst)
         var values = [Double](repeating: .nan, count: specs.count)
         for row in rows {
-            guard let date = LocalClockText.date(row[dateColumn], order: order) else {
-                throw IngestError(file: path, line: row.number, message: "date '\(row[dateColumn])' is not valid: expected \(order.rawValue)")
+            guard let date = LocalClockText.date(row[layout.dateColumn], order: order) else {
+                throw IngestError(file: path, line: row.number, message: "date '\(row[layout.dateColumn])' is not valid: expected \(order.rawValue)")
             }
-            guard let second = LocalClockText.secondOfDay(row[timeColumn]) else {
-                throw IngestError(file: path, line: row.number, message: "time '\(row[timeColumn])' is not valid: expected HH:MM:SS")
+            guard let second = LocalClockText.secondOfDay(row[layout.timeColumn]) else {
+                throw IngestError(file: path, line: row.number, message: "time '\(row[layout.timeColumn])' is not valid: expected HH:MM:SS")
             }
             for (k, c) in numeric.enumerated() {
                 switch EpochNumber.parse(row[c]) {
@@ -189,31 +189,89 @@ public struct ActiwareCSVReader: EpochFileReader {
                     throw IngestError(file: path, line: row.number, message: "\(sourceTitles[c]) = '\(row[c].prefix(40))' is not a number")
                 }
             }
-            if let statusIndex { values[numeric.count] = Self.restFlag(row[statusIndex]) }
-            var label: SleepWake? = nil
-            if let labelIndex {
-                switch EpochNumber.parse(row[labelIndex]) {
-                case .value(0): label = .sleep
-                case .value(1): label = .wake
-                case .missing: label = nil
-                default:
-                    throw IngestError(file: path, line: row.number, message: "\(sourceTitles[labelIndex]) = '\(row[labelIndex])': expected 0 (sleep), 1 (wake) or NaN")
-                }
-            }
+            if let statusIndex { values[numeric.count] = restFlag(row[statusIndex]) }
+            var labels: [SleepWake?] = []
+            if let labelIndex { labels = [try sleepWakeLabel(row, column: labelIndex, sourceTitles: sourceTitles, path: path)] }
             table.append(localSecond: LocalClockText.localSecond(date, secondOfDay: second), position: row.number,
-                         values: values, labels: labelIndex == nil ? [] : [label])
+                         values: values, labels: labels)
         }
-        metadata["dateformat"] = order.rawValue
-        if device.type != nil || device.serial != nil {
-            var name = device.type.map { $0.lowercased().hasPrefix("actiwatch") ? $0 : "Actiwatch \($0)" } ?? "Actiwatch"
-            if let serial = device.serial { name += " #\(serial)" }
-            if let firmware = device.firmware { name += ", firmware \(firmware)" }
-            metadata["device"] = name
+        return table
+    }
+
+    /// Actiware's own score of a row: 0 = sleep, 1 = wake, NaN = none.
+    static func sleepWakeLabel(_ row: DelimitedText.Line, column: Int, sourceTitles: [String], path: String) throws(IngestError) -> SleepWake? {
+        switch EpochNumber.parse(row[column]) {
+        case .value(0): return .sleep
+        case .value(1): return .wake
+        case .missing: return nil
+        default:
+            throw IngestError(file: path, line: row.number, message: "\(sourceTitles[column]) = '\(row[column])': expected 0 (sleep), 1 (wake) or NaN")
         }
-        var recording = try table.build(format: .actiwareCSV, epochSeconds: epochSeconds, options: options,
-                                        statedOffsetSeconds: offset, metadata: metadata)
-        recording.actiware = Self.fileAnalysis(lines[..<titleIndex], order: order, recording: recording)
-        return recording
+    }
+
+    // MARK: Header properties
+
+    /// The watch named by the data-properties section.
+    struct DeviceProperties {
+        var type: String?
+        var serial: String?
+        var firmware: String?
+
+        /// `Actiwatch Spectrum #A123, firmware 1.2`, or nil when neither type nor serial is stated.
+        var name: String? {
+            guard type != nil || serial != nil else { return nil }
+            var name = type.map { $0.lowercased().hasPrefix("actiwatch") ? $0 : "Actiwatch \($0)" } ?? "Actiwatch"
+            if let serial { name += " #\(serial)" }
+            if let firmware { name += ", firmware \(firmware)" }
+            return name
+        }
+    }
+
+    /// What the sections before the epoch table state.
+    struct HeaderProperties {
+        var metadata: [String: String] = [:]
+        var epochSeconds: Int? = nil
+        var offset: Int32? = nil
+        var device = DeviceProperties()
+    }
+
+    /// Header key/value pairs of the data-properties and analysis-inputs sections (the first
+    /// section, subject properties, is personal and not kept).
+    static func headerProperties(_ lines: ArraySlice<DelimitedText.Line>, path: String) throws(IngestError) -> HeaderProperties {
+        var properties = HeaderProperties()
+        var section = 0
+        for line in lines {
+            let first = line[0]
+            if first.hasPrefix("---") { section += 1; continue }
+            guard first.hasSuffix(":"), line.fields.count >= 2 else { continue }
+            let keyText = String(first.dropLast()).trimmingSpaces
+            let key = EpochColumnNaming.canonical(keyText)
+            let value = line[1]
+            if section == 2 && !value.isEmpty { noteDevice(key: key, value: value, in: &properties.device) }
+            if epochLengthKeys.contains(key) {
+                guard let seconds = Int(value), seconds > 0 else {
+                    throw IngestError(file: path, line: line.number, message: "epoch length '\(value)': expected a positive whole number of seconds")
+                }
+                properties.epochSeconds = seconds
+            }
+            if offsetKeys.contains(key) || (properties.offset == nil && line[2].contains(":") && LocalClockText.offsetSeconds(value) != nil) {
+                guard let o = LocalClockText.offsetSeconds(value) else {
+                    throw IngestError(file: path, line: line.number, message: "time zone offset '\(value)': expected ±HH:MM")
+                }
+                properties.offset = o
+            }
+            if section >= 2 && section <= 3 { properties.metadata[keyText] = value }
+        }
+        return properties
+    }
+
+    /// Takes a data-properties key about the watch (its type, serial number or firmware) into `device`.
+    static func noteDevice(key: String, value: String, in device: inout DeviceProperties) {
+        let words = Set(key.split(separator: "_").map(String.init))
+        guard words.contains("actiwatch") || key.hasPrefix("actiwatch") else { return }
+        if device.type == nil && !words.isDisjoint(with: deviceTypeWords) { device.type = value }
+        else if device.serial == nil && (!words.isDisjoint(with: deviceSerialWords) || key.contains("serie")) { device.serial = value }
+        else if device.firmware == nil && (!words.isDisjoint(with: deviceFirmwareWords) || key.contains("firmware")) { device.firmware = value }
     }
 
     // MARK: Analysis inputs and statistics

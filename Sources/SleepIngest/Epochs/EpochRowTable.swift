@@ -63,11 +63,34 @@ struct EpochRowTable {
                               path: rowTableName.map { "\($0) table" }, message: "no epoch rows: expected at least one row of epoch data")
         }
         // Order first, so that a file going back in time is named as such, not as a bad epoch length.
+        try checkTimeOrder()
+        let epoch = try epochLength(stated: stated)
+        let index = try epochIndices(first: first, epochSeconds: epoch)
+        let count = (index.last ?? 0) + 1
+        let (columns, labelResult) = gridColumns(index: index, count: count)
+        let clock = try EpochClock.resolve(path: path, options: options, statedOffsetSeconds: statedOffsetSeconds,
+                                           localSpan: count > 0 ? (first, first + Int64(count * epoch) - 1) : nil)
+        var warnings = initialWarnings
+        if let w = clock.warning { warnings.append(w) }
+        let absent = count - localSeconds.count
+        if absent > 0 { warnings.append("\(absent) of \(count) epochs have no row in the file (kept as missing)") }
+        return EpochRecording(path: path, format: format, epochSeconds: epoch, firstEpochLocalSecond: first, count: count,
+                              timeline: clock.timeline, timeZoneName: clock.source == .assumedUTC ? nil : clock.name, timeZoneSource: clock.source,
+                              columns: columns, labelColumns: labelResult, metadata: metadata, absentEpochs: absent,
+                              warnings: warnings)
+    }
+
+    /// Refuses a row at or before the time of the row before it.
+    func checkTimeOrder() throws(IngestError) {
         for i in localSeconds.indices.dropFirst() where localSeconds[i] <= localSeconds[i - 1] {
             let d = localSeconds[i] - localSeconds[i - 1]
             throw error(position: positions[i], d == 0 ? "repeats the time of the previous row: expected one row per epoch"
                                                        : "time goes back \(-d) s: rows must be in time order")
         }
+    }
+
+    /// The stated epoch length, else the smallest step between rows.
+    func epochLength(stated: Int?) throws(IngestError) -> Int {
         let epoch: Int
         if let stated {
             epoch = stated
@@ -77,6 +100,12 @@ struct EpochRowTable {
             throw error(position: positions[0], "only one epoch and no stated epoch length: cannot tell the epoch length")
         }
         guard epoch > 0 else { throw error(position: positions[0], "epoch length \(epoch) s: expected a positive number of seconds") }
+        return epoch
+    }
+
+    /// Each row's epoch on the grid from the first row, refusing rows off the grid and
+    /// recordings longer or larger than the limits (a corrupt time must not allocate years).
+    func epochIndices(first: Int64, epochSeconds epoch: Int) throws(IngestError) -> [Int] {
         let step = Int64(epoch)
         var index = [Int](repeating: 0, count: localSeconds.count)
         for i in localSeconds.indices.dropFirst() {
@@ -97,7 +126,11 @@ struct EpochRowTable {
                             + "more than \(Self.maximumCells) values (epochs × columns) are not accepted (corrupt time, or too many columns?)")
             }
         }
-        let count = (index.last ?? 0) + 1
+        return index
+    }
+
+    /// The columns on the grid of `count` epochs; epochs without a row are NaN (values) or nil (labels).
+    func gridColumns(index: [Int], count: Int) -> ([EpochColumn], [EpochLabelColumn]) {
         var columns: [EpochColumn] = []
         for (c, spec) in numericColumns.enumerated() {
             var v = [Double](repeating: .nan, count: count)
@@ -112,16 +145,7 @@ struct EpochRowTable {
             for (i, e) in index.enumerated() { l[e] = labels[c][i] }
             labelResult.append(EpochLabelColumn(name: spec.name, sourceName: spec.sourceName, labels: l))
         }
-        let clock = try EpochClock.resolve(path: path, options: options, statedOffsetSeconds: statedOffsetSeconds,
-                                           localSpan: count > 0 ? (first, first + Int64(count * epoch) - 1) : nil)
-        var warnings = initialWarnings
-        if let w = clock.warning { warnings.append(w) }
-        let absent = count - localSeconds.count
-        if absent > 0 { warnings.append("\(absent) of \(count) epochs have no row in the file (kept as missing)") }
-        return EpochRecording(path: path, format: format, epochSeconds: epoch, firstEpochLocalSecond: first, count: count,
-                              timeline: clock.timeline, timeZoneName: clock.source == .assumedUTC ? nil : clock.name, timeZoneSource: clock.source,
-                              columns: columns, labelColumns: labelResult, metadata: metadata, absentEpochs: absent,
-                              warnings: warnings)
+        return (columns, labelResult)
     }
 }
 

@@ -31,7 +31,34 @@ public struct MotionWatchMTNReader: EpochFileReader {
 
     public func read(path: String, options: IngestOptions) throws(IngestError) -> EpochRecording {
         let bytes = try FileBytes.readAll(path: path, limit: 256 << 20)
-        let text = Array(bytes)
+        let (properties, channels) = try Self.changeLog(Array(bytes), path: path)
+        let startLocalSecond = try Self.startLocalSecond(properties, path: path)
+        guard let motion = channels.first(where: { $0.name == "motion" }) else {
+            throw IngestError(file: path, byteOffset: 0, message: "no 'motion' channel: expected MotionWatch activity counts")
+        }
+        guard !motion.values.isEmpty else {
+            throw IngestError(file: path, line: motion.line, message: "the motion channel holds no values")
+        }
+        var warnings: [String] = []
+        var kept: [Channel] = [motion]
+        for c in channels where c.name != "motion" {
+            if c.epoch == motion.epoch && c.offset == motion.offset { kept.append(c) }
+            else { warnings.append("channel '\(c.name)' has \(c.epoch)-s epochs at offset \(c.offset) s, unlike the motion channel: left out") }
+        }
+        let names = kept.map { c -> String in c.name == "motion" ? "activity" : EpochColumnNaming.canonical(c.name) }
+        let count = kept.map(\.values.count).max()!
+        var table = EpochRowTable(path: path, numericColumns: kept.indices.map { .init(name: names[$0], sourceName: kept[$0].name) })
+        let start = startLocalSecond + Int64(motion.offset)
+        for i in 0..<count {
+            table.append(localSecond: start + Int64(i) * Int64(motion.epoch), position: motion.line,
+                         values: kept.map { i < $0.values.count ? $0.values[i] : .nan })
+        }
+        return try table.build(format: .motionWatchMTN, epochSeconds: motion.epoch, options: options, statedOffsetSeconds: nil,
+                               metadata: Self.metadata(properties), warnings: warnings)
+    }
+
+    /// The log's properties (name → content, the last change wins) and its channels, in file order.
+    static func changeLog(_ text: [UInt8], path: String) throws(IngestError) -> (properties: [String: String], channels: [Channel]) {
         var scanner = XMLScanner(bytes: text)
         guard scanner.find("<motionfile") != nil else {
             throw IngestError(file: path, byteOffset: 0, message: "no <motionfile> element: expected a MotionWatch .mtn file")
@@ -51,33 +78,43 @@ public struct MotionWatchMTNReader: EpochFileReader {
                 continue
             }
             let line = text[..<open].reduce(1) { $0 + ($1 == 10 ? 1 : 0) }
-            guard let name = element.value(of: "name"), let epochText = element.value(of: "epoch") else {
-                throw IngestError(file: path, line: line, message: "channel without <name> or <epoch>")
-            }
-            guard let epoch = Int(epochText), epoch > 0, epoch <= 86_400 else {
-                throw IngestError(file: path, line: line, message: "channel '\(name.prefix(30))': epoch '\(epochText.prefix(20))', expected seconds between 1 and 86400")
-            }
-            let offsetText = element.value(of: "offset") ?? "0"
-            guard let offset = Int(offsetText), (-86_400...86_400).contains(offset) else {
-                throw IngestError(file: path, line: line, message: "channel '\(name.prefix(30))': offset '\(offsetText.prefix(20))', expected whole seconds")
-            }
-            guard let data = element.value(of: "data") else {
-                throw IngestError(file: path, line: line, message: "channel '\(name.prefix(30))' has no <data encoding=\"text\">")
-            }
-            var values: [Double] = []
-            for field in data.split(separator: ",", omittingEmptySubsequences: false) {
-                let f = String(field).trimmingXMLSpace
-                if f.isEmpty { continue }
-                guard let v = Double(f), v.isFinite else {
-                    throw IngestError(file: path, line: line, message: "channel '\(name.prefix(30))': value '\(f.prefix(20))' is not a number")
-                }
-                values.append(v)
-                guard values.count <= EpochRowTable.maximumEpochs else {
-                    throw IngestError(file: path, line: line, message: "channel '\(name.prefix(30))' holds more than \(EpochRowTable.maximumEpochs) epochs")
-                }
-            }
-            channels.append(Channel(name: name, epoch: epoch, offset: offset, values: values, line: line))
+            channels.append(try channel(element, line: line, path: path))
         }
+        return (properties, channels)
+    }
+
+    /// One `<channel>` element: its name, epoch, offset and text-encoded values.
+    static func channel(_ element: XMLScanner, line: Int, path: String) throws(IngestError) -> Channel {
+        guard let name = element.value(of: "name"), let epochText = element.value(of: "epoch") else {
+            throw IngestError(file: path, line: line, message: "channel without <name> or <epoch>")
+        }
+        guard let epoch = Int(epochText), epoch > 0, epoch <= 86_400 else {
+            throw IngestError(file: path, line: line, message: "channel '\(name.prefix(30))': epoch '\(epochText.prefix(20))', expected seconds between 1 and 86400")
+        }
+        let offsetText = element.value(of: "offset") ?? "0"
+        guard let offset = Int(offsetText), (-86_400...86_400).contains(offset) else {
+            throw IngestError(file: path, line: line, message: "channel '\(name.prefix(30))': offset '\(offsetText.prefix(20))', expected whole seconds")
+        }
+        guard let data = element.value(of: "data") else {
+            throw IngestError(file: path, line: line, message: "channel '\(name.prefix(30))' has no <data encoding=\"text\">")
+        }
+        var values: [Double] = []
+        for field in data.split(separator: ",", omittingEmptySubsequences: false) {
+            let f = String(field).trimmingXMLSpace
+            if f.isEmpty { continue }
+            guard let v = Double(f), v.isFinite else {
+                throw IngestError(file: path, line: line, message: "channel '\(name.prefix(30))': value '\(f.prefix(20))' is not a number")
+            }
+            values.append(v)
+            guard values.count <= EpochRowTable.maximumEpochs else {
+                throw IngestError(file: path, line: line, message: "channel '\(name.prefix(30))' holds more than \(EpochRowTable.maximumEpochs) epochs")
+            }
+        }
+        return Channel(name: name, epoch: epoch, offset: offset, values: values, line: line)
+    }
+
+    /// `=StartTime` on the device's local clock.
+    static func startLocalSecond(_ properties: [String: String], path: String) throws(IngestError) -> Int64 {
         guard let startText = properties["=StartTime"] else {
             throw IngestError(file: path, byteOffset: 0, message: "no =StartTime property: expected the recording's start on the device clock")
         }
@@ -86,34 +123,18 @@ public struct MotionWatchMTNReader: EpochFileReader {
               let second = LocalClockText.secondOfDay(String(parts[1])) else {
             throw IngestError(file: path, byteOffset: 0, message: "=StartTime '\(startText.prefix(40))': expected yyyy-MM-dd HH:MM:SS")
         }
-        guard let motion = channels.first(where: { $0.name == "motion" }) else {
-            throw IngestError(file: path, byteOffset: 0, message: "no 'motion' channel: expected MotionWatch activity counts")
-        }
-        guard !motion.values.isEmpty else {
-            throw IngestError(file: path, line: motion.line, message: "the motion channel holds no values")
-        }
-        var warnings: [String] = []
-        var kept: [Channel] = [motion]
-        for c in channels where c.name != "motion" {
-            if c.epoch == motion.epoch && c.offset == motion.offset { kept.append(c) }
-            else { warnings.append("channel '\(c.name)' has \(c.epoch)-s epochs at offset \(c.offset) s, unlike the motion channel: left out") }
-        }
-        let names = kept.map { c -> String in c.name == "motion" ? "activity" : EpochColumnNaming.canonical(c.name) }
-        let count = kept.map(\.values.count).max()!
-        var table = EpochRowTable(path: path, numericColumns: kept.indices.map { .init(name: names[$0], sourceName: kept[$0].name) })
-        let start = LocalClockText.localSecond(date, secondOfDay: second) + Int64(motion.offset)
-        for i in 0..<count {
-            table.append(localSecond: start + Int64(i) * Int64(motion.epoch), position: motion.line,
-                         values: kept.map { i < $0.values.count ? $0.values[i] : .nan })
-        }
+        return LocalClockText.localSecond(date, secondOfDay: second)
+    }
+
+    /// The device's properties (`=…`; the subject's `+…` are not kept) and the device's name.
+    static func metadata(_ properties: [String: String]) -> [String: String] {
         var metadata: [String: String] = [:]
         for (key, value) in properties where key.hasPrefix("=") { metadata[String(key.dropFirst()).lowercased()] = value }
         var device = "CamNtech MotionWatch" + (properties["=Device"].map { " \($0)" } ?? "")
         if let s = properties["=SerialNo"], !s.isEmpty { device += " #\(s)" }
         if let f = properties["=FirmwareVersion"], !f.isEmpty { device += ", firmware \(f)" }
         metadata["device"] = device
-        return try table.build(format: .motionWatchMTN, epochSeconds: motion.epoch, options: options, statedOffsetSeconds: nil,
-                               metadata: metadata, warnings: warnings)
+        return metadata
     }
 }
 

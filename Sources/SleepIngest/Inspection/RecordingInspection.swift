@@ -65,33 +65,55 @@ public enum RecordingInspector {
             .init("covered", "\(q.coveredSeconds) s of \(q.spanSeconds) s (\(percent(q.coveredSeconds, q.spanSeconds)))"),
             .init("gaps ≥ \(QualitySummary.gapThresholdSeconds) s", "\(q.gapCount), \(q.gapTotalSeconds) s in total, longest \(q.longestGapSeconds) s"),
         ]
-        if isSamples {
-            if let n = q.nominalSampleRateHz {
-                var rate = "nominal \(format(n)) Hz, effective \(format(q.effectiveSampleRateHz)) Hz"
-                if let d = q.sampleRateDriftPercent { rate += String(format: ", drift %+.3f %%", d) }
-                if let lo = q.hourlyRateMinHz, let hi = q.hourlyRateMaxHz { rate += ", hourly \(format(lo))–\(format(hi)) Hz" }
-                facts.append(.init("sample rate", rate))
-            }
-            facts.append(.init("repeated timestamps", "\(q.duplicateTimestamps) (kept)"))
-            if q.backwardTimestampsKept != nil || q.backwardSamplesDropped != nil {
-                facts.append(.init("backward timestamps", "\(q.backwardTimestampsKept ?? 0) kept (same second), \(q.backwardSamplesDropped ?? 0) dropped (≤ 1 s back)"))
-            }
-            if let c = q.clippedSamples, let range = q.deviceRangeG {
-                facts.append(.init("clipped samples", "\(c) of \(q.sampleCount) (\(percent(c, q.sampleCount))) within 0.5 g of ±\(format(range)) g"))
-            } else {
-                facts.append(.init("clipped samples", "not assessed (the file states no measuring range)"))
-            }
-            if let idle = q.idleSleepSecondsFilled { facts.append(.init("idle sleep filled", "\(idle) s")) }
-            if let skipped = q.skippedBlocks { facts.append(.init("damaged blocks skipped", "\(skipped)")) }
-            if let periods = q.stillPeriods {
-                facts.append(.init("still periods (possible non-wear)", "\(periods), \(q.stillSeconds ?? 0) s in total, longest \(q.longestStillSeconds ?? 0) s"))
-            }
-        }
+        if isSamples { facts += sampleFacts(q) }
         let events = r.segments.flatMap(\.events)
         if !events.isEmpty {
             let counts = Dictionary(grouping: events, by: \.label).map { ($0.key, $0.value.count) }.sorted { $0.0 < $1.0 }
             facts.append(.init("events", counts.map { "\($0.0) ×\($0.1)" }.joined(separator: ", ")))
         }
+        var inspection = RecordingInspection(
+            path: path, format: r.format.rawValue, content: isSamples ? "raw-samples" : "interval-totals", device: r.device,
+            compression: r.compression, valueCount: q.sampleCount,
+            resolution: isSamples ? (q.nominalSampleRateHz.map { "\(format($0)) Hz" } ?? "samples") : "\(resolutionSeconds)-s totals",
+            effectiveSampleRateHz: isSamples ? q.effectiveSampleRateHz : nil, firstUTC: first, endUTC: end,
+            firstLocal: first.map { LocalClock.iso8601(utcSecond: $0, timeline: r.timeline) },
+            endLocal: end.map { LocalClock.iso8601(utcSecond: $0, timeline: r.timeline) },
+            timeZone: zoneText(name: r.timeZoneName, timeline: r.timeline, at: first), timeZoneSource: r.timeZoneSource.rawValue,
+            units: r.units, gravity: r.gravity.rawValue, segments: r.segments.count, quality: facts, warnings: r.warnings)
+        if isSamples { inspection.samples = q.sampleCount }
+        inspection.qualityNumbers = qualityNumbers(q, isSamples: isSamples)
+        return inspection
+    }
+
+    /// The facts only raw samples have: sample rate, repeated and backward timestamps, clipping,
+    /// idle sleep, damaged blocks and still periods.
+    static func sampleFacts(_ q: QualitySummary) -> [RecordingInspection.Fact] {
+        var facts: [RecordingInspection.Fact] = []
+        if let n = q.nominalSampleRateHz {
+            var rate = "nominal \(format(n)) Hz, effective \(format(q.effectiveSampleRateHz)) Hz"
+            if let d = q.sampleRateDriftPercent { rate += String(format: ", drift %+.3f %%", d) }
+            if let lo = q.hourlyRateMinHz, let hi = q.hourlyRateMaxHz { rate += ", hourly \(format(lo))–\(format(hi)) Hz" }
+            facts.append(.init("sample rate", rate))
+        }
+        facts.append(.init("repeated timestamps", "\(q.duplicateTimestamps) (kept)"))
+        if q.backwardTimestampsKept != nil || q.backwardSamplesDropped != nil {
+            facts.append(.init("backward timestamps", "\(q.backwardTimestampsKept ?? 0) kept (same second), \(q.backwardSamplesDropped ?? 0) dropped (≤ 1 s back)"))
+        }
+        if let c = q.clippedSamples, let range = q.deviceRangeG {
+            facts.append(.init("clipped samples", "\(c) of \(q.sampleCount) (\(percent(c, q.sampleCount))) within 0.5 g of ±\(format(range)) g"))
+        } else {
+            facts.append(.init("clipped samples", "not assessed (the file states no measuring range)"))
+        }
+        if let idle = q.idleSleepSecondsFilled { facts.append(.init("idle sleep filled", "\(idle) s")) }
+        if let skipped = q.skippedBlocks { facts.append(.init("damaged blocks skipped", "\(skipped)")) }
+        if let periods = q.stillPeriods {
+            facts.append(.init("still periods (possible non-wear)", "\(periods), \(q.stillSeconds ?? 0) s in total, longest \(q.longestStillSeconds ?? 0) s"))
+        }
+        return facts
+    }
+
+    /// The quality facts as numbers for scripts, named like ``QualitySummary``'s fields.
+    static func qualityNumbers(_ q: QualitySummary, isSamples: Bool) -> [String: Double] {
         var numbers: [String: Double] = [
             "coveredSeconds": Double(q.coveredSeconds), "spanSeconds": Double(q.spanSeconds), "gapCount": Double(q.gapCount),
             "gapTotalSeconds": Double(q.gapTotalSeconds), "longestGapSeconds": Double(q.longestGapSeconds),
@@ -111,18 +133,7 @@ public enum RecordingInspector {
             ]
             for (key, value) in optional { if let value, value.isFinite { numbers[key] = value } }
         }
-        var inspection = RecordingInspection(
-            path: path, format: r.format.rawValue, content: isSamples ? "raw-samples" : "interval-totals", device: r.device,
-            compression: r.compression, valueCount: q.sampleCount,
-            resolution: isSamples ? (q.nominalSampleRateHz.map { "\(format($0)) Hz" } ?? "samples") : "\(resolutionSeconds)-s totals",
-            effectiveSampleRateHz: isSamples ? q.effectiveSampleRateHz : nil, firstUTC: first, endUTC: end,
-            firstLocal: first.map { LocalClock.iso8601(utcSecond: $0, timeline: r.timeline) },
-            endLocal: end.map { LocalClock.iso8601(utcSecond: $0, timeline: r.timeline) },
-            timeZone: zoneText(name: r.timeZoneName, timeline: r.timeline, at: first), timeZoneSource: r.timeZoneSource.rawValue,
-            units: r.units, gravity: r.gravity.rawValue, segments: r.segments.count, quality: facts, warnings: r.warnings)
-        if isSamples { inspection.samples = q.sampleCount }
-        inspection.qualityNumbers = numbers
-        return inspection
+        return numbers
     }
 
     /// Describes an epoch file.

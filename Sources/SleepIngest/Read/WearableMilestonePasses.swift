@@ -97,25 +97,8 @@ struct WearableMilestonePasses: Sendable {
             recording.warnings.append("the wearable method needs acceleration with gravity (angle-z, ENMO), but this recording's gravity was removed (mean |a| ≈ 0): its nights are not scored; analyse it as --kind phone-in-bed")
             return nil
         }
-        // Auto-calibration (van Hees 2014, GGIR g.calibrate) from the first pass's features; when
-        // GGIR would use it, the file is read again through it (GGIR also reads twice).
         var q = recording.quality
-        var fitted: LinearCalibration? = nil
-        if let features = file.sink?.calibrationFeatures ?? file.features {
-            let calibration = AutoCalibration.fit(features)
-            q.calibrationErrorBeforeMilliG = calibration.errorBeforeMilliG
-            q.calibrationErrorAfterMilliG = calibration.errorAfterMilliG
-            if let o = calibration.fittedOffset, let s = calibration.fittedScale {
-                q.calibrationOffsetG = [o.x, o.y, o.z]; q.calibrationScale = [s.x, s.y, s.z]
-            }
-            switch calibration.status {
-            case .calibrated:
-                q.calibration = "applied (\(calibration.stillWindows) still 10-s windows over \(Int(calibration.hoursUsed)) h; GGIR: \(calibration.ggirMessage))"
-                if file.reader != nil { fitted = LinearCalibration(calibration) }
-            case .skipped(let reason):
-                q.calibration = "skipped: \(reason)"
-            }
-        }
+        let fitted = autoCalibration(file, quality: &q)
         // The first pass's milestone when it has one and no calibration applies; else the second
         // pass, through the calibration if one applies.
         let chosen: WearableEpochSink
@@ -126,22 +109,59 @@ struct WearableMilestonePasses: Sendable {
         } else {
             throw IngestError(file: path, byteOffset: 0, message: "wearable epochs: no reader for the second pass")
         }
-        var epochs: WearableEpochs
+        var epochs = try finishedEpochs(chosen, recording: recording, path: path)
+        addCountsAndNonWear(file, epochs: &epochs, quality: &q)
+        recording.quality = q
+        if chosen.outOfOrderSamples > 0 {
+            recording.warnings.append("\(chosen.outOfOrderSamples) sample(s) earlier than the sample before were left out of the 5-s epochs (ENMO, angle-z need time order)")
+        }
+        return epochs
+    }
+
+    /// Auto-calibration (van Hees 2014, GGIR g.calibrate) from the first pass's features, its
+    /// facts written to `quality`; the calibration when GGIR would use it, so that the file is
+    /// read again through it (GGIR also reads twice).
+    static func autoCalibration(_ file: WearableMilestonePasses, quality q: inout QualitySummary) -> LinearCalibration? {
+        guard let features = file.sink?.calibrationFeatures ?? file.features else { return nil }
+        var fitted: LinearCalibration? = nil
+        let calibration = AutoCalibration.fit(features)
+        q.calibrationErrorBeforeMilliG = calibration.errorBeforeMilliG
+        q.calibrationErrorAfterMilliG = calibration.errorAfterMilliG
+        if let o = calibration.fittedOffset, let s = calibration.fittedScale {
+            q.calibrationOffsetG = [o.x, o.y, o.z]; q.calibrationScale = [s.x, s.y, s.z]
+        }
+        switch calibration.status {
+        case .calibrated:
+            q.calibration = "applied (\(calibration.stillWindows) still 10-s windows over \(Int(calibration.hoursUsed)) h; GGIR: \(calibration.ggirMessage))"
+            if file.reader != nil { fitted = LinearCalibration(calibration) }
+        case .skipped(let reason):
+            q.calibration = "skipped: \(reason)"
+        }
+        return fitted
+    }
+
+    /// The chosen pass's epochs, with GGIR 3's default non-wear score for `--method ggir` (its
+    /// read chunks depend on the format), on GGIR's rows where it reads a `.cwa`'s device clock
+    /// across a change of the clocks.
+    static func finishedEpochs(_ chosen: WearableEpochSink, recording: Recording, path: String) throws(IngestError) -> WearableEpochs {
         do {
             let finished = try chosen.finish()
-            epochs = finished.epochs
-            // GGIR 3's default non-wear score, for `--method ggir` (its read chunks depend on the
-            // format), on GGIR's rows where it reads a `.cwa`'s device clock across a change of the clocks.
+            var epochs = finished.epochs
             let format = SourceFormat.samples(recording.format)
             let clock = format.readsDeviceClockAsWallClock
                 ? GGIRClockView(timeline: recording.timeline, startUTC: finished.statistics.startUTC, count: finished.statistics.count) : nil
             let scores = GGIRNonWear2023.scores(finished.statistics, chunkSeconds: GGIRNonWear2023.chunkSeconds(format: format),
                                                 clock: clock)
             epochs.ggirNonWearScore = Array(scores.prefix(epochs.count))
+            return epochs
         } catch {
             throw IngestError(file: path, byteOffset: 0, message: "wearable epochs: \(error)")
         }
-        // ActiGraph counts come from the first pass, of the samples as read (ActiLife does not calibrate).
+    }
+
+    /// ActiGraph counts from the first pass, of the samples as read (ActiLife does not
+    /// calibrate), and the wear and non-wear facts of the epochs.
+    static func addCountsAndNonWear(_ file: WearableMilestonePasses, epochs: inout WearableEpochs, quality q: inout QualitySummary) {
         if let sink = file.sink, let counts = sink.activityCounts(startUTC: epochs.startUTC, count: epochs.count), let rate = sink.activityCountsRateHz {
             epochs.counts = counts
             q.activityCounts = "computed as ActiLife does (agcounts 0.2.6: \(rate) Hz → 30 Hz, band-pass, normal filter), uncalibrated samples; axis-1 total \(counts.axis1.reduce(0) { $0 + Int($1) })"
@@ -153,10 +173,5 @@ struct WearableMilestonePasses: Sendable {
         var periods = 0
         for i in 0..<epochs.count where epochs.nonWear[i] && (i == 0 || !epochs.nonWear[i - 1]) { periods += 1 }
         q.nonWearPeriods = periods
-        recording.quality = q
-        if chosen.outOfOrderSamples > 0 {
-            recording.warnings.append("\(chosen.outOfOrderSamples) sample(s) earlier than the sample before were left out of the 5-s epochs (ENMO, angle-z need time order)")
-        }
-        return epochs
     }
 }

@@ -67,12 +67,7 @@ public struct ActiLifeRawCSVReader: RawSampleReader {
         var inLSB = false
 
         init(path: String, options: IngestOptions) throws(IngestError) {
-            let head = try FileBytes.head(path: path, count: 8192)
-            // "\r\n" is one Character in Swift: split on both spellings of a line end.
-            var lines = String(decoding: head, as: UTF8.self).split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map {
-                String($0).trimmedASCII()
-            }
-            if let f = lines.first, f.hasPrefix("\u{FEFF}") { lines[0] = String(f.dropFirst()) }
+            let lines = try Self.headLines(path: path)
             guard lines.count >= 3, lines[0].hasPrefix(ActiLifeRawCSVReader.signature) else {
                 throw IngestError(file: path, line: 1, message: "expected the ActiLife header '\(ActiLifeRawCSVReader.signature) …', header lines and a closing line of dashes")
             }
@@ -90,21 +85,9 @@ public struct ActiLifeRawCSVReader: RawSampleReader {
             guard let epochLine, lines[epochLine].hasSuffix("00:00:00") else {
                 throw IngestError(file: path, line: (epochLine ?? 4) + 1, message: "expected 'Epoch Period (hh:mm:ss) 00:00:00' (raw data); this is an epoch export")
             }
-            let startTime = lines.first { $0.hasPrefix("Start Time ") }.map { String($0.dropFirst(11)) } ?? ""
-            let startDate = lines.first { $0.hasPrefix("Start Date ") }.map { String($0.dropFirst(11)) } ?? ""
-            let stamp = Array((startDate + " " + startTime).utf8)
-            guard let start = stamp.withUnsafeBufferPointer({ b -> Double? in
-                ActiLifeTimeText.localSeconds(b.baseAddress!, 0, b.count, order: o)
-            }) else {
-                throw IngestError(file: path, line: 3, message: "header 'Start Date \(startDate)' / 'Start Time \(startTime)' is not a valid date and time in the format \(formatText)")
-            }
-            startLocal = start
-            // "… Data File Created By ActiGraph GT3X+ ActiLife v6.13.3 Firmware v3.2.1 date format …"
-            let model = first.dropFirst(ActiLifeRawCSVReader.signature.count).trimmingASCIIWhitespaceSubstring()
-            let deviceName = model.range(of: " ActiLife").map { String(model[..<$0.lowerBound]) } ?? ""
-            let firmware = first.range(of: "Firmware ").map { String(first[$0.upperBound...].split(separator: " ").first ?? "") }
+            startLocal = try Self.startLocal(lines, order: o, formatText: formatText, path: path)
             serial = lines.first { $0.hasPrefix("Serial Number:") }.map { $0.dropFirst(14).trimmingASCIIWhitespaceSubstring() }.map(String.init) ?? ""
-            device = (["ActiGraph", deviceName, serial].filter { !$0.isEmpty }.joined(separator: " ")) + (firmware.map { ", firmware \($0.hasPrefix("v") ? String($0.dropFirst()) : $0)" } ?? "")
+            device = Self.deviceName(bannerLine: first, serial: serial)
             let s = serial.uppercased()
             rangeG = (s.hasPrefix("NEO") || s.hasPrefix("CLE") || s.hasPrefix("MRA")) ? 6 : (s.hasPrefix("MOS") || s.hasPrefix("TAS")) ? 8 : nil
             if let stated = lines.first(where: { $0.hasPrefix("Sample Rate:") }) {
@@ -114,7 +97,46 @@ public struct ActiLifeRawCSVReader: RawSampleReader {
                 rateHz = r
             }
             idleSleepModeStated = lines.prefix(40).first { $0.hasPrefix("Idle Sleep Mode:") }.map { $0.lowercased().hasSuffix("true") }
-            // The header ends at its line of dashes; the column names (or already data) follow.
+            (self.lines, timestampColumn, axes) = try Self.columnLayout(lines, path: path)
+            inLSB = Self.rowsLookLikeLSB(lines.dropFirst(self.lines), axes: axes)
+        }
+
+        /// The first 8 KB of the file as trimmed lines, without a byte-order mark.
+        static func headLines(path: String) throws(IngestError) -> [String] {
+            let head = try FileBytes.head(path: path, count: 8192)
+            // "\r\n" is one Character in Swift: split on both spellings of a line end.
+            var lines = String(decoding: head, as: UTF8.self).split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map {
+                String($0).trimmedASCII()
+            }
+            if let f = lines.first, f.hasPrefix("\u{FEFF}") { lines[0] = String(f.dropFirst()) }
+            return lines
+        }
+
+        /// The header's `Start Date` and `Start Time`, seconds on the local clock.
+        static func startLocal(_ lines: [String], order: NumericDateOrder, formatText: String, path: String) throws(IngestError) -> Double {
+            let startTime = lines.first { $0.hasPrefix("Start Time ") }.map { String($0.dropFirst(11)) } ?? ""
+            let startDate = lines.first { $0.hasPrefix("Start Date ") }.map { String($0.dropFirst(11)) } ?? ""
+            let stamp = Array((startDate + " " + startTime).utf8)
+            guard let start = stamp.withUnsafeBufferPointer({ b -> Double? in
+                ActiLifeTimeText.localSeconds(b.baseAddress!, 0, b.count, order: order)
+            }) else {
+                throw IngestError(file: path, line: 3, message: "header 'Start Date \(startDate)' / 'Start Time \(startTime)' is not a valid date and time in the format \(formatText)")
+            }
+            return start
+        }
+
+        /// `ActiGraph GT3X+ NEO1F18120387, firmware 3.2.1`, from
+        /// "… Data File Created By ActiGraph GT3X+ ActiLife v6.13.3 Firmware v3.2.1 date format …".
+        static func deviceName(bannerLine first: String, serial: String) -> String {
+            let model = first.dropFirst(ActiLifeRawCSVReader.signature.count).trimmingASCIIWhitespaceSubstring()
+            let deviceName = model.range(of: " ActiLife").map { String(model[..<$0.lowerBound]) } ?? ""
+            let firmware = first.range(of: "Firmware ").map { String(first[$0.upperBound...].split(separator: " ").first ?? "") }
+            return (["ActiGraph", deviceName, serial].filter { !$0.isEmpty }.joined(separator: " ")) + (firmware.map { ", firmware \($0.hasPrefix("v") ? String($0.dropFirst()) : $0)" } ?? "")
+        }
+
+        /// The header ends at its line of dashes; the column names (or already data) follow.
+        /// Returns the lines before the first data row, the timestamp column and the axes' columns.
+        static func columnLayout(_ lines: [String], path: String) throws(IngestError) -> (lines: Int, timestampColumn: Int?, axes: (Int, Int, Int)) {
             guard let dashes = lines.indices.dropFirst().prefix(40).first(where: { k in lines[k].count >= 10 && lines[k].allSatisfy { $0 == "-" } }),
                   dashes + 1 < lines.count else {
                 throw IngestError(file: path, line: 1, message: "no closing line of dashes ('-----…') within the first 40 lines: expected an ActiLife header")
@@ -122,25 +144,25 @@ public struct ActiLifeRawCSVReader: RawSampleReader {
             let columnLine = lines[dashes + 1]
             let names = columnLine.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingASCIIWhitespaceSubstring().lowercased() }
             if names.first.map({ $0.first?.isNumber == true || $0.first == "-" }) ?? false {
-                self.lines = dashes + 1
-                timestampColumn = nil; axes = (0, 1, 2)
-            } else {
-                self.lines = dashes + 2
-                func column(_ spellings: Set<String>) -> Int? { names.firstIndex { spellings.contains(String($0)) } }
-                let ts = column(["timestamp", "date time"])
-                let x = column(["accelerometer x", "axis1", "axis 1", "x"])
-                let y = column(["accelerometer y", "axis2", "axis 2", "y"])
-                let z = column(["accelerometer z", "axis3", "axis 3", "z"])
-                guard let x, let y, let z else {
-                    throw IngestError(file: path, line: dashes + 2, message: "column line '\(columnLine.prefix(80))' does not name Accelerometer X, Y and Z")
-                }
-                timestampColumn = ts; axes = (x, y, z)
+                return (dashes + 1, nil, (0, 1, 2))
             }
-            // LSB or g: the median |a| of the rows in the head (gravity alone is 1 g, or 256 or 341
-            // counts; no body moves at more than 16 g for long). Rows of 0, 0, 0 are not measured
-            // and say nothing.
+            func column(_ spellings: Set<String>) -> Int? { names.firstIndex { spellings.contains(String($0)) } }
+            let ts = column(["timestamp", "date time"])
+            let x = column(["accelerometer x", "axis1", "axis 1", "x"])
+            let y = column(["accelerometer y", "axis2", "axis 2", "y"])
+            let z = column(["accelerometer z", "axis3", "axis 3", "z"])
+            guard let x, let y, let z else {
+                throw IngestError(file: path, line: dashes + 2, message: "column line '\(columnLine.prefix(80))' does not name Accelerometer X, Y and Z")
+            }
+            return (dashes + 2, ts, (x, y, z))
+        }
+
+        /// LSB or g: the median |a| of the rows in the head (gravity alone is 1 g, or 256 or 341
+        /// counts; no body moves at more than 16 g for long). Rows of 0, 0, 0 are not measured
+        /// and say nothing.
+        static func rowsLookLikeLSB(_ rows: ArraySlice<String>, axes: (Int, Int, Int)) -> Bool {
             var norms: [Double] = []
-            for line in lines.dropFirst(self.lines) {   // the rows within the 8 KB head
+            for line in rows {   // the rows within the 8 KB head
                 let f = line.split(separator: ",", omittingEmptySubsequences: false)
                 guard max(axes.0, axes.1, axes.2) < f.count,
                       let x = Double(f[axes.0].trimmingASCIIWhitespaceSubstring()), let y = Double(f[axes.1].trimmingASCIIWhitespaceSubstring()),
@@ -148,7 +170,7 @@ public struct ActiLifeRawCSVReader: RawSampleReader {
                 if x != 0 || y != 0 || z != 0 { norms.append((x * x + y * y + z * z).squareRoot()) }
             }
             norms.sort()
-            inLSB = norms.count >= 3 && norms[norms.count / 2] > 16
+            return norms.count >= 3 && norms[norms.count / 2] > 16
         }
     }
 

@@ -33,6 +33,28 @@ public struct AppJSONReader: RecordingReader {
 
     public func read(path: String, options: IngestOptions) throws(IngestError) -> Recording {
         let bytes = try FileBytes.readAll(path: path, limit: Self.maximumBytes)
+        let export = try Self.decodeExport(bytes, path: path)
+        var warnings: [String] = []
+        var segments: [RecordingSegment] = []
+        var sampleCount = 0
+        var span = CoveredSpan()
+        for (n, night) in export.nights.enumerated() {
+            segments += try Self.segments(of: night, at: "nights[\(n)]", path: path, span: &span)
+            sampleCount += night.motionData.count
+        }
+        var quality = QualitySummary(series: segments.lazy.map(\.series), sampleCount: sampleCount, duplicateTimestamps: 0)
+        quality.effectiveSampleRateHz = 1.0 // the app sampled once a second
+        warnings.append("app export: interval totals (legacy formula) spread evenly over their seconds; intervals finer than the export's are not real resolution")
+        let zone = try ZoneChoice(path: path, option: options.timeZoneIdentifier, statedName: export.timeZone, statedNameField: "timeZone",
+                                  span: span.first.map { ($0, span.last) },
+                                  noneWarning: "the export states no timeZone and no --tz was given: nights are assigned on the UTC clock")
+        if let w = zone.warning { warnings.insert(w, at: 0) }
+        return Recording(format: .appJSON, segments: segments, timeline: zone.timeline, timeZoneName: zone.name,
+                         timeZoneSource: zone.source, gravity: .removed, quality: quality, warnings: warnings)
+    }
+
+    /// The export as decoded (an object with `nights`, or a bare array of nights), with at least one night.
+    static func decodeExport(_ bytes: [UInt8], path: String) throws(IngestError) -> AppExport {
         guard bytes.contains(where: { !($0 == 32 || $0 == 9 || $0 == 10 || $0 == 13) }) else {
             throw IngestError(file: path, byteOffset: 0, message: "empty file: expected a JSON export ({\"nights\": [...]})")
         }
@@ -46,72 +68,73 @@ public struct AppJSONReader: RecordingReader {
                 export = try JSONDecoder().decode(AppExport.self, from: data)
             }
         } catch let error as DecodingError {
-            throw Self.describe(error, path: path, bytes: bytes)
+            throw describe(error, path: path, bytes: bytes)
         } catch {
             throw IngestError(file: path, message: "not valid JSON: \(error)")
         }
         guard !export.nights.isEmpty else {
             throw IngestError(file: path, path: "nights", message: "no nights: expected at least one night with motionData")
         }
+        return export
+    }
 
-        var warnings: [String] = []
-        var segments: [RecordingSegment] = []
-        var sampleCount = 0
-        var spanFirst: Int64? = nil, spanLast: Int64 = 0
-        for (n, night) in export.nights.enumerated() {
-            let where_ = "nights[\(n)]"
-            guard !night.motionData.isEmpty else {
-                throw IngestError(file: path, path: "\(where_).motionData", message: "empty: expected at least one {\"motion\", \"timestamp\"} value")
-            }
-            let stamps = night.motionData.map { $0.timestamp >= 100_000_000_000 ? $0.timestamp / 1000 : $0.timestamp }
-            for k in stamps.indices {
-                // Found while fuzzing: Int64.min overflowed the interval arithmetic (a trap), and
-                // year-292-million timestamps were stored. The app wrote Date() of its own time.
-                guard stamps[k] >= 0 && stamps[k] <= Self.latestTimestamp else {
-                    throw IngestError(file: path, path: "\(where_).motionData[\(k)].timestamp",
-                                      message: "\(night.motionData[k].timestamp) is not a time between 1970 and 9999; expected epoch seconds or milliseconds")
-                }
-                let m = night.motionData[k].motion
-                guard m.isFinite, m >= 0 else {
-                    throw IngestError(file: path, path: "\(where_).motionData[\(k)].motion", message: "\(m) is not valid; expected a finite number ≥ 0")
-                }
-                if k > 0 && stamps[k] <= stamps[k - 1] {
-                    throw IngestError(file: path, path: "\(where_).motionData[\(k)].timestamp",
-                                      message: "time goes backwards or repeats (\(stamps[k]) after \(stamps[k - 1])); timestamps must increase")
-                }
-            }
-            let interval = night.intervalSeconds ?? Self.inferInterval(stamps)
-            guard interval >= 1 && interval <= 86_400 else {
-                throw IngestError(file: path, path: "\(where_).intervalSeconds", message: "\(interval) is not valid; expected 1 to 86400 seconds")
-            }
-            let first = stamps[0] - Int64(interval)
-            spanFirst = min(spanFirst ?? first, first); spanLast = max(spanLast, stamps[stamps.count - 1] - 1)
-            let span = stamps[stamps.count - 1] - first
-            guard span <= SecondAccumulator.maximumSpanSeconds else {
-                throw IngestError(file: path, path: "\(where_).motionData", message: "the night spans \(span / 86_400) days; expected one night")
-            }
-            // One segment per run of intervals without a gap of more than a night window (25 h)
-            // between them: parts that far apart cannot share a night, and a "night" whose values
-            // lie weeks apart no longer becomes one per-second series across the weeks between.
-            var runStart = 0
-            for k in 1...stamps.count where k == stamps.count || stamps[k] - Int64(interval) - stamps[k - 1] > Self.segmentGapSeconds {
-                let totals = try Self.totals(night, stamps: stamps, entries: runStart..<k, interval: interval, path: path, where_: where_)
-                runStart = k
-                segments.append(RecordingSegment(totals: totals, label: night.id,
-                                                 preBedSurvey: night.preBedSurvey?.answers ?? [],
-                                                 postBedSurvey: night.postBedSurvey?.answers ?? []))
-            }
-            sampleCount += stamps.count
+    /// The first and last second (UTC) the nights cover, for the choice of time zone.
+    struct CoveredSpan {
+        var first: Int64? = nil
+        var last: Int64 = 0
+    }
+
+    /// One night's intervals as segments: one per run of intervals without a gap of more than a
+    /// night window (25 h) between them; parts that far apart cannot share a night, and a "night"
+    /// whose values lie weeks apart no longer becomes one per-second series across the weeks between.
+    static func segments(of night: AppNight, at where_: String, path: String, span covered: inout CoveredSpan) throws(IngestError) -> [RecordingSegment] {
+        guard !night.motionData.isEmpty else {
+            throw IngestError(file: path, path: "\(where_).motionData", message: "empty: expected at least one {\"motion\", \"timestamp\"} value")
         }
-        var quality = QualitySummary(series: segments.lazy.map(\.series), sampleCount: sampleCount, duplicateTimestamps: 0)
-        quality.effectiveSampleRateHz = 1.0 // the app sampled once a second
-        warnings.append("app export: interval totals (legacy formula) spread evenly over their seconds; intervals finer than the export's are not real resolution")
-        let zone = try ZoneChoice(path: path, option: options.timeZoneIdentifier, statedName: export.timeZone, statedNameField: "timeZone",
-                                  span: spanFirst.map { ($0, spanLast) },
-                                  noneWarning: "the export states no timeZone and no --tz was given: nights are assigned on the UTC clock")
-        if let w = zone.warning { warnings.insert(w, at: 0) }
-        return Recording(format: .appJSON, segments: segments, timeline: zone.timeline, timeZoneName: zone.name,
-                         timeZoneSource: zone.source, gravity: .removed, quality: quality, warnings: warnings)
+        let stamps = try intervalEnds(night, at: where_, path: path)
+        let interval = night.intervalSeconds ?? inferInterval(stamps)
+        guard interval >= 1 && interval <= 86_400 else {
+            throw IngestError(file: path, path: "\(where_).intervalSeconds", message: "\(interval) is not valid; expected 1 to 86400 seconds")
+        }
+        let first = stamps[0] - Int64(interval)
+        covered.first = min(covered.first ?? first, first); covered.last = max(covered.last, stamps[stamps.count - 1] - 1)
+        let span = stamps[stamps.count - 1] - first
+        guard span <= SecondAccumulator.maximumSpanSeconds else {
+            throw IngestError(file: path, path: "\(where_).motionData", message: "the night spans \(span / 86_400) days; expected one night")
+        }
+        var segments: [RecordingSegment] = []
+        var runStart = 0
+        for k in 1...stamps.count where k == stamps.count || stamps[k] - Int64(interval) - stamps[k - 1] > segmentGapSeconds {
+            let runTotals = try totals(night, stamps: stamps, entries: runStart..<k, interval: interval, path: path, where_: where_)
+            runStart = k
+            segments.append(RecordingSegment(totals: runTotals, label: night.id,
+                                             preBedSurvey: night.preBedSurvey?.answers ?? [],
+                                             postBedSurvey: night.postBedSurvey?.answers ?? []))
+        }
+        return segments
+    }
+
+    /// The night's interval ends in epoch seconds (milliseconds converted), checked: times the
+    /// app can have written, increasing, with finite motion totals ≥ 0.
+    static func intervalEnds(_ night: AppNight, at where_: String, path: String) throws(IngestError) -> [Int64] {
+        let stamps = night.motionData.map { $0.timestamp >= 100_000_000_000 ? $0.timestamp / 1000 : $0.timestamp }
+        for k in stamps.indices {
+            // Found while fuzzing: Int64.min overflowed the interval arithmetic (a trap), and
+            // year-292-million timestamps were stored. The app wrote Date() of its own time.
+            guard stamps[k] >= 0 && stamps[k] <= latestTimestamp else {
+                throw IngestError(file: path, path: "\(where_).motionData[\(k)].timestamp",
+                                  message: "\(night.motionData[k].timestamp) is not a time between 1970 and 9999; expected epoch seconds or milliseconds")
+            }
+            let m = night.motionData[k].motion
+            guard m.isFinite, m >= 0 else {
+                throw IngestError(file: path, path: "\(where_).motionData[\(k)].motion", message: "\(m) is not valid; expected a finite number ≥ 0")
+            }
+            if k > 0 && stamps[k] <= stamps[k - 1] {
+                throw IngestError(file: path, path: "\(where_).motionData[\(k)].timestamp",
+                                  message: "time goes backwards or repeats (\(stamps[k]) after \(stamps[k - 1])); timestamps must increase")
+            }
+        }
+        return stamps
     }
 
     /// Uncovered seconds between two intervals of a night beyond which they become separate

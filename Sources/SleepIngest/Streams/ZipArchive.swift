@@ -30,6 +30,20 @@ final class ZipArchive {
     init(path: String) throws(IngestError) {
         self.path = path
         file = try FileByteStream(path: path)
+        let record = try Self.endOfCentralDirectory(file, path: path)
+        directoryOffset = record.directoryOffset
+        entries = try Self.centralDirectory(file, record: record, path: path)
+    }
+
+    /// What the end-of-central-directory record says: where the directory is, and how many entries it holds.
+    struct DirectoryRecord {
+        var entryCount: Int
+        var directorySize: Int
+        var directoryOffset: Int
+    }
+
+    /// The end-of-central-directory record, found from the end of the file; zip64 refused.
+    static func endOfCentralDirectory(_ file: FileByteStream, path: String) throws(IngestError) -> DirectoryRecord {
         let size = file.size
         guard size >= 22 else {
             throw IngestError(file: path, byteOffset: 0, message: size == 0 ? "empty file: expected a zip archive (.gt3x)" : "file is \(size) bytes, too short for a zip archive (.gt3x)")
@@ -46,37 +60,41 @@ final class ZipArchive {
         guard eocd >= 0 else {
             throw IngestError(file: path, byteOffset: size, message: "no zip end-of-central-directory record: not a zip archive, or truncated")
         }
-        let entryCount = Int(Self.u16(tail, eocd + 10))
-        let directorySize = Int(Self.u32(tail, eocd + 12))
-        let directoryOffset = Int(Self.u32(tail, eocd + 16))
+        let record = DirectoryRecord(entryCount: Int(u16(tail, eocd + 10)), directorySize: Int(u32(tail, eocd + 12)),
+                                     directoryOffset: Int(u32(tail, eocd + 16)))
         // zip64: the record's fields say "see the zip64 record" (0xFFFF…), or a zip64 locator precedes it.
-        let zip64Locator = eocd >= 20 && Self.u32(tail, eocd - 20) == 0x0706_4B50
-        if entryCount == 0xFFFF || directoryOffset == 0xFFFF_FFFF || directorySize == 0xFFFF_FFFF || zip64Locator {
+        let zip64Locator = eocd >= 20 && u32(tail, eocd - 20) == 0x0706_4B50
+        if record.entryCount == 0xFFFF || record.directoryOffset == 0xFFFF_FFFF || record.directorySize == 0xFFFF_FFFF || zip64Locator {
             throw IngestError(file: path, byteOffset: size - tailLength + eocd, message: "zip64 archive: not supported for .gt3x")
         }
-        guard directoryOffset + directorySize <= size else {
+        guard record.directoryOffset + record.directorySize <= size else {
             throw IngestError(file: path, byteOffset: size - tailLength + eocd,
-                              message: "zip directory at \(directoryOffset) (+\(directorySize) bytes) lies beyond the end of the file (\(size) bytes): truncated")
+                              message: "zip directory at \(record.directoryOffset) (+\(record.directorySize) bytes) lies beyond the end of the file (\(size) bytes): truncated")
         }
-        self.directoryOffset = directoryOffset
-        let directory = try file.bytes(at: directoryOffset, count: directorySize, what: "the zip central directory")
+        return record
+    }
+
+    /// The central directory's entries; encrypted entries and zip64 sizes refused.
+    static func centralDirectory(_ file: FileByteStream, record: DirectoryRecord, path: String) throws(IngestError) -> [Entry] {
+        let directoryOffset = record.directoryOffset, entryCount = record.entryCount
+        let directory = try file.bytes(at: directoryOffset, count: record.directorySize, what: "the zip central directory")
         var found: [Entry] = []
         var p = 0
         for k in 0..<entryCount {
-            guard p + 46 <= directory.count, Self.u32(directory, p) == 0x0201_4B50 else {
+            guard p + 46 <= directory.count, u32(directory, p) == 0x0201_4B50 else {
                 throw IngestError(file: path, byteOffset: directoryOffset + p, message: "zip central directory entry \(k + 1) of \(entryCount) is damaged")
             }
-            let flags = Self.u16(directory, p + 8)
-            let nameLength = Int(Self.u16(directory, p + 28))
-            let extraLength = Int(Self.u16(directory, p + 30))
-            let commentLength = Int(Self.u16(directory, p + 32))
+            let flags = u16(directory, p + 8)
+            let nameLength = Int(u16(directory, p + 28))
+            let extraLength = Int(u16(directory, p + 30))
+            let commentLength = Int(u16(directory, p + 32))
             guard p + 46 + nameLength <= directory.count else {
                 throw IngestError(file: path, byteOffset: directoryOffset + p, message: "zip central directory entry \(k + 1) is truncated")
             }
             let entry = Entry(name: String(decoding: directory[(p + 46)..<(p + 46 + nameLength)], as: UTF8.self),
-                              method: Self.u16(directory, p + 10), crc32: Self.u32(directory, p + 16),
-                              compressedSize: Int(Self.u32(directory, p + 20)), uncompressedSize: Int(Self.u32(directory, p + 24)),
-                              localHeaderOffset: Int(Self.u32(directory, p + 42)))
+                              method: u16(directory, p + 10), crc32: u32(directory, p + 16),
+                              compressedSize: Int(u32(directory, p + 20)), uncompressedSize: Int(u32(directory, p + 24)),
+                              localHeaderOffset: Int(u32(directory, p + 42)))
             if entry.compressedSize == 0xFFFF_FFFF || entry.uncompressedSize == 0xFFFF_FFFF || entry.localHeaderOffset == 0xFFFF_FFFF {
                 // Its real sizes are in a zip64 extra field: read as they stand, they claimed 4 GiB and "truncated".
                 throw IngestError(file: path, byteOffset: directoryOffset + p,
@@ -88,7 +106,7 @@ final class ZipArchive {
             found.append(entry)
             p += 46 + nameLength + extraLength + commentLength
         }
-        entries = found
+        return found
     }
 
     func entry(named name: String) -> Entry? { entries.first { $0.name == name } }
