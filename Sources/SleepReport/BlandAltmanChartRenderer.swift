@@ -19,79 +19,30 @@ public struct BlandAltmanChartRenderer: Sendable {
     static let biasColour: (Int32, Int32, Int32) = (213, 94, 0)
     static let limitColour: (Int32, Int32, Int32) = (90, 90, 90)
 
+    static func colour(_ c: (Int32, Int32, Int32), alpha: Int32 = 0) -> Int32 { sleepsta_gd_rgba(c.0, c.1, c.2, alpha) }
+    static let black = colour((40, 40, 40)), grid = colour((225, 225, 225))
+
+    /// The plot, drawn back to front: the grid, the axes with the zero line, the bias and the
+    /// limits of agreement, and the nights on top (``Plot``).
     public func png(_ chart: BlandAltmanChart) -> [UInt8] {
         let s: Int32 = 2
         let W = Int32(width) * s, H = Int32(height) * s
         let im = gdImageCreateTrueColor(W, H)!
         defer { gdImageDestroy(im) }
-        func colour(_ c: (Int32, Int32, Int32), alpha: Int32 = 0) -> Int32 { sleepsta_gd_rgba(c.0, c.1, c.2, alpha) }
-        let white = colour((255, 255, 255)), black = colour((40, 40, 40)), grid = colour((225, 225, 225))
-        FastGD.fill(im, 0, 0, W - 1, H - 1, white)
+        FastGD.fill(im, 0, 0, W - 1, H - 1, Self.colour((255, 255, 255)))
         let left: Int32 = 90 * s, right: Int32 = 150 * s, top: Int32 = 50 * s, bottom: Int32 = 62 * s
         let plotW = W - left - right, plotH = H - top - bottom
-        text(im, chart.title, x: left, y: 30 * s, size: 13 * Double(s), colour: black)
+        text(im, chart.title, x: left, y: 30 * s, size: 13 * Double(s), colour: Self.black)
         guard !chart.points.isEmpty else {
-            text(im, "no night with this metric at both lengths", x: left, y: top + plotH / 2, size: 11 * Double(s), colour: black)
-            gdImageRectangle(im, left, top, left + plotW, top + plotH, black)
+            text(im, "no night with this metric at both lengths", x: left, y: top + plotH / 2, size: 11 * Double(s), colour: Self.black)
+            gdImageRectangle(im, left, top, left + plotW, top + plotH, Self.black)
             return downsampled(im, W: W, H: H)
         }
-
-        let lines = [chart.bias, chart.lowerLimit, chart.upperLimit].compactMap { $0 }.filter(\.isFinite)
-        let xs = chart.points.map(\.mean), ys = chart.points.map(\.difference) + lines + [0]
-        // A margin of 4 % of the range on each side, so that no point sits on the frame.
-        func padded(_ v: [Double]) -> (Double, Double) {
-            let lo = v.min()!, hi = v.max()!, m = Swift.max((hi - lo) * 0.04, 1e-6 * Swift.max(1, abs(hi)))
-            return (lo - m, hi + m)
-        }
-        let (xLo, xHi) = padded(xs), (yLo, yHi) = padded(ys)
-        let xTicks = Self.ticks(min: xLo, max: xHi)
-        let yTicks = Self.ticks(min: yLo, max: yHi)
-        let (x0, x1) = (xTicks.first!, xTicks.last!), (y0, y1) = (yTicks.first!, yTicks.last!)
-        func px(_ v: Double) -> Int32 { left + Int32(((v - x0) / (x1 - x0) * Double(plotW)).rounded()) }
-        func py(_ v: Double) -> Int32 { top + plotH - Int32(((v - y0) / (y1 - y0) * Double(plotH)).rounded()) }
-
-        gdImageSetThickness(im, 1 * s)
-        for v in xTicks {
-            gdImageLine(im, px(v), top, px(v), top + plotH, grid)
-            text(im, Self.tickLabel(v, step: xTicks[1] - xTicks[0]), x: px(v) - 14 * s, y: top + plotH + 20 * s,
-                 size: 10 * Double(s), colour: black)
-        }
-        for v in yTicks {
-            gdImageLine(im, left, py(v), left + plotW, py(v), grid)
-            text(im, Self.tickLabel(v, step: yTicks[1] - yTicks[0]), x: left - 60 * s, y: py(v) + 5 * s,
-                 size: 10 * Double(s), colour: black)
-        }
-        // Zero difference: perfect agreement.
-        gdImageSetThickness(im, 2 * s)
-        gdImageLine(im, left, py(0), left + plotW, py(0), colour((170, 170, 170)))
-        gdImageRectangle(im, left, top, left + plotW, top + plotH, black)
-        text(im, chart.xAxisLabel, x: left + plotW / 2 - 120 * s, y: top + plotH + 44 * s, size: 10 * Double(s), colour: black)
-        text(im, chart.yAxisLabel, x: 22 * s, y: top + plotH - 10 * s, size: 10 * Double(s), colour: black, angle: .pi / 2)
-
-        // Bias (solid) and limits of agreement (dashed), labelled at the right.
-        func labelled(_ v: Double?, _ name: String, _ c: Int32, dashed: Bool) {
-            guard let v, v.isFinite else { return }
-            let y = py(v)
-            if dashed {
-                var x = left
-                while x < left + plotW { gdImageLine(im, x, y, min(x + 10 * s, left + plotW), y, c); x += 18 * s }
-            } else {
-                gdImageLine(im, left, y, left + plotW, y, c)
-            }
-            text(im, "\(name) \(Self.label(v))", x: left + plotW + 8 * s, y: y + 4 * s, size: 9 * Double(s), colour: c)
-        }
-        gdImageSetThickness(im, 2 * s)
-        labelled(chart.upperLimit, "+1.96 SD", colour(Self.limitColour), dashed: true)
-        labelled(chart.lowerLimit, "−1.96 SD", colour(Self.limitColour), dashed: true)
-        labelled(chart.bias, "bias", colour(Self.biasColour), dashed: false)
-
-        // Nights: translucent discs, so coinciding nights show darker.
-        let fill = colour(Self.pointColour, alpha: 60), edge = colour(Self.pointColour)
-        gdImageSetThickness(im, 1 * s)
-        for p in chart.points {
-            gdImageFilledEllipse(im, px(p.mean), py(p.difference), 12 * s, 12 * s, fill)
-            gdImageEllipse(im, px(p.mean), py(p.difference), 12 * s, 12 * s, edge)
-        }
+        let plot = Plot(renderer: self, image: im, chart: chart, s: s, left: left, top: top, plotW: plotW, plotH: plotH)
+        plot.drawGrid()
+        plot.drawAxes()
+        plot.drawAgreementLines()
+        plot.drawNights()
         gdImageSetThickness(im, 1)
         return downsampled(im, W: W, H: H)
     }
@@ -155,5 +106,103 @@ public struct BlandAltmanChartRenderer: Sendable {
         while v < hi + step * 1e-9 { ticks.append(v); v += step }
         ticks.append(v)
         return ticks.map { ($0 / step).rounded() * step }
+    }
+}
+
+extension BlandAltmanChartRenderer {
+    /// A Bland–Altman plot with nights, drawn layer by layer on the supersampled canvas: round
+    /// ticks around the nights and the lines, in points of the finished chart times `s`.
+    struct Plot {
+        let renderer: BlandAltmanChartRenderer
+        let im: gdImagePtr
+        let chart: BlandAltmanChart
+        let s: Int32
+        let left: Int32, top: Int32, plotW: Int32, plotH: Int32
+        let xTicks: [Double], yTicks: [Double]
+
+        init(renderer: BlandAltmanChartRenderer, image: gdImagePtr, chart: BlandAltmanChart, s: Int32,
+             left: Int32, top: Int32, plotW: Int32, plotH: Int32) {
+            self.renderer = renderer; im = image; self.chart = chart; self.s = s
+            self.left = left; self.top = top; self.plotW = plotW; self.plotH = plotH
+            let lines = [chart.bias, chart.lowerLimit, chart.upperLimit].compactMap { $0 }.filter(\.isFinite)
+            let xs = chart.points.map(\.mean), ys = chart.points.map(\.difference) + lines + [0]
+            let (xLo, xHi) = Self.padded(xs), (yLo, yHi) = Self.padded(ys)
+            xTicks = BlandAltmanChartRenderer.ticks(min: xLo, max: xHi)
+            yTicks = BlandAltmanChartRenderer.ticks(min: yLo, max: yHi)
+        }
+
+        /// A margin of 4 % of the range on each side, so that no point sits on the frame.
+        static func padded(_ v: [Double]) -> (Double, Double) {
+            let lo = v.min()!, hi = v.max()!, m = Swift.max((hi - lo) * 0.04, 1e-6 * Swift.max(1, abs(hi)))
+            return (lo - m, hi + m)
+        }
+
+        func px(_ v: Double) -> Int32 {
+            let (x0, x1) = (xTicks.first!, xTicks.last!)
+            return left + Int32(((v - x0) / (x1 - x0) * Double(plotW)).rounded())
+        }
+        func py(_ v: Double) -> Int32 {
+            let (y0, y1) = (yTicks.first!, yTicks.last!)
+            return top + plotH - Int32(((v - y0) / (y1 - y0) * Double(plotH)).rounded())
+        }
+
+        /// `string` at `size` points, its baseline at `y`.
+        func text(_ string: String, x: Int32, y: Int32, size: Double, colour: Int32 = BlandAltmanChartRenderer.black, angle: Double = 0) {
+            renderer.text(im, string, x: x, y: y, size: size * Double(s), colour: colour, angle: angle)
+        }
+
+        /// The tick lines and their labels.
+        func drawGrid() {
+            gdImageSetThickness(im, 1 * s)
+            for v in xTicks {
+                gdImageLine(im, px(v), top, px(v), top + plotH, BlandAltmanChartRenderer.grid)
+                text(BlandAltmanChartRenderer.tickLabel(v, step: xTicks[1] - xTicks[0]), x: px(v) - 14 * s, y: top + plotH + 20 * s, size: 10)
+            }
+            for v in yTicks {
+                gdImageLine(im, left, py(v), left + plotW, py(v), BlandAltmanChartRenderer.grid)
+                text(BlandAltmanChartRenderer.tickLabel(v, step: yTicks[1] - yTicks[0]), x: left - 60 * s, y: py(v) + 5 * s, size: 10)
+            }
+        }
+
+        /// Zero difference (perfect agreement), the frame and the axis labels.
+        func drawAxes() {
+            gdImageSetThickness(im, 2 * s)
+            gdImageLine(im, left, py(0), left + plotW, py(0), BlandAltmanChartRenderer.colour((170, 170, 170)))
+            gdImageRectangle(im, left, top, left + plotW, top + plotH, BlandAltmanChartRenderer.black)
+            text(chart.xAxisLabel, x: left + plotW / 2 - 120 * s, y: top + plotH + 44 * s, size: 10)
+            text(chart.yAxisLabel, x: 22 * s, y: top + plotH - 10 * s, size: 10, angle: .pi / 2)
+        }
+
+        /// Bias (solid) and limits of agreement (dashed), labelled at the right.
+        func drawAgreementLines() {
+            gdImageSetThickness(im, 2 * s)
+            let limit = BlandAltmanChartRenderer.colour(BlandAltmanChartRenderer.limitColour)
+            drawLine(at: chart.upperLimit, "+1.96 SD", limit, dashed: true)
+            drawLine(at: chart.lowerLimit, "−1.96 SD", limit, dashed: true)
+            drawLine(at: chart.bias, "bias", BlandAltmanChartRenderer.colour(BlandAltmanChartRenderer.biasColour), dashed: false)
+        }
+
+        private func drawLine(at v: Double?, _ name: String, _ c: Int32, dashed: Bool) {
+            guard let v, v.isFinite else { return }
+            let y = py(v)
+            if dashed {
+                var x = left
+                while x < left + plotW { gdImageLine(im, x, y, min(x + 10 * s, left + plotW), y, c); x += 18 * s }
+            } else {
+                gdImageLine(im, left, y, left + plotW, y, c)
+            }
+            text("\(name) \(BlandAltmanChartRenderer.label(v))", x: left + plotW + 8 * s, y: y + 4 * s, size: 9, colour: c)
+        }
+
+        /// Nights: translucent discs, so coinciding nights show darker.
+        func drawNights() {
+            let fill = BlandAltmanChartRenderer.colour(BlandAltmanChartRenderer.pointColour, alpha: 60)
+            let edge = BlandAltmanChartRenderer.colour(BlandAltmanChartRenderer.pointColour)
+            gdImageSetThickness(im, 1 * s)
+            for p in chart.points {
+                gdImageFilledEllipse(im, px(p.mean), py(p.difference), 12 * s, 12 * s, fill)
+                gdImageEllipse(im, px(p.mean), py(p.difference), 12 * s, 12 * s, edge)
+            }
+        }
     }
 }

@@ -39,198 +39,32 @@ public struct ChartRenderer: Sendable {
     /// The time-in-bed bracket: dark grey, apart from every fill.
     static func inBedColour(_ colour: (Int32, Int32, Int32) -> Int32) -> Int32 { colour(90, 90, 90) }
 
+    /// The night chart, drawn in layers from the back: the shaded bands, the grid with its clock
+    /// labels, the second axis's line, the time-in-bed bracket, the sleep/wake strips, the phase
+    /// strip with the legend, and the movement lines on top (``NightLayers``).
     public func png(_ chart: MovementChart) -> [UInt8] {
         let s: Int32 = 2 // supersampling factor
         let W = Int32(width) * s, H = Int32(height) * s
         let im = gdImageCreateTrueColor(W, H)!
         defer { gdImageDestroy(im) }
-        func colour(_ r: Int32, _ g: Int32, _ b: Int32) -> Int32 { sleepsta_gd_rgba(r, g, b, 0) }
-        let white = colour(255, 255, 255), black = colour(40, 40, 40), grid = colour(225, 225, 225)
-        let gapShade = colour(240, 240, 240), sleepShade = colour(232, 242, 252)
-        FastGD.fill(im, 0, 0, W - 1, H - 1, white)
-
-        // Sleep/wake strips per series (comparisons) sit between the title and the plot.
-        let stripRows = Int32(chart.seriesSleepWake.count)
-        // Above the plot: the time-in-bed bracket and the sleep/wake strip, never on the frame.
-        let above: Int32 = (chart.inBed != nil ? 10 : 0) + (chart.sleepWake.isEmpty ? 0 : 12)
-        let left: Int32 = 90 * s, right: Int32 = (chart.secondary == nil ? 30 : 70) * s, top: Int32 = (50 + 13 * stripRows + above) * s
-        let bottom: Int32 = (chart.showPhases ? 88 : 62) * s
-        let plotW = W - left - right, plotH = H - top - bottom
-
-        let allPoints = chart.series.flatMap(\.points)
-        guard let xStart = allPoints.map(\.startLocal).min(), let xEnd = allPoints.map(\.endLocal).max(), xEnd > xStart else {
-            text(im, "no data", x: left, y: top + plotH / 2, size: 12 * Double(s), colour: black)
+        FastGD.fill(im, 0, 0, W - 1, H - 1, Self.rgb(255, 255, 255))
+        let frame = NightFrame(chart, width: W, height: H, scale: s)
+        guard let night = NightLayers(renderer: self, image: im, chart: chart, frame: frame) else {
+            // Not halved: a chart without data keeps the canvas's size.
+            text(im, "no data", x: frame.left, y: frame.top + frame.plotH / 2, size: 12 * Double(s), colour: NightLayers.black)
             return encode(im)
         }
-        // Whole local hours around the data (elapsed time when the chart has a clock).
-        let axis = MovementChart.axis(xStart: xStart, xEnd: xEnd, clock: chart.clock)
-        let t0 = axis.start, t1 = axis.end
-        let maxValue = allPoints.compactMap(\.value).max() ?? 0
-        let yTicks = Self.niceTicks(max: maxValue)
-        let yMax = yTicks.last ?? 1
-        func px(_ t: Int64) -> Int32 { left + Int32(Double(t - t0) / Double(t1 - t0) * Double(plotW)) }
-        func py(_ v: Double) -> Int32 { top + plotH - Int32((v / yMax) * Double(plotH)) }
-
-        // Bands: sleep period, then intervals without data.
-        if let p = chart.sleepPeriod {
-            FastGD.fill(im, px(max(p.start, t0)), top, px(min(p.end, t1)), top + plotH, sleepShade)
-        }
-        let nonWearShade = colour(250, 222, 222)
-        if chart.bands.isEmpty, let first = chart.series.first {
-            for pt in first.points where pt.value == nil {
-                FastGD.fill(im, px(pt.startLocal), top, px(pt.endLocal), top + plotH, gapShade)
-            }
-        }
-        for band in chart.bands {
-            let a = px(max(band.startLocal, t0)), b = px(min(band.endLocal, t1))
-            guard b > a else { continue }
-            FastGD.fill(im, a, top, b, top + plotH, band.kind == .nonWear ? nonWearShade : gapShade)
-        }
-        // Grid and axes.
-        gdImageSetThickness(im, 1 * s)
-        for tick in axis.ticks {
-            gdImageLine(im, px(tick.x), top, px(tick.x), top + plotH, grid)
-            text(im, tick.label, x: px(tick.x) - 17 * s, y: top + plotH + 20 * s, size: 10 * Double(s), colour: black)
-        }
-        // A clock change (DST) is marked where it happened, on the elapsed-time axis.
-        let changes = MovementChart.clockChanges(start: t0, end: t1, clock: chart.clock)
-        for change in changes {
-            let x = px(change.x)
-            var y = top
-            while y < top + plotH { gdImageLine(im, x, y, x, min(y + 6 * s, top + plotH), black); y += 12 * s }
-            text(im, change.label, x: x + 4 * s, y: top + 24 * s, size: 9 * Double(s), colour: black)
-        }
-        for v in yTicks {
-            gdImageLine(im, left, py(v), left + plotW, py(v), grid)
-            text(im, Self.format(v, step: yTicks.count > 1 ? yTicks[1] - yTicks[0] : 1), x: left - 50 * s, y: py(v) + 5 * s, size: 10 * Double(s), colour: black)
-        }
-        gdImageRectangle(im, left, top, left + plotW, top + plotH, black)
-        text(im, chart.title, x: left, y: 30 * s, size: 14 * Double(s), colour: black)
-        text(im, chart.yAxisLabel, x: 22 * s, y: top + plotH - 10 * s, size: 10 * Double(s), colour: black, angle: .pi / 2)
-        text(im, changes.isEmpty ? "local time" : "local time (elapsed-time axis: \(changes.map(\.label).joined(separator: ", ")))",
-             x: left + plotW / 2 - (changes.isEmpty ? 30 : 150) * s, y: top + plotH + 42 * s, size: 10 * Double(s), colour: black)
-
-        // The second axis (right) and its line, thin and grey-green, under the main line.
-        if let line = chart.secondary, line.range.upperBound > line.range.lowerBound {
-            let lo = line.range.lowerBound, hi = line.range.upperBound
-            func py2(_ v: Double) -> Int32 { top + plotH - Int32((min(max(v, lo), hi) - lo) / (hi - lo) * Double(plotH)) }
-            let angleColour = colour(120, 150, 120)
-            for v in stride(from: lo, through: hi, by: (hi - lo) / 4) {
-                text(im, (v < 0 ? "−" : "") + String(Int(abs(v).rounded())), x: left + plotW + 8 * s, y: py2(v) + 5 * s,
-                     size: 9 * Double(s), colour: angleColour)
-            }
-            text(im, line.label, x: left + plotW + 58 * s, y: top + plotH / 2 + 40 * s, size: 10 * Double(s), colour: angleColour, angle: .pi / 2)
-            gdImageSetThickness(im, 1 * s)
-            var previous: (Int32, Int32)? = nil
-            for pt in line.points {
-                guard let v = pt.value, pt.local >= t0, pt.local <= t1 else { previous = nil; continue }
-                let p = (px(pt.local), py2(v))
-                if let q = previous { gdImageLine(im, q.0, q.1, p.0, p.1, angleColour) }
-                previous = p
-            }
-        }
-        // Time in bed: a bracket above the plot and dashed edges through it.
-        if let bed = chart.inBed, bed.end > bed.start {
-            let a = px(max(bed.start, t0)), b = px(min(bed.end, t1)), y = top - 6 * s
-            if b > a {
-                gdImageSetThickness(im, 2 * s)
-                gdImageLine(im, a, y, b, y, Self.inBedColour(colour))
-                gdImageLine(im, a, y, a, top - 1 * s, Self.inBedColour(colour)); gdImageLine(im, b, y, b, top - 1 * s, Self.inBedColour(colour))
-                gdImageSetThickness(im, 1 * s)
-                for x in [a, b] {
-                    var yy = top
-                    while yy < top + plotH { gdImageLine(im, x, yy, x, min(yy + 4 * s, top + plotH), Self.inBedColour(colour)); yy += 10 * s }
-                }
-            }
-        }
-        // Sleep/wake strip above the plot (and the bracket), in colours no other strip uses.
-        if !chart.sleepWake.isEmpty {
-            let (sleepColour, wakeColour) = Self.sleepWakeColours(colour)
-            let y0 = top - (chart.inBed != nil ? 20 : 11) * s
-            for r in chart.sleepWake {
-                let a = px(max(r.start, t0)), b = px(min(r.end, t1))
-                guard b > a else { continue }
-                FastGD.fill(im, a, y0, b, y0 + 8 * s, r.state == .sleep ? sleepColour : wakeColour)
-            }
-        }
-
-        // One sleep/wake strip per series (comparisons), stacked from the top of the plot.
-        for (k, strip) in chart.seriesSleepWake.enumerated() where !strip.isEmpty {
-            let sleepColour = colour(0, 70, 140), wakeColour = colour(230, 159, 0)
-            let y0 = (42 + 13 * Int32(k)) * s
-            for r in strip {
-                let a = px(max(r.start, t0)), b = px(min(r.end, t1))
-                guard b > a else { continue }
-                FastGD.fill(im, a, y0, b, y0 + 9 * s, r.state == .sleep ? sleepColour : wakeColour)
-            }
-            let label = k < chart.series.count ? chart.series[k].label.replacingOccurrences(of: " intervals", with: "") : ""
-            text(im, "S/W \(label)", x: 30 * s, y: y0 + 9 * s, size: 8 * Double(s), colour: black)
-        }
-
-        // Phase strip below the axis.
+        night.drawBands()
+        night.drawGridAndClockLabels()
+        night.drawSecondaryLine()
+        night.drawInBedBracket()
+        night.drawSleepWakeStrip()
+        night.drawSeriesSleepWakeStrips()
         if chart.showPhases, let first = chart.series.first {
-            let y0 = top + plotH + 52 * s, y1 = y0 + 12 * s
-            for pt in first.points {
-                guard let phase = pt.phase, let c = Self.phaseColours[phase] else { continue }
-                FastGD.fill(im, px(pt.startLocal), y0, px(pt.endLocal) - 1, y1, colour(c.0, c.1, c.2))
-            }
-            var lx = left + plotW - 330 * s
-            for phase in MovementPhase.allCases {
-                let c = Self.phaseColours[phase]!
-                FastGD.fill(im, lx, y1 + 8 * s, lx + 12 * s, y1 + 20 * s, colour(c.0, c.1, c.2))
-                text(im, phase.rawValue, x: lx + 16 * s, y: y1 + 19 * s, size: 9 * Double(s), colour: black)
-                lx += 80 * s
-            }
-            FastGD.fill(im, left, y1 + 8 * s, left + 12 * s, y1 + 20 * s, sleepShade)
-            gdImageRectangle(im, left, y1 + 8 * s, left + 12 * s, y1 + 20 * s, grid)
-            text(im, "sleep period", x: left + 16 * s, y: y1 + 19 * s, size: 9 * Double(s), colour: black)
-            FastGD.fill(im, left + 120 * s, y1 + 8 * s, left + 132 * s, y1 + 20 * s, gapShade)
-            gdImageRectangle(im, left + 120 * s, y1 + 8 * s, left + 132 * s, y1 + 20 * s, grid)
-            text(im, "no data", x: left + 136 * s, y: y1 + 19 * s, size: 9 * Double(s), colour: black)
-            var lx2 = left + 210 * s
-            if chart.bands.contains(where: { $0.kind == .nonWear }) || chart.secondary != nil {
-                FastGD.fill(im, lx2, y1 + 8 * s, lx2 + 12 * s, y1 + 20 * s, nonWearShade)
-                gdImageRectangle(im, lx2, y1 + 8 * s, lx2 + 12 * s, y1 + 20 * s, grid)
-                text(im, "not worn", x: lx2 + 16 * s, y: y1 + 19 * s, size: 9 * Double(s), colour: black)
-                lx2 += 90 * s
-            }
-            if chart.inBed != nil {
-                gdImageSetThickness(im, 2 * s)
-                gdImageLine(im, lx2, y1 + 9 * s, lx2 + 14 * s, y1 + 9 * s, Self.inBedColour(colour))
-                gdImageLine(im, lx2, y1 + 9 * s, lx2, y1 + 19 * s, Self.inBedColour(colour)); gdImageLine(im, lx2 + 14 * s, y1 + 9 * s, lx2 + 14 * s, y1 + 19 * s, Self.inBedColour(colour))
-                gdImageSetThickness(im, 1 * s)
-                text(im, "time in bed", x: lx2 + 18 * s, y: y1 + 19 * s, size: 9 * Double(s), colour: black)
-                lx2 += 100 * s
-            }
-            if !chart.sleepWake.isEmpty {
-                let (sleepColour, wakeColour) = Self.sleepWakeColours(colour)
-                text(im, "strip above:", x: lx2, y: y1 + 19 * s, size: 9 * Double(s), colour: black)
-                FastGD.fill(im, lx2 + 78 * s, y1 + 8 * s, lx2 + 90 * s, y1 + 20 * s, sleepColour)
-                text(im, "sleep", x: lx2 + 94 * s, y: y1 + 19 * s, size: 9 * Double(s), colour: black)
-                FastGD.fill(im, lx2 + 134 * s, y1 + 8 * s, lx2 + 146 * s, y1 + 20 * s, wakeColour)
-                text(im, "wake", x: lx2 + 150 * s, y: y1 + 19 * s, size: 9 * Double(s), colour: black)
-            }
+            night.drawPhaseStrip(first)
+            night.drawLegend()
         }
-
-        // The lines: a point per interval at its midpoint; gaps break the line.
-        gdImageSetThickness(im, 2 * s)
-        for (k, series) in chart.series.enumerated() {
-            let c = Self.seriesColours[k % Self.seriesColours.count]
-            let lineColour = colour(c.0, c.1, c.2)
-            var previous: (Int32, Int32)? = nil
-            for pt in series.points {
-                guard let v = pt.value else { previous = nil; continue }
-                let p = (px((pt.startLocal + pt.endLocal) / 2), py(v))
-                if let q = previous { gdImageLine(im, q.0, q.1, p.0, p.1, lineColour) }
-                else { gdImageFilledEllipse(im, p.0, p.1, 3 * s, 3 * s, lineColour) }
-                previous = p
-            }
-            if chart.series.count > 1 {
-                let ly = top + 14 * s + Int32(k) * 16 * s
-                gdImageLine(im, left + plotW - 170 * s, ly - 4 * s, left + plotW - 140 * s, ly - 4 * s, lineColour)
-                text(im, series.label, x: left + plotW - 132 * s, y: ly, size: 9 * Double(s), colour: black)
-            }
-        }
+        night.drawSeries()
         gdImageSetThickness(im, 1)
 
         // Downsample for anti-aliasing.

@@ -20,41 +20,21 @@ public enum HTMLPages {
         return lib
     }()
 
+    /// A night's page: what the night is and its status, the method's facts, the chart and the
+    /// tables, and what the data and the surveys say.
     public static func nightPage(_ input: NightReportInput, chartFile: String) -> String {
-        let a = input.analysis
-        let tl = input.timeline
-        let m = a.metrics
-        let wearable = a.kind == .wearable24h
-        let epochFile = a.kind == .epochFile
-        let metricRows: [[String: String]] = epochFile ? epochFileMetricRows(a, tl) : wearable ? wearableMetricRows(a, tl)
-            : m.map { Self.metricRows($0, tl, definitions: .phone) } ?? []
-        let intervals: [[String: String]] = a.intervals.map { iv in
-            let mv = iv.movement
-            return [
-                "start": LocalClock.hhmm(localSecond: tl.localSecond(atUTC: mv.startUTC)),
-                "offset": UTCOffsetTimeline.formatOffset(tl.offset(atUTC: mv.startUTC)),
-                "sum": NumberText.fixed(mv.movementSum, 3),
-                "perMinute": epochFile ? NumberText.fixed(mv.movementPerMinute, 2) : NumberText.fixed(MovementUnits.milliG(perMinute: mv.movementPerMinute), 2),
-                "coverage": String(mv.coverageSeconds),
-                "state": iv.state.map { String($0.letter) } ?? "",
-                "phase": iv.phase?.rawValue ?? "",
-            ]
+        var context = nightStatusContext(input)
+        for part in [nightMethodContext(input), nightChartAndTablesContext(input, chartFile: chartFile), nightDataContext(input)] {
+            context.merge(part) { first, _ in first }
         }
-        let p = a.parameters
-        let parameters: [[String: String]] = epochFile ? epochFileParameterRows(a) : wearable ? wearableParameterRows(a) : [
-            ["label": "Interval length", "value": "\(p.interval) (\(p.interval.seconds) s)"],
-            input.recordingFormat == appExportFormat
-                ? ["label": "Movement metric", "value": "app-totals: the app's own interval totals (its legacy formula), spread evenly over their seconds; --metric has no effect on them"]
-                : ["label": "Movement metric", "value": "\(p.metric.rawValue): \(p.metric.summary)"],
-            ["label": "Scoring", "value": "\(AnalysisParameters.algorithmName) on \(p.epochSeconds)-s epochs; wake if the Oakley-weighted activity exceeds \(NumberText.fixed(p.wakeThresholdFactor, 1)) × the night's median epoch activity"],
-            ["label": "Wake threshold used", "value": NumberText.fixed(a.wakeThreshold, 4) + " g·s (Oakley-weighted movement of a \(p.epochSeconds)-s epoch)"],
-            ["label": "Persistent sleep", "value": "\(p.persistentSleepMinutes) min"],
-            ["label": "Deep phase", "value": "sleep intervals at or below the \(Int(p.deepQuantile * 100))th percentile of the night's sleep movement"],
-            ["label": "Minimum data to score", "value": NumberText.minutes(Double(p.minimumCoverageSeconds) / 60)],
-            ["label": "Parameters key", "value": p.key],
-        ]
-        let caution = nonWearNote(a, tl)
-        let context: [String: Any] = [
+        return library.render(context, withTemplate: "night") ?? ""
+    }
+
+    /// The night, its neighbours and recording, its status and why, and a caution about non-wear.
+    static func nightStatusContext(_ input: NightReportInput) -> [String: Any] {
+        let a = input.analysis
+        let caution = nonWearNote(a, input.timeline)
+        return [
             "title": "Night of \(input.date) — \(input.nightID)",
             "nightID": input.nightID,
             "date": input.date.description,
@@ -72,10 +52,18 @@ public enum HTMLPages {
             "hasStatusReason": !(a.statusReason ?? "").isEmpty,
             "hasNonWearNote": caution != nil,
             "nonWearNote": caution ?? "",
+            "recordingPage": input.recordingPage.map { [$0] } ?? [],
+        ]
+    }
+
+    /// The night's method, why the recording got it, the method's own facts and its units.
+    static func nightMethodContext(_ input: NightReportInput) -> [String: Any] {
+        let a = input.analysis, tl = input.timeline
+        let wearable = a.kind == .wearable24h, epochFile = a.kind == .epochFile
+        return [
             "method": a.method.summary(a.parameters),
             "kindReason": input.kindReason,
             "hasKindReason": !input.kindReason.isEmpty,
-            "recordingPage": input.recordingPage.map { [$0] } ?? [],
             "ggirNames": wearable,
             "nightFacts": epochFile ? epochFileFacts(a) : wearable ? wearableFacts(a, tl) : [],
             "hasActiware": a.epochFile?.actiware != nil && a.status == .scored,
@@ -84,19 +72,36 @@ public enum HTMLPages {
             "actiwareNote": a.epochFile?.actiware.map(actiwareNote) ?? "",
             "movementUnit": epochFile ? epochFileUnit(a, perMinute: false) : wearable ? "ENMO (mg·s)" : "Movement sum (g·s)",
             "perMinuteUnit": epochFile ? epochFileUnit(a, perMinute: true) : wearable ? "ENMO (mg)" : "Mean acceleration (mg)",
+        ]
+    }
+
+    /// The chart, the metric table, the interval table and the parameters, by the night's method.
+    static func nightChartAndTablesContext(_ input: NightReportInput, chartFile: String) -> [String: Any] {
+        let a = input.analysis, tl = input.timeline
+        let metricRows: [[String: String]] = switch a.kind {
+        case .epochFile: epochFileMetricRows(a, tl)
+        case .wearable24h: wearableMetricRows(a, tl)
+        case .phoneInBed: a.metrics.map { Self.metricRows($0, tl, definitions: .phone) } ?? []
+        }
+        let parameters: [[String: String]] = switch a.kind {
+        case .epochFile: epochFileParameterRows(a)
+        case .wearable24h: wearableParameterRows(a)
+        case .phoneInBed: phoneParameterRows(a, recordingFormat: input.recordingFormat)
+        }
+        return [
             "chart": chartFile,
-            "interval": p.interval.description,
+            "interval": a.parameters.interval.description,
             "scoredPer": a.labels(appTotals: input.recordingFormat == appExportFormat).scoredPer,
-            "chartAlt": chartAlt(a, interval: p.interval),
+            "chartAlt": chartAlt(a, interval: a.parameters.interval),
             "metrics": metricRows,
-            "intervals": wearable ? a.intervals.map { iv -> [String: String] in
-                let mv = iv.movement
-                return ["start": LocalClock.hhmm(localSecond: tl.localSecond(atUTC: mv.startUTC)),
-                        "offset": UTCOffsetTimeline.formatOffset(tl.offset(atUTC: mv.startUTC)),
-                        "sum": NumberText.fixed(mv.movementSum * 1000, 1), "perMinute": NumberText.fixed(mv.movementPerMinute.map { $0 / 60 * 1000 }, 2),
-                        "coverage": String(mv.coverageSeconds), "state": iv.state.map { String($0.letter) } ?? "", "phase": iv.phase?.rawValue ?? ""]
-            } : intervals,
+            "intervals": a.kind == .wearable24h ? wearableIntervalRows(a, tl) : intervalRows(a, tl),
             "parameters": parameters,
+        ]
+    }
+
+    /// The facts about the data, the warnings, the surveys and the source's resolution.
+    static func nightDataContext(_ input: NightReportInput) -> [String: Any] {
+        [
             "facts": input.dataFacts.map { ["label": $0.label, "value": $0.value] },
             "warnings": input.warnings,
             "hasWarnings": !input.warnings.isEmpty,
@@ -106,7 +111,51 @@ public enum HTMLPages {
             "coarseSource": input.sourceResolutionSeconds > 1,
             "sourceResolution": IntervalLength(seconds: input.sourceResolutionSeconds)?.description ?? "",
         ]
-        return library.render(context, withTemplate: "night") ?? ""
+    }
+
+    /// The interval table of a phone or epoch-file night: movement in g·s and mg (phones) or in
+    /// the file's own unit.
+    static func intervalRows(_ a: NightAnalysis, _ tl: UTCOffsetTimeline) -> [[String: String]] {
+        a.intervals.map { iv in
+            let mv = iv.movement
+            return [
+                "start": LocalClock.hhmm(localSecond: tl.localSecond(atUTC: mv.startUTC)),
+                "offset": UTCOffsetTimeline.formatOffset(tl.offset(atUTC: mv.startUTC)),
+                "sum": NumberText.fixed(mv.movementSum, 3),
+                "perMinute": a.kind == .epochFile ? NumberText.fixed(mv.movementPerMinute, 2) : NumberText.fixed(MovementUnits.milliG(perMinute: mv.movementPerMinute), 2),
+                "coverage": String(mv.coverageSeconds),
+                "state": iv.state.map { String($0.letter) } ?? "",
+                "phase": iv.phase?.rawValue ?? "",
+            ]
+        }
+    }
+
+    /// The interval table of a wearable night: ENMO in mg·s and mg.
+    static func wearableIntervalRows(_ a: NightAnalysis, _ tl: UTCOffsetTimeline) -> [[String: String]] {
+        a.intervals.map { iv -> [String: String] in
+            let mv = iv.movement
+            return ["start": LocalClock.hhmm(localSecond: tl.localSecond(atUTC: mv.startUTC)),
+                    "offset": UTCOffsetTimeline.formatOffset(tl.offset(atUTC: mv.startUTC)),
+                    "sum": NumberText.fixed(mv.movementSum * 1000, 1), "perMinute": NumberText.fixed(mv.movementPerMinute.map { $0 / 60 * 1000 }, 2),
+                    "coverage": String(mv.coverageSeconds), "state": iv.state.map { String($0.letter) } ?? "", "phase": iv.phase?.rawValue ?? ""]
+        }
+    }
+
+    /// The phone method's parameters; the app's own totals are movement --metric does not change.
+    static func phoneParameterRows(_ a: NightAnalysis, recordingFormat: String) -> [[String: String]] {
+        let p = a.parameters
+        return [
+            ["label": "Interval length", "value": "\(p.interval) (\(p.interval.seconds) s)"],
+            recordingFormat == appExportFormat
+                ? ["label": "Movement metric", "value": "app-totals: the app's own interval totals (its legacy formula), spread evenly over their seconds; --metric has no effect on them"]
+                : ["label": "Movement metric", "value": "\(p.metric.rawValue): \(p.metric.summary)"],
+            ["label": "Scoring", "value": "\(AnalysisParameters.algorithmName) on \(p.epochSeconds)-s epochs; wake if the Oakley-weighted activity exceeds \(NumberText.fixed(p.wakeThresholdFactor, 1)) × the night's median epoch activity"],
+            ["label": "Wake threshold used", "value": NumberText.fixed(a.wakeThreshold, 4) + " g·s (Oakley-weighted movement of a \(p.epochSeconds)-s epoch)"],
+            ["label": "Persistent sleep", "value": "\(p.persistentSleepMinutes) min"],
+            ["label": "Deep phase", "value": "sleep intervals at or below the \(Int(p.deepQuantile * 100))th percentile of the night's sleep movement"],
+            ["label": "Minimum data to score", "value": NumberText.minutes(Double(p.minimumCoverageSeconds) / 60)],
+            ["label": "Parameters key", "value": p.key],
+        ]
     }
 
     /// The recording format of the app's export: its movement is the app's own interval totals.
@@ -168,24 +217,65 @@ public enum HTMLPages {
         }
     }
 
+    /// The report's index: the nights by participant (those with too little data apart), the
+    /// participants, the overview charts, links to the other pages and the recordings that failed.
     public static func indexPage(_ rows: [IndexRow], parameters: AnalysisParameters, extraLinks: [(href: String, label: String)] = [],
                                  failures: [(path: String, error: String)] = [], participants: [ParticipantIndexEntry] = [],
                                  participantRule: String = ParticipantRule.file.description, overviewCharts: [String] = ["overview.png"]) -> String {
-        func item(_ r: IndexRow) -> [String: String] {
-            let m = r.analysis?.metrics
-            return [
-                "id": r.nightID, "date": r.date.description, "recording": r.recordingPath,
-                "status": r.analysis?.status.rawValue ?? "not analysed",
-                "inBed": m.map { "\(NumberText.clock($0.inBedStartUTC, r.timeline))–\(NumberText.clock($0.inBedEndUTC, r.timeline))" } ?? "–",
-                "tib": NumberText.minutes(m?.timeInBedMinutes), "tst": NumberText.minutes(m?.totalSleepTimeMinutes),
-                "se": m.map { NumberText.fixed($0.sleepEfficiencyPercent, 1) } ?? "–",
-                "sol": NumberText.minutes(m?.sleepOnsetLatencyMinutes), "waso": NumberText.minutes(m?.wakeAfterSleepOnsetMinutes),
-                "awakenings": m.map { String($0.awakenings) } ?? "–",
-            ]
-        }
         // Nights with too little data for an analysis are listed apart, not among the nights.
         let apart = rows.filter { $0.analysis?.status == .insufficientData }
         let listed = rows.filter { $0.analysis?.status != .insufficientData }
+        let span = rows.isEmpty ? "no nights" : "\(rows.map(\.date).min()!) to \(rows.map(\.date).max()!)"
+        var context: [String: Any] = [
+            "title": "sleepsta — nights",
+            "nights": listed.map(indexNightRow), "count": Plural.count(listed.count, "night"), "span": span,
+            "interval": parameters.interval.description, "keys": footerKeys(rows, parameters: parameters),
+            "hasOverview": !rows.isEmpty && !overviewCharts.isEmpty, "firstOverview": overviewCharts.first ?? "",
+            "moreOverview": overviewCharts.dropFirst().map { ["file": $0] }, "hasMoreOverview": overviewCharts.count > 1,
+            "moreOverviewCount": Plural.count(overviewCharts.count - 1, "more chart"),
+            "hasNights": !listed.isEmpty, "groups": participantGroups(listed, participants: participants),
+            "hasParticipants": !participants.isEmpty, "participants": participants.map(participantRow),
+            "participantCount": String(participants.count), "participantRule": participantRule,
+            "hasApart": !apart.isEmpty, "apartCount": String(apart.count),
+            "apart": apart.map { ["id": $0.nightID, "date": $0.date.description, "participant": $0.participant.id, "recording": $0.recordingPath,
+                                  "reason": $0.analysis?.statusReason ?? "too little data"] },
+            "failures": failures.map { ["path": $0.path, "error": $0.error] }, "hasFailures": !failures.isEmpty,
+            "failureCount": String(failures.count),
+        ]
+        context.merge(indexLinks(extraLinks)) { first, _ in first }
+        return library.render(context, withTemplate: "index") ?? ""
+    }
+
+    /// The index's links: the recordings' pages apart from the others (comparisons, definitions).
+    static func indexLinks(_ extraLinks: [(href: String, label: String)]) -> [String: Any] {
+        let recordings = extraLinks.filter { $0.href.hasPrefix("recordings/") }
+        let others = extraLinks.filter { !$0.href.hasPrefix("recordings/") }
+        return [
+            "links": others.map { ["href": $0.href, "label": $0.label] },
+            "hasLinks": !others.isEmpty,
+            "recordingLinks": recordings.map { ["href": $0.href, "label": $0.label] },
+            "hasRecordingLinks": !recordings.isEmpty,
+            "recordingCount": Plural.count(recordings.count, "recording"),
+        ]
+    }
+
+    /// A night's row on the index: its times in bed and its metrics, "–" where there are none.
+    static func indexNightRow(_ r: IndexRow) -> [String: String] {
+        let m = r.analysis?.metrics
+        return [
+            "id": r.nightID, "date": r.date.description, "recording": r.recordingPath,
+            "status": r.analysis?.status.rawValue ?? "not analysed",
+            "inBed": m.map { "\(NumberText.clock($0.inBedStartUTC, r.timeline))–\(NumberText.clock($0.inBedEndUTC, r.timeline))" } ?? "–",
+            "tib": NumberText.minutes(m?.timeInBedMinutes), "tst": NumberText.minutes(m?.totalSleepTimeMinutes),
+            "se": m.map { NumberText.fixed($0.sleepEfficiencyPercent, 1) } ?? "–",
+            "sol": NumberText.minutes(m?.sleepOnsetLatencyMinutes), "waso": NumberText.minutes(m?.wakeAfterSleepOnsetMinutes),
+            "awakenings": m.map { String($0.awakenings) } ?? "–",
+        ]
+    }
+
+    /// The listed nights grouped by participant, in the participants' order, each group linked to
+    /// its participant's page where there is one.
+    static func participantGroups(_ listed: [IndexRow], participants: [ParticipantIndexEntry]) -> [[String: Any]] {
         let href = Dictionary(participants.map { ($0.summary.participant, $0.href) }, uniquingKeysWith: { a, _ in a })
         var order: [Participant] = []
         var byParticipant: [Participant: [IndexRow]] = [:]
@@ -194,59 +284,41 @@ public enum HTMLPages {
             byParticipant[r.participant, default: []].append(r)
         }
         order.sort()
-        let groups: [[String: Any]] = order.map { p in
+        return order.map { p in
             let nights = byParticipant[p] ?? []
             return ["id": p.id, "href": href[p] ?? "", "anchor": "p-" + String(FNV1a.hex(p.id + "\u{1F}" + p.group).suffix(10)),
-                    "count": Plural.count(nights.count, "night"), "nights": nights.map(item)]
+                    "count": Plural.count(nights.count, "night"), "nights": nights.map(indexNightRow)]
         }
-        func mean(_ s: ParticipantSummary, _ name: String) -> ParticipantSummary.Statistic? { s.statistic(name) }
-        let participantRows: [[String: Any]] = participants.map { e -> [String: Any] in
-            let s = e.summary
-            let tst = mean(s, "total_sleep_time_min"), onset = mean(s, "sleep_onset_hours"), wake = mean(s, "wake_time_hours")
-            // A clock time's mean, its SD in minutes.
-            func clock(_ st: ParticipantSummary.Statistic?) -> String {
-                guard let st, let m = st.mean else { return "–" }
-                return ParticipantSummary.clockText(m) + (st.sd.map { " ± " + NumberText.minutes($0 * 60) } ?? "")
-            }
-            func pm(_ st: ParticipantSummary.Statistic?, _ text: (Double?) -> String) -> String {
-                guard let st, st.mean != nil else { return "–" }
-                return text(st.mean) + (st.sd.map { " ± " + text($0) } ?? "")
-            }
-            return [
-                "id": s.participant.id, "group": s.participant.group, "hasGroup": !s.participant.group.isEmpty, "href": e.href,
-                "nights": String(s.nights - s.nightsInsufficient), "scored": String(s.nightsScored),
-                "tst": pm(tst, NumberText.minutes), "onset": clock(onset), "wake": clock(wake),
-                "se": pm(mean(s, "sleep_efficiency_pct")) { NumberText.fixed($0, 1) },
-                "waso": pm(mean(s, "waso_min"), NumberText.minutes),
-                "tstWeek": "\(NumberText.minutes(tst?.weekday)) / \(NumberText.minutes(tst?.weekend))",
-                "sri": NumberText.fixed(s.sleepRegularityIndex, 1),
-                "isiv": s.interdailyStability == nil && s.intradailyVariability == nil ? "–"
-                    : "\(NumberText.fixed(s.interdailyStability, 2)) / \(NumberText.fixed(s.intradailyVariability, 2))",
-            ]
-        }
-        let span = rows.isEmpty ? "no nights" : "\(rows.map(\.date).min()!) to \(rows.map(\.date).max()!)"
-        let context: [String: Any] = [
-            "title": "sleepsta — nights",
-            "nights": listed.map(item), "count": Plural.count(listed.count, "night"), "span": span,
-            "interval": parameters.interval.description, "keys": footerKeys(rows, parameters: parameters),
-            "links": extraLinks.filter { !$0.href.hasPrefix("recordings/") }.map { ["href": $0.href, "label": $0.label] },
-            "hasLinks": extraLinks.contains { !$0.href.hasPrefix("recordings/") },
-            "recordingLinks": extraLinks.filter { $0.href.hasPrefix("recordings/") }.map { ["href": $0.href, "label": $0.label] },
-            "hasRecordingLinks": extraLinks.contains { $0.href.hasPrefix("recordings/") },
-            "recordingCount": Plural.count(extraLinks.filter { $0.href.hasPrefix("recordings/") }.count, "recording"),
-            "hasOverview": !rows.isEmpty && !overviewCharts.isEmpty, "firstOverview": overviewCharts.first ?? "",
-            "moreOverview": overviewCharts.dropFirst().map { ["file": $0] }, "hasMoreOverview": overviewCharts.count > 1,
-            "moreOverviewCount": Plural.count(overviewCharts.count - 1, "more chart"),
-            "hasNights": !listed.isEmpty, "groups": groups,
-            "hasParticipants": !participants.isEmpty, "participants": participantRows, "participantCount": String(participants.count),
-            "participantRule": participantRule,
-            "hasApart": !apart.isEmpty, "apartCount": String(apart.count),
-            "apart": apart.map { ["id": $0.nightID, "date": $0.date.description, "participant": $0.participant.id, "recording": $0.recordingPath,
-                                  "reason": $0.analysis?.statusReason ?? "too little data"] },
-            "failures": failures.map { ["path": $0.path, "error": $0.error] }, "hasFailures": !failures.isEmpty,
-            "failureCount": String(failures.count),
+    }
+
+    /// A participant's row on the index: nights, and the means ± SD of their scored nights.
+    static func participantRow(_ e: ParticipantIndexEntry) -> [String: Any] {
+        let s = e.summary
+        let tst = s.statistic("total_sleep_time_min")
+        return [
+            "id": s.participant.id, "group": s.participant.group, "hasGroup": !s.participant.group.isEmpty, "href": e.href,
+            "nights": String(s.nights - s.nightsInsufficient), "scored": String(s.nightsScored),
+            "tst": meanAndSD(tst, NumberText.minutes),
+            "onset": meanClockAndSD(s.statistic("sleep_onset_hours")), "wake": meanClockAndSD(s.statistic("wake_time_hours")),
+            "se": meanAndSD(s.statistic("sleep_efficiency_pct")) { NumberText.fixed($0, 1) },
+            "waso": meanAndSD(s.statistic("waso_min"), NumberText.minutes),
+            "tstWeek": "\(NumberText.minutes(tst?.weekday)) / \(NumberText.minutes(tst?.weekend))",
+            "sri": NumberText.fixed(s.sleepRegularityIndex, 1),
+            "isiv": s.interdailyStability == nil && s.intradailyVariability == nil ? "–"
+                : "\(NumberText.fixed(s.interdailyStability, 2)) / \(NumberText.fixed(s.intradailyVariability, 2))",
         ]
-        return library.render(context, withTemplate: "index") ?? ""
+    }
+
+    /// A clock time's mean, its SD in minutes.
+    static func meanClockAndSD(_ st: ParticipantSummary.Statistic?) -> String {
+        guard let st, let m = st.mean else { return "–" }
+        return ParticipantSummary.clockText(m) + (st.sd.map { " ± " + NumberText.minutes($0 * 60) } ?? "")
+    }
+
+    /// A statistic's mean ± SD, each written by `text`.
+    static func meanAndSD(_ st: ParticipantSummary.Statistic?, _ text: (Double?) -> String) -> String {
+        guard let st, st.mean != nil else { return "–" }
+        return text(st.mean) + (st.sd.map { " ± " + text($0) } ?? "")
     }
 }
 
