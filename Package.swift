@@ -51,8 +51,10 @@ let package = Package(
         .target(name: "SleepStore", dependencies: ["SleepCore", .product(name: "GRDB", package: "GRDB.swift"),
                                                  .product(name: "GRDBSQLite", package: "GRDB.swift")]),
         // libgd charts and HTML pages: the only module that knows pixels and markup.
+        // It reads what the store holds (its value types and SleepDatabase's queries, no SQL of its
+        // own): data flows Ingest -> Core -> Store -> Report.
         .target(name: "SleepReport", dependencies: [
-            "SleepCore", "CGD",
+            "SleepCore", "SleepStore", "CGD",
             .product(name: "Mustache", package: "swift-mustache"),
         ]),
         // The thin composition Ingest -> Core -> Store -> Report.

@@ -159,7 +159,7 @@ public enum HTMLPages {
     }
 
     /// The recording format of the app's export: its movement is the app's own interval totals.
-    static let appExportFormat = "sleepsta-app-json"
+    static let appExportFormat = SampleFormat.appJSON.rawValue
 
     /// The chart's alternative text, by what the chart shows for the night's method.
     static func chartAlt(_ a: NightAnalysis, interval: IntervalLength) -> String {

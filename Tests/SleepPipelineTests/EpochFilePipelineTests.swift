@@ -4,6 +4,7 @@ import Testing
 @testable import SleepCore
 @testable import SleepIngest
 @testable import SleepPipeline
+@testable import SleepReport
 @testable import SleepStore
 import SleepstaWorkloads
 

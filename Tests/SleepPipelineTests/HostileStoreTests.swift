@@ -4,6 +4,7 @@ import Logging
 import Testing
 @testable import SleepCore
 @testable import SleepPipeline
+@testable import SleepReport
 @testable import SleepStore
 
 /// Values read from a database are input too: night ids never become paths outside the reports

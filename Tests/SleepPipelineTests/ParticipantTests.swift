@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import SleepReport
+@testable import SleepReport
 @testable import SleepCore
 @testable import SleepIngest
 @testable import SleepPipeline

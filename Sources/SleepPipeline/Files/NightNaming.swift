@@ -1,4 +1,5 @@
 import SleepCore
+import SleepReport
 
 /// Night ids: `<recording path without extension, made safe>_<evening date>`, e.g.
 /// `phone-1hz-alex_2024-03-30` or `participant_2024-03-30` for `participant.cwa`. Stable across

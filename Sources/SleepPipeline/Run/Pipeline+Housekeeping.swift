@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SleepCore
+import SleepReport
 import SleepIngest
 import SleepStore
 

@@ -126,10 +126,7 @@ public struct Pipeline {
     }
 
     /// An error's description without the SQL statement GRDB appends (`… - while executing \`INSERT …\``).
-    static func shortDescription(_ error: any Error) -> String {
-        let text = String(describing: error)
-        return text.components(separatedBy: " - while executing").first ?? text
-    }
+    static func shortDescription(_ error: any Error) -> String { SleepDatabase.shortDescription(error) }
 
     enum IngestOutcome {
         case unchanged, unchangedByStat, moved(nightIDs: [String])

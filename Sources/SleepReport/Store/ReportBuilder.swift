@@ -1,19 +1,22 @@
 import Foundation
 import SleepCore
-import SleepReport
 import SleepStore
 
 /// Turns stored nights into report files: `<reports>/index.html` and, per night,
 /// `<reports>/<night-id>/index.html` and `movement.png`.
-struct ReportBuilder {
+public struct ReportBuilder {
     let db: SleepDatabase
     let reportsDirectory: String
     let parameters: AnalysisParameters
     /// The files that failed in this run, listed on the index; nil: those of the latest run in the store.
-    var failures: [(path: String, error: String)]? = nil
+    public var failures: [(path: String, error: String)]? = nil
     /// How recordings map to participants (`--participants`): the index's participant table, the
     /// participant pages, and each night's previous / next link, which stay within the participant.
-    var participants: ParticipantRule = .file
+    public var participants: ParticipantRule = .file
+
+    public init(db: SleepDatabase, reportsDirectory: String, parameters: AnalysisParameters) {
+        self.db = db; self.reportsDirectory = reportsDirectory; self.parameters = parameters
+    }
 
     /// The participant of a stored recording path, printable.
     func participant(_ recordingPath: String) -> Participant {
@@ -26,7 +29,7 @@ struct ReportBuilder {
         NightAnalysisMethods.keys(parameters)
     }
 
-    func renderAll() throws -> (written: Int, unchanged: Int) {
+    public func renderAll() throws -> (written: Int, unchanged: Int) {
         let result = try render(only: nil)
         return (result.written, result.unchanged)
     }
@@ -38,7 +41,7 @@ struct ReportBuilder {
     /// A night whose id is not one sleepsta makes (a damaged or hostile store) or whose stored row
     /// cannot be read is not rendered: it is listed in `skipped` with the reason, and every other
     /// night is rendered.
-    func render(only: Set<String>?, progress: ((Int, Int, String) -> Void)? = nil) throws
+    public func render(only: Set<String>?, progress: ((Int, Int, String) -> Void)? = nil) throws
         -> (written: Int, unchanged: Int, nightsRendered: Int, nights: Int, skipped: [String]) {
         var written = 0, unchanged = 0, nightsRendered = 0
         func count(_ o: ReportWriter.Outcome) { if case .written = o { written += 1 } else { unchanged += 1 } }
@@ -84,7 +87,7 @@ struct ReportBuilder {
                       let analysis = try db.analysis(nightID: overview.nightID, parametersKey: key) else { return nil }
                 stored = (night, analysis, try db.recording(forNight: overview.nightID))
             } catch {
-                return .skipped("night \(overview.nightID): its stored row cannot be read (\(Pipeline.shortDescription(error))); its page is not written")
+                return .skipped("night \(overview.nightID): its stored row cannot be read (\(SleepDatabase.shortDescription(error))); its page is not written")
             }
             let (night, analysis, recording) = stored
             let chart = NightPageText.chart(analysis, epochs: night.epochs, timeline: night.timeline, date: night.window.date,

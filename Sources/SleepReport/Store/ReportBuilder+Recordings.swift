@@ -1,6 +1,5 @@
 import Foundation
 import SleepCore
-import SleepReport
 import SleepStore
 
 /// Recording pages: `<reports>/recordings/<stem>/index.html` and `actogram.png`, one per stored
@@ -12,7 +11,7 @@ extension ReportBuilder {
     /// extension included, so that `p.csv` and `p.json` get folders of their own; when characters
     /// were replaced, 8 hex digits of the path's FNV-1a hash follow, so that `a/b.csv` and `a_b.csv`
     /// do too.
-    static func recordingFolder(_ path: String) -> String {
+    public static func recordingFolder(_ path: String) -> String {
         var safe = String(path.unicodeScalars.map { s -> Character in
             if s.isASCII, s.properties.isAlphabetic || ("0"..."9").contains(s) || s == "-" || s == "." { return Character(s) }
             return "_"

@@ -1,6 +1,5 @@
 import Foundation
 import SleepCore
-import SleepReport
 import SleepStore
 
 /// The index page's links to comparison reports (`compare-<lengths>/index.html` and
@@ -50,7 +49,7 @@ extension ReportBuilder {
     }
 
     /// Rewrites `index.html` only (same rows and bytes as ``renderAll()`` writes).
-    func renderIndex() throws -> ReportWriter.Outcome {
+    public func renderIndex() throws -> ReportWriter.Outcome {
         let catalog = Dictionary(uniqueKeysWithValues: try db.nightCatalog().map { ($0.nightID, $0) })
         var rows: [IndexRow] = []
         var paths: [String] = []

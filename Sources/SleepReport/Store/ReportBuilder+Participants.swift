@@ -1,6 +1,5 @@
 import Foundation
 import SleepCore
-import SleepReport
 import SleepStore
 
 extension ReportBuilder {

@@ -6,15 +6,15 @@ import Foundation
 /// with a dot), and the path, with symbolic links resolved, lies inside the resolved reports
 /// folder. So a merged shard or a damaged store can never make `render` write, or `--prune`
 /// delete, anywhere else; a reports folder that is itself a symbolic link still works.
-enum ReportPaths {
-    struct Outside: Error, CustomStringConvertible {
+public enum ReportPaths {
+    public struct Outside: Error, CustomStringConvertible {
         var name: String
         var reason: String
         var description: String { "'\(name)' \(reason): nothing is written or removed there" }
     }
 
     /// A folder name the naming code could have made: `[A-Za-z0-9._-]`, 1–200 bytes, not `.`-led.
-    static func isFolderName<S: StringProtocol>(_ name: S) -> Bool {
+    public static func isFolderName<S: StringProtocol>(_ name: S) -> Bool {
         guard !name.isEmpty, name.utf8.count <= 200, name.first != "." else { return false }
         return name.unicodeScalars.allSatisfy { s in
             s.isASCII && (s.properties.isAlphabetic || ("0"..."9").contains(s) || s == "-" || s == "_" || s == ".")
@@ -23,7 +23,7 @@ enum ReportPaths {
 
     /// `<reports>/<relative>` after checking every component of `relative` and that the path,
     /// links resolved, stays inside the reports folder.
-    static func path(_ relative: String, in reportsDirectory: String) throws(Outside) -> String {
+    public static func path(_ relative: String, in reportsDirectory: String) throws(Outside) -> String {
         let components = relative.split(separator: "/", omittingEmptySubsequences: false)
         guard !components.isEmpty, components.allSatisfy(isFolderName) else {
             throw Outside(name: relative, reason: "is not a folder name sleepsta makes (letters, digits, - _ .; no leading dot, no ..)")

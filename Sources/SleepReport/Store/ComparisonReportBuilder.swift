@@ -1,16 +1,19 @@
 import Foundation
 import SleepCore
-import SleepReport
 import SleepStore
 
 /// Writes `<reports>/compare-<lengths>/` (`compare-ggir-<lengths>/` under `--method ggir`): `index.html`, a movement chart per night overlaying the
 /// lengths, a Bland–Altman plot per pair and metric, and the statistics as CSV. Files are
 /// rewritten only when their bytes change; charts of nights no longer compared are removed.
-struct ComparisonReportBuilder {
+public struct ComparisonReportBuilder {
     let reportsDirectory: String
     let parameters: AnalysisParameters
 
-    func write(_ comparison: IntervalLengthComparison, nights: [NightCatalogEntry]) throws -> (folder: String, written: Int, unchanged: Int) {
+    public init(reportsDirectory: String, parameters: AnalysisParameters) {
+        self.reportsDirectory = reportsDirectory; self.parameters = parameters
+    }
+
+    public func write(_ comparison: IntervalLengthComparison, nights: [NightCatalogEntry]) throws -> (folder: String, written: Int, unchanged: Int) {
         let folder = (reportsDirectory as NSString).appendingPathComponent(ComparisonReportLayout.folderName(comparison.lengths, method: parameters.nightMethod))
         var written = 0, unchanged = 0
         var names = Set<String>()
