@@ -31,12 +31,6 @@ public struct StoredReadFacts: Sendable, Equatable {
     /// (``SleepDatabase/milestoneOutdated(contentHash:)``). Which methods need the current one
     /// is the caller's question.
     public var milestoneOutdated = false
-    /// ``milestoneOutdated`` as `--method ggir` asks it: GGIR's 2023 non-wear scores, and a
-    /// `.cwa`'s clock view, come with the current milestone.
-    public var ggirScoresMissing: Bool {
-        get { milestoneOutdated }
-        set { milestoneOutdated = newValue }
-    }
     public init(kind: String, activityCountsAttempted: Bool, timeZone: String?, timeZoneSource: String) {
         self.kind = kind; self.activityCountsAttempted = activityCountsAttempted
         self.timeZone = timeZone; self.timeZoneSource = timeZoneSource

@@ -31,10 +31,4 @@ extension SleepDatabase {
                               arguments: [hash]) ?? false
         }
     }
-
-    /// What `--method ggir` asks of a stored recording: its GGIR 2023 non-wear scores, and a
-    /// `.cwa`'s clock view, come with the current per-epoch milestone.
-    public func ggirScoresMissing(contentHash hash: String) throws -> Bool {
-        try milestoneOutdated(contentHash: hash)
-    }
 }

@@ -84,7 +84,7 @@ struct GGIRParityTests {
             try DatabaseQueue(path: w.db).write { try $0.execute(sql: "UPDATE recordings SET ggir_scores_clock = NULL") }
             let db = try SleepDatabase(path: w.db)
             let hash = try #require(try db.query("SELECT content_hash FROM recordings").first?["content_hash"])
-            #expect(try db.ggirScoresMissing(contentHash: hash))
+            #expect(try db.milestoneOutdated(contentHash: hash))
         } after: { w, summary in
             #expect(summary.filesIngested == 1, "read again for its GGIR scores")
             let db = try SleepDatabase(path: w.db)

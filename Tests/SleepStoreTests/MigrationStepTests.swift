@@ -126,7 +126,7 @@ struct MigrationStepTests {
         #expect(row["ggir_scores_clock"] == (old.had("v15") ? "device-as-wall" : ""), "NULL before v15")
         #expect(row["milestone_version"] == (old.had("v15") ? "1" : "0"))
         #expect(try db.milestoneOutdated(contentHash: old.expectedHash) == (old.had("v2") && !old.had("v15")))
-        #expect(try db.storedFileStat(ofRecordingAt: "sub/p1.cwa")?.facts.ggirScoresMissing == (old.had("v2") && !old.had("v15")))
+        #expect(try db.storedFileStat(ofRecordingAt: "sub/p1.cwa")?.facts.milestoneOutdated == (old.had("v2") && !old.had("v15")))
         if old.had("v4") {
             #expect(try db.query("SELECT milestone_version FROM recordings WHERE id = 2")[0]["milestone_version"] == "1")
             #expect(try db.milestoneOutdated(contentHash: old.had("v8") ? "blake3:ee" : "sha256:ee") == false)
@@ -168,8 +168,8 @@ struct MigrationStepTests {
         let db = try SleepDatabase(path: path)
         #expect(try db.query("SELECT milestone_version FROM recordings ORDER BY id").map { $0["milestone_version"] } == ["0", "1", "1", "1"])
         #expect(try (0..<4).map { try db.milestoneOutdated(contentHash: "blake3:\($0)") } == [true, false, false, false])
-        #expect(try db.ggirScoresMissing(contentHash: "blake3:0"))
-        #expect(try db.storedFileStat(ofRecordingAt: "old.cwa")?.facts.ggirScoresMissing == true)
+        #expect(try db.milestoneOutdated(contentHash: "blake3:0"))
+        #expect(try db.storedFileStat(ofRecordingAt: "old.cwa")?.facts.milestoneOutdated == true)
         #expect(try db.milestoneOutdated(contentHash: "blake3:unknown") == false)
 
         // Read again: the new row carries this version's milestone, and the old marker no more.

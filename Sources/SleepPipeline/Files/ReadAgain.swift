@@ -20,7 +20,7 @@ enum ReadAgain: Equatable {
     static func reason(_ stored: StoredReadFacts, configuration c: PipelineConfiguration, isSamples: Bool) -> ReadAgain? {
         if isSamples, let kind = c.kindOverride, kind.rawValue != stored.kind { return .kind }
         if isSamples, c.needsActivityCounts, stored.kind == RecordingKind.wearable24h.rawValue, !stored.activityCountsAttempted { return .counts }
-        if isSamples, methodNeedsGGIRScores(kind: stored.kind, configuration: c), stored.ggirScoresMissing { return .ggirScores }
+        if isSamples, methodNeedsGGIRScores(kind: stored.kind, configuration: c), stored.milestoneOutdated { return .ggirScores }
         if let tz = c.timeZoneIdentifier, stored.timeZoneSource != TimeZoneSource.data.rawValue, stored.timeZone != tz {
             return .zone(was: stored.timeZoneSource == TimeZoneSource.assumedUTC.rawValue
                 ? "UTC (assumed: no zone in the file, no --tz)" : "\(stored.timeZone ?? "UTC") (\(stored.timeZoneSource))")

@@ -138,7 +138,7 @@ extension Pipeline {
         var facts = StoredReadFacts(kind: k.recording.kind, activityCountsAttempted: k.activityCountsAttempted,
                                     timeZone: k.recording.timeZone, timeZoneSource: k.recording.timeZoneSource)
         if ReadAgain.methodNeedsGGIRScores(kind: k.recording.kind, configuration: configuration) {
-            facts.ggirScoresMissing = try storing { try db.ggirScoresMissing(contentHash: contentHash) }
+            facts.milestoneOutdated = try storing { try db.milestoneOutdated(contentHash: contentHash) }
         }
         let again = ReadAgain.reason(facts, configuration: configuration, isSamples: isSamples)
         switch again {
