@@ -79,16 +79,18 @@ struct GGIRParityTests {
     @Test("A .cwa stored before its GGIR scores followed GGIR's clock is read again once by --method ggir, then matches GGIR")
     func scoresStoredBeforeAreReadAgain() throws {
         try check(WearableCSVGenerator.springClockChange(rateHz: 100), Self.spring) { w in
-            // As an older sleepsta left it: the default method's run, without the scores' clock.
+            // As an older sleepsta left it (migration v16 gives such a .cwa milestone version 0):
+            // the default method's run, without the scores' clock.
             _ = try w.run(tz: "Europe/Berlin")
-            try DatabaseQueue(path: w.db).write { try $0.execute(sql: "UPDATE recordings SET ggir_scores_clock = NULL") }
+            try DatabaseQueue(path: w.db).write { try $0.execute(sql: "UPDATE recordings SET ggir_scores_clock = NULL, milestone_version = 0") }
             let db = try SleepDatabase(path: w.db)
             let hash = try #require(try db.query("SELECT content_hash FROM recordings").first?["content_hash"])
             #expect(try db.milestoneOutdated(contentHash: hash))
         } after: { w, summary in
             #expect(summary.filesIngested == 1, "read again for its GGIR scores")
             let db = try SleepDatabase(path: w.db)
-            #expect(try db.query("SELECT ggir_scores_clock FROM recordings").first?["ggir_scores_clock"] == "device-as-wall")
+            #expect(try db.query("SELECT milestone_version FROM recordings").first?["milestone_version"] == String(SleepDatabase.milestoneVersion))
+            #expect(try !db.milestoneOutdated(contentHash: try #require(try db.query("SELECT content_hash FROM recordings").first?["content_hash"])))
         }
     }
 
