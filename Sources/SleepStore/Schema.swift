@@ -1,4 +1,5 @@
 import GRDB
+import SleepCore
 
 /// The schema as named, append-only migrations (GRDB's `DatabaseMigrator`): a change is a new
 /// migration, never an edit of an old one. Units are in column names; times are UTC epoch seconds.
@@ -425,9 +426,8 @@ enum Schema {
     /// once by a method that needs the current milestone, as before. The 1 is literal: raising
     /// the current version later must not change what this step did.
     static func v16MilestoneVersion(_ db: Database) throws {
-        try db.execute(sql: """
-            ALTER TABLE recordings ADD COLUMN milestone_version INTEGER NOT NULL DEFAULT 0;
-            UPDATE recordings SET milestone_version = 1 WHERE ggir_scores_clock IS NOT NULL OR format <> 'axivity-cwa';
-            """)
+        try db.execute(sql: "ALTER TABLE recordings ADD COLUMN milestone_version INTEGER NOT NULL DEFAULT 0")
+        try db.execute(sql: "UPDATE recordings SET milestone_version = 1 WHERE ggir_scores_clock IS NOT NULL OR format <> ?",
+                       arguments: [SampleFormat.axivityCWA.rawValue])
     }
 }
