@@ -112,7 +112,7 @@ struct ChangingInputPipelineTests {
         try FileManager.default.createSymbolicLink(atPath: alias, withDestinationPath: w.db)
         for spelling in [alias, w.root + "/Data/../db.sqlite"] {
             #expect(throws: PipelineError.self) { _ = try RunLock.forRun(databasePath: spelling) }
-            do { _ = try RunLock.forRun(databasePath: spelling) } catch let error as PipelineError {
+            do { _ = try RunLock.forRun(databasePath: spelling) } catch {
                 #expect(error.exitCode == ExitStatus.locked)
                 #expect(error.description == "another sleepsta run holds \(spelling).lock; exiting")
             }

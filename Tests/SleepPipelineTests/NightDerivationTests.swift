@@ -30,7 +30,8 @@ struct NightDerivationTests {
         }
         #expect(context?.preparations == 1, "GGIR's part 2 and bouts made once for \(nights.count) nights")
         // The same nights, each given only the whole recording (the method makes its own part 2).
-        let whole = try #require(try db.recordingEpochs(recordingID: try #require(nights.first?.recordingID)))
+        let recordingID = try #require(nights.first?.recordingID)
+        let whole = try #require(try db.recordingEpochs(recordingID: recordingID))
         for (night, fromPrepared) in zip(nights, prepared) {
             var data = night.data
             data.recordingEpochs = whole
