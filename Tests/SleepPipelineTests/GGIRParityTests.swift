@@ -90,7 +90,8 @@ struct GGIRParityTests {
             #expect(summary.filesIngested == 1, "read again for its GGIR scores")
             let db = try SleepDatabase(path: w.db)
             #expect(try db.query("SELECT milestone_version FROM recordings").first?["milestone_version"] == String(SleepDatabase.milestoneVersion))
-            #expect(try !db.milestoneOutdated(contentHash: try #require(try db.query("SELECT content_hash FROM recordings").first?["content_hash"])))
+            let hash = try #require(try db.query("SELECT content_hash FROM recordings").first?["content_hash"])
+            #expect(try !db.milestoneOutdated(contentHash: hash))
         }
     }
 
