@@ -1,4 +1,5 @@
 import SleepIngest
+import SleepReport
 import Crypto
 import Foundation
 

@@ -1,5 +1,6 @@
 import Foundation
 import SleepCore
+import SleepReport
 import SleepStore
 
 /// `sleepsta merge --db ALL SHARD…`: shard databases (each written by `run --shard K/N`) into one.

@@ -1,5 +1,6 @@
 import Foundation
 import SleepCore
+import SleepReport
 import SleepIngest
 import SleepStore
 

@@ -43,6 +43,7 @@ public struct ReportRender {
         }
         _ = ReportWriter.removeStaleTemporaryFiles(in: reportsDirectory)   // left by a killed render
         var builder = ReportBuilder(db: db, reportsDirectory: reportsDirectory, parameters: chosen)
+        builder.workers = .workQueue
         builder.participants = ParticipantOption.remembered(runs: try db.allRuns())
         let result: (written: Int, unchanged: Int, nightsRendered: Int, nights: Int, skipped: [String])
         do { result = try builder.render(only: nil) } catch {

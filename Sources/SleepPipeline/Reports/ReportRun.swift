@@ -19,9 +19,11 @@ extension Pipeline {
         var reporter = ReportBuilder(db: db, reportsDirectory: c.reportsDirectory, parameters: c.parameters)
         reporter.failures = summary.failures.map { ($0.path, PrintableText.escaped($0.error)) }
         reporter.participants = c.participants
+        reporter.workers = .workQueue
+        let observer = progress   // the builder reports one step at a time, from its workers
         let rendered = try writingReports {
             try reporter.render(only: only) { done, total, nightID in
-                progress?.update(PipelineProgress(stage: .reports, done: done, total: total, nights: done, item: nightID))
+                observer?.update(PipelineProgress(stage: .reports, done: done, total: total, nights: done, item: nightID))
             }
         }
         summary.reportsWritten = rendered.written
@@ -31,4 +33,9 @@ extension Pipeline {
         summary.nightsReported = rendered.nightsRendered
         summary.nightsInStore = rendered.nights
     }
+}
+
+extension PageWorkers {
+    /// The night pages on every core, on the batch's one work queue.
+    static let workQueue = PageWorkers { count, body in _ = WorkQueue.results(count) { body($0) } }
 }

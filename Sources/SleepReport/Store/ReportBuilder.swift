@@ -4,7 +4,7 @@ import SleepStore
 
 /// Turns stored nights into report files: `<reports>/index.html` and, per night,
 /// `<reports>/<night-id>/index.html` and `movement.png`.
-public struct ReportBuilder {
+public struct ReportBuilder: Sendable {
     let db: SleepDatabase
     let reportsDirectory: String
     let parameters: AnalysisParameters
@@ -13,6 +13,8 @@ public struct ReportBuilder {
     /// How recordings map to participants (`--participants`): the index's participant table, the
     /// participant pages, and each night's previous / next link, which stay within the participant.
     public var participants: ParticipantRule = .file
+    /// Where the night pages are rendered (the pipeline lends its work queue's cores).
+    public var workers: PageWorkers = .serial
 
     public init(db: SleepDatabase, reportsDirectory: String, parameters: AnalysisParameters) {
         self.db = db; self.reportsDirectory = reportsDirectory; self.parameters = parameters
@@ -41,7 +43,7 @@ public struct ReportBuilder {
     /// A night whose id is not one sleepsta makes (a damaged or hostile store) or whose stored row
     /// cannot be read is not rendered: it is listed in `skipped` with the reason, and every other
     /// night is rendered.
-    public func render(only: Set<String>?, progress: ((Int, Int, String) -> Void)? = nil) throws
+    public func render(only: Set<String>?, progress: (@Sendable (Int, Int, String) -> Void)? = nil) throws
         -> (written: Int, unchanged: Int, nightsRendered: Int, nights: Int, skipped: [String]) {
         var written = 0, unchanged = 0, nightsRendered = 0
         func count(_ o: ReportWriter.Outcome) { if case .written = o { written += 1 } else { unchanged += 1 } }
@@ -56,14 +58,16 @@ public struct ReportBuilder {
         // Nights are independent: they are rendered on every core (WorkQueue), and counted and
         // listed afterwards in night order, so files and index are those of a serial loop.
         ChartRenderer.prepareForConcurrentRendering()
-        let steps = SharedProgress(PipelineProgress(stage: .reports, done: 0, total: overviews.count),
-                                   report: progress.map { p in { p($0.done, $0.total, $0.item) } })
+        // Each night's step reported one at a time (a terminal bar is not thread-safe).
+        let total = overviews.count
+        let steps = Locked(0)
+        let step: @Sendable (String) -> Void = { nightID in steps.with { done in done += 1; progress?(done, total, nightID) } }
         let neighbours = Self.neighbours(overviews) { participant($0.recordingPath) }
         // A night's page links its neighbours: the pages (not the charts) of the neighbours of a
         // rendered night are rendered too, so that their links follow.
         let pagesOnly = only.map { only in Set(only.flatMap { id in [neighbours[id]?.previous?.nightID, neighbours[id]?.next?.nightID].compactMap { $0 } })
             .subtracting(only) } ?? []
-        let nights = try WorkQueue.map(overviews.count) { k -> NightRendering? in
+        let nights = try workers.map(overviews.count) { k -> NightRendering? in
             let overview = overviews[k]
             guard let listed = overview.analysis else { return nil }
             var outcomes: [ReportWriter.Outcome] = []
@@ -75,7 +79,7 @@ public struct ReportBuilder {
             let whole = (only?.contains(overview.nightID) ?? true) || !Self.nightFilesExist(in: folder)
             guard whole || pagesOnly.contains(overview.nightID) else {
                 guard let entry = catalog[overview.nightID] else { return nil }
-                steps.update { $0.done += 1; $0.item = overview.nightID }
+                step(overview.nightID)
                 return .rendered(outcomes, IndexRow(nightID: overview.nightID, date: entry.date, recordingPath: PrintableText.escaped(overview.recordingPath),
                                                     timeline: entry.timeline, analysis: listed, participant: participant(overview.recordingPath)))
             }
@@ -106,7 +110,7 @@ public struct ReportBuilder {
             input.nextNight = neighbours[overview.nightID]?.next
             input.timeZoneSource = recording?.timeZoneSource ?? ""
             outcomes.append(try ReportWriter.write(HTMLPages.nightPage(input, chartFile: "movement.png"), to: folder + "/index.html"))
-            steps.update { $0.done += 1; $0.item = overview.nightID }
+            step(overview.nightID)
             return .rendered(outcomes, IndexRow(nightID: overview.nightID, date: night.window.date, recordingPath: PrintableText.escaped(overview.recordingPath),
                                                 timeline: night.timeline, analysis: analysis, participant: participant(overview.recordingPath)))
         }

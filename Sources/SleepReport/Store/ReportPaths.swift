@@ -10,7 +10,7 @@ public enum ReportPaths {
     public struct Outside: Error, CustomStringConvertible {
         var name: String
         var reason: String
-        var description: String { "'\(name)' \(reason): nothing is written or removed there" }
+        public var description: String { "'\(name)' \(reason): nothing is written or removed there" }
     }
 
     /// A folder name the naming code could have made: `[A-Za-z0-9._-]`, 1–200 bytes, not `.`-led.

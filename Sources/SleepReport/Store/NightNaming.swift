@@ -1,5 +1,4 @@
 import SleepCore
-import SleepReport
 
 /// Night ids: `<recording path without extension, made safe>_<evening date>`, e.g.
 /// `phone-1hz-alex_2024-03-30` or `participant_2024-03-30` for `participant.cwa`. Stable across
@@ -38,14 +37,14 @@ public enum NightNaming {
 
 /// The ids of one recording's nights, in the order they are made: the n-th night of an evening
 /// date gets ordinal n, and an id another recording already has is bumped to the next ordinal.
-struct NightIDSequence {
+public struct NightIDSequence {
     let stem: String
     let taken: Set<String>
     private var perDate: [CivilDate: Int] = [:]
 
-    init(stem: String, taken: Set<String>) { self.stem = stem; self.taken = taken }
+    public init(stem: String, taken: Set<String>) { self.stem = stem; self.taken = taken }
 
-    mutating func next(_ date: CivilDate) -> String {
+    public mutating func next(_ date: CivilDate) -> String {
         let ordinal = perDate[date, default: 0]
         perDate[date] = ordinal + 1
         var bump = ordinal
