@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import SleepCore
 @testable import SleepPipeline
+@testable import SleepReport
 @testable import SleepStore
 
 /// Issue 14 item 9: night pages link their neighbours, the definitions ship with the reports, and
