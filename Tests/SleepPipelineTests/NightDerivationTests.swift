@@ -37,10 +37,20 @@ struct NightDerivationTests {
             data.recordingEpochs = whole
             data.recording = try db.recording(forNight: night.id)?.facts
             let alone = GGIRNightMethod().analyze(data, parameters: p)
-            #expect(alone == fromPrepared, "\(night.id)")
-            #expect(try db.analysis(nightID: night.id, parametersKey: GGIRNightMethod.parametersKey(p)) == fromPrepared, "\(night.id): as stored by the run")
+            #expect(Self.same(alone, fromPrepared, epochs: true), "\(night.id)")
+            let stored = try #require(try db.analysis(nightID: night.id, parametersKey: GGIRNightMethod.parametersKey(p)))
+            #expect(Self.same(stored, fromPrepared, epochs: false), "\(night.id): as stored by the run")
         }
         #expect(prepared.contains { $0.status == .scored })
+    }
+
+    /// The same night analysis; an epoch without data has NaN activity, which `==` never matches,
+    /// so epochs compare by bit pattern (a stored analysis keeps its numbers, not every epoch's bits).
+    static func same(_ a: NightAnalysis, _ b: NightAnalysis, epochs: Bool) -> Bool {
+        guard a.status == b.status, a.statusReason == b.statusReason, a.metrics == b.metrics, a.wearable == b.wearable else { return false }
+        guard epochs else { return true }
+        return a.intervals == b.intervals && a.epochs.count == b.epochs.count
+            && zip(a.epochs, b.epochs).allSatisfy { $0.startUTC == $1.startUTC && $0.state == $1.state && $0.activity.bitPattern == $1.activity.bitPattern }
     }
 
     @Test("A method that reads nothing beyond its night never loads the recording")
