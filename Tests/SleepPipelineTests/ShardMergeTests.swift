@@ -28,8 +28,10 @@ struct ShardMergeTests {
                 let bytes = SyntheticNights.rawCSV(startUTC: 1_718_053_200 + Int64(k) * 86_400, hours: 6 + Double(k % 3), rateHz: 1, seed: UInt64(100 + k))
                 _ = fm.createFile(atPath: data + "/\(k % 2 == 0 ? "a" : "b")/night-\(k).csv", contents: Data(bytes))
             }
-            let cut = SyntheticNights.rawCSV(startUTC: 1_718_053_200 + 8 * 86_400, hours: 6, rateHz: 1, seed: 200)
-            _ = fm.createFile(atPath: data + "/a/night-cut.csv", contents: Data(cut.dropLast(5)))
+            // Cut inside its last row's second field: a row that does not parse, so it is dropped with a warning.
+            let whole = SyntheticNights.rawCSV(startUTC: 1_718_053_200 + 8 * 86_400, hours: 6, rateHz: 1, seed: 200)
+            let lastRow = whole.dropLast().lastIndex(of: UInt8(ascii: "\n"))! + 1
+            _ = fm.createFile(atPath: data + "/a/night-cut.csv", contents: Data(whole[..<(lastRow + 14)]))
             // A copy of a/night-0.csv: stored once, under the path that sorts first.
             try fm.copyItem(atPath: data + "/a/night-0.csv", toPath: data + "/copies/night-0-copy.csv")
             // p.csv and p.json share the stem "p"; p.csv's night (2024-03-29 23:30 Berlin) meets the export's first.

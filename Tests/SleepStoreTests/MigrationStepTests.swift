@@ -306,6 +306,7 @@ struct OldStore {
         }
         if had("v2") { r += [("kind", "wearable-24h"), ("kind_reason", "device")] }
         if had("v15") { r.append(("ggir_scores_clock", "device-as-wall")) }
+        if had("v16") { r.append(("milestone_version", 1)) }
         try insert(db, "recordings", r)
         if had("v9") {
             try insert(db, "recording_quality", [("recording_id", 1), ("sample_count", 3), ("effective_sample_rate_hz", 100.0),
@@ -372,6 +373,7 @@ struct OldStore {
             ("gravity", "unknown"), ("warnings_json", "[]"), ("kind", "epoch-file"), ("kind_reason", "epochs"),
         ]
         if !had("v9") { r.append(("quality_json", "{}")) }
+        if had("v16") { r.append(("milestone_version", 1)) }
         try insert(db, "recordings", r)
         try insert(db, "nights", try nightRow(id: "e_2024-06-14", recordingID: 2, label: nil))
         try insert(db, "base_series", [("night_id", "e_2024-06-14"), ("start_utc", 0), ("seconds", 0), ("movement_f32le", Data()),
