@@ -71,7 +71,8 @@ struct BytesU8: DatabaseValueConvertible, Codable {
 
 // MARK: Rows
 
-/// A `recordings` row (its quality facts are the ``RecordingQualityRow`` of the same id).
+/// A `recordings` row (its quality facts are the ``RecordingQualityRow`` of the same id, its
+/// warnings the ``RecordingWarningRow``s).
 struct RecordingRow: Codable, FetchableRecord, MutablePersistableRecord {
     static let databaseTableName = "recordings"
     var id: Int64?
@@ -87,7 +88,8 @@ struct RecordingRow: Codable, FetchableRecord, MutablePersistableRecord {
     var timeZoneSource: String
     var units: String
     var gravity: String
-    var warningsJSON: String
+    /// Superseded by `recording_warnings` (migration v17): written as `[]`, never read.
+    var warningsJSON = "[]"
     var kind: String
     var kindReason: String
     /// The per-epoch milestone's version its nights were derived with: this version's, for a row
@@ -105,17 +107,36 @@ struct RecordingRow: Codable, FetchableRecord, MutablePersistableRecord {
         id = r.id; path = r.path; contentHash = r.contentHash; format = r.format; sizeBytes = r.sizeBytes
         sampleCount = r.sampleCount; effectiveRateHz = r.effectiveSampleRateHz; firstUTC = r.firstUTC; endUTC = r.endUTC
         timeZone = r.timeZone; timeZoneSource = r.timeZoneSource; units = r.units; gravity = r.gravity
-        warningsJSON = r.warningsJSON; kind = r.kind; kindReason = r.kindReason
+        kind = r.kind; kindReason = r.kindReason
     }
 
-    func stored(quality: QualitySummary) -> StoredRecording {
+    func stored(quality: QualitySummary, warnings: [String]) -> StoredRecording {
         StoredRecording(id: id, path: path, contentHash: contentHash, format: format, sizeBytes: sizeBytes, sampleCount: sampleCount,
                         effectiveSampleRateHz: effectiveRateHz, firstUTC: firstUTC, endUTC: endUTC, timeZone: timeZone,
-                        timeZoneSource: timeZoneSource, units: units, gravity: gravity, quality: quality, warningsJSON: warningsJSON,
+                        timeZoneSource: timeZoneSource, units: units, gravity: gravity, quality: quality, warnings: warnings,
                         kind: kind, kindReason: kindReason)
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// A `recording_warnings` row: one of a recording's warnings, at its place (`ordinal`, from 0) in
+/// the order the reader gave them.
+struct RecordingWarningRow: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "recording_warnings"
+    var recordingID: Int64
+    var ordinal: Int
+    var text: String
+
+    enum CodingKeys: String, CodingKey {
+        case ordinal, text
+        case recordingID = "recording_id"
+    }
+
+    /// The rows of a recording's warnings, in order.
+    static func rows(_ warnings: [String], recordingID: Int64) -> [RecordingWarningRow] {
+        warnings.enumerated().map { RecordingWarningRow(recordingID: recordingID, ordinal: $0.offset, text: $0.element) }
+    }
 }
 
 /// A `nights` row: the night's window, clock, label and surveys (its series are other tables').

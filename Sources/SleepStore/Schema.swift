@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import SleepCore
 
@@ -27,6 +28,7 @@ enum Schema {
         m.registerMigration("v14-epoch-temperature", migrate: v14EpochTemperature)
         m.registerMigration("v15-ggir-scores-clock", migrate: v15GGIRScoresClock)
         m.registerMigration("v16-milestone-version", migrate: v16MilestoneVersion)
+        m.registerMigration("v17-recording-warnings", migrate: v17RecordingWarnings)
         return m
     }
 
@@ -429,5 +431,31 @@ enum Schema {
         try db.execute(sql: "ALTER TABLE recordings ADD COLUMN milestone_version INTEGER NOT NULL DEFAULT 0")
         try db.execute(sql: "UPDATE recordings SET milestone_version = 1 WHERE ggir_scores_clock IS NOT NULL OR format <> ?",
                        arguments: [SampleFormat.axivityCWA.rawValue])
+    }
+
+    /// A recording's warnings as rows of their own table, in the reader's order, instead of a JSON
+    /// array in `recordings.warnings_json` that every reader decoded. Every stored array moves,
+    /// decoded as the report decoded it; a text that is not an array of strings (sleepsta never
+    /// wrote one) becomes one warning holding that text, so no warning is lost and no row can
+    /// fail the step. The column stays (migrations only add) and holds `[]` from now on, as the
+    /// rows written later do, so a migrated store holds what a new one would.
+    static func v17RecordingWarnings(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE recording_warnings (
+                recording_id INTEGER NOT NULL REFERENCES recordings(id) ON DELETE CASCADE,
+                ordinal INTEGER NOT NULL,
+                text TEXT NOT NULL,
+                PRIMARY KEY (recording_id, ordinal)
+            );
+            """)
+        let insert = try db.makeStatement(sql: "INSERT INTO recording_warnings (recording_id, ordinal, text) VALUES (?, ?, ?)")
+        for row in try Row.fetchAll(db, sql: "SELECT id, CAST(warnings_json AS TEXT) AS json FROM recordings ORDER BY id") {
+            let id: Int64 = row["id"], json: String = row["json"]
+            let warnings = (try? JSONDecoder().decode([String].self, from: Data(json.utf8))) ?? [json]
+            for (ordinal, text) in warnings.enumerated() {
+                try insert.execute(arguments: [id, ordinal, text])
+            }
+        }
+        try db.execute(sql: "UPDATE recordings SET warnings_json = '[]'")
     }
 }

@@ -30,13 +30,14 @@ extension SleepDatabase {
         }
     }
 
-    /// Inserts the recording and its quality row; returns the recording's id.
+    /// Inserts the recording, its quality row and its warnings' rows; returns the recording's id.
     @discardableResult
     static func insert(_ recording: StoredRecording, db: Database) throws -> Int64 {
         var row = RecordingRow(recording)
         try row.insert(db)
         let id = row.id!
         try RecordingQualityRow(recordingID: id, recording.quality).insert(db)
+        for warning in RecordingWarningRow.rows(recording.warnings, recordingID: id) { try warning.insert(db) }
         return id
     }
 
@@ -71,10 +72,30 @@ extension SleepDatabase {
     }
 
     /// A `recordings` row (`SELECT r.*` or `SELECT *`, further columns ignored) as a
-    /// ``StoredRecording``, with its quality facts.
-    static func storedRecording(_ row: Row, _ db: Database) throws -> StoredRecording {
+    /// ``StoredRecording``, with its quality facts and its warnings: `warnings` when the caller
+    /// fetched those of many recordings at once (``warningsByRecording(_:where:arguments:)``),
+    /// else its own.
+    static func storedRecording(_ row: Row, _ db: Database, warnings: [String]? = nil) throws -> StoredRecording {
         let r = try RecordingRow(row: row)
-        return r.stored(quality: try RecordingQualityRow.fetchOne(db, key: r.id)?.summary ?? QualitySummary())
+        let quality = try RecordingQualityRow.fetchOne(db, key: r.id)?.summary ?? QualitySummary()
+        let ownWarnings = try warnings ?? r.id.map { id in
+            try RecordingWarningRow.filter(Column("recording_id") == id).order(Column("ordinal")).fetchAll(db).map(\.text)
+        } ?? []
+        return r.stored(quality: quality, warnings: ownWarnings)
+    }
+
+    /// The warnings of the recordings `condition` selects (SQL over `recordings r`), in order, by
+    /// recording id: one query for many recordings. A recording without warnings is absent.
+    static func warningsByRecording(_ db: Database, where condition: String = "1",
+                                    arguments: StatementArguments = []) throws -> [Int64: [String]] {
+        var result: [Int64: [String]] = [:]
+        for w in try RecordingWarningRow.fetchAll(db, sql: """
+            SELECT w.* FROM recording_warnings w JOIN recordings r ON r.id = w.recording_id
+            WHERE \(condition) ORDER BY w.recording_id, w.ordinal
+            """, arguments: arguments) {
+            result[w.recordingID, default: []].append(w.text)
+        }
+        return result
     }
 
     /// The size in bytes of the recording stored under `path` (relative to the data folder), or nil

@@ -44,23 +44,24 @@ extension SleepDatabase {
             FROM recordings r LEFT JOIN recording_rhythm h ON h.recording_id = r.id
             """
         do {
-            let rows: [Row]
+            // Their warnings are fetched alongside: one query per query of recordings, not one per recording.
+            var rows: [Row] = []
+            var warnings: [Int64: [String]] = [:]
             if let paths {
                 // Chunks of bound parameters, well below SQLite's limit on variables per statement.
-                var fetched: [Row] = []
                 let sorted = paths.sorted()
                 for start in stride(from: 0, to: sorted.count, by: 500) {
                     let chunk = Array(sorted[start..<min(start + 500, sorted.count)])
-                    let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
-                    fetched += try Row.fetchAll(db, sql: select + " WHERE r.path IN (\(marks)) ORDER BY r.path",
-                                                arguments: StatementArguments(chunk))
+                    let inChunk = "r.path IN (" + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")"
+                    rows += try Row.fetchAll(db, sql: select + " WHERE \(inChunk) ORDER BY r.path", arguments: StatementArguments(chunk))
+                    warnings.merge(try Self.warningsByRecording(db, where: inChunk, arguments: StatementArguments(chunk))) { a, _ in a }
                 }
-                rows = fetched
             } else {
                 rows = try Row.fetchAll(db, sql: select + " ORDER BY r.path")
+                warnings = try Self.warningsByRecording(db)
             }
             return try rows.map { row in
-                let recording = try Self.storedRecording(row, db)
+                let recording = try Self.storedRecording(row, db, warnings: warnings[row["id"] as Int64] ?? [])
                 var rhythm: RecordingRhythm? = nil
                 if let status = (row["h_status"] as String?).flatMap(RecordingRhythm.Status.init(rawValue:)) {
                     var metrics: RestActivityMetrics? = nil

@@ -21,8 +21,9 @@ public struct StoredRecording: Sendable, Equatable {
     /// The quality facts (gaps, rate, duplicates, calibration, non-wear …), stored in
     /// `recording_quality` and shown on the night pages.
     public var quality: QualitySummary
-    /// JSON array of warning strings.
-    public var warningsJSON: String
+    /// The reader's notices about the file (cut short, no time zone, gravity included …), in
+    /// the order it gave them; stored in `recording_warnings` and listed on the pages.
+    public var warnings: [String]
     /// ``RecordingKind`` raw value: which night-analysis method its nights get.
     public var kind: String = RecordingKind.phoneInBed.rawValue
     /// Why that kind, in one sentence.
@@ -30,13 +31,13 @@ public struct StoredRecording: Sendable, Equatable {
 
     public init(id: Int64? = nil, path: String, contentHash: String, format: String, sizeBytes: Int64, sampleCount: Int64,
                 effectiveSampleRateHz: Double, firstUTC: Int64?, endUTC: Int64?, timeZone: String?, timeZoneSource: String,
-                units: String, gravity: String, quality: QualitySummary, warningsJSON: String,
+                units: String, gravity: String, quality: QualitySummary, warnings: [String],
                 kind: String = RecordingKind.phoneInBed.rawValue, kindReason: String = "") {
         self.kind = kind; self.kindReason = kindReason
         self.id = id; self.path = path; self.contentHash = contentHash; self.format = format; self.sizeBytes = sizeBytes
         self.sampleCount = sampleCount; self.effectiveSampleRateHz = effectiveSampleRateHz; self.firstUTC = firstUTC
         self.endUTC = endUTC; self.timeZone = timeZone; self.timeZoneSource = timeZoneSource; self.units = units
-        self.gravity = gravity; self.quality = quality; self.warningsJSON = warningsJSON
+        self.gravity = gravity; self.quality = quality; self.warnings = warnings
     }
 }
 

@@ -118,14 +118,14 @@ struct BadInputTests {
             BadInput(what: "truncated inside a row", name: "cut-row.csv",
                      content: .text("timestamp,x,y,z\n1718398800,0.1,0.1,0.1\n1718398801,0.1"),
                      expect: .accepted { db, _ in
-                         let r = try #require(try db.query("SELECT warnings_json FROM recordings WHERE path = 'cut-row.csv'").first)
-                         #expect(r["warnings_json"]!.contains("file ends inside its last row (the 14 bytes from offset 39 have no line end: cut short): that incomplete row was dropped"))
+                         let r = try #require(try db.query("SELECT (SELECT group_concat(text, char(10)) FROM recording_warnings w WHERE w.recording_id = r.id) AS warnings FROM recordings r WHERE r.path = 'cut-row.csv'").first)
+                         #expect(r["warnings"]!.contains("file ends inside its last row (the 14 bytes from offset 39 have no line end: cut short): that incomplete row was dropped"))
                      }),
             BadInput(what: "truncated inside the timestamp", name: "cut-time.csv",
                      content: .text("timestamp,x,y,z\n1718398800,0.1,0.1,0.1\n17183"),
                      expect: .accepted { db, _ in
-                         let r = try #require(try db.query("SELECT warnings_json FROM recordings WHERE path = 'cut-time.csv'").first)
-                         #expect(r["warnings_json"]!.contains("the 5 bytes from offset 39 have no line end: cut short"))
+                         let r = try #require(try db.query("SELECT (SELECT group_concat(text, char(10)) FROM recording_warnings w WHERE w.recording_id = r.id) AS warnings FROM recordings r WHERE r.path = 'cut-time.csv'").first)
+                         #expect(r["warnings"]!.contains("the 5 bytes from offset 39 have no line end: cut short"))
                      }),
             BadInput(what: "a damaged last row with its line end (damage, not a cut)", name: "bad-last-row.csv",
                      content: .text("timestamp,x,y,z\n1718398800,0.1,0.1,0.1\n1718398801,0.1\n"), expect: .refused([":3:"])),
@@ -170,17 +170,17 @@ struct BadInputTests {
             BadInput(what: "duplicated timestamps", name: "duplicates.csv",
                      content: .text("timestamp,x,y,z\n" + rows(startUTC: evening, seconds: 3 * 3600).split(separator: "\n").dropFirst().flatMap { [$0, $0] }.joined(separator: "\n") + "\n"),
                      expect: .accepted { db, nights in
-                         let r = try #require(try db.query("SELECT q.duplicate_timestamps, r.warnings_json FROM recordings r JOIN recording_quality q ON q.recording_id = r.id WHERE r.path = 'duplicates.csv'").first)
+                         let r = try #require(try db.query("SELECT q.duplicate_timestamps, (SELECT group_concat(text, char(10)) FROM recording_warnings w WHERE w.recording_id = r.id) AS warnings FROM recordings r JOIN recording_quality q ON q.recording_id = r.id WHERE r.path = 'duplicates.csv'").first)
                          #expect(r["duplicate_timestamps"] == "10800")
-                         #expect(r["warnings_json"]!.contains("repeat the previous timestamp"))
+                         #expect(r["warnings"]!.contains("repeat the previous timestamp"))
                          #expect(nights.count == 1)
                      }),
             BadInput(what: "a time zone the data does not state (no --tz)", name: "no-zone.csv",
                      content: .text(rows(startUTC: evening + 5400, seconds: 3 * 3600)),
                      expect: .accepted { db, nights in
-                         let r = try #require(try db.query("SELECT time_zone, time_zone_source, warnings_json FROM recordings WHERE path = 'no-zone.csv'").first)
+                         let r = try #require(try db.query("SELECT r.time_zone, r.time_zone_source, (SELECT group_concat(text, char(10)) FROM recording_warnings w WHERE w.recording_id = r.id) AS warnings FROM recordings r WHERE r.path = 'no-zone.csv'").first)
                          #expect(r["time_zone_source"] == "assumed-utc")
-                         #expect(r["warnings_json"]!.contains("no time zone"))
+                         #expect(r["warnings"]!.contains("no time zone"))
                          #expect(nights.map { $0["night_date"]! } == ["2024-06-14"])
                          #expect(nights.first?["window_start_utc"] == "1718366400")   // noon UTC
                      }),

@@ -36,12 +36,12 @@ struct DeviceFormatsPipelineTests {
         #expect(s.failures.isEmpty, "\(s.failures)")
         let db = try SleepDatabase(path: w.db)
         let recordings = try db.query("""
-            SELECT r.path, r.format, r.warnings_json, q.clipped_samples, q.idle_sleep_seconds_filled
+            SELECT r.path, r.format, (SELECT group_concat(text, char(10)) FROM recording_warnings w WHERE w.recording_id = r.id) AS warnings, q.clipped_samples, q.idle_sleep_seconds_filled
             FROM recordings r JOIN recording_quality q ON q.recording_id = r.id ORDER BY r.path
             """)
         #expect(recordings.map { $0["path"]! } == ["cut.cwa", "genea.bin", "gt3x-night.gt3x", "wrist.cwa.gz"])
         #expect(recordings.map { $0["format"]! } == ["axivity-cwa", "geneactiv-bin", "actigraph-gt3x", "axivity-cwa"])
-        #expect(recordings[0]["warnings_json"]!.contains("file ends inside data block"), "\(recordings[0]["warnings_json"]!)")
+        #expect(recordings[0]["warnings"]!.contains("file ends inside data block"), "\(recordings[0]["warnings"]!)")
         #expect(recordings[2]["clipped_samples"] == "15" && recordings[2]["idle_sleep_seconds_filled"] == "30")
         // The night page shows the device facts.
         let night = try #require(try db.nightIDs().first { $0.hasPrefix("gt3x-night") })

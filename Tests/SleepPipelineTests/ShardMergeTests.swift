@@ -13,7 +13,8 @@ import SleepstaWorkloads
 struct ShardMergeTests {
     /// A cohort of mixed formats with the cases that make sharding hard: two files of one stem
     /// (their nights share a date, so one night id is bumped), a copy of a file under another
-    /// name, a file that fails, an app export, a wearable `.cwa` (epoch milestone), phone CSVs.
+    /// name, a file that fails, an app export, a wearable `.cwa` (epoch milestone), phone CSVs, one
+    /// of them cut short inside its last row (a recording with a warning).
     final class Cohort {
         let w = Workspace()
         var root: String { w.root }
@@ -27,6 +28,10 @@ struct ShardMergeTests {
                 let bytes = SyntheticNights.rawCSV(startUTC: 1_718_053_200 + Int64(k) * 86_400, hours: 6 + Double(k % 3), rateHz: 1, seed: UInt64(100 + k))
                 _ = fm.createFile(atPath: data + "/\(k % 2 == 0 ? "a" : "b")/night-\(k).csv", contents: Data(bytes))
             }
+            // Cut inside its last row's second field: a row that does not parse, so it is dropped with a warning.
+            let whole = SyntheticNights.rawCSV(startUTC: 1_718_053_200 + 8 * 86_400, hours: 6, rateHz: 1, seed: 200)
+            let lastRow = whole.dropLast().lastIndex(of: UInt8(ascii: "\n"))! + 1
+            _ = fm.createFile(atPath: data + "/a/night-cut.csv", contents: Data(whole[..<(lastRow + 14)]))
             // A copy of a/night-0.csv: stored once, under the path that sorts first.
             try fm.copyItem(atPath: data + "/a/night-0.csv", toPath: data + "/copies/night-0-copy.csv")
             // p.csv and p.json share the stem "p"; p.csv's night (2024-03-29 23:30 Berlin) meets the export's first.
@@ -125,11 +130,17 @@ struct ShardMergeTests {
             #expect(expected[table] == actual[table], "\(table): \(expected[table]!.count) rows in one run, \(actual[table]?.count ?? 0) merged")
         }
         // Every kind of content is in the cohort (a table left empty would prove nothing).
-        for table in ["recordings", "nights", "base_series", "epoch_series", "analyses", "intervals", "scores", "night_metrics"] {
+        for table in ["recordings", "recording_warnings", "nights", "base_series", "epoch_series", "analyses", "intervals", "scores", "night_metrics"] {
             #expect((expected[table]?.count ?? 0) > 0, "\(table) is empty")
         }
         #expect(try SleepDatabase(path: root + "/single.sqlite").query("SELECT id FROM nights WHERE id = 'p_2024-03-29-2'").count == 1)
         #expect(try SleepDatabase(path: root + "/all.sqlite").query("SELECT path FROM recordings WHERE path LIKE '%night-0%'").map { $0["path"]! } == ["a/night-0.csv"])
+        // A shard's warnings arrive with its recording, under the merged recording's id.
+        let cut: Set<String> = ["a/night-cut.csv"]
+        let fromShard = try #require(try shards.compactMap { try SleepDatabase(path: $0).recordingsWithRhythm(paths: cut).first }.first)
+        let mergedCut = try #require(try SleepDatabase(path: root + "/all.sqlite").recordingsWithRhythm(paths: cut).first)
+        #expect(fromShard.recording.warnings.contains { $0.contains("file ends inside its last row") }, "\(fromShard.recording.warnings)")
+        #expect(mergedCut.recording.warnings == fromShard.recording.warnings)
 
         let singleFiles = ReportTree.files(in: root + "/single-reports")
         let mergedFiles = ReportTree.files(in: root + "/merged-reports")

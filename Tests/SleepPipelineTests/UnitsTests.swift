@@ -25,10 +25,10 @@ struct UnitsTests {
 
     static func facts(_ w: Workspace) throws -> (units: String, warnings: String, movement: Double, tst: Double) {
         let db = try SleepDatabase(path: w.db)
-        let r = try #require(try db.query("SELECT units, warnings_json FROM recordings").first)
+        let r = try #require(try db.query("SELECT r.units, (SELECT group_concat(text, char(10)) FROM recording_warnings w WHERE w.recording_id = r.id) AS warnings FROM recordings r").first)
         let m = try #require(try db.query("SELECT SUM(movement_sum) AS s FROM intervals").first)
         let t = try #require(try db.query("SELECT total_sleep_time_min AS t FROM night_metrics").first)
-        return (r["units"]!, r["warnings_json"]!, Double(m["s"]!)!, Double(t["t"]!)!)
+        return (r["units"]!, r["warnings"]!, Double(m["s"]!)!, Double(t["t"]!)!)
     }
 
     @Test("auto: user acceleration in m/s² is recognised by its noise floor, converted to g, and said so; the same night in g is left alone")

@@ -125,9 +125,9 @@ struct WearablePipelineTests {
         w.write("night.csv", lines.joined(separator: "\n") + "\n")
         _ = try Self.run(w)
         let db = try SleepDatabase(path: w.db)
-        let r = try #require(try db.query("SELECT kind, kind_reason, warnings_json FROM recordings").first)
+        let r = try #require(try db.query("SELECT r.kind, r.kind_reason, (SELECT group_concat(text, char(10)) FROM recording_warnings w WHERE w.recording_id = r.id) AS warnings FROM recordings r").first)
         #expect(r["kind"] == "phone-in-bed" && r["kind_reason"]!.contains("gravity over only 8 h"))
-        #expect(r["warnings_json"]!.contains("includes gravity"))
+        #expect(r["warnings"]!.contains("includes gravity"))
         let forced = try Self.run(w, kind: .wearable24h)
         #expect(forced.filesIngested == 1)   // another kind: read again
         let a = try #require(try db.query("SELECT a.kind, a.status, a.status_reason FROM analyses a JOIN recordings r ON r.id = (SELECT recording_id FROM nights WHERE id = a.night_id) WHERE a.kind = 'wearable-24h'").first)
@@ -142,7 +142,7 @@ struct WearablePipelineTests {
         let db = try SleepDatabase(path: w.db)
         let a = try #require(try db.query("SELECT status, status_reason FROM analyses").first)
         #expect(a["status"] == "unsuitable" && a["status_reason"]!.contains("needs raw acceleration with gravity"))
-        #expect(try db.query("SELECT warnings_json FROM recordings").first!["warnings_json"]!.contains("gravity was removed"))
+        #expect(try db.query("SELECT (SELECT group_concat(text, char(10)) FROM recording_warnings w WHERE w.recording_id = r.id) AS warnings FROM recordings r").first!["warnings"]!.contains("gravity was removed"))
     }
 
     @Test("a miscalibrated wrist (offset and scale per axis) is auto-calibrated and read again through the fit")

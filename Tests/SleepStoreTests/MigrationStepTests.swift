@@ -18,6 +18,7 @@ struct MigrationStepTests {
         "v5-file-stat", "v6-night-ids-without-device-extensions", "v7-wearable-activity-counts", "v8-content-hash-blake3",
         "v9-recording-quality", "v10-analysis-guides", "v11-run-parameter-changes", "v12-actiware-intervals",
         "v13-ggir-nonwear-2023", "v14-epoch-temperature", "v15-ggir-scores-clock", "v16-milestone-version",
+        "v17-recording-warnings",
     ]
 
     @Test("the migrations are the released steps, in order, under their released names")
@@ -32,7 +33,8 @@ struct MigrationStepTests {
         let db = try SleepDatabase(path: path)
         let tables = Set(try db.query("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0["name"] })
         for table in ["runs", "run_failures", "recordings", "nights", "base_series", "analyses", "intervals", "scores", "night_metrics",
-                      "epoch_series", "epoch_file_series", "recording_rhythm", "file_stats", "recording_quality", "analysis_guides"] {
+                      "epoch_series", "epoch_file_series", "recording_rhythm", "file_stats", "recording_quality", "analysis_guides",
+                      "recording_warnings"] {
             #expect(tables.contains(table), "\(table)")
         }
         #expect(try db.appliedMigrations() == SleepDatabase.knownMigrations)
@@ -54,7 +56,7 @@ struct MigrationStepTests {
     }
 
     /// The run keeps its counts (v11's change list where it had one), the recording its facts:
-    /// v2's kind, v8's algorithm-named hash, v9's typed quality facts, v5's stat.
+    /// v2's kind, v8's algorithm-named hash, v9's typed quality facts, v17's warnings, v5's stat.
     func checkRunAndRecording(_ db: SleepDatabase, _ old: OldStore) throws {
         let run = try #require(try db.allRuns().first)
         #expect(run.filesIngested == 2 && run.status == "ok")
@@ -65,6 +67,8 @@ struct MigrationStepTests {
         #expect(recording.kind == (old.had("v2") ? "wearable-24h" : "phone-in-bed"))
         #expect(recording.kindReason == (old.had("v2") ? "device" : ""))
         #expect(recording.quality == OldStore.quality)
+        #expect(recording.warnings == OldStore.warnings)
+        #expect(try db.query("SELECT DISTINCT warnings_json FROM recordings") == [["warnings_json": "[]"]])
         let stored = try #require(try db.storedFileStat(ofRecordingAt: "sub/p1.cwa"))
         #expect((stored.stat != nil) == old.had("v5"), "a stat counts only where one was stored")
         #expect(stored.stat?.inode == (old.had("v5") ? 42 : nil))
@@ -180,11 +184,45 @@ struct MigrationStepTests {
                                 epochs: epochs, kind: .wearable24h)
         let again = StoredRecording(path: "old.cwa", contentHash: "blake3:0", format: "axivity-cwa", sizeBytes: 10, sampleCount: 3,
                                     effectiveSampleRateHz: 100, firstUTC: nil, endUTC: nil, timeZone: nil, timeZoneSource: "option",
-                                    units: "g", gravity: "included", quality: QualitySummary(), warningsJSON: "[]", kind: "wearable-24h")
+                                    units: "g", gravity: "included", quality: QualitySummary(), warnings: [], kind: "wearable-24h")
         try db.replaceRecording(again, nights: [night], analyses: [:], runID: nil)
         let row = try db.query("SELECT milestone_version, ggir_scores_clock FROM recordings WHERE path = 'old.cwa'")
         #expect(row == [["milestone_version": String(SleepDatabase.milestoneVersion), "ggir_scores_clock": ""]])
         #expect(try db.milestoneOutdated(contentHash: "blake3:0") == false)
+    }
+
+    @Test("v17-recording-warnings: each recording's JSON array becomes its rows in order; an empty one none; a text that does not decode one warning")
+    func warningsMove() throws {
+        let path = Self.temporaryPath()
+        defer { Self.remove(path) }
+        try SleepDatabase.createSchema(path: path, upTo: "v16-milestone-version")
+        let two = ["the file ends inside its last row (cut short): that incomplete row was dropped", "acceleration read as m/s² (--units m/s2)"]
+        let cases: [(file: String, json: String)] = [
+            ("two.csv", try JSONText.encode(two)), ("none.csv", "[]"), ("broken.csv", #"["cut short", "#), ("numbers.csv", "[1, 2]"),
+        ]
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            for (k, c) in cases.enumerated() {
+                try db.execute(sql: """
+                    INSERT INTO recordings (id, path, content_hash, format, size_bytes, sample_count, effective_rate_hz, time_zone_source,
+                        units, gravity, warnings_json, kind, kind_reason)
+                    VALUES (?, ?, ?, 'raw-csv', 10, 3, 1, 'option', 'g', 'removed', ?, 'phone-in-bed', '')
+                    """, arguments: [k + 1, c.file, "blake3:\(k)", c.json])
+            }
+        }
+        try queue.close()
+        let db = try SleepDatabase(path: path)
+        let rows = try db.query("SELECT recording_id, ordinal, text FROM recording_warnings ORDER BY recording_id, ordinal")
+        #expect(rows == [
+            ["recording_id": "1", "ordinal": "0", "text": two[0]], ["recording_id": "1", "ordinal": "1", "text": two[1]],
+            ["recording_id": "3", "ordinal": "0", "text": #"["cut short", "#], ["recording_id": "4", "ordinal": "0", "text": "[1, 2]"],
+        ])
+        #expect(try (0..<4).map { try db.recording(contentHash: "blake3:\($0)")?.recording.warnings }
+                == [two, [], [#"["cut short", "#], ["[1, 2]"]])
+        #expect(try db.query("SELECT DISTINCT warnings_json FROM recordings") == [["warnings_json": "[]"]])
+        // Gone with its recording.
+        try db.deleteRecording(path: "two.csv")
+        #expect(try db.query("SELECT COUNT(*) AS n FROM recording_warnings WHERE recording_id = 1") == [["n": "0"]])
     }
 
     static func temporaryPath() -> String { NSTemporaryDirectory() + "sleepsta-steps-\(UUID().uuidString).sqlite" }
@@ -203,6 +241,8 @@ struct OldStore {
 
     static let renamedNight = "sub_p1_2024-06-14"
     static let counts = WearableEpochs.Counts(x: [1, 4], y: [2, 5], z: [3, 6])
+    /// The warnings every version stores (as a JSON array before v17, in rows after).
+    static let warnings = ["file ends inside data block 21 (cut short)", "acceleration read as m/s² (--units m/s2)"]
     /// The quality facts every version stores (as JSON before v9, in typed columns after).
     static var quality: QualitySummary {
         var q = QualitySummary()
@@ -258,13 +298,15 @@ struct OldStore {
         var r: [(String, (any DatabaseValueConvertible)?)] = [
             ("id", 1), ("path", "sub/p1.cwa"), (hashColumn, storedHash), ("format", "axivity-cwa"), ("size_bytes", 10),
             ("sample_count", 3), ("effective_rate_hz", 100.0), ("first_utc", 0), ("end_utc", 86_400), ("time_zone", "Europe/Berlin"),
-            ("time_zone_source", "option"), ("units", "g"), ("gravity", "included"), ("warnings_json", "[]"),
+            ("time_zone_source", "option"), ("units", "g"), ("gravity", "included"),
+            ("warnings_json", try JSONText.encode(Self.warnings)),
         ]
         if !had("v9") {
             r.append(("quality_json", #"{"sampleCount":3,"effectiveSampleRateHz":100,"coveredSeconds":2,"spanSeconds":2,"gapCount":0,"gapTotalSeconds":0,"longestGapSeconds":0,"duplicateTimestamps":0,"calibration":"applied"}"#))
         }
         if had("v2") { r += [("kind", "wearable-24h"), ("kind_reason", "device")] }
         if had("v15") { r.append(("ggir_scores_clock", "device-as-wall")) }
+        if had("v16") { r.append(("milestone_version", 1)) }
         try insert(db, "recordings", r)
         if had("v9") {
             try insert(db, "recording_quality", [("recording_id", 1), ("sample_count", 3), ("effective_sample_rate_hz", 100.0),
@@ -331,6 +373,7 @@ struct OldStore {
             ("gravity", "unknown"), ("warnings_json", "[]"), ("kind", "epoch-file"), ("kind_reason", "epochs"),
         ]
         if !had("v9") { r.append(("quality_json", "{}")) }
+        if had("v16") { r.append(("milestone_version", 1)) }
         try insert(db, "recordings", r)
         try insert(db, "nights", try nightRow(id: "e_2024-06-14", recordingID: 2, label: nil))
         try insert(db, "base_series", [("night_id", "e_2024-06-14"), ("start_utc", 0), ("seconds", 0), ("movement_f32le", Data()),

@@ -12,7 +12,7 @@ struct NightIDMigrationTests {
     func recording(_ sha: String, path: String) -> StoredRecording {
         StoredRecording(path: path, contentHash: sha, format: "axivity-cwa", sizeBytes: 10, sampleCount: 3, effectiveSampleRateHz: 1,
                         firstUTC: 0, endUTC: 3, timeZone: "Europe/Berlin", timeZoneSource: "option", units: "g", gravity: "included",
-                        quality: QualitySummary(), warningsJSON: "[]")
+                        quality: QualitySummary(), warnings: [])
     }
 
     func night(_ id: String) -> StoredNight {

@@ -29,7 +29,7 @@ struct QualityMigrationTests {
     func recording(_ hash: String, path: String, quality: QualitySummary) -> StoredRecording {
         StoredRecording(path: path, contentHash: hash, format: "axivity-cwa", sizeBytes: 10, sampleCount: 3, effectiveSampleRateHz: 1,
                         firstUTC: 0, endUTC: 3, timeZone: "Europe/Berlin", timeZoneSource: "option", units: "g", gravity: "included",
-                        quality: quality, warningsJSON: "[]")
+                        quality: quality, warnings: [])
     }
 
     @Test("a summary stored and read back is the same, every fact typed")

@@ -11,7 +11,7 @@ struct SleepDatabaseTests {
     func recording(_ sha: String, path: String = "a.csv") -> StoredRecording {
         StoredRecording(path: path, contentHash: sha, format: "raw-csv", sizeBytes: 10, sampleCount: 3, effectiveSampleRateHz: 1,
                         firstUTC: 0, endUTC: 3, timeZone: "Europe/Berlin", timeZoneSource: "option", units: "g", gravity: "removed",
-                        quality: QualitySummary(), warningsJSON: "[]")
+                        quality: QualitySummary(), warnings: [])
     }
 
     func night(_ id: String) -> StoredNight {
@@ -42,6 +42,28 @@ struct SleepDatabaseTests {
         let got = try db.recordingsWithRhythm(paths: wanted).map(\.recording.path)
         #expect(got.count == 601 && got == got.sorted() && Set(got) == wanted.subtracting(["missing.csv"]))
         #expect(try db.recordingsWithRhythm(paths: []).isEmpty)
+    }
+
+    @Test("a recording's warnings are stored in order with it, read back by every reader, and go with it")
+    func warningsRoundTrip() throws {
+        let db = try SleepDatabase(path: path)
+        var cut = recording("h1", path: "a.csv")
+        cut.warnings = ["file ends inside its last row: that incomplete row was dropped", "no time zone", "no time zone"]
+        try db.replaceRecording(cut, nights: [night("n1")], analyses: [:], runID: nil)
+        try db.replaceRecording(recording("h2", path: "b.csv"), nights: [], analyses: [:], runID: nil)
+        #expect(try db.recording(contentHash: "h1")?.recording.warnings == cut.warnings)
+        #expect(try db.recording(contentHash: "h2")?.recording.warnings == [])
+        #expect(try db.recording(forNight: "n1")?.warnings == cut.warnings)
+        #expect(try db.recordingsWithRhythm().map(\.recording.warnings) == [cut.warnings, []])
+        #expect(try db.recordingsWithRhythm(paths: ["b.csv", "a.csv"]).map(\.recording.warnings) == [cut.warnings, []])
+        #expect(try db.query("SELECT DISTINCT warnings_json FROM recordings") == [["warnings_json": "[]"]])
+        // The file changed: its new reading's warnings replace the old ones.
+        var again = recording("h3", path: "a.csv")
+        again.warnings = ["includes gravity"]
+        try db.replaceRecording(again, nights: [], analyses: [:], runID: nil)
+        #expect(try db.query("SELECT text FROM recording_warnings ORDER BY recording_id, ordinal").map { $0["text"]! } == ["includes gravity"])
+        try db.deleteRecording(path: "a.csv")
+        #expect(try db.query("SELECT COUNT(*) AS n FROM recording_warnings") == [["n": "0"]])
     }
 
     @Test("an analysis round-trips, and saving it again replaces it")

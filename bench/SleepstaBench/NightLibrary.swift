@@ -71,7 +71,7 @@ enum NightLibrary {
                 path: "year/phone-\(date).csv", contentHash: hex, format: RecordingFormat.rawCSV.rawValue,
                 sizeBytes: Int64(seconds * 50 * 40), sampleCount: Int64(seconds * 50), effectiveSampleRateHz: 50,
                 firstUTC: start, endUTC: start + Int64(seconds), timeZone: zone, timeZoneSource: TimeZoneSource.option.rawValue,
-                units: "g", gravity: GravityContent.removed.rawValue, quality: QualitySummary(), warningsJSON: "[]")
+                units: "g", gravity: GravityContent.removed.rawValue, quality: QualitySummary(), warnings: [])
             return Night(stored: night, recording: recording)
         }
     }

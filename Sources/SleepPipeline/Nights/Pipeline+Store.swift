@@ -33,7 +33,7 @@ extension Pipeline {
             sizeBytes: before.sizeBytes, sampleCount: read.sampleCount, effectiveSampleRateHz: read.effectiveSampleRateHz,
             firstUTC: read.span?.first, endUTC: read.span?.end, timeZone: read.timeZoneName, timeZoneSource: read.timeZoneSource.rawValue,
             units: read.units, gravity: read.gravity.rawValue, quality: read.quality,
-            warningsJSON: try Self.json(read.warnings), kind: kind.rawValue, kindReason: read.decision.reason)
+            warnings: read.warnings, kind: kind.rawValue, kindReason: read.decision.reason)
         try before.requireUnchanged(path: path)
         let rhythm = read.milestone.rhythm(timeline: read.timeline, parameters: configuration.parameters)
         // A method that reads the other days gets the whole read recording, prepared once.

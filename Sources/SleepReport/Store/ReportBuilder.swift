@@ -181,7 +181,6 @@ public struct ReportBuilder: Sendable {
     }
 
     static func warnings(_ recording: StoredRecording?) -> [String] {
-        guard let r = recording, let list = try? JSONDecoder().decode([String].self, from: Data(r.warningsJSON.utf8)) else { return [] }
-        return list
+        recording?.warnings ?? []
     }
 }
