@@ -4,11 +4,6 @@ import SleepCore
 /// ``SourceFormat``).
 public typealias RecordingFormat = SampleFormat
 
-/// Whether the acceleration includes gravity (decides which metrics mean anything).
-public enum GravityContent: String, Sendable, Codable {
-    case removed, included, unknown
-}
-
 /// One answer of the app's pre-bed or post-bed survey.
 public struct SurveyAnswer: Sendable, Equatable, Codable {
     public var question: String

@@ -41,7 +41,7 @@ public enum HTMLPages {
             "previous": input.previousNight.map { [["id": $0.nightID, "date": $0.date.description]] } ?? [],
             "next": input.nextNight.map { [["id": $0.nightID, "date": $0.date.description]] } ?? [],
             "recording": input.recordingPath,
-            "format": input.recordingFormat,
+            "format": input.recordingFormat.rawValue,
             "timeZone": timeZoneText(name: input.timeZoneName, source: input.timeZoneSource),
             "status": a.status.rawValue,
             "scored": a.status == .scored,
@@ -142,7 +142,7 @@ public enum HTMLPages {
     }
 
     /// The phone method's parameters; the app's own totals are movement --metric does not change.
-    static func phoneParameterRows(_ a: NightAnalysis, recordingFormat: String) -> [[String: String]] {
+    static func phoneParameterRows(_ a: NightAnalysis, recordingFormat: SourceFormat) -> [[String: String]] {
         let p = a.parameters
         return [
             ["label": "Interval length", "value": "\(p.interval) (\(p.interval.seconds) s)"],
@@ -159,7 +159,7 @@ public enum HTMLPages {
     }
 
     /// The recording format of the app's export: its movement is the app's own interval totals.
-    static let appExportFormat = SampleFormat.appJSON.rawValue
+    static let appExportFormat = SourceFormat.samples(.appJSON)
 
     /// The chart's alternative text, by what the chart shows for the night's method.
     static func chartAlt(_ a: NightAnalysis, interval: IntervalLength) -> String {
@@ -183,12 +183,12 @@ public enum HTMLPages {
     }
 
     /// The zone a night was split with and where it came from (`recordings.time_zone_source`).
-    public static func timeZoneText(name: String?, source: String) -> String {
+    public static func timeZoneText(name: String?, source: TimeZoneSource?) -> String {
         switch source {
-        case "option": return "\(name ?? "UTC") (from --tz)"
-        case "assumed-utc": return "UTC, assumed: the file states no time zone and no --tz was given (re-run with --tz to split the nights on the local clock)"
-        case "data": return name.map { "\($0) (stated by the file; it wins over --tz)" } ?? "UTC offsets stated by the file (they win over --tz)"
-        default: return name ?? "UTC offsets from the data"
+        case .option: return "\(name ?? "UTC") (from --tz)"
+        case .assumedUTC: return "UTC, assumed: the file states no time zone and no --tz was given (re-run with --tz to split the nights on the local clock)"
+        case .data: return name.map { "\($0) (stated by the file; it wins over --tz)" } ?? "UTC offsets stated by the file (they win over --tz)"
+        case nil: return name ?? "UTC offsets from the data"
         }
     }
 

@@ -7,20 +7,20 @@ public enum NightPageText {
     /// What the night page says of the recording a night came from (as stored).
     public struct Recording: Sendable {
         public var path: String
-        public var format: String
+        public var format: SourceFormat
         public var sizeBytes: Int64
         public var contentHash: String
         public var sampleCount: Int64
         public var effectiveSampleRateHz: Double
         public var timeZone: String?
-        public var timeZoneSource: String
-        public var gravity: String
-        public var kind: String
+        public var timeZoneSource: TimeZoneSource
+        public var gravity: GravityContent
+        public var kind: RecordingKind
         public var kindReason: String
         public var quality: QualitySummary
 
-        public init(path: String, format: String, sizeBytes: Int64, contentHash: String, sampleCount: Int64,
-                    effectiveSampleRateHz: Double, timeZone: String?, timeZoneSource: String, gravity: String, kind: String,
+        public init(path: String, format: SourceFormat, sizeBytes: Int64, contentHash: String, sampleCount: Int64,
+                    effectiveSampleRateHz: Double, timeZone: String?, timeZoneSource: TimeZoneSource, gravity: GravityContent, kind: RecordingKind,
                     kindReason: String, quality: QualitySummary) {
             self.path = path; self.format = format; self.sizeBytes = sizeBytes; self.contentHash = contentHash
             self.sampleCount = sampleCount; self.effectiveSampleRateHz = effectiveSampleRateHz; self.timeZone = timeZone
@@ -48,7 +48,7 @@ public enum NightPageText {
         facts.append(("Night window", "\(LocalClock.iso8601(utcSecond: window.startUTC, timeline: tl)) to \(LocalClock.iso8601(utcSecond: window.endUTC, timeline: tl)) (\(window.durationSeconds / 3600) h)"))
         // What the file holds: raw samples, the app's interval totals, or a device's epochs.
         let fileEpoch = recording.flatMap { r in
-            r.kind == RecordingKind.epochFile.rawValue ? (r.quality.nominalSampleRateHz ?? r.effectiveSampleRateHz) : nil
+            r.kind == .epochFile ? (r.quality.nominalSampleRateHz ?? r.effectiveSampleRateHz) : nil
         }.flatMap { $0 > 0 ? Int((1 / $0).rounded()) : nil }
         let appTotals = recording?.format == HTMLPages.appExportFormat
         if let fileEpoch {
@@ -59,7 +59,7 @@ public enum NightPageText {
             facts.append(("Source resolution", series.sourceResolutionSeconds == 1 ? "raw samples (1-s base series)" : "\(series.sourceResolutionSeconds) s totals"))
         }
         if let r = recording {
-            facts.append(("Recording", "\(PrintableText.escaped(r.path)) (\(r.format), \(r.sizeBytes) bytes, \(Self.shortContentHash(r.contentHash)))"))
+            facts.append(("Recording", "\(PrintableText.escaped(r.path)) (\(r.format.rawValue), \(r.sizeBytes) bytes, \(Self.shortContentHash(r.contentHash)))"))
             if let fileEpoch {
                 facts.append(("Epochs", "\(r.sampleCount) of \(fileEpoch) s"))
             } else if appTotals {
@@ -67,9 +67,9 @@ public enum NightPageText {
             } else {
                 facts.append(("Samples", "\(r.sampleCount), effective rate \(String(format: "%.2f", r.effectiveSampleRateHz)) Hz"))
             }
-            facts.append(("Time zone", "\(HTMLPages.timeZoneText(name: r.timeZone, source: r.timeZoneSource)); time_zone_source \(r.timeZoneSource)"))
-            facts.append(("Gravity", r.gravity))
-            facts.append(("Recording kind", "\(r.kind): \(r.kindReason.isEmpty ? "stored before kinds existed (a phone)" : r.kindReason)"))
+            facts.append(("Time zone", "\(HTMLPages.timeZoneText(name: r.timeZone, source: r.timeZoneSource)); time_zone_source \(r.timeZoneSource.rawValue)"))
+            facts.append(("Gravity", r.gravity.rawValue))
+            facts.append(("Recording kind", "\(r.kind.rawValue): \(r.kindReason.isEmpty ? "stored before kinds existed (a phone)" : r.kindReason)"))
             let q = r.quality
             facts.append(("Gaps ≥ 60 s (recording)", "\(q.gapCount), \(q.gapTotalSeconds) s in total, longest \(q.longestGapSeconds) s"))
             facts.append(("Repeated timestamps", "\(q.duplicateTimestamps)"))

@@ -7,7 +7,7 @@ public struct NightReportInput: Sendable {
     public var timeline: UTCOffsetTimeline
     public var timeZoneName: String?
     public var recordingPath: String
-    public var recordingFormat: String
+    public var recordingFormat: SourceFormat
     /// Label/value rows about the data (rate, coverage, gaps...).
     public var dataFacts: [(label: String, value: String)]
     public var warnings: [String]
@@ -19,14 +19,14 @@ public struct NightReportInput: Sendable {
     public var previousNight: (nightID: String, date: CivilDate)? = nil
     public var nextNight: (nightID: String, date: CivilDate)? = nil
     /// Where the zone came from (`recordings.time_zone_source`: `option`, `data`, `assumed-utc`; empty: not known).
-    public var timeZoneSource: String = ""
+    public var timeZoneSource: TimeZoneSource? = nil
     /// Why the recording got its kind (and so this night its method), from `recordings.kind_reason`.
     public var kindReason: String = ""
     /// Relative link to the recording's page (rhythm, actogram), if any.
     public var recordingPage: String? = nil
 
     public init(nightID: String, date: CivilDate, timeline: UTCOffsetTimeline, timeZoneName: String?, recordingPath: String,
-                recordingFormat: String, dataFacts: [(label: String, value: String)], warnings: [String],
+                recordingFormat: SourceFormat, dataFacts: [(label: String, value: String)], warnings: [String],
                 preBedSurvey: [(question: String, answer: String)], postBedSurvey: [(question: String, answer: String)],
                 analysis: NightAnalysis, sourceResolutionSeconds: Int) {
         self.nightID = nightID; self.date = date; self.timeline = timeline; self.timeZoneName = timeZoneName

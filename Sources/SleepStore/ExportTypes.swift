@@ -8,12 +8,12 @@ public struct NightCatalogEntry: Sendable, Equatable {
     public var timeline: UTCOffsetTimeline
     public var timeZone: String?
     public var recordingPath: String
-    public var recordingFormat: String
+    public var recordingFormat: SourceFormat
     public var coverageSeconds: Int
     public var sourceResolutionSeconds: Int
     public var kind: RecordingKind = .phoneInBed
-    /// Where the zone came from (`recordings.time_zone_source`): `option` (`--tz`), `data` or `assumed-utc`.
-    public var timeZoneSource: String = ""
+    /// Where the zone came from (`recordings.time_zone_source`): `--tz`, the data, or UTC assumed.
+    public var timeZoneSource: TimeZoneSource = .assumedUTC
 }
 
 /// One stored analysis with its night and, when scored, its night metrics (the rows of the
@@ -33,6 +33,6 @@ public struct AnalysisExportEntry: Sendable, Equatable {
     /// What this analysis' numbers are (the exports' `metric` and units).
     public var labels: MethodLabels {
         MethodLabels.of(kind: night.kind, parameters: parameters, epochFile: epochFile, scoredEpochSeconds: metrics?.resolutionSeconds,
-                        appTotals: SourceFormat(rawValue: night.recordingFormat) == .samples(.appJSON))
+                        appTotals: night.recordingFormat == .samples(.appJSON))
     }
 }

@@ -78,19 +78,19 @@ struct RecordingRow: Codable, FetchableRecord, MutablePersistableRecord {
     var id: Int64?
     var path: String
     var contentHash: String
-    var format: String
+    var format: SourceFormat
     var sizeBytes: Int64
     var sampleCount: Int64
     var effectiveRateHz: Double
     var firstUTC: Int64?
     var endUTC: Int64?
     var timeZone: String?
-    var timeZoneSource: String
+    var timeZoneSource: TimeZoneSource
     var units: String
-    var gravity: String
+    var gravity: GravityContent
     /// Superseded by `recording_warnings` (migration v17): written as `[]`, never read.
     var warningsJSON = "[]"
-    var kind: String
+    var kind: RecordingKind
     var kindReason: String
     /// The per-epoch milestone's version its nights were derived with: this version's, for a row
     /// it writes (``SleepDatabase/milestoneVersion``).

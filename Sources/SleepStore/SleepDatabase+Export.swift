@@ -21,10 +21,9 @@ extension SleepDatabase {
             nightID: r["id"], date: date,
             window: NightWindow(date: date, startUTC: r["window_start_utc"], endUTC: r["window_end_utc"]),
             timeline: try JSONText.timeline(r["offsets_json"]), timeZone: r["time_zone"],
-            recordingPath: r["path"], recordingFormat: r["format"], coverageSeconds: r["coverage_seconds"],
+            recordingPath: r["path"], recordingFormat: try r.decode(forColumn: "format"), coverageSeconds: r["coverage_seconds"],
             sourceResolutionSeconds: r["source_resolution_seconds"],
-            kind: (r["kind"] as String?).flatMap(RecordingKind.init(rawValue:)) ?? .phoneInBed,
-            timeZoneSource: (r["time_zone_source"] as String?) ?? "")
+            kind: try r.decode(forColumn: "kind"), timeZoneSource: try r.decode(forColumn: "time_zone_source"))
     }
 
     /// The parameters JSON of the latest run of any of `commands` (e.g. the `run` or `nightly` that
@@ -66,11 +65,12 @@ extension SleepDatabase {
                     sleepEfficiencyPercent: r["sleep_efficiency_pct"], awakenings: r["awakenings"], lightMinutes: r["light_min"],
                     deepMinutes: r["deep_min"], awakeMinutes: r["awake_min"],
                     sleepMaintenanceEfficiencyPercent: r["sleep_maintenance_efficiency_pct"], sleepFragmentationIndexPerHour: r["sfi_per_hour"])
+                let night = try Self.catalogEntry(r)
                 return AnalysisExportEntry(
-                    analysisID: r["analysis_id"], night: try Self.catalogEntry(r), parametersKey: r["parameters_key"],
+                    analysisID: r["analysis_id"], night: night, parametersKey: r["parameters_key"],
                     parameters: try JSONText.decode(AnalysisParameters.self, r["parameters_json"]), algorithm: r["algorithm"],
                     status: r["status"], wakeThreshold: r["wake_threshold"], metrics: metrics,
-                    epochFile: (r["kind"] as String?) == RecordingKind.epochFile.rawValue
+                    epochFile: night.kind == .epochFile
                         ? (r["a_details_json"] as String?).flatMap { try? JSONText.decode(EpochFileNightSummary.self, $0) } : nil)
             }
     }

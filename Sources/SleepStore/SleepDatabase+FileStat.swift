@@ -1,4 +1,5 @@
 import GRDB
+import SleepCore
 
 /// A file's identity and times as `stat(2)` gave them when its content hash was verified, stored
 /// on its recording so that a nightly run can tell an untouched file without reading it.
@@ -23,15 +24,15 @@ public struct StoredFileStat: Sendable, Equatable {
 /// to know whether the file must be read again (`--kind`, counts for a counts-based algorithm,
 /// `--tz` for a file that states no zone).
 public struct StoredReadFacts: Sendable, Equatable {
-    public var kind: String
+    public var kind: RecordingKind
     public var activityCountsAttempted: Bool
     public var timeZone: String?
-    public var timeZoneSource: String
+    public var timeZoneSource: TimeZoneSource
     /// Whether the recording's per-epoch milestone is older than this version's
     /// (``SleepDatabase/milestoneOutdated(contentHash:)``). Which methods need the current one
     /// is the caller's question.
     public var milestoneOutdated = false
-    public init(kind: String, activityCountsAttempted: Bool, timeZone: String?, timeZoneSource: String) {
+    public init(kind: RecordingKind, activityCountsAttempted: Bool, timeZone: String?, timeZoneSource: TimeZoneSource) {
         self.kind = kind; self.activityCountsAttempted = activityCountsAttempted
         self.timeZone = timeZone; self.timeZoneSource = timeZoneSource
     }
@@ -51,8 +52,8 @@ extension SleepDatabase {
                     ON f.path = r.path AND f.content_hash = r.content_hash AND f.size_bytes = r.size_bytes
                 WHERE r.path = ?
                 """, arguments: [path]) else { return nil }
-            var facts = StoredReadFacts(kind: row["kind"], activityCountsAttempted: row["counts_attempted"],
-                                        timeZone: row["time_zone"], timeZoneSource: row["time_zone_source"] ?? "")
+            var facts = StoredReadFacts(kind: try row.decode(forColumn: "kind"), activityCountsAttempted: row["counts_attempted"],
+                                        timeZone: row["time_zone"], timeZoneSource: try row.decode(forColumn: "time_zone_source"))
             facts.milestoneOutdated = row["milestone_outdated"]
             guard let device: Int64 = row["device"], let inode: Int64 = row["inode"], let size: Int64 = row["size_bytes"],
                   let mtime: Int64 = row["mtime_ns"], let ctime: Int64 = row["ctime_ns"],

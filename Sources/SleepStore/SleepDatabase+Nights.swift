@@ -30,7 +30,7 @@ extension SleepDatabase {
                 SELECT n.id, r.kind FROM nights n JOIN recordings r ON r.id = n.recording_id ORDER BY n.night_date, n.id
                 """).compactMap { r -> String? in
                 let id: String = r["id"]
-                let kind = RecordingKind(rawValue: r["kind"]) ?? .phoneInBed
+                let kind: RecordingKind = try r.decode(forColumn: "kind")
                 guard let key = keys[kind] else { return nil }
                 return have.contains(id + "\u{0}" + key) ? nil : id
             }
@@ -95,8 +95,8 @@ extension SleepDatabase {
                 """).map { r in
                 let id: String = r["id"]
                 let date: String = r["night_date"]
-                let kind = RecordingKind(rawValue: r["kind"]) ?? .phoneInBed
-                return NightOverview(nightID: id, date: CivilDate(iso: date)!, recordingPath: r["path"], recordingFormat: r["format"],
+                let kind: RecordingKind = try r.decode(forColumn: "kind")
+                return NightOverview(nightID: id, date: CivilDate(iso: date)!, recordingPath: r["path"], recordingFormat: try r.decode(forColumn: "format"),
                                      timeZone: r["time_zone"],
                                      analysis: try keys[kind].flatMap { try Self.fetchAnalysis(nightID: id, key: $0, db: db, series: series) }, kind: kind)
             }
@@ -112,7 +112,7 @@ extension SleepDatabase {
                 """).map { r in
                 let id: String = r["id"]
                 let date: String = r["night_date"]
-                return NightOverview(nightID: id, date: CivilDate(iso: date)!, recordingPath: r["path"], recordingFormat: r["format"],
+                return NightOverview(nightID: id, date: CivilDate(iso: date)!, recordingPath: r["path"], recordingFormat: try r.decode(forColumn: "format"),
                                      timeZone: r["time_zone"], analysis: try Self.fetchAnalysis(nightID: id, key: parametersKey, db: db))
             }
         }

@@ -64,38 +64,9 @@ extension SleepDatabase {
     /// The recording a night came from.
     public func recording(forNight nightID: String) throws -> StoredRecording? {
         try pool.read { db in
-            guard let row = try Row.fetchOne(db, sql: """
-                SELECT r.* FROM recordings r JOIN nights n ON n.recording_id = r.id WHERE n.id = ?
-                """, arguments: [nightID]) else { return nil }
-            return try Self.storedRecording(row, db)
+            try RecordingRow.withDetails().joining(required: RecordingRow.nights.filter(key: nightID))
+                .asRequest(of: RecordingDetails.self).fetchOne(db)?.stored
         }
-    }
-
-    /// A `recordings` row (`SELECT r.*` or `SELECT *`, further columns ignored) as a
-    /// ``StoredRecording``, with its quality facts and its warnings: `warnings` when the caller
-    /// fetched those of many recordings at once (``warningsByRecording(_:where:arguments:)``),
-    /// else its own.
-    static func storedRecording(_ row: Row, _ db: Database, warnings: [String]? = nil) throws -> StoredRecording {
-        let r = try RecordingRow(row: row)
-        let quality = try RecordingQualityRow.fetchOne(db, key: r.id)?.summary ?? QualitySummary()
-        let ownWarnings = try warnings ?? r.id.map { id in
-            try RecordingWarningRow.filter(Column("recording_id") == id).order(Column("ordinal")).fetchAll(db).map(\.text)
-        } ?? []
-        return r.stored(quality: quality, warnings: ownWarnings)
-    }
-
-    /// The warnings of the recordings `condition` selects (SQL over `recordings r`), in order, by
-    /// recording id: one query for many recordings. A recording without warnings is absent.
-    static func warningsByRecording(_ db: Database, where condition: String = "1",
-                                    arguments: StatementArguments = []) throws -> [Int64: [String]] {
-        var result: [Int64: [String]] = [:]
-        for w in try RecordingWarningRow.fetchAll(db, sql: """
-            SELECT w.* FROM recording_warnings w JOIN recordings r ON r.id = w.recording_id
-            WHERE \(condition) ORDER BY w.recording_id, w.ordinal
-            """, arguments: arguments) {
-            result[w.recordingID, default: []].append(w.text)
-        }
-        return result
     }
 
     /// The size in bytes of the recording stored under `path` (relative to the data folder), or nil
@@ -112,10 +83,8 @@ extension SleepDatabase {
     /// when it was read (its quality record has `activityCounts`).
     public func recording(contentHash hash: String) throws -> (recording: StoredRecording, activityCountsAttempted: Bool)? {
         try pool.read { db in
-            try Row.fetchOne(db, sql: """
-                SELECT r.*, q.activity_counts IS NOT NULL AS counts_attempted
-                FROM recordings r LEFT JOIN recording_quality q ON q.recording_id = r.id WHERE r.content_hash = ?
-                """, arguments: [hash]).map { (try Self.storedRecording($0, db), $0["counts_attempted"]) }
+            try RecordingRow.withDetails().filter(Column("content_hash") == hash).asRequest(of: RecordingDetails.self).fetchOne(db)
+                .map { ($0.stored, $0.quality?.activityCounts != nil) }
         }
     }
 
@@ -162,9 +131,8 @@ extension SleepDatabase {
     @discardableResult
     public func deleteRecording(path: String) throws -> [String] {
         try pool.write { db in
-            let nights = try String.fetchAll(db, sql: """
-                SELECT n.id FROM nights n JOIN recordings r ON r.id = n.recording_id WHERE r.path = ? ORDER BY n.id
-                """, arguments: [path])
+            let nights = try NightRow.joining(required: NightRow.recording.filter(Column("path") == path))
+                .select(Column("id"), as: String.self).order(Column("id")).fetchAll(db)
             try db.execute(sql: "DELETE FROM recordings WHERE path = ?", arguments: [path])
             return nights
         }

@@ -37,50 +37,41 @@ extension SleepDatabase {
     }
 
     static func recordingsWithRhythm(_ db: Database, paths: Set<String>?) throws -> [RecordingWithRhythm] {
-        let select = """
-            SELECT r.*, h.source AS h_source, h.epoch_seconds AS h_epoch, h.days AS h_days, h.status AS h_status,
-                h.status_reason AS h_reason, h.interdaily_stability, h.intradaily_variability, h.relative_amplitude,
-                h.l5, h.l5_start, h.m10, h.m10_start, h.sleep_regularity_index, h.activity_f32le, h.start_utc AS h_start, h.sleep_u8, h.nonwear_u8
-            FROM recordings r LEFT JOIN recording_rhythm h ON h.recording_id = r.id
-            """
-        do {
-            // Their warnings are fetched alongside: one query per query of recordings, not one per recording.
-            var rows: [Row] = []
-            var warnings: [Int64: [String]] = [:]
-            if let paths {
-                // Chunks of bound parameters, well below SQLite's limit on variables per statement.
-                let sorted = paths.sorted()
-                for start in stride(from: 0, to: sorted.count, by: 500) {
-                    let chunk = Array(sorted[start..<min(start + 500, sorted.count)])
-                    let inChunk = "r.path IN (" + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")"
-                    rows += try Row.fetchAll(db, sql: select + " WHERE \(inChunk) ORDER BY r.path", arguments: StatementArguments(chunk))
-                    warnings.merge(try Self.warningsByRecording(db, where: inChunk, arguments: StatementArguments(chunk))) { a, _ in a }
-                }
-            } else {
-                rows = try Row.fetchAll(db, sql: select + " ORDER BY r.path")
-                warnings = try Self.warningsByRecording(db)
+        // Quality, warnings and rhythm come with the recordings: one query per kind of row, not one per recording.
+        let request = RecordingRow.withDetails().including(optional: RecordingRow.rhythm).order(Column("path"))
+        var rows: [Row] = []
+        if let paths {
+            // Chunks of bound parameters, well below SQLite's limit on variables per statement.
+            let sorted = paths.sorted()
+            for start in stride(from: 0, to: sorted.count, by: 500) {
+                rows += try Row.fetchAll(db, request.filter(sorted[start..<min(start + 500, sorted.count)].contains(Column("path"))))
             }
-            return try rows.map { row in
-                let recording = try Self.storedRecording(row, db, warnings: warnings[row["id"] as Int64] ?? [])
-                var rhythm: RecordingRhythm? = nil
-                if let status = (row["h_status"] as String?).flatMap(RecordingRhythm.Status.init(rawValue:)) {
-                    var metrics: RestActivityMetrics? = nil
-                    if status == .computed {
-                        metrics = RestActivityMetrics(interdailyStability: row["interdaily_stability"], intradailyVariability: row["intradaily_variability"],
-                                                      l5: row["l5"], l5StartSecondsSinceMidnight: RecordingRhythm.seconds(clockText: row["l5_start"]),
-                                                      m10: row["m10"], m10StartSecondsSinceMidnight: RecordingRhythm.seconds(clockText: row["m10_start"]),
-                                                      relativeAmplitude: row["relative_amplitude"],
-                                                      options: .init())
-                    }
-                    rhythm = RecordingRhythm(source: row["h_source"], status: status, statusReason: row["h_reason"], days: row["h_days"],
-                                             metrics: metrics, sleepRegularityIndex: row["sleep_regularity_index"], startUTC: row["h_start"],
-                                             epochSeconds: row["h_epoch"], activity: BlobCodec.floats(row["activity_f32le"]),
-                                             sleep: (row["sleep_u8"] as Data?).map(BlobCodec.labels), utcOffsetSeconds: 0)
-                    rhythm?.nonWear = (row["nonwear_u8"] as Data?).map { $0.map { $0 != 0 } }
-                }
-                return RecordingWithRhythm(recording: recording, rhythm: rhythm, l5Start: row["l5_start"], m10Start: row["m10_start"])
-            }
+        } else {
+            rows = try Row.fetchAll(db, request)
         }
+        return try rows.map { row in
+            let h = row.scopes["rhythm"]
+            return RecordingWithRhythm(recording: try RecordingDetails(row: row).stored, rhythm: try h.flatMap(Self.rhythm),
+                                       l5Start: h?["l5_start"], m10Start: h?["m10_start"])
+        }
+    }
+
+    /// A `recording_rhythm` row as a ``RecordingRhythm`` (nil for a status this version does not know).
+    static func rhythm(_ h: Row) throws -> RecordingRhythm? {
+        guard let status = (h["status"] as String?).flatMap(RecordingRhythm.Status.init(rawValue:)) else { return nil }
+        var metrics: RestActivityMetrics? = nil
+        if status == .computed {
+            metrics = RestActivityMetrics(interdailyStability: h["interdaily_stability"], intradailyVariability: h["intradaily_variability"],
+                                          l5: h["l5"], l5StartSecondsSinceMidnight: RecordingRhythm.seconds(clockText: h["l5_start"]),
+                                          m10: h["m10"], m10StartSecondsSinceMidnight: RecordingRhythm.seconds(clockText: h["m10_start"]),
+                                          relativeAmplitude: h["relative_amplitude"], options: .init())
+        }
+        var rhythm = RecordingRhythm(source: h["source"], status: status, statusReason: h["status_reason"], days: h["days"],
+                                     metrics: metrics, sleepRegularityIndex: h["sleep_regularity_index"], startUTC: h["start_utc"],
+                                     epochSeconds: h["epoch_seconds"], activity: BlobCodec.floats(h["activity_f32le"]),
+                                     sleep: (h["sleep_u8"] as Data?).map(BlobCodec.labels), utcOffsetSeconds: 0)
+        rhythm.nonWear = (h["nonwear_u8"] as Data?).map { $0.map { $0 != 0 } }
+        return rhythm
     }
 }
 

@@ -8,31 +8,31 @@ public struct StoredRecording: Sendable, Equatable {
     /// The file's content identity, "<algorithm>:<hex>": "blake3:…" (migration v8-content-hash-blake3),
     /// or "sha256:…" for a recording stored before it and not met since.
     public var contentHash: String
-    public var format: String
+    public var format: SourceFormat
     public var sizeBytes: Int64
     public var sampleCount: Int64
     public var effectiveSampleRateHz: Double
     public var firstUTC: Int64?
     public var endUTC: Int64?
     public var timeZone: String?
-    public var timeZoneSource: String
+    public var timeZoneSource: TimeZoneSource
     public var units: String
-    public var gravity: String
+    public var gravity: GravityContent
     /// The quality facts (gaps, rate, duplicates, calibration, non-wear …), stored in
     /// `recording_quality` and shown on the night pages.
     public var quality: QualitySummary
     /// The reader's notices about the file (cut short, no time zone, gravity included …), in
     /// the order it gave them; stored in `recording_warnings` and listed on the pages.
     public var warnings: [String]
-    /// ``RecordingKind`` raw value: which night-analysis method its nights get.
-    public var kind: String = RecordingKind.phoneInBed.rawValue
+    /// Which night-analysis method its nights get.
+    public var kind: RecordingKind = .phoneInBed
     /// Why that kind, in one sentence.
     public var kindReason: String = ""
 
-    public init(id: Int64? = nil, path: String, contentHash: String, format: String, sizeBytes: Int64, sampleCount: Int64,
-                effectiveSampleRateHz: Double, firstUTC: Int64?, endUTC: Int64?, timeZone: String?, timeZoneSource: String,
-                units: String, gravity: String, quality: QualitySummary, warnings: [String],
-                kind: String = RecordingKind.phoneInBed.rawValue, kindReason: String = "") {
+    public init(id: Int64? = nil, path: String, contentHash: String, format: SourceFormat, sizeBytes: Int64, sampleCount: Int64,
+                effectiveSampleRateHz: Double, firstUTC: Int64?, endUTC: Int64?, timeZone: String?, timeZoneSource: TimeZoneSource,
+                units: String, gravity: GravityContent, quality: QualitySummary, warnings: [String],
+                kind: RecordingKind = .phoneInBed, kindReason: String = "") {
         self.kind = kind; self.kindReason = kindReason
         self.id = id; self.path = path; self.contentHash = contentHash; self.format = format; self.sizeBytes = sizeBytes
         self.sampleCount = sampleCount; self.effectiveSampleRateHz = effectiveSampleRateHz; self.firstUTC = firstUTC
@@ -43,7 +43,7 @@ public struct StoredRecording: Sendable, Equatable {
 
 extension StoredRecording {
     /// The facts a night method may need (``RecordingFacts``).
-    public var facts: RecordingFacts { RecordingFacts(format: SourceFormat(rawValue: format), sampleRateHz: quality.nominalSampleRateHz ?? effectiveSampleRateHz) }
+    public var facts: RecordingFacts { RecordingFacts(format: format, sampleRateHz: quality.nominalSampleRateHz ?? effectiveSampleRateHz) }
 }
 
 /// A night with its base series: everything needed to re-derive any analysis without the raw file.
@@ -100,7 +100,7 @@ public struct NightOverview: Sendable, Equatable {
     public var nightID: String
     public var date: CivilDate
     public var recordingPath: String
-    public var recordingFormat: String
+    public var recordingFormat: SourceFormat
     public var timeZone: String?
     public var analysis: NightAnalysis?
     public var kind: RecordingKind = .phoneInBed

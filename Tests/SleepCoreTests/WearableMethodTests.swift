@@ -103,16 +103,16 @@ struct WearableMethodTests {
 
     @Test("recording kinds: device formats and 24-h gravity are wearables; user acceleration and one gravity night are phones; --kind wins")
     func kinds() {
-        func kind(_ g: String, _ device: Bool, hours: Int, _ o: RecordingKind? = nil) -> RecordingKind {
-            RecordingKindClassifier.decide(gravity: g, isWearableDeviceFormat: device, format: "f", spanSeconds: hours * 3600, override: o).kind
+        func kind(_ g: GravityContent, _ device: Bool, hours: Int, _ o: RecordingKind? = nil) -> RecordingKind {
+            RecordingKindClassifier.decide(gravity: g, isWearableDeviceFormat: device, format: .samples(.rawCSV), spanSeconds: hours * 3600, override: o).kind
         }
-        #expect(kind("included", true, hours: 1) == .wearable24h)
-        #expect(kind("included", false, hours: 72) == .wearable24h)
-        #expect(kind("included", false, hours: 8) == .phoneInBed)
-        #expect(kind("removed", false, hours: 72) == .phoneInBed)
-        #expect(kind("unknown", false, hours: 30) == .phoneInBed)
-        #expect(kind("removed", false, hours: 8, .wearable24h) == .wearable24h)
-        let d = RecordingKindClassifier.decide(gravity: "included", isWearableDeviceFormat: false, format: "raw-csv", spanSeconds: 72 * 3600)
+        #expect(kind(.included, true, hours: 1) == .wearable24h)
+        #expect(kind(.included, false, hours: 72) == .wearable24h)
+        #expect(kind(.included, false, hours: 8) == .phoneInBed)
+        #expect(kind(.removed, false, hours: 72) == .phoneInBed)
+        #expect(kind(.unknown, false, hours: 30) == .phoneInBed)
+        #expect(kind(.removed, false, hours: 8, .wearable24h) == .wearable24h)
+        let d = RecordingKindClassifier.decide(gravity: .included, isWearableDeviceFormat: false, format: .samples(.rawCSV), spanSeconds: 72 * 3600)
         #expect(d.reason == "acceleration with gravity over 72 h: a device worn day and night")
     }
 

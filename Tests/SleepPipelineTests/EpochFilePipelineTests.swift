@@ -228,7 +228,7 @@ struct EpochFilePipelineTests {
         #expect(summary.failures.isEmpty)
         let db = try SleepDatabase(path: w.db)
         let item = try #require(try db.recordingsWithRhythm().first)
-        #expect(item.recording.kind == "wearable-24h")
+        #expect(item.recording.kind == .wearable24h)
         let rhythm = try #require(item.rhythm)
         print("WEARABLE RHYTHM: \(rhythm.status) \(rhythm.days) days, IS \(rhythm.metrics?.interdailyStability ?? .nan), IV \(rhythm.metrics?.intradailyVariability ?? .nan), RA \(rhythm.metrics?.relativeAmplitude ?? .nan), L5 from \(item.l5Start ?? "-"), M10 from \(item.m10Start ?? "-"), SRI \(rhythm.sleepRegularityIndex ?? .nan)")
         if rhythm.days >= RecordingRhythm.minimumDays {

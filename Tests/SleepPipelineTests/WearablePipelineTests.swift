@@ -174,7 +174,7 @@ struct WearablePipelineTests {
         #expect(summary.failures.isEmpty)
         let db = try SleepDatabase(path: w.db)
         let recording = try #require(try db.recording(forNight: try db.nightIDs()[0]))
-        #expect(recording.kind == "wearable-24h")
+        #expect(recording.kind == .wearable24h)
         let q = recording.quality
         #expect(q.calibration?.hasPrefix("applied") == true, "\(q.calibration ?? "")")
         let before = try #require(q.calibrationErrorBeforeMilliG), after = try #require(q.calibrationErrorAfterMilliG)

@@ -93,7 +93,7 @@ struct DSTChartTests {
     func intervalTableOffsets() {
         let (window, analysis) = Self.night(date: CivilDate(year: 2024, month: 10, day: 26), timeline: Self.autumn)
         let input = NightReportInput(nightID: "n", date: window.date, timeline: Self.autumn, timeZoneName: "Europe/Berlin",
-                                     recordingPath: "r.csv", recordingFormat: "raw-csv", dataFacts: [], warnings: [],
+                                     recordingPath: "r.csv", recordingFormat: .samples(.rawCSV), dataFacts: [], warnings: [],
                                      preBedSurvey: [], postBedSurvey: [], analysis: analysis, sourceResolutionSeconds: 1)
         let html = HTMLPages.nightPage(input, chartFile: "movement.png")
         #expect(html.contains("<th>UTC offset</th>"))

@@ -73,7 +73,7 @@ struct ReportTests {
     func escaping() {
         let input = NightReportInput(
             nightID: "n<1>", date: CivilDate(year: 2024, month: 6, day: 14), timeline: .fixed(7200), timeZoneName: "Europe/Berlin",
-            recordingPath: "evil\"<script>alert(1)</script>.csv", recordingFormat: "raw-csv", dataFacts: [("a & b", "<i>x</i>")],
+            recordingPath: "evil\"<script>alert(1)</script>.csv", recordingFormat: .samples(.rawCSV), dataFacts: [("a & b", "<i>x</i>")],
             warnings: ["<img src=x onerror=alert(1)>"], preBedSurvey: [("q<script>", "answer 'quoted' & <b>bold</b>")],
             postBedSurvey: [], analysis: Self.analysis(), sourceResolutionSeconds: 1)
         let html = HTMLPages.nightPage(input, chartFile: "movement.png")

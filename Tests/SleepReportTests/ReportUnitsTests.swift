@@ -24,7 +24,7 @@ struct ReportUnitsTests {
     func pageUnits() {
         let a = ReportTests.analysis()
         let input = NightReportInput(nightID: "n", date: CivilDate(year: 2024, month: 6, day: 14), timeline: .fixed(7200), timeZoneName: "Europe/Berlin",
-                                     recordingPath: "r.csv", recordingFormat: "raw-csv", dataFacts: [], warnings: [], preBedSurvey: [],
+                                     recordingPath: "r.csv", recordingFormat: .samples(.rawCSV), dataFacts: [], warnings: [], preBedSurvey: [],
                                      postBedSurvey: [], analysis: a, sourceResolutionSeconds: 1)
         let html = HTMLPages.nightPage(input, chartFile: "movement.png")
         #expect(html.contains("<th>Mean acceleration (mg)</th>"))

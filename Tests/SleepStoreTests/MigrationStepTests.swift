@@ -63,8 +63,8 @@ struct MigrationStepTests {
         #expect(run.parametersChanged == (old.had("v11") ? "--tz" : nil))
         #expect(try db.query("SELECT path, error FROM run_failures") == [["path": "bad.csv", "error": "unreadable"]])
         let (recording, _) = try #require(try db.recording(contentHash: old.expectedHash))
-        #expect(recording.path == "sub/p1.cwa" && recording.format == "axivity-cwa" && recording.sizeBytes == 10)
-        #expect(recording.kind == (old.had("v2") ? "wearable-24h" : "phone-in-bed"))
+        #expect(recording.path == "sub/p1.cwa" && recording.format == .samples(.axivityCWA) && recording.sizeBytes == 10)
+        #expect(recording.kind == (old.had("v2") ? .wearable24h : .phoneInBed))
         #expect(recording.kindReason == (old.had("v2") ? "device" : ""))
         #expect(recording.quality == OldStore.quality)
         #expect(recording.warnings == OldStore.warnings)
@@ -182,9 +182,9 @@ struct MigrationStepTests {
                                 timeline: .fixed(0), timeZone: nil, label: nil, preBedSurvey: [], postBedSurvey: [],
                                 series: SecondSeries(startSecond: 0, movement: [], legacyMovement: [], sampleCounts: []),
                                 epochs: epochs, kind: .wearable24h)
-        let again = StoredRecording(path: "old.cwa", contentHash: "blake3:0", format: "axivity-cwa", sizeBytes: 10, sampleCount: 3,
-                                    effectiveSampleRateHz: 100, firstUTC: nil, endUTC: nil, timeZone: nil, timeZoneSource: "option",
-                                    units: "g", gravity: "included", quality: QualitySummary(), warnings: [], kind: "wearable-24h")
+        let again = StoredRecording(path: "old.cwa", contentHash: "blake3:0", format: .samples(.axivityCWA), sizeBytes: 10, sampleCount: 3,
+                                    effectiveSampleRateHz: 100, firstUTC: nil, endUTC: nil, timeZone: nil, timeZoneSource: .option,
+                                    units: "g", gravity: .included, quality: QualitySummary(), warnings: [], kind: .wearable24h)
         try db.replaceRecording(again, nights: [night], analyses: [:], runID: nil)
         let row = try db.query("SELECT milestone_version, ggir_scores_clock FROM recordings WHERE path = 'old.cwa'")
         #expect(row == [["milestone_version": String(SleepDatabase.milestoneVersion), "ggir_scores_clock": ""]])

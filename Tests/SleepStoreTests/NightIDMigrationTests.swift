@@ -10,8 +10,8 @@ struct NightIDMigrationTests {
     let path = NSTemporaryDirectory() + "sleepsta-v6-\(UUID().uuidString).sqlite"
 
     func recording(_ sha: String, path: String) -> StoredRecording {
-        StoredRecording(path: path, contentHash: sha, format: "axivity-cwa", sizeBytes: 10, sampleCount: 3, effectiveSampleRateHz: 1,
-                        firstUTC: 0, endUTC: 3, timeZone: "Europe/Berlin", timeZoneSource: "option", units: "g", gravity: "included",
+        StoredRecording(path: path, contentHash: sha, format: .samples(.axivityCWA), sizeBytes: 10, sampleCount: 3, effectiveSampleRateHz: 1,
+                        firstUTC: 0, endUTC: 3, timeZone: "Europe/Berlin", timeZoneSource: .option, units: "g", gravity: .included,
                         quality: QualitySummary(), warnings: [])
     }
 

@@ -27,8 +27,8 @@ struct QualityMigrationTests {
     }
 
     func recording(_ hash: String, path: String, quality: QualitySummary) -> StoredRecording {
-        StoredRecording(path: path, contentHash: hash, format: "axivity-cwa", sizeBytes: 10, sampleCount: 3, effectiveSampleRateHz: 1,
-                        firstUTC: 0, endUTC: 3, timeZone: "Europe/Berlin", timeZoneSource: "option", units: "g", gravity: "included",
+        StoredRecording(path: path, contentHash: hash, format: .samples(.axivityCWA), sizeBytes: 10, sampleCount: 3, effectiveSampleRateHz: 1,
+                        firstUTC: 0, endUTC: 3, timeZone: "Europe/Berlin", timeZoneSource: .option, units: "g", gravity: .included,
                         quality: quality, warnings: [])
     }
 

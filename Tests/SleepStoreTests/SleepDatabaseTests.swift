@@ -9,8 +9,8 @@ struct SleepDatabaseTests {
     let path = NSTemporaryDirectory() + "sleepsta-store-\(UUID().uuidString).sqlite"
 
     func recording(_ sha: String, path: String = "a.csv") -> StoredRecording {
-        StoredRecording(path: path, contentHash: sha, format: "raw-csv", sizeBytes: 10, sampleCount: 3, effectiveSampleRateHz: 1,
-                        firstUTC: 0, endUTC: 3, timeZone: "Europe/Berlin", timeZoneSource: "option", units: "g", gravity: "removed",
+        StoredRecording(path: path, contentHash: sha, format: .samples(.rawCSV), sizeBytes: 10, sampleCount: 3, effectiveSampleRateHz: 1,
+                        firstUTC: 0, endUTC: 3, timeZone: "Europe/Berlin", timeZoneSource: .option, units: "g", gravity: .removed,
                         quality: QualitySummary(), warnings: [])
     }
 
@@ -64,6 +64,38 @@ struct SleepDatabaseTests {
         #expect(try db.query("SELECT text FROM recording_warnings ORDER BY recording_id, ordinal").map { $0["text"]! } == ["includes gravity"])
         try db.deleteRecording(path: "a.csv")
         #expect(try db.query("SELECT COUNT(*) AS n FROM recording_warnings") == [["n": "0"]])
+    }
+
+    @Test("stored names come back typed; a name this version does not know is refused naming its column and value")
+    func storedNamesTyped() throws {
+        let db = try SleepDatabase(path: path)
+        var r = recording("h1", path: "a.cwa")
+        r.format = .samples(.axivityCWA); r.kind = .wearable24h; r.gravity = .included; r.timeZoneSource = .data
+        try db.replaceRecording(r, nights: [night("n1")], analyses: [:], runID: nil)
+        let back = try #require(try db.recording(contentHash: "h1")?.recording)
+        #expect(back.format == .samples(.axivityCWA) && back.kind == .wearable24h && back.gravity == .included && back.timeZoneSource == .data)
+        #expect(try db.nightCatalog().map(\.recordingFormat) == [.samples(.axivityCWA)])
+        for (column, value) in [("kind", "wearable-48h"), ("format", "axivity-cwz"), ("gravity", "sideways"), ("time_zone_source", "guess")] {
+            let queue = try DatabaseQueue(path: path)
+            try queue.write { d in
+                try d.execute(sql: "UPDATE recordings SET \(column) = ?", arguments: [value])
+            }
+            try queue.close()
+            let error = #expect(throws: (any Error).self) { try db.recording(contentHash: "h1") }
+            let text = String(describing: error)
+            #expect(text.contains(column) && text.contains(value), "\(text)")
+            try DatabaseQueue(path: path).write { d in try d.execute(sql: "UPDATE recordings SET \(column) = ?", arguments: [Self.stored(column, r)]) }
+        }
+        #expect(try db.recording(forNight: "n1") == back)
+    }
+
+    static func stored(_ column: String, _ r: StoredRecording) -> String {
+        switch column {
+        case "kind": r.kind.rawValue
+        case "format": r.format.rawValue
+        case "gravity": r.gravity.rawValue
+        default: r.timeZoneSource.rawValue
+        }
     }
 
     @Test("an analysis round-trips, and saving it again replaces it")

@@ -68,10 +68,10 @@ enum NightLibrary {
                                     preBedSurvey: [], postBedSurvey: [], series: series)
             let hex = "blake3:" + String(format: "%064x", k + 1)   // a made-up identity of the stored form
             let recording = StoredRecording(
-                path: "year/phone-\(date).csv", contentHash: hex, format: RecordingFormat.rawCSV.rawValue,
+                path: "year/phone-\(date).csv", contentHash: hex, format: .samples(.rawCSV),
                 sizeBytes: Int64(seconds * 50 * 40), sampleCount: Int64(seconds * 50), effectiveSampleRateHz: 50,
-                firstUTC: start, endUTC: start + Int64(seconds), timeZone: zone, timeZoneSource: TimeZoneSource.option.rawValue,
-                units: "g", gravity: GravityContent.removed.rawValue, quality: QualitySummary(), warnings: [])
+                firstUTC: start, endUTC: start + Int64(seconds), timeZone: zone, timeZoneSource: .option,
+                units: "g", gravity: .removed, quality: QualitySummary(), warnings: [])
             return Night(stored: night, recording: recording)
         }
     }

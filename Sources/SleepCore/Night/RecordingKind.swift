@@ -35,27 +35,27 @@ public enum RecordingKindClassifier {
     public static let wearableMinimumSpanSeconds = 20 * 3600
 
     /// - Parameters:
-    ///   - gravity: the readers' `GravityContent` raw value (`included`, `removed`, `unknown`).
+    ///   - gravity: whether the acceleration includes gravity, as the reader found it.
     ///   - isWearableDeviceFormat: the file is a raw wearable format (`.cwa`, `.bin`, `.gt3x`, ActiLife raw CSV).
     ///   - format: the format's name, for the reason.
     ///   - spanSeconds: first to last second with data.
     ///   - override: `--kind`, nil for `auto`.
-    public static func decide(gravity: String, isWearableDeviceFormat: Bool, format: String, spanSeconds: Int,
+    public static func decide(gravity: GravityContent, isWearableDeviceFormat: Bool, format: SourceFormat, spanSeconds: Int,
                               override: RecordingKind? = nil) -> RecordingKindDecision {
         let hours = LocalClock.hoursText(seconds: spanSeconds)
         if let override {
-            return RecordingKindDecision(kind: override, reason: "chosen with --kind \(override.rawValue) (the data: \(format), gravity \(gravity), \(hours) of data)")
+            return RecordingKindDecision(kind: override, reason: "chosen with --kind \(override.rawValue) (the data: \(format), gravity \(gravity.rawValue), \(hours) of data)")
         }
         if isWearableDeviceFormat {
-            return RecordingKindDecision(kind: .wearable24h, reason: "a wearable accelerometer file (\(format)), gravity \(gravity), \(hours) of data")
+            return RecordingKindDecision(kind: .wearable24h, reason: "a wearable accelerometer file (\(format)), gravity \(gravity.rawValue), \(hours) of data")
         }
-        if gravity == "included" && spanSeconds >= wearableMinimumSpanSeconds {
+        if gravity == .included && spanSeconds >= wearableMinimumSpanSeconds {
             return RecordingKindDecision(kind: .wearable24h, reason: "acceleration with gravity over \(hours): a device worn day and night")
         }
-        if gravity == "included" {
+        if gravity == .included {
             return RecordingKindDecision(kind: .phoneInBed, reason: "acceleration with gravity over only \(hours) (less than 20 h): taken for a phone on the mattress through one night")
         }
-        return RecordingKindDecision(kind: .phoneInBed, reason: gravity == "removed"
+        return RecordingKindDecision(kind: .phoneInBed, reason: gravity == .removed
             ? "user acceleration (gravity removed) over \(hours): a phone on the mattress"
             : "acceleration whose gravity content is unknown, over \(hours): analysed as a phone on the mattress")
     }

@@ -1,15 +1,6 @@
 extension RawMetrics {
-    /// Whether the acceleration contains gravity. The raw values are those of the readers'
-    /// `GravityContent` (`included`, `removed`, `unknown`), so one converts with
-    /// `RawMetrics.Gravity(rawValue: recording.gravity.rawValue)`.
-    public enum Gravity: String, Sendable, Hashable, CaseIterable, Codable {
-        /// Device acceleration in g with gravity (accelerometer raw data, GGIR's input): ‖a‖ ≈ 1 g at rest.
-        case included
-        /// User acceleration with gravity subtracted (CoreMotion `userAcceleration`): ‖a‖ ≈ 0 at rest.
-        case removed
-        /// The reader could not tell (the mean norm at the start was neither ≈ 1 g nor ≈ 0).
-        case unknown
-    }
+    /// Whether the acceleration contains gravity (one type with the readers' and the store's).
+    public typealias Gravity = GravityContent
 
     /// How much a metric means for a kind of input.
     public enum Suitability: Sendable, Equatable {

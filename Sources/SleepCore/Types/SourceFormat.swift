@@ -2,7 +2,7 @@
 /// epoch exports, so that code which follows how another tool reads a file (GGIR's read chunks,
 /// its reading of a device clock) asks a type, not a spelled name. The raw value is the name the
 /// store, the exports and the pages show; the two families' names never collide.
-public enum SourceFormat: Sendable, Hashable, Codable, CustomStringConvertible {
+public enum SourceFormat: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
     case samples(SampleFormat)
     case epochs(EpochFileFormat)
 

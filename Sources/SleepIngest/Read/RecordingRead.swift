@@ -37,8 +37,8 @@ public struct RecordingRead: Sendable {
         }
     }
 
-    /// The format's name (``RecordingFormat`` or ``EpochFileFormat`` raw value).
-    public var format: String
+    /// The file's format (a raw-sample or an epoch format).
+    public var format: SourceFormat
     /// The base series in the source's continuous pieces (an app export's nights; one otherwise),
     /// with what the source said about each.
     public var segments: [RecordingSegment]
@@ -88,14 +88,14 @@ public struct RecordingRead: Sendable {
         let spans = recording.segments.compactMap(\.series.dataSpan)
         let span = spans.isEmpty ? nil : (first: spans.map(\.first).min()!, end: spans.map(\.end).max()!)
         let decision = RecordingKindClassifier.decide(
-            gravity: recording.gravity.rawValue, isWearableDeviceFormat: WearableMilestonePasses.wearableDeviceFormats.contains(recording.format),
-            format: recording.format.rawValue, spanSeconds: Int(span.map { $0.end - $0.first } ?? 0), override: options.kindOverride)
+            gravity: recording.gravity, isWearableDeviceFormat: WearableMilestonePasses.wearableDeviceFormats.contains(recording.format),
+            format: .samples(recording.format), spanSeconds: Int(span.map { $0.end - $0.first } ?? 0), override: options.kindOverride)
         let wearable = decision.kind == .wearable24h ? try WearableMilestonePasses.wearableEpochs(file, path: path, recording: &recording) : nil
         if decision.kind == .phoneInBed && recording.gravity == .included {
             recording.warnings.append("the acceleration includes gravity (mean |a| ≈ 1 g), yet the recording is analysed as a phone on the mattress (\(decision.reason)); movement then includes gravity and sleep estimates are unreliable: use --kind wearable-24h for a device worn day and night")
         }
         return RecordingRead(
-            format: recording.format.rawValue, segments: recording.segments, milestone: wearable.map { .wearable($0) } ?? .none,
+            format: .samples(recording.format), segments: recording.segments, milestone: wearable.map { .wearable($0) } ?? .none,
             decision: decision, timeline: recording.timeline, timeZoneName: recording.timeZoneName, timeZoneSource: recording.timeZoneSource,
             units: recording.units, gravity: recording.gravity, quality: recording.quality,
             sampleCount: Int64(recording.quality.sampleCount), effectiveSampleRateHz: recording.quality.effectiveSampleRateHz,
@@ -121,7 +121,7 @@ public struct RecordingRead: Sendable {
         let what = column.map { "\($0.name) (\($0.unit)) per \(file.epochSeconds)-s epoch" } ?? "no activity column"
         let reason = "an epoch file (\(file.format.rawValue)): \(what), already reduced by device software; scored with that software's defaults"
         return RecordingRead(
-            format: file.format.rawValue, segments: [RecordingSegment(series: base)], milestone: .epochFile(whole),
+            format: .epochs(file.format), segments: [RecordingSegment(series: base)], milestone: .epochFile(whole),
             decision: RecordingKindDecision(kind: .epochFile, reason: reason), timeline: file.timeline,
             timeZoneName: file.timeZoneName, timeZoneSource: file.timeZoneSource, units: column?.unit ?? "", gravity: .unknown,
             quality: quality, sampleCount: Int64(file.count - file.absentEpochs), effectiveSampleRateHz: 1 / Double(file.epochSeconds),

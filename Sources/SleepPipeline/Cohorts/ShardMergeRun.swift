@@ -140,7 +140,7 @@ public struct ShardMergeRun {
                             filesFailed: summary.shards.map(\.filesFailed).reduce(0, +),
                             status: summary.missing.isEmpty ? "ok" : "shards-missing")
         do { summary.counts = try db.mergeShards(summary.shards.map(\.path), run: run) } catch {
-            throw PipelineError.environment("merge into \(databasePath): \(Pipeline.shortDescription(error)); \(databasePath) is as it was")
+            throw PipelineError.environment("merge into \(databasePath): \(SleepDatabase.shortDescription(error)); \(databasePath) is as it was")
         }
         return summary
     }

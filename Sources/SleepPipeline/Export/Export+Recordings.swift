@@ -15,7 +15,7 @@ extension Exporter {
                 let r = item.recording
                 let days = item.rhythm.map { CSVFormat.number($0.days) } ?? ""
                 func row(_ measure: String, _ scope: String, _ value: String, sd: Double? = nil, n: Int? = nil, unit: String, source: String, key: String = "") throws {
-                    try out.write(CSVFormat.line([r.path, r.format, r.kind, days, measure, scope, value, CSVFormat.number(sd),
+                    try out.write(CSVFormat.line([r.path, r.format.rawValue, r.kind.rawValue, days, measure, scope, value, CSVFormat.number(sd),
                                                   n.map(String.init) ?? "", unit, source, key]))
                     rows += 1
                 }

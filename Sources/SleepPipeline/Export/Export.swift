@@ -191,7 +191,7 @@ public struct Exporter {
     /// The zone's name, also for nights stored before every recording had one: the offsets the
     /// file stated, or UTC where nothing stated a zone.
     static func zoneName(_ a: AnalysisExportEntry) -> String {
-        a.night.timeZone ?? (a.night.timeZoneSource == TimeZoneSource.assumedUTC.rawValue ? "UTC" : a.night.timeline.offsetsName())
+        a.night.timeZone ?? (a.night.timeZoneSource == .assumedUTC ? "UTC" : a.night.timeline.offsetsName())
     }
 
     static func time(_ utc: Int64?, _ a: AnalysisExportEntry) -> String {
@@ -237,6 +237,6 @@ public struct Exporter {
             + parameterFields(a)
             + [epochSeconds, factor, CSVFormat.number(a.wakeThreshold),
                String(p.persistentSleepMinutes), CSVFormat.number(p.deepQuantile), String(p.minimumCoverageSeconds),
-               a.night.timeZoneSource, String(a.analysisID), a.night.kind.rawValue, a.labels.scoredPer]
+               a.night.timeZoneSource.rawValue, String(a.analysisID), a.night.kind.rawValue, a.labels.scoredPer]
     }
 }

@@ -18,20 +18,19 @@ enum ReadAgain: Equatable {
     case zone(was: String)
 
     static func reason(_ stored: StoredReadFacts, configuration c: PipelineConfiguration, isSamples: Bool) -> ReadAgain? {
-        if isSamples, let kind = c.kindOverride, kind.rawValue != stored.kind { return .kind }
-        if isSamples, c.needsActivityCounts, stored.kind == RecordingKind.wearable24h.rawValue, !stored.activityCountsAttempted { return .counts }
+        if isSamples, let kind = c.kindOverride, kind != stored.kind { return .kind }
+        if isSamples, c.needsActivityCounts, stored.kind == .wearable24h, !stored.activityCountsAttempted { return .counts }
         if isSamples, methodNeedsGGIRScores(kind: stored.kind, configuration: c), stored.milestoneOutdated { return .ggirScores }
-        if let tz = c.timeZoneIdentifier, stored.timeZoneSource != TimeZoneSource.data.rawValue, stored.timeZone != tz {
-            return .zone(was: stored.timeZoneSource == TimeZoneSource.assumedUTC.rawValue
-                ? "UTC (assumed: no zone in the file, no --tz)" : "\(stored.timeZone ?? "UTC") (\(stored.timeZoneSource))")
+        if let tz = c.timeZoneIdentifier, stored.timeZoneSource != .data, stored.timeZone != tz {
+            return .zone(was: stored.timeZoneSource == .assumedUTC
+                ? "UTC (assumed: no zone in the file, no --tz)" : "\(stored.timeZone ?? "UTC") (\(stored.timeZoneSource.rawValue))")
         }
         return nil
     }
 
-    /// Whether the method this run gives a recording of `kind` (a ``RecordingKind`` raw value)
+    /// Whether the method this run gives a recording of `kind`
     /// reads GGIR's 2023 non-wear scores from the stored milestone (``NightInputs/ggirNonWearScores``).
-    static func methodNeedsGGIRScores(kind: String, configuration c: PipelineConfiguration) -> Bool {
-        guard let kind = RecordingKind(rawValue: kind) else { return false }
-        return NightAnalysisMethods.method(for: kind, parameters: c.parameters).inputs.contains(.ggirNonWearScores)
+    static func methodNeedsGGIRScores(kind: RecordingKind, configuration c: PipelineConfiguration) -> Bool {
+        NightAnalysisMethods.method(for: kind, parameters: c.parameters).inputs.contains(.ggirNonWearScores)
     }
 }

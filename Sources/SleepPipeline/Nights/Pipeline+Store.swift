@@ -31,9 +31,9 @@ extension Pipeline {
         let stored = StoredRecording(
             path: relativePath, contentHash: contentHash, format: read.format,
             sizeBytes: before.sizeBytes, sampleCount: read.sampleCount, effectiveSampleRateHz: read.effectiveSampleRateHz,
-            firstUTC: read.span?.first, endUTC: read.span?.end, timeZone: read.timeZoneName, timeZoneSource: read.timeZoneSource.rawValue,
-            units: read.units, gravity: read.gravity.rawValue, quality: read.quality,
-            warnings: read.warnings, kind: kind.rawValue, kindReason: read.decision.reason)
+            firstUTC: read.span?.first, endUTC: read.span?.end, timeZone: read.timeZoneName, timeZoneSource: read.timeZoneSource,
+            units: read.units, gravity: read.gravity, quality: read.quality,
+            warnings: read.warnings, kind: kind, kindReason: read.decision.reason)
         try before.requireUnchanged(path: path)
         let rhythm = read.milestone.rhythm(timeline: read.timeline, parameters: configuration.parameters)
         // A method that reads the other days gets the whole read recording, prepared once.

@@ -47,7 +47,7 @@ public struct ReportRender {
         builder.participants = ParticipantOption.remembered(runs: try db.allRuns())
         let result: (written: Int, unchanged: Int, nightsRendered: Int, nights: Int, skipped: [String])
         do { result = try builder.render(only: nil) } catch {
-            throw PipelineError.environment("render: reports \(reportsDirectory): \(Pipeline.shortDescription(error))")
+            throw PipelineError.environment("render: reports \(reportsDirectory): \(SleepDatabase.shortDescription(error))")
         }
         return Summary(parameters: chosen, nights: result.nights, written: result.written, unchanged: result.unchanged,
                        skipped: result.skipped)

@@ -116,17 +116,14 @@ public struct Pipeline {
     /// A store operation's failure as the run reports it: an environment error naming the database.
     static func storeError(_ error: any Error, databasePath: String) -> any Error {
         if error is PipelineError { return error }
-        return PipelineError.environment("database \(databasePath): \(shortDescription(error))")
+        return PipelineError.environment("database \(databasePath): \(SleepDatabase.shortDescription(error))")
     }
 
     func writingReports<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch let error as PipelineError { throw error } catch {
-            throw PipelineError.environment("reports \(configuration.reportsDirectory): \(Self.shortDescription(error))")
+            throw PipelineError.environment("reports \(configuration.reportsDirectory): \(SleepDatabase.shortDescription(error))")
         }
     }
-
-    /// An error's description without the SQL statement GRDB appends (`… - while executing \`INSERT …\``).
-    static func shortDescription(_ error: any Error) -> String { SleepDatabase.shortDescription(error) }
 
     enum IngestOutcome {
         case unchanged, unchangedByStat, moved(nightIDs: [String])

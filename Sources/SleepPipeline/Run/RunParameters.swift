@@ -38,7 +38,7 @@ public struct RunParameters: Codable, Sendable, Equatable {
         guard FileManager.default.fileExists(atPath: path), access(path, W_OK) == 0 else { return nil }
         let last: RunRecord?
         do { last = try SleepDatabase.lastFinishedRun(path: path, commands: ["run", "nightly"]) } catch {
-            throw PipelineError.environment("database \(path): \(Pipeline.shortDescription(error))")
+            throw PipelineError.environment("database \(path): \(SleepDatabase.shortDescription(error))")
         }
         guard let run = last, let id = run.id, let p = recorded(in: run) else { return nil }
         return (id, p)

@@ -76,9 +76,9 @@ extension ReportBuilder {
             var rhythm = item.rhythm
             rhythm?.utcOffsetSeconds = Int(timeline.offset(atUTC: item.rhythm?.startUTC ?? 0))
             let input = RecordingReportInput(
-                path: PrintableText.escaped(r.path), format: r.format, kind: r.kind, kindReason: r.kindReason,
-                timeZone: "\(r.timeZone ?? "UTC offsets from the data") (\(r.timeZoneSource))",
-                facts: [("Format", r.format), ("Size", "\(r.sizeBytes) bytes, \(NightPageText.shortContentHash(r.contentHash))"),
+                path: PrintableText.escaped(r.path), format: r.format.rawValue, kind: r.kind.rawValue, kindReason: r.kindReason,
+                timeZone: "\(r.timeZone ?? "UTC offsets from the data") (\(r.timeZoneSource.rawValue))",
+                facts: [("Format", r.format.rawValue), ("Size", "\(r.sizeBytes) bytes, \(NightPageText.shortContentHash(r.contentHash))"),
                         ("Data", r.firstUTC.flatMap { a in r.endUTC.map { b in "\(LocalClock.iso8601(utcSecond: a, timeline: timeline)) to \(LocalClock.iso8601(utcSecond: b, timeline: timeline))" } } ?? "–")],
                 warnings: Self.warnings(r), rhythm: rhythm, averages: NightMetricAverages.compute(scored), nights: links2,
                 actogramFile: actogramFile)

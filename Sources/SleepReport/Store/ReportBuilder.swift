@@ -67,53 +67,9 @@ public struct ReportBuilder: Sendable {
         // rendered night are rendered too, so that their links follow.
         let pagesOnly = only.map { only in Set(only.flatMap { id in [neighbours[id]?.previous?.nightID, neighbours[id]?.next?.nightID].compactMap { $0 } })
             .subtracting(only) } ?? []
-        let nights = try workers.map(overviews.count) { k -> NightRendering? in
-            let overview = overviews[k]
-            guard let listed = overview.analysis else { return nil }
-            var outcomes: [ReportWriter.Outcome] = []
-            guard NightNaming.isNightID(overview.nightID) else {
-                return .skipped("night '\(PrintableText.escaped(overview.nightID))': not a night id sleepsta makes (stem_YYYY-MM-DD); its page is not written")
-            }
-            let folder: String
-            do { folder = try ReportPaths.path(overview.nightID, in: reportsDirectory) } catch { return .skipped("night \(error)") }
-            let whole = (only?.contains(overview.nightID) ?? true) || !Self.nightFilesExist(in: folder)
-            guard whole || pagesOnly.contains(overview.nightID) else {
-                guard let entry = catalog[overview.nightID] else { return nil }
-                step(overview.nightID)
-                return .rendered(outcomes, IndexRow(nightID: overview.nightID, date: entry.date, recordingPath: PrintableText.escaped(overview.recordingPath),
-                                                    timeline: entry.timeline, analysis: listed, participant: participant(overview.recordingPath)))
-            }
-            // A stored row that cannot be read (damaged, or written by a hostile shard) costs its
-            // night, not the render.
-            let stored: (night: StoredNight, analysis: NightAnalysis, recording: StoredRecording?)
-            do {
-                guard let night = try db.night(id: overview.nightID), let key = keys[overview.kind],
-                      let analysis = try db.analysis(nightID: overview.nightID, parametersKey: key) else { return nil }
-                stored = (night, analysis, try db.recording(forNight: overview.nightID))
-            } catch {
-                return .skipped("night \(overview.nightID): its stored row cannot be read (\(SleepDatabase.shortDescription(error))); its page is not written")
-            }
-            let (night, analysis, recording) = stored
-            let chart = NightPageText.chart(analysis, epochs: night.epochs, timeline: night.timeline, date: night.window.date,
-                                            interval: parameters.interval)
-            if whole { outcomes.append(try ReportWriter.write(renderer.png(chart), to: folder + "/movement.png")) }
-            var input = NightReportInput(
-                nightID: overview.nightID, date: night.window.date, timeline: night.timeline, timeZoneName: night.timeZone,
-                recordingPath: PrintableText.escaped(overview.recordingPath), recordingFormat: overview.recordingFormat,
-                dataFacts: Self.facts(night: night, recording: recording), warnings: Self.warnings(recording),
-                preBedSurvey: night.preBedSurvey.map { ($0.question, $0.answer) },
-                postBedSurvey: night.postBedSurvey.map { ($0.question, $0.answer) },
-                analysis: analysis, sourceResolutionSeconds: night.series.sourceResolutionSeconds)
-            input.kindReason = recording?.kindReason ?? ""
-            input.recordingPage = "../" + Self.recordingFolder(overview.recordingPath) + "/index.html"
-            input.previousNight = neighbours[overview.nightID]?.previous
-            input.nextNight = neighbours[overview.nightID]?.next
-            input.timeZoneSource = recording?.timeZoneSource ?? ""
-            outcomes.append(try ReportWriter.write(HTMLPages.nightPage(input, chartFile: "movement.png"), to: folder + "/index.html"))
-            step(overview.nightID)
-            return .rendered(outcomes, IndexRow(nightID: overview.nightID, date: night.window.date, recordingPath: PrintableText.escaped(overview.recordingPath),
-                                                timeline: night.timeline, analysis: analysis, participant: participant(overview.recordingPath)))
-        }
+        let plan = NightPlan(only: only, pagesOnly: pagesOnly, neighbours: neighbours, catalog: catalog, keys: keys,
+                             renderer: renderer, step: step)
+        let nights = try workers.map(overviews.count) { k in try renderNight(overviews[k], plan) }
         var skipped: [String] = []
         for night in nights {
             switch night {
@@ -142,6 +98,79 @@ public struct ReportBuilder: Sendable {
                                                          overviewCharts: overview.files),
                                      to: indexPath))
         return (written, unchanged, nightsRendered, overviews.count, skipped)
+    }
+
+    /// What every night's turn in ``render(only:progress:)`` shares.
+    struct NightPlan: Sendable {
+        /// The nights whose chart and page are asked for (nil: all).
+        let only: Set<String>?
+        /// Neighbours of those nights: their pages are rewritten so that their links follow.
+        let pagesOnly: Set<String>
+        let neighbours: [String: (previous: (nightID: String, date: CivilDate)?, next: (nightID: String, date: CivilDate)?)]
+        let catalog: [String: NightCatalogEntry]
+        let keys: [RecordingKind: String]
+        let renderer: ChartRenderer
+        /// Called once per night listed, after its files.
+        let step: @Sendable (String) -> Void
+    }
+
+    /// One night: its index row, and its chart and page when asked for or missing; nil for a night
+    /// without an analysis under its kind's key.
+    func renderNight(_ overview: NightOverview, _ plan: NightPlan) throws -> NightRendering? {
+        guard let listed = overview.analysis else { return nil }
+        guard NightNaming.isNightID(overview.nightID) else {
+            return .skipped("night '\(PrintableText.escaped(overview.nightID))': not a night id sleepsta makes (stem_YYYY-MM-DD); its page is not written")
+        }
+        let folder: String
+        do { folder = try ReportPaths.path(overview.nightID, in: reportsDirectory) } catch { return .skipped("night \(error)") }
+        let whole = (plan.only?.contains(overview.nightID) ?? true) || !Self.nightFilesExist(in: folder)
+        guard whole || plan.pagesOnly.contains(overview.nightID) else {
+            guard let entry = plan.catalog[overview.nightID] else { return nil }
+            plan.step(overview.nightID)
+            return .rendered([], IndexRow(nightID: overview.nightID, date: entry.date, recordingPath: PrintableText.escaped(overview.recordingPath),
+                                          timeline: entry.timeline, analysis: listed, participant: participant(overview.recordingPath)))
+        }
+        // A stored row that cannot be read (damaged, or written by a hostile shard) costs its
+        // night, not the render.
+        let stored: (night: StoredNight, analysis: NightAnalysis, recording: StoredRecording?)
+        do {
+            guard let night = try db.night(id: overview.nightID), let key = plan.keys[overview.kind],
+                  let analysis = try db.analysis(nightID: overview.nightID, parametersKey: key) else { return nil }
+            stored = (night, analysis, try db.recording(forNight: overview.nightID))
+        } catch {
+            return .skipped("night \(overview.nightID): its stored row cannot be read (\(SleepDatabase.shortDescription(error))); its page is not written")
+        }
+        let outcomes = try writeNight(overview, stored, chart: whole, folder: folder, plan)
+        plan.step(overview.nightID)
+        return .rendered(outcomes, IndexRow(nightID: overview.nightID, date: stored.night.window.date,
+                                            recordingPath: PrintableText.escaped(overview.recordingPath), timeline: stored.night.timeline,
+                                            analysis: stored.analysis, participant: participant(overview.recordingPath)))
+    }
+
+    /// A night's chart (when `chart`) and page.
+    func writeNight(_ overview: NightOverview, _ stored: (night: StoredNight, analysis: NightAnalysis, recording: StoredRecording?),
+                    chart: Bool, folder: String, _ plan: NightPlan) throws -> [ReportWriter.Outcome] {
+        let (night, analysis, recording) = stored
+        var outcomes: [ReportWriter.Outcome] = []
+        if chart {
+            let picture = NightPageText.chart(analysis, epochs: night.epochs, timeline: night.timeline, date: night.window.date,
+                                              interval: parameters.interval)
+            outcomes.append(try ReportWriter.write(plan.renderer.png(picture), to: folder + "/movement.png"))
+        }
+        var input = NightReportInput(
+            nightID: overview.nightID, date: night.window.date, timeline: night.timeline, timeZoneName: night.timeZone,
+            recordingPath: PrintableText.escaped(overview.recordingPath), recordingFormat: overview.recordingFormat,
+            dataFacts: Self.facts(night: night, recording: recording), warnings: Self.warnings(recording),
+            preBedSurvey: night.preBedSurvey.map { ($0.question, $0.answer) },
+            postBedSurvey: night.postBedSurvey.map { ($0.question, $0.answer) },
+            analysis: analysis, sourceResolutionSeconds: night.series.sourceResolutionSeconds)
+        input.kindReason = recording?.kindReason ?? ""
+        input.recordingPage = "../" + Self.recordingFolder(overview.recordingPath) + "/index.html"
+        input.previousNight = plan.neighbours[overview.nightID]?.previous
+        input.nextNight = plan.neighbours[overview.nightID]?.next
+        input.timeZoneSource = recording?.timeZoneSource
+        outcomes.append(try ReportWriter.write(HTMLPages.nightPage(input, chartFile: "movement.png"), to: folder + "/index.html"))
+        return outcomes
     }
 
     /// One night's turn in ``render(only:progress:)``.
