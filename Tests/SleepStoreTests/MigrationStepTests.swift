@@ -371,7 +371,7 @@ struct OldStore {
             ("id", 1), ("path", "sub/p1.cwa"), (hashColumn, storedHash), ("format", "axivity-cwa"), ("size_bytes", 10),
             ("sample_count", 3), ("effective_rate_hz", 100.0), ("first_utc", 0), ("end_utc", 86_400), ("time_zone", "Europe/Berlin"),
             ("time_zone_source", "option"), ("units", "g"), ("gravity", "included"),
-            ("warnings_json", try JSONText.encode(Self.warnings)),
+            ("warnings_json", had("v17") ? "[]" : try JSONText.encode(Self.warnings)),
         ]
         if !had("v9") {
             r.append(("quality_json", #"{"sampleCount":3,"effectiveSampleRateHz":100,"coveredSeconds":2,"spanSeconds":2,"gapCount":0,"gapTotalSeconds":0,"longestGapSeconds":0,"duplicateTimestamps":0,"calibration":"applied"}"#))
@@ -380,6 +380,11 @@ struct OldStore {
         if had("v15") { r.append(("ggir_scores_clock", "device-as-wall")) }
         if had("v16") { r.append(("milestone_version", 1)) }
         try insert(db, "recordings", r)
+        if had("v17") {
+            for (ordinal, text) in Self.warnings.enumerated() {
+                try insert(db, "recording_warnings", [("recording_id", 1), ("ordinal", ordinal), ("text", text)])
+            }
+        }
         if had("v9") {
             try insert(db, "recording_quality", [("recording_id", 1), ("sample_count", 3), ("effective_sample_rate_hz", 100.0),
                                                  ("covered_seconds", 2), ("span_seconds", 2), ("calibration", "applied")])
