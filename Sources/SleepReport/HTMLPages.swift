@@ -34,6 +34,7 @@ public enum HTMLPages {
     static func nightStatusContext(_ input: NightReportInput) -> [String: Any] {
         let a = input.analysis
         let caution = nonWearNote(a, input.timeline)
+        let reason = NightNoteText.text(a.notes)
         return [
             "title": "Night of \(input.date) — \(input.nightID)",
             "nightID": input.nightID,
@@ -46,10 +47,10 @@ public enum HTMLPages {
             "status": a.status.rawValue,
             "scored": a.status == .scored,
             "statusNote": statusNote(a.status),
-            "statusReason": a.statusReason ?? "",
-            "scoredNote": a.status == .scored && a.statusReason != nil,
+            "statusReason": reason ?? "",
+            "scoredNote": a.status == .scored && reason != nil,
             // Mustache takes an empty string for a present value: the sections test flags.
-            "hasStatusReason": !(a.statusReason ?? "").isEmpty,
+            "hasStatusReason": !(reason ?? "").isEmpty,
             "hasNonWearNote": caution != nil,
             "nonWearNote": caution ?? "",
             "recordingPage": input.recordingPage.map { [$0] } ?? [],
@@ -238,7 +239,7 @@ public enum HTMLPages {
             "participantCount": String(participants.count), "participantRule": participantRule,
             "hasApart": !apart.isEmpty, "apartCount": String(apart.count),
             "apart": apart.map { ["id": $0.nightID, "date": $0.date.description, "participant": $0.participant.id, "recording": $0.recordingPath,
-                                  "reason": $0.analysis?.statusReason ?? "too little data"] },
+                                  "reason": $0.analysis.flatMap { NightNoteText.text($0.notes) } ?? "too little data"] },
             "failures": failures.map { ["path": $0.path, "error": $0.error] }, "hasFailures": !failures.isEmpty,
             "failureCount": String(failures.count),
         ]

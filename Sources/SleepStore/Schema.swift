@@ -29,6 +29,7 @@ enum Schema {
         m.registerMigration("v15-ggir-scores-clock", migrate: v15GGIRScoresClock)
         m.registerMigration("v16-milestone-version", migrate: v16MilestoneVersion)
         m.registerMigration("v17-recording-warnings", migrate: v17RecordingWarnings)
+        m.registerMigration("v18-analysis-notes", migrate: v18AnalysisNotes)
         return m
     }
 
@@ -457,5 +458,15 @@ enum Schema {
             }
         }
         try db.execute(sql: "UPDATE recordings SET warnings_json = '[]'")
+    }
+
+    /// A night's notes as facts (`analyses.notes_json`: a JSON array of ``NightNote``, each
+    /// `{"code": …}` with its values) that the report words, instead of a sentence in
+    /// `status_reason`, so that a change of wording needs no analysis derived again. Rows written
+    /// from now on hold `notes_json` and leave `status_reason` NULL. Stored sentences stay where
+    /// they are, untouched: a row without `notes_json` reads its `status_reason` as one
+    /// ``NightNote/legacyText(_:)``, worded as stored, so an existing store's pages read the same.
+    static func v18AnalysisNotes(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE analyses ADD COLUMN notes_json TEXT")
     }
 }

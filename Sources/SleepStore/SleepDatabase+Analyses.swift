@@ -51,11 +51,11 @@ extension SleepDatabase {
         try db.execute(sql: "DELETE FROM analyses WHERE night_id = ? AND parameters_key = ?", arguments: [nightID, key])
         try db.execute(sql: """
             INSERT INTO analyses (night_id, parameters_key, parameters_json, interval_seconds, algorithm, status, wake_threshold, run_id,
-                kind, status_reason, details_json)
+                kind, notes_json, details_json)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [nightID, key, try JSONText.encode(a.parameters), a.parameters.interval.seconds,
                              a.method.algorithm(a.parameters), a.status.rawValue, a.wakeThreshold.flatMap { $0.isFinite ? $0 : nil }, runID,
-                             a.kind.rawValue, a.statusReason,
+                             a.kind.rawValue, try JSONText.encode(a.notes),
                              try a.wearable.map { try JSONText.encode($0) } ?? a.epochFile.map { try JSONText.encode($0) }])
         let analysisID = db.lastInsertedRowID
         if let g = a.guide { try AnalysisGuideRow(analysisID: analysisID, g).insert(db) }
@@ -118,9 +118,22 @@ extension SleepDatabase {
         let details = a["details_json"] as String?
         return NightAnalysis(status: NightStatus(rawValue: a["status"]) ?? .insufficientData, parameters: parameters,
                              intervals: intervals, epochs: epochs, wakeThreshold: a["wake_threshold"], metrics: metrics,
-                             kind: kind, statusReason: a["status_reason"],
+                             kind: kind, notes: try notes(a, analysisID: id),
                              wearable: kind == .wearable24h ? try details.map { try JSONText.decode(WearableNightSummary.self, $0) } : nil,
                              epochFile: kind == .epochFile ? try details.map { try JSONText.decode(EpochFileNightSummary.self, $0) } : nil)
+    }
+
+    /// The analysis's notes: `notes_json` where it was written (v18 on); before, the sentence an
+    /// older sleepsta stored in `status_reason` as one legacy note, worded as stored. A code this
+    /// sleepsta does not know reads as ``NightNote/unrecognised(code:)``; JSON that does not
+    /// decode is an error naming the analysis.
+    static func notes(_ row: Row, analysisID: Int64) throws -> [NightNote] {
+        if let json = row["notes_json"] as String? {
+            do { return try JSONText.decode([NightNote].self, json) } catch {
+                throw StoreError("analysis \(analysisID): notes_json does not decode (\(error))")
+            }
+        }
+        return (row["status_reason"] as String?).map { [.legacyText($0)] } ?? []
     }
 
     static func sleepWake(_ letter: String) -> SleepWake? { letter == "S" ? .sleep : (letter == "W" ? .wake : nil) }

@@ -174,19 +174,25 @@ struct WearableMethodTests {
         night.epochs = e
         let table = WearableNightMethod().analyze(night, parameters: AnalysisParameters())
         #expect(table.status == .insufficientData && table.metrics == nil)
-        #expect(table.statusReason?.hasPrefix("not worn: all 24 h of data in this night are non-wear") == true, "\(table.statusReason ?? "")")
+        guard case .notWornAllData(let dataSeconds)? = table.notes.first, table.notes.count == 1 else {
+            Issue.record("not a not-worn note: \(table.notes)"); return
+        }
+        #expect(LocalClock.hoursText(seconds: dataSeconds) == "24 h")
         #expect(!table.epochs.contains { $0.state == .sleep })
 
         var short = Self.ggirNight().0
         short.epochs = short.epochs!.slice(from: short.window.startUTC, to: short.window.startUTC + 10 * 3600)
         let s = WearableNightMethod().analyze(short, parameters: AnalysisParameters())
         #expect(s.status == .insufficientData)
-        #expect(s.statusReason?.contains("of valid (worn) data in this night's 24 h; GGIR's includenightcrit needs 16 h") == true)
+        guard case .tooFewValidHours(let valid, let nightSeconds, let required)? = s.notes.first, s.notes.count == 1 else {
+            Issue.record("not a too-few-valid-hours note: \(s.notes)"); return
+        }
+        #expect(valid < 16 && nightSeconds == 86_400 && required == 16)
 
         var none = Self.ggirNight().0
         none.epochs = nil
         let u = WearableNightMethod().analyze(none, parameters: AnalysisParameters())
-        #expect(u.status == .unsuitable && u.statusReason?.contains("needs raw acceleration with gravity") == true)
+        #expect(u.status == .unsuitable && u.notes == [.wearableNoEpochs])
     }
 
     @Test("a night's analysis key names the method; the phone key is today's")

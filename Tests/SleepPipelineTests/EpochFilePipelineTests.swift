@@ -336,8 +336,8 @@ struct EpochFilePipelineTests {
         let summary = try w.run(tz: "UTC") { _ in }
         #expect(summary.failures.isEmpty, "\(summary.failures)")
         let db = try SleepDatabase(path: w.db)
-        let rows = Dictionary(uniqueKeysWithValues: try db.query("SELECT night_id, status, status_reason FROM analyses").map {
-            ($0["night_id"]!, ($0["status"]!, $0["status_reason"] ?? ""))
+        let rows = Dictionary(uniqueKeysWithValues: try db.query("SELECT night_id, status, notes_json FROM analyses").map {
+            ($0["night_id"]!, ($0["status"]!, StoredNotes.text($0["notes_json"])))
         })
         #expect(rows["watch_2024-05-31"]?.0 == "insufficient-data" && rows["watch_2024-05-31"]?.1.contains("a fragment of a day") == true,
                 "\(String(describing: rows["watch_2024-05-31"]))")

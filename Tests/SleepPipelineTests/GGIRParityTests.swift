@@ -107,7 +107,7 @@ struct GGIRParityTests {
         #expect(summary.failures.isEmpty, "\(summary.failures)")
         let db = try SleepDatabase(path: w.db)
         let rows = try db.query("""
-            SELECT n.night_date, a.status, a.status_reason, a.details_json, m.sleep_onset_utc, m.wake_time_utc,
+            SELECT n.night_date, a.status, a.notes_json, a.details_json, m.sleep_onset_utc, m.wake_time_utc,
                    m.sleep_period_min, m.total_sleep_time_min
             FROM analyses a JOIN nights n ON n.id = a.night_id LEFT JOIN night_metrics m ON m.analysis_id = a.id
             """)
@@ -122,7 +122,7 @@ struct GGIRParityTests {
             let details = try JSONDecoder().decode(WearableNightSummary.self, from: Data((row["details_json"] ?? "{}").utf8))
             #expect(abs(details.fractionNightInvalid - r.invalid) < 0.0015, "\(r.date): invalid fraction \(details.fractionNightInvalid), GGIR \(r.invalid)")
             if r.kept {
-                #expect(row["status"] == "scored", "\(r.date): \(row["status"] ?? "") \(row["status_reason"] ?? "")")
+                #expect(row["status"] == "scored", "\(r.date): \(row["status"] ?? "") \(StoredNotes.text(row["notes_json"]))")
                 #expect(clock(row["sleep_onset_utc"]) == r.onset && clock(row["wake_time_utc"]) == r.wake,
                         "\(r.date): onset \(clock(row["sleep_onset_utc"])) / wake \(clock(row["wake_time_utc"])), GGIR \(r.onset) / \(r.wake)")
                 let spt = Double(row["sleep_period_min"] ?? "") ?? .nan

@@ -47,7 +47,7 @@ struct NightDerivationTests {
     /// The same night analysis; an epoch without data has NaN activity, which `==` never matches,
     /// so epochs compare by bit pattern (a stored analysis keeps its numbers, not every epoch's bits).
     static func same(_ a: NightAnalysis, _ b: NightAnalysis, epochs: Bool) -> Bool {
-        guard a.status == b.status, a.statusReason == b.statusReason, a.metrics == b.metrics, a.wearable == b.wearable else { return false }
+        guard a.status == b.status, a.notes == b.notes, a.metrics == b.metrics, a.wearable == b.wearable else { return false }
         guard epochs else { return true }
         return a.intervals == b.intervals && a.epochs.count == b.epochs.count
             && zip(a.epochs, b.epochs).allSatisfy { $0.startUTC == $1.startUTC && $0.state == $1.state && $0.activity.bitPattern == $1.activity.bitPattern }

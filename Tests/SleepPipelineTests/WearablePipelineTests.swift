@@ -30,7 +30,7 @@ struct WearablePipelineTests {
             let db = try SleepDatabase(path: w.db)
             #expect(try db.query("SELECT kind FROM recordings").first?["kind"] == "wearable-24h")
             let rows = try db.query("""
-                SELECT a.night_id, a.status, a.status_reason, m.sleep_onset_utc, m.wake_time_utc, m.total_sleep_time_min
+                SELECT a.night_id, a.status, a.notes_json, m.sleep_onset_utc, m.wake_time_utc, m.total_sleep_time_min
                 FROM analyses a LEFT JOIN night_metrics m ON m.analysis_id = a.id ORDER BY a.night_id
                 """)
             #expect(rows.count == 4)
@@ -50,7 +50,7 @@ struct WearablePipelineTests {
             // Nights 06-14 and 06-15 are whole; 06-13 (from 02:00) and 06-16 (to 02:00) are not.
             #expect(scored == 2)
             let short = rows.filter { $0["status"] == "insufficient-data" }
-            #expect(short.count == 2 && short.allSatisfy { $0["status_reason"]!.contains("GGIR's includenightcrit needs 16 h") })
+            #expect(short.count == 2 && short.allSatisfy { StoredNotes.text($0["notes_json"]).contains("GGIR's includenightcrit needs 16 h") })
             // The table afternoon (06-15, 14:00–17:00) is non-wear, never sleep.
             let details = try #require(try db.query("SELECT details_json FROM analyses WHERE night_id LIKE '%2024-06-15'").first?["details_json"])
             let facts = try JSONDecoder().decode(WearableNightSummary.self, from: Data(details.utf8))
@@ -130,7 +130,7 @@ struct WearablePipelineTests {
         #expect(r["warnings"]!.contains("includes gravity"))
         let forced = try Self.run(w, kind: .wearable24h)
         #expect(forced.filesIngested == 1)   // another kind: read again
-        let a = try #require(try db.query("SELECT a.kind, a.status, a.status_reason FROM analyses a JOIN recordings r ON r.id = (SELECT recording_id FROM nights WHERE id = a.night_id) WHERE a.kind = 'wearable-24h'").first)
+        let a = try #require(try db.query("SELECT a.kind, a.status, a.notes_json FROM analyses a JOIN recordings r ON r.id = (SELECT recording_id FROM nights WHERE id = a.night_id) WHERE a.kind = 'wearable-24h'").first)
         #expect(a["status"] == "insufficient-data")
     }
 
@@ -140,8 +140,8 @@ struct WearablePipelineTests {
         w.write("phone.csv", Workspace.phoneNight(startUTC: 1_718_402_400))
         _ = try Self.run(w, kind: .wearable24h)
         let db = try SleepDatabase(path: w.db)
-        let a = try #require(try db.query("SELECT status, status_reason FROM analyses").first)
-        #expect(a["status"] == "unsuitable" && a["status_reason"]!.contains("needs raw acceleration with gravity"))
+        let a = try #require(try db.query("SELECT status, status_reason, notes_json FROM analyses").first)
+        #expect(a["status"] == "unsuitable" && a["status_reason"] == "" && StoredNotes.text(a["notes_json"]).contains("needs raw acceleration with gravity"))
         #expect(try db.query("SELECT (SELECT group_concat(text, char(10)) FROM recording_warnings w WHERE w.recording_id = r.id) AS warnings FROM recordings r").first!["warnings"]!.contains("gravity was removed"))
     }
 
@@ -397,13 +397,13 @@ struct WearablePipelineTests {
         #expect(summary.failures.isEmpty, "\(summary.failures)")
         let db = try SleepDatabase(path: w.db)
         let rows = try db.query("""
-            SELECT r.path, r.kind, a.status, a.status_reason FROM analyses a JOIN nights n ON n.id = a.night_id
+            SELECT r.path, r.kind, a.status, a.notes_json FROM analyses a JOIN nights n ON n.id = a.night_id
             JOIN recordings r ON r.id = n.recording_id ORDER BY r.path
             """)
-        for r in rows { print("PEER \(r["path"]!): \(r["kind"]!), \(r["status"]!): \(r["status_reason"]!)") }
+        for r in rows { print("PEER \(r["path"]!): \(r["kind"]!), \(r["status"]!): \(StoredNotes.text(r["notes_json"]))") }
         #expect(Set(rows.map { $0["path"]! }).count == files.count - summary.failures.count)
         #expect(rows.allSatisfy { $0["kind"] == "wearable-24h" && $0["status"] == "insufficient-data"
-                                  && $0["status_reason"]!.contains("GGIR's includenightcrit needs 16 h") })
+                                  && StoredNotes.text($0["notes_json"]).contains("GGIR's includenightcrit needs 16 h") })
     }
 
     /// Metrics of the bundled phone nights as `run` computed them before recording kinds existed

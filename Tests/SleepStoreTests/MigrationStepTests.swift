@@ -18,7 +18,7 @@ struct MigrationStepTests {
         "v5-file-stat", "v6-night-ids-without-device-extensions", "v7-wearable-activity-counts", "v8-content-hash-blake3",
         "v9-recording-quality", "v10-analysis-guides", "v11-run-parameter-changes", "v12-actiware-intervals",
         "v13-ggir-nonwear-2023", "v14-epoch-temperature", "v15-ggir-scores-clock", "v16-milestone-version",
-        "v17-recording-warnings",
+        "v17-recording-warnings", "v18-analysis-notes",
     ]
 
     @Test("the migrations are the released steps, in order, under their released names")
@@ -90,13 +90,13 @@ struct MigrationStepTests {
         #expect(epochs.temperature == (old.had("v14") ? [20.5, 21] : nil))
     }
 
-    /// The analysis and its rows under the renamed night: v2's kind and reason, v3's minutes
-    /// without data (NULL before it was measured).
+    /// The analysis and its rows under the renamed night: v2's kind and reason (a legacy note
+    /// since v18), v3's minutes without data (NULL before it was measured).
     func checkAnalysis(_ db: SleepDatabase, _ old: OldStore) throws {
         let a = try #require(try db.analysis(nightID: OldStore.renamedNight, parametersKey: AnalysisParameters().key))
         #expect(a.status == .scored && a.wakeThreshold == 0.5)
         #expect(a.kind == (old.had("v2") ? .wearable24h : .phoneInBed))
-        #expect(a.statusReason == (old.had("v2") ? "scored" : nil))
+        #expect(a.notes == (old.had("v2") ? [.legacyText("scored")] : []))
         #expect(a.intervals.map(\.movement.movementSum) == [1.5] && a.intervals.first?.phase == .deep)
         #expect(a.epochs.map(\.state) == [.wake])
         let metrics = try #require(a.metrics)
@@ -225,6 +225,78 @@ struct MigrationStepTests {
         #expect(try db.query("SELECT COUNT(*) AS n FROM recording_warnings WHERE recording_id = 1") == [["n": "0"]])
     }
 
+    @Test("v18-analysis-notes: a stored sentence reads back verbatim as one legacy note; an analysis stored now writes typed notes and no sentence")
+    func analysisNotes() throws {
+        let old = try OldStore(before: "v18-analysis-notes")
+        defer { Self.remove(old.path) }
+        let sentence = "time in bed from diary.csv row 2; 15m intervals cannot follow the source's own 10m totals (15m is neither a multiple nor a divisor of 10m): intervals lie on the local clock and some of them mix two source totals"
+        let queue = try DatabaseQueue(path: old.path)
+        try queue.write { db in
+            try db.execute(sql: "UPDATE analyses SET status_reason = ? WHERE id = 1", arguments: [sentence])
+            // A second analysis of the night with nothing to say.
+            try db.execute(sql: """
+                INSERT INTO analyses (id, night_id, parameters_key, parameters_json, interval_seconds, algorithm, status, kind)
+                VALUES (2, ?, 'quiet', ?, 600, 'oakley-relative', 'no-sleep-found', 'phone-in-bed')
+                """, arguments: [OldStore.renamedNight, try JSONText.encode(AnalysisParameters())])
+        }
+        try queue.close()
+        let db = try SleepDatabase(path: old.path)
+        let stored = try #require(try db.analysis(nightID: OldStore.renamedNight, parametersKey: AnalysisParameters().key))
+        #expect(stored.notes == [.legacyText(sentence)])
+        #expect(try db.analysis(nightID: OldStore.renamedNight, parametersKey: "quiet")?.notes == [])
+        #expect(try db.query("SELECT id, status_reason, notes_json FROM analyses ORDER BY id")
+                == [["id": "1", "status_reason": sentence, "notes_json": ""], ["id": "2", "status_reason": "", "notes_json": ""]],
+                "the step leaves stored sentences where they are (NULL reads as \"\")")
+
+        // Derived again now: typed notes, in order, and no sentence.
+        var again = stored
+        again.notes = [.timeInBedFromDiary(source: "diary.csv row 2"), .intervalGridOffSource(intervalSeconds: 900, sourceSeconds: 600)]
+        try db.saveAnalysis(again, nightID: OldStore.renamedNight, runID: nil)
+        let row = try #require(try db.query("SELECT status_reason, notes_json FROM analyses WHERE parameters_key = ?", [again.key]).first)
+        #expect(row["status_reason"] == "", "NULL")
+        #expect(row["notes_json"] == #"[{"code":"time-in-bed-from-diary","source":"diary.csv row 2"},{"code":"interval-grid-off-source","intervalSeconds":900,"sourceSeconds":600}]"#)
+        #expect(try db.analysis(nightID: OldStore.renamedNight, parametersKey: again.key)?.notes == again.notes)
+    }
+
+    @Test("stored notes: every case round-trips through the store; a code this sleepsta does not know reads as itself; JSON that does not decode names the analysis")
+    func notesRoundTrip() throws {
+        let old = try OldStore(before: "v18-analysis-notes")
+        defer { Self.remove(old.path) }
+        let db = try SleepDatabase(path: old.path)
+        var a = try #require(try db.analysis(nightID: OldStore.renamedNight, parametersKey: AnalysisParameters().key))
+        a.notes = Self.everyNote
+        try db.saveAnalysis(a, nightID: OldStore.renamedNight, runID: nil)
+        #expect(try db.analysis(nightID: OldStore.renamedNight, parametersKey: a.key)?.notes == Self.everyNote)
+
+        func setNotes(_ json: String) throws {
+            try db.pool.write { try $0.execute(sql: "UPDATE analyses SET notes_json = ? WHERE parameters_key = ?", arguments: [json, a.key]) }
+        }
+        try setNotes(#"[{"code":"a-newer-note","hours":3},{"code":"day-sleeper"}]"#)
+        #expect(try db.analysis(nightID: OldStore.renamedNight, parametersKey: a.key)?.notes == [.unrecognised(code: "a-newer-note"), .daySleeper])
+        try setNotes(#"[{"code":"not-worn-all-data"}]"#)
+        let id = try #require(try db.query("SELECT id FROM analyses WHERE parameters_key = ?", [a.key]).first?["id"])
+        #expect { try db.analysis(nightID: OldStore.renamedNight, parametersKey: a.key) } throws: { error in
+            (error as? StoreError)?.message.hasPrefix("analysis \(id): notes_json does not decode") == true
+        }
+    }
+
+    /// One note of every case.
+    static let everyNote: [NightNote] = [
+        .intervalGridOffSource(intervalSeconds: 900, sourceSeconds: 600), .timeInBedFromDiary(source: "diary.csv row 2"),
+        .mainRestPeriod(coveredSeconds: 72_000, restSeconds: 30_600), .wearableNoEpochs, .notWornAllData(dataSeconds: 86_400),
+        .tooFewValidHours(validHours: 10.254166666666666, nightSeconds: 90_000, requiredHours: 16), .noRestBlock,
+        .noCountsForAlgorithm(.sadeh), .noBoutInWindow, .daySleeper, .ggirNoEpochs, .ggirNoWholeRecording, .ggirNoNonWearScores,
+        .ggirNothingAnalysed, .ggirNoNight, .ggirNoWindow, .ggirNoBouts, .ggirNoBoutInWindow(fractionInvalid: 0.041666666666666664),
+        .ggirTooMuchInvalid(fractionInvalid: 0.5, onsetLocalSecond: 1_719_789_305, wakeLocalSecond: 1_719_817_320, totalSleepMinutes: 401.25),
+        .ggirDaySleeper, .ggirClockChange(back: true, day: CivilDate(year: 2024, month: 10, day: 27), shiftAfterSeconds: -3600), .ggirOwnClock,
+        .epochFileNoEpochs, .noSuchColumn(column: "enmo", available: ["activity", "light"]), .noActivityColumn(available: []),
+        .notWornZeroCounts(offSeconds: 18_000, runHours: 2, wornSeconds: 1800),
+        .tooLittleData(column: "activity", seconds: 7200, requiredSeconds: 10_800), .epochsNotSummable(epochSeconds: 45),
+        .dayFragment(dataSeconds: 10_800, nightCoreSeconds: 0), .noTimeInBed(guider: "the file's rest interval (REST)"), .noRestPeriod,
+        .noActiwareSleepOnset(sectionMinutes: 10), .noMinuteAsleep, .noPersistentSleep(minutes: 15),
+        .legacyText("as stored; \"quoted\""), .unrecognised(code: "a-newer-note"),
+    ]
+
     static func temporaryPath() -> String { NSTemporaryDirectory() + "sleepsta-steps-\(UUID().uuidString).sqlite" }
 
     static func remove(_ path: String) {
@@ -299,7 +371,7 @@ struct OldStore {
             ("id", 1), ("path", "sub/p1.cwa"), (hashColumn, storedHash), ("format", "axivity-cwa"), ("size_bytes", 10),
             ("sample_count", 3), ("effective_rate_hz", 100.0), ("first_utc", 0), ("end_utc", 86_400), ("time_zone", "Europe/Berlin"),
             ("time_zone_source", "option"), ("units", "g"), ("gravity", "included"),
-            ("warnings_json", try JSONText.encode(Self.warnings)),
+            ("warnings_json", had("v17") ? "[]" : try JSONText.encode(Self.warnings)),
         ]
         if !had("v9") {
             r.append(("quality_json", #"{"sampleCount":3,"effectiveSampleRateHz":100,"coveredSeconds":2,"spanSeconds":2,"gapCount":0,"gapTotalSeconds":0,"longestGapSeconds":0,"duplicateTimestamps":0,"calibration":"applied"}"#))
@@ -308,6 +380,11 @@ struct OldStore {
         if had("v15") { r.append(("ggir_scores_clock", "device-as-wall")) }
         if had("v16") { r.append(("milestone_version", 1)) }
         try insert(db, "recordings", r)
+        if had("v17") {
+            for (ordinal, text) in Self.warnings.enumerated() {
+                try insert(db, "recording_warnings", [("recording_id", 1), ("ordinal", ordinal), ("text", text)])
+            }
+        }
         if had("v9") {
             try insert(db, "recording_quality", [("recording_id", 1), ("sample_count", 3), ("effective_sample_rate_hz", 100.0),
                                                  ("covered_seconds", 2), ("span_seconds", 2), ("calibration", "applied")])

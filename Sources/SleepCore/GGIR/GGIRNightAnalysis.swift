@@ -15,14 +15,14 @@ struct GGIRNightAnalysis {
     var timeline: UTCOffsetTimeline { night.timeline }
     func utc(_ i: Int) -> Int64 { recording.whole.epochStartUTC(i) }
 
-    func plain(_ status: NightStatus, _ reason: String) -> NightAnalysis {
-        GGIRNightMethod.Refusal(status: status, reason: reason).analysis(parameters)
+    func plain(_ status: NightStatus, _ note: NightNote) -> NightAnalysis {
+        GGIRNightMethod.Refusal(status: status, note: note).analysis(parameters)
     }
 
     func analyze() -> NightAnalysis {
         let range = recording.window(W)
         guard !range.isEmpty, hasNight else {
-            return plain(.insufficientData, "GGIR has no night here: its night windows lie around a midnight in its data (which start at the first whole quarter hour and end with the last 15-min block it processed)")
+            return plain(.insufficientData, .ggirNoNight)
         }
         let fractionInvalid = self.fractionInvalid(range)
         var summary = WearableNightSummary(epochs: recording.whole.slice(from: W.startUTC, to: W.endUTC))
@@ -30,7 +30,7 @@ struct GGIRNightAnalysis {
         summary.validHours = Double(range.filter { !recording.part2.invalid[$0] }.count * WearableEpochs.epochSeconds) / 3600
         summary.guider = "HDCZA (GGIR \(GGIRNightMethod.version) parity)"
         guard let g = guider(range) else {
-            return plain(.noSleepFound, "HDCZA found no sleep period window (every epoch of the night invalid, or no rest block longer than 30 minutes); GGIR writes no night")
+            return plain(.noSleepFound, .ggirNoWindow)
         }
         summary.daysleeper = g.daysleeper
         summary.guiderOnsetUTC = g.guiderOnsetUTC; summary.guiderWakeupUTC = g.guiderWakeUTC
@@ -43,13 +43,12 @@ struct GGIRNightAnalysis {
         summary.nonWearNearWindowMinutes = invalidMinutesNear(g)
         let result = WearableNightResult(night: night, parameters: parameters, epochs: shown)
         guard !bouts.isEmpty else {
-            return result.make(.noSleepFound, "no sustained inactivity bout in the night's valid epochs; GGIR writes no row for this night", summary: summary)
+            return result.make(.noSleepFound, [.ggirNoBouts], summary: summary)
         }
         let overlapping = bouts.filter { utc($0.lowerBound) < g.guiderWakeUTC && utc($0.upperBound) > g.guiderOnsetUTC && !lateSingle($0, g) }
         let states = self.states(shown)
         if overlapping.isEmpty {
-            return result.make(.noSleepFound, "GGIR drops this night (cleaningcode 5): no sustained inactivity bout overlaps the HDCZA window; invalid fraction \(GGIRNightMethod.fixed(fractionInvalid, 3))",
-                               summary: summary, states: states)
+            return result.make(.noSleepFound, [.ggirNoBoutInWindow(fractionInvalid: fractionInvalid)], summary: summary, states: states)
         }
         return part4(overlapping, guider: g, fractionInvalid: fractionInvalid, summary: summary, states: states, result: result)
     }
@@ -134,26 +133,19 @@ struct GGIRNightAnalysis {
             sleepFragmentationIndexPerHour: tst > 0 ? Double(overlapping.count) / (tst / 60) : nil)
         let clockNotes = self.clockNotes()
         if fractionInvalid > 8.0 / 24 {
-            let dropped = "GGIR drops this night from its cleaned summary (cleaningcode 2): invalid fraction \(GGIRNightMethod.fixed(fractionInvalid, 3)) > 8/24 (includenightcrit 16 h); GGIR's numbers: onset \(GGIRNightMethod.clock(onsetUTC, timeline)), wake \(GGIRNightMethod.clock(wakeUTC, timeline)), TST \(GGIRNightMethod.fixed(tst, 1)) min"
-            return result.make(.insufficientData, ([dropped] + clockNotes).joined(separator: "; "), summary: summary, states: states)
+            let dropped = NightNote.ggirTooMuchInvalid(fractionInvalid: fractionInvalid, onsetLocalSecond: timeline.localSecond(atUTC: onsetUTC),
+                                                       wakeLocalSecond: timeline.localSecond(atUTC: wakeUTC), totalSleepMinutes: tst)
+            return result.make(.insufficientData, [dropped] + clockNotes, summary: summary, states: states)
         }
-        var notes: [String] = []
-        if g.daysleeper { notes.append("day sleeper: the HDCZA window ended in its last hour, so it was searched again from 18:00 to 18:00 (GGIR's rule)") }
-        notes += clockNotes
-        return result.make(.scored, notes.isEmpty ? nil : notes.joined(separator: "; "), summary: summary, states: states,
+        let notes = (g.daysleeper ? [NightNote.ggirDaySleeper] : []) + clockNotes
+        return result.make(.scored, notes, summary: summary, states: states,
                            metrics: metrics, period: (onsetUTC, wakeUTC))
     }
 
-    /// The page's words on a change of the clocks GGIR read the device's clock across.
-    func clockNotes() -> [String] {
+    /// The page's notes on a change of the clocks GGIR read the device's clock across.
+    func clockNotes() -> [NightNote] {
         guard let clock = recording.clock, let seam = clock.seams.last(where: { $0.atUTC < W.endUTC }) else { return [] }
         let day = CivilDate(daysSinceEpoch: LocalClock.floorDiv(timeline.localSecond(atUTC: seam.atUTC), 86_400))
-        let after = seam.shiftAfter == 0 ? "real time again"
-            : "\(LocalClock.hoursText(seconds: Int(abs(seam.shiftAfter)))) \(seam.shiftAfter > 0 ? "later" : "earlier") than real time"
-        return [(seam.jump > 0
-            ? "the clocks went back an hour on \(day); GGIR reads this device's clock, which kept the time it was set to, as wall-clock time: it inserts an hour of still filler there"
-            : "the clocks went forward an hour on \(day); GGIR reads this device's clock, which kept the time it was set to, as wall-clock time: it drops an hour of data there")
-            + ", and its times from then on are \(after)",
-            "these are GGIR's numbers on GGIR's clock (the chart's angle-z line is on real time)"]
+        return [.ggirClockChange(back: seam.jump > 0, day: day, shiftAfterSeconds: seam.shiftAfter), .ggirOwnClock]
     }
 }

@@ -55,10 +55,10 @@ public struct GGIRNightMethod: NightAnalysisMethod {
 
     /// A night GGIR gives no numbers for, and why.
     struct Refusal: Error {
-        var status: NightStatus, reason: String
+        var status: NightStatus, note: NightNote
         func analysis(_ p: AnalysisParameters) -> NightAnalysis {
             NightAnalysis(status: status, parameters: p, intervals: [], epochs: [], wakeThreshold: nil, metrics: nil,
-                          kind: .wearable24h, statusReason: reason)
+                          kind: .wearable24h, notes: [note])
         }
     }
 
@@ -73,21 +73,21 @@ public struct GGIRNightMethod: NightAnalysisMethod {
     /// (``prepare(recording:facts:timeline:)``), else made here from the night's whole recording.
     static func recording(for night: NightData) -> Result<GGIRRecording, Refusal> {
         guard let stored = night.epochs, stored.count > 0 else {
-            return .failure(Refusal(status: .unsuitable, reason: "the GGIR parity method needs raw acceleration with gravity (angle-z, ENMO); this recording has no 5-s epochs of it"))
+            return .failure(Refusal(status: .unsuitable, note: .ggirNoEpochs))
         }
         // GGIR's clean-up, imputation and read chunks need the whole recording and its format: a
         // night alone would give other numbers under the same key, so none are given.
         guard let whole = night.recordingEpochs, whole.count >= stored.count, let facts = night.recording else {
-            return .failure(Refusal(status: .unsuitable, reason: "the GGIR parity method reads the whole recording and its format, which were not supplied with this night"))
+            return .failure(Refusal(status: .unsuitable, note: .ggirNoWholeRecording))
         }
         var prepared = night.recordingResult as? Result<GGIRRecording, GGIRRecording.Unavailable>
         if case .success(let made)? = prepared, made.timeline != night.timeline { prepared = nil }
         switch prepared ?? GGIRRecording.make(whole, facts: facts, timeline: night.timeline) {
         case .success(let recording): return .success(recording)
         case .failure(.noScores):
-            return .failure(Refusal(status: .unsuitable, reason: "GGIR's 2023 non-wear scores are not stored for this night (stored by an older sleepsta): a run with --method ggir reads the file again"))
+            return .failure(Refusal(status: .unsuitable, note: .ggirNoNonWearScores))
         case .failure(.nothingAnalysed):
-            return .failure(Refusal(status: .insufficientData, reason: "GGIR analyses no part of this recording: it needs at least an hour of data from the first whole quarter hour of the clock"))
+            return .failure(Refusal(status: .insufficientData, note: .ggirNothingAnalysed))
         }
     }
 
@@ -155,19 +155,6 @@ public struct GGIRNightMethod: NightAnalysisMethod {
             i = j
         }
         return result
-    }
-
-    static func clock(_ utc: Int64, _ timeline: UTCOffsetTimeline) -> String {
-        LocalClock.hhmmss(localSecond: timeline.localSecond(atUTC: utc))
-    }
-
-    /// `value` with `places` decimals (SleepCore has no Foundation formatting).
-    static func fixed(_ value: Double, _ places: Int) -> String {
-        var scale = 1.0
-        for _ in 0..<places { scale *= 10 }
-        let scaled = Int((abs(value) * scale).rounded())
-        let whole = scaled / Int(scale), fraction = String(scaled % Int(scale))
-        return (value < 0 && scaled > 0 ? "-" : "") + "\(whole)" + (places > 0 ? "." + String(repeating: "0", count: places - fraction.count) + fraction : "")
     }
 
     /// HDCZA on one night window of the imputed angle-z, with GGIR's day-sleeper rerun.

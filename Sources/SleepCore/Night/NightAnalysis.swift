@@ -38,7 +38,7 @@ public enum NightStatus: String, Sendable, Codable {
     /// Data, but no persistent sleep run was found.
     case noSleepFound = "no-sleep-found"
     /// The method does not fit the recording (e.g. the wearable method on acceleration without
-    /// gravity): nothing is estimated, ``NightAnalysis/statusReason`` says why.
+    /// gravity): nothing is estimated, ``NightAnalysis/notes`` say why.
     case unsuitable = "unsuitable"
 }
 
@@ -116,9 +116,9 @@ public struct NightAnalysis: Sendable, Equatable, Codable {
     public var metrics: NightSummaryMetrics?
     /// The kind of recording, which decided the method (``NightAnalysisMethods``).
     public var kind: RecordingKind = .phoneInBed
-    /// Why the night has its status (or how the method was adapted), in one sentence; nil when
-    /// there is nothing to say.
-    public var statusReason: String? = nil
+    /// Why the night has its status (or how the method was adapted), in order; empty when there
+    /// is nothing to say. Facts, not sentences: SleepReport words them.
+    public var notes: [NightNote] = []
     /// The wearable method's facts (GGIR part-4 names, quality), nil for other methods.
     public var wearable: WearableNightSummary? = nil
     /// The epoch-file method's facts (column, scorer, guider, agreement with the file's scoring).
@@ -129,9 +129,9 @@ public struct NightAnalysis: Sendable, Equatable, Codable {
 
     public init(status: NightStatus, parameters: AnalysisParameters, intervals: [AnalyzedInterval], epochs: [ScoredEpoch],
                 wakeThreshold: Double?, metrics: NightSummaryMetrics?, kind: RecordingKind = .phoneInBed,
-                statusReason: String? = nil, wearable: WearableNightSummary? = nil, epochFile: EpochFileNightSummary? = nil) {
+                notes: [NightNote] = [], wearable: WearableNightSummary? = nil, epochFile: EpochFileNightSummary? = nil) {
         self.status = status; self.parameters = parameters; self.intervals = intervals; self.epochs = epochs
-        self.wakeThreshold = wakeThreshold; self.metrics = metrics; self.kind = kind; self.statusReason = statusReason
+        self.wakeThreshold = wakeThreshold; self.metrics = metrics; self.kind = kind; self.notes = notes
         self.wearable = wearable; self.epochFile = epochFile
     }
 

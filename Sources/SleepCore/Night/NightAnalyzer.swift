@@ -11,12 +11,11 @@ public enum NightAnalyzer {
     /// origin is shifted to the first source interval's start (the first second with data). Other
     /// lengths (15 min over 10-min totals) cannot align with it: they keep the clock grid and a note says so.
     public static func intervalGrid(sourceResolutionSeconds source: Int, firstDataUTC: Int64?, window: NightWindow,
-                                    length: IntervalLength) -> (originUTC: Int64, note: String?) {
+                                    length: IntervalLength) -> (originUTC: Int64, note: NightNote?) {
         guard source > 1, let first = firstDataUTC else { return (window.startUTC, nil) }
         let L = length.seconds
         guard L % source == 0 || source % L == 0 else {
-            let sourceText = IntervalLength(seconds: source)?.description ?? "\(source) s"
-            return (window.startUTC, "\(length) intervals cannot follow the source's own \(sourceText) totals (\(length) is neither a multiple nor a divisor of \(sourceText)): intervals lie on the local clock and some of them mix two source totals")
+            return (window.startUTC, .intervalGridOffSource(intervalSeconds: L, sourceSeconds: source))
         }
         return (first, nil)
     }
@@ -39,7 +38,7 @@ public enum NightAnalyzer {
         // Epochs follow the source's phase at every length, so each length scores the same epochs.
         let epochOriginUTC = channel.sourceResolutionSeconds > 1 ? span.first : window.startUTC
         var analysis = analyzeIntervals(channel, span: span, gridOriginUTC: grid.originUTC, epochOriginUTC: epochOriginUTC, parameters: p)
-        if let note = grid.note { analysis.statusReason = note }
+        if let note = grid.note { analysis.notes = [note] }
         return analysis
     }
 

@@ -97,18 +97,17 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
 
     public func analyze(_ night: NightData, parameters p: AnalysisParameters) -> NightAnalysis {
         let W = night.window
-        func fail(_ status: NightStatus, _ reason: String, summary: EpochFileNightSummary? = nil) -> NightAnalysis {
+        func fail(_ status: NightStatus, _ note: NightNote, summary: EpochFileNightSummary? = nil) -> NightAnalysis {
             NightAnalysis(status: status, parameters: p, intervals: [], epochs: [], wakeThreshold: nil, metrics: nil,
-                          kind: kind, statusReason: reason, epochFile: summary)
+                          kind: kind, notes: [note], epochFile: summary)
         }
         guard let all = night.epochFile else {
-            return fail(.unsuitable, "the epoch-file method needs the file's epochs; this night has none stored")
+            return fail(.unsuitable, .epochFileNoEpochs)
         }
         let series = all.slice(from: W.startUTC, to: W.endUTC)
         guard var column = activityColumn(series) else {
-            let names = series.columns.map(\.name).joined(separator: ", ")
-            return fail(.unsuitable, column.map { "the file has no column '\($0)' (it has \(names))" }
-                        ?? "no activity column to score: the file has \(names)")
+            let names = series.columns.map(\.name)
+            return fail(.unsuitable, column.map { .noSuchColumn(column: $0, available: names) } ?? .noActivityColumn(available: names))
         }
         let family = EpochActivityFamily.of(column: column.name)
         var summary = EpochFileNightSummary(column: column.name, columnTitle: column.sourceName, unit: column.unit,
@@ -121,15 +120,17 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
         if family != .acceleration { Self.markNonWear(series, column: &column, family: family, parameters: p, summary: &summary) }
         let covered = series.coveredSeconds(column)
         if covered < p.minimumCoverageSeconds, let off = summary.nonWearMinutes, off * 60 >= Double(p.minimumCoverageSeconds) {
-            return fail(.insufficientData, "not worn: \(LocalClock.hoursText(seconds: Int(off * 60))) of zero counts in runs of \(Self.nonWearMinutes / 60) h or more (the device off the wrist); \(LocalClock.hoursText(seconds: covered)) of worn data remain", summary: summary)
+            return fail(.insufficientData, .notWornZeroCounts(offSeconds: Int(off * 60), runHours: Self.nonWearMinutes / 60, wornSeconds: covered),
+                        summary: summary)
         }
         guard covered >= p.minimumCoverageSeconds else {
-            return fail(.insufficientData, "\(LocalClock.hoursText(seconds: covered)) of \(column.name) data in this night; at least \(LocalClock.hoursText(seconds: p.minimumCoverageSeconds)) are needed", summary: summary)
+            return fail(.insufficientData, .tooLittleData(column: column.name, seconds: covered, requiredSeconds: p.minimumCoverageSeconds),
+                        summary: summary)
         }
 
         // 2. Sleep/wake on the scoring epochs.
         guard let scored = Self.score(series, column: column, family: family, parameters: p, summary: &summary) else {
-            return fail(.unsuitable, "\(series.epochSeconds)-s epochs cannot be summed to the scorer's 60-s epochs", summary: summary)
+            return fail(.unsuitable, .epochsNotSummable(epochSeconds: series.epochSeconds), summary: summary)
         }
         let E = scored.epochSeconds
         let n = scored.states.count
@@ -143,12 +144,12 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
         // a bed period in it (a day sleeper's).
         if let why = Self.dayFragment(series, scored: scored, night: night, summary: summary) {
             return NightAnalysis(status: .insufficientData, parameters: p, intervals: intervals, epochs: epochs, wakeThreshold: scored.threshold,
-                                 metrics: nil, kind: kind, statusReason: why, epochFile: summary)
+                                 metrics: nil, kind: kind, notes: [why], epochFile: summary)
         }
         guard let tib = Self.timeInBed(series, scored: scored, family: family, night: night, summary: &summary) else {
             return NightAnalysis(status: .noSleepFound, parameters: p, intervals: intervals, epochs: epochs, wakeThreshold: scored.threshold,
                                  metrics: nil, kind: kind,
-                                 statusReason: summary.guider.map { "no time in bed: \($0)" } ?? "no rest period found in the night's activity",
+                                 notes: [summary.guider.map { .noTimeInBed(guider: $0) } ?? .noRestPeriod],
                                  epochFile: summary)
         }
         let inBedStart = start(tib.lowerBound), inBedEnd = start(tib.upperBound)
@@ -161,14 +162,14 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
                              summary: &summary)
         guard let period = found.period else {
             return NightAnalysis(status: .noSleepFound, parameters: p, intervals: intervals, epochs: epochs, wakeThreshold: scored.threshold,
-                                 metrics: nil, kind: kind, statusReason: found.whyNone, epochFile: summary)
+                                 metrics: nil, kind: kind, notes: found.whyNone.map { [$0] } ?? [], epochFile: summary)
         }
         let onsetUTC = start(tib.lowerBound + period.lowerBound), wakeUTC = start(tib.lowerBound + period.upperBound)
         NightAnalyzer.assignPhases(&intervals, onsetUTC: onsetUTC, wakeUTC: wakeUTC, deepQuantile: p.deepQuantile)
         let metrics = Self.metrics(inBedStates, period: period, inBed: (inBedStart, inBedEnd), sleep: (onsetUTC, wakeUTC),
                                    epochSeconds: E, intervals: intervals)
         return NightAnalysis(status: .scored, parameters: p, intervals: intervals, epochs: epochs, wakeThreshold: scored.threshold,
-                             metrics: metrics, kind: kind, statusReason: nil, epochFile: summary)
+                             metrics: metrics, kind: kind, epochFile: summary)
     }
 
     /// Step 5: the night's metrics from the states in bed and the sleep period inside them; epochs
@@ -371,7 +372,7 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
     ///   bed (ActiLife's WASO counts the wake minutes from onset to out of bed);
     /// - acceleration: the first to the last run of `persistentSleepMinutes` of sleep (the phones' rule).
     static func sleepPeriod(_ s: EpochNightSeries, scored: Scored, tib: Range<Int>, family: EpochActivityFamily,
-                            parameters p: AnalysisParameters, summary: inout EpochFileNightSummary) -> (period: Range<Int>?, whyNone: String) {
+                            parameters p: AnalysisParameters, summary: inout EpochFileNightSummary) -> (period: Range<Int>?, whyNone: NightNote?) {
         let E = scored.epochSeconds
         let inBed = Array(scored.states[tib])
         switch family {
@@ -382,7 +383,7 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
                 + (settings.statesImmobileMinutes ? "" : "; the export states “\(settings.detectionAlgorithm ?? "")”, which sleepsta does not reproduce")
             let mobile = ActiwareIntervals.mobile(counts: scored.activity, epochSeconds: E)
             guard let sleep = ActiwareIntervals.sleepInterval(mobile: mobile, rest: tib, epochSeconds: E, settings: settings) else {
-                return (nil, "no \(settings.sleepOnsetMinutes)-min section with all but one epoch immobile inside time in bed (Actiware's sleep onset rule)")
+                return (nil, .noActiwareSleepOnset(sectionMinutes: settings.sleepOnsetMinutes))
             }
             let ours = ActiwareIntervals.statistics(states: scored.states, mobile: mobile, rest: tib, sleep: sleep, epochSeconds: E)
             func utc(_ i: Int) -> Int64 { scored.startUTC + Int64(i) * Int64(E) }
@@ -392,18 +393,18 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
             let statedRest = s.actiware?.intervals.filter { $0.kind == .rest && overlap($0) > 0 }.max { overlap($0) < overlap($1) }
             summary.actiware = ActiwareNightComparison(settings: settings, restStartUTC: utc(tib.lowerBound), restEndUTC: utc(tib.upperBound),
                                                        sleepStartUTC: from, sleepEndUTC: to, ours: ours, stated: stated, statedRest: statedRest)
-            return ((sleep.lowerBound - tib.lowerBound)..<(sleep.upperBound - tib.lowerBound), "")
+            return ((sleep.lowerBound - tib.lowerBound)..<(sleep.upperBound - tib.lowerBound), nil)
         case .actiGraphCounts where E == 60:
             summary.periodRule = "ActiLife's: sleep onset is the first minute scored asleep in bed; the sleep period runs to out of bed"
-            guard let first = inBed.firstIndex(where: { $0 == .sleep }) else { return (nil, "no minute scored asleep inside time in bed") }
-            return (first..<inBed.count, "")
+            guard let first = inBed.firstIndex(where: { $0 == .sleep }) else { return (nil, .noMinuteAsleep) }
+            return (first..<inBed.count, nil)
         default:
             summary.periodRule = "from the start of the first to the end of the last run of \(p.persistentSleepMinutes) min of sleep epochs in bed"
             let runEpochs = max(1, p.persistentSleepMinutes * 60 / E)
             guard let period = NightAnalyzer.persistentSleepPeriod(inBed, minimumRun: runEpochs) else {
-                return (nil, "no run of \(p.persistentSleepMinutes) minutes of sleep inside time in bed")
+                return (nil, .noPersistentSleep(minutes: p.persistentSleepMinutes))
             }
-            return (period, "")
+            return (period, nil)
         }
     }
 
@@ -415,7 +416,7 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
     /// 00:00–06:00, with no diary entry and no rest interval of the file in the night. The first
     /// morning or last afternoon of a 24-h file is such a fragment; a recording of the time in bed
     /// (a PSG night) reaches the small hours.
-    static func dayFragment(_ s: EpochNightSeries, scored: Scored, night: NightData, summary: EpochFileNightSummary) -> String? {
+    static func dayFragment(_ s: EpochNightSeries, scored: Scored, night: NightData, summary: EpochFileNightSummary) -> NightNote? {
         guard night.guide == nil else { return nil }
         if let rest = s.column("rest_interval"), rest.values.contains(where: { $0 >= 0.5 }) { return nil }
         let dataSeconds = Int((summary.dataMinutes ?? 0) * 60)
@@ -426,8 +427,7 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
         let core = nightCore(night)
         let inCore = max(0, min(to, core.upperBound) - max(from, core.lowerBound))
         guard inCore < minimumNightCoreSeconds else { return nil }
-        return "a fragment of a day, not a night: \(LocalClock.hoursText(seconds: dataSeconds)) of data, "
-            + (inCore == 0 ? "none" : LocalClock.hoursText(seconds: Int(inCore))) + " of it in 00:00–06:00 (at least 1 h is needed without a diary or a rest interval of the file)"
+        return .dayFragment(dataSeconds: dataSeconds, nightCoreSeconds: Int(inCore))
     }
 
     /// 00:00 to 06:00 on the night's local clock (the window runs noon to noon), in UTC.

@@ -24,16 +24,14 @@ public struct PhoneInBedMethod: NightAnalysisMethod {
             var analysis = NightAnalyzer.analyze(series: inWindow.slice(from: max(guide.startUTC, inWindow.startSecond),
                                                                        to: min(guide.endUTC, inWindow.endSecond)),
                                                  window: night.window, parameters: p)
-            analysis.statusReason = "time in bed from \(guide.source)" + (analysis.statusReason.map { "; " + $0 } ?? "")
+            analysis.notes.insert(.timeInBedFromDiary(source: guide.source), at: 0)
             return analysis
         }
         guard inWindow.coveredSeconds >= Self.allDayCoverageSeconds, let rest = Self.mainRestPeriod(inWindow) else {
             return NightAnalyzer.analyze(series: night.series, window: night.window, parameters: p)
         }
         var analysis = NightAnalyzer.analyze(series: inWindow.slice(from: rest.start, to: rest.end), window: night.window, parameters: p)
-        let gridNote = analysis.statusReason
-        analysis.statusReason = "the data covers \(LocalClock.hoursText(seconds: inWindow.coveredSeconds)) of this night's 24 h: time in bed is the main rest period found in the movement (\(LocalClock.hoursText(seconds: Int(rest.end - rest.start))))"
-            + (gridNote.map { "; " + $0 } ?? "")
+        analysis.notes.insert(.mainRestPeriod(coveredSeconds: inWindow.coveredSeconds, restSeconds: Int(rest.end - rest.start)), at: 0)
         return analysis
     }
 

@@ -41,16 +41,16 @@ struct WearableNightAnalysis {
         return s
     }
 
-    func result(_ status: NightStatus, _ reason: String?, states: [SleepWake?]? = nil,
+    func result(_ status: NightStatus, _ notes: [NightNote], states: [SleepWake?]? = nil,
                 metrics: NightSummaryMetrics? = nil, period: (Int64, Int64)? = nil) -> NightAnalysis {
         WearableNightResult(night: night, parameters: parameters, epochs: range)
-            .make(status, reason, summary: summary, states: states, metrics: metrics, period: period)
+            .make(status, notes, summary: summary, states: states, metrics: metrics, period: period)
     }
 
     mutating func analyze() -> NightAnalysis {
         if let refused = validData() { return refused }
         guard var spt = guider() else {
-            return result(.noSleepFound, "HDCZA found no rest block longer than 30 minutes in the valid data")
+            return result(.noSleepFound, [.noRestBlock])
         }
         if night.guide == nil { spt = daySleeperRerun(spt) }
         markLaidDownOutside(spt)
@@ -64,21 +64,21 @@ struct WearableNightAnalysis {
         case .success(let s): states = s
         }
         guard let (on, wk) = Self.onsetAndWake(states, window: spt.span) else {
-            return result(.noSleepFound, "no sustained inactivity bout (van Hees 2015) inside the HDCZA window", states: states)
+            return result(.noSleepFound, [.noBoutInWindow], states: states)
         }
         return metrics(states, onset: on, wake: wk)
     }
 
     /// Step 1's verdict: a night with less than 16 valid hours is `insufficient-data` (GGIR part 4's
-    /// `includenightcrit = 16`), with the hours in the reason; nothing is estimated.
+    /// `includenightcrit = 16`), with the hours in its note; nothing is estimated.
     func validData() -> NightAnalysis? {
         let dataSeconds = (0..<range.count).reduce(0) { $0 + (range.hasData($1) ? Self.E : 0) }
         if dataSeconds > 0 && summary.validHours == 0 {
-            return result(.insufficientData, "not worn: all \(LocalClock.hoursText(seconds: dataSeconds)) of data in this night are non-wear (still for an hour or more)")
+            return result(.insufficientData, [.notWornAllData(dataSeconds: dataSeconds)])
         }
         guard summary.validHours >= WearableNightMethod.minimumValidHours else {
-            let hours = WearableNightMethod.hours
-            return result(.insufficientData, "\(hours(summary.validHours)) of valid (worn) data in this night's \(hours(Double(W.durationSeconds) / 3600)); GGIR's includenightcrit needs \(hours(WearableNightMethod.minimumValidHours))")
+            return result(.insufficientData, [.tooFewValidHours(validHours: summary.validHours, nightSeconds: Int(W.durationSeconds),
+                                                                requiredHours: WearableNightMethod.minimumValidHours)])
         }
         return nil
     }
@@ -141,7 +141,7 @@ struct WearableNightAnalysis {
             return .success(WearableNightMethod.withoutNonWearFragments((0..<range.count).map { range.isValid($0) ? sib[$0] : nil }, range))
         case let choice:
             guard let scored = WearableNightMethod.countStates(range, algorithm: choice) else {
-                return .failure(Refused(analysis: result(.unsuitable, "--sleep-algorithm \(choice.rawValue) scores ActiGraph counts, computed from the raw samples, and this recording has none: they need a sample rate of 30–100 Hz in steps of 10 (ActiLife's paths to 30 Hz; the rate is among the recording's facts)")))
+                return .failure(Refused(analysis: result(.unsuitable, [.noCountsForAlgorithm(choice)])))
             }
             return .success(scored)
         }
@@ -195,7 +195,6 @@ struct WearableNightAnalysis {
             lightMinutes: 0, deepMinutes: 0, awakeMinutes: waso,
             sleepMaintenanceEfficiencyPercent: spMinutes > 0 ? tst / spMinutes * 100 : nil,
             sleepFragmentationIndexPerHour: tst > 0 ? Double(awakenings + 1) / (tst / 60) : nil)
-        let reason = summary.daysleeper ? "day sleeper: the HDCZA window ended between 11:00 and 12:00, so it was searched again from 18:00 to 18:00 (GGIR's rule)" : nil
-        return result(.scored, reason, states: states, metrics: metrics, period: (onsetUTC, wakeUTC))
+        return result(.scored, summary.daysleeper ? [.daySleeper] : [], states: states, metrics: metrics, period: (onsetUTC, wakeUTC))
     }
 }

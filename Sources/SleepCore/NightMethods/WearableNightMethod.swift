@@ -92,7 +92,7 @@ public struct WearableNightMethod: NightAnalysisMethod {
     public func analyze(_ night: NightData, parameters p: AnalysisParameters) -> NightAnalysis {
         guard let stored = night.epochs, stored.count > 0 else {
             return NightAnalysis(status: .unsuitable, parameters: p, intervals: [], epochs: [], wakeThreshold: nil, metrics: nil,
-                                 kind: kind, statusReason: "the wearable method needs raw acceleration with gravity (angle-z, ENMO); this recording has no 5-s epochs of it")
+                                 kind: kind, notes: [.wearableNoEpochs])
         }
         var steps = WearableNightAnalysis(night: night, parameters: p, stored: stored)
         return steps.analyze()
@@ -174,8 +174,6 @@ public struct WearableNightMethod: NightAnalysisMethod {
             return AnalyzedInterval(movement: movement, state: sleep + wake > 0 ? (sleep >= wake ? .sleep : .wake) : nil, phase: nil)
         }
     }
-
-    static func hours(_ h: Double) -> String { LocalClock.hoursText(seconds: Int((h * 3600).rounded())) }
 }
 
 /// What the wearable method found in one night, in GGIR part 4's names (its `part4_nightsummary`

@@ -10,7 +10,7 @@ struct WearableNightResult {
     /// - Parameters:
     ///   - states: sleep or wake per epoch of ``epochs`` (nil: not scored; an element nil: invalid).
     ///   - period: the sleep period `[onset, wake)` in UTC seconds, inside which phases are assigned.
-    func make(_ status: NightStatus, _ reason: String?, summary: WearableNightSummary, states: [SleepWake?]? = nil,
+    func make(_ status: NightStatus, _ notes: [NightNote], summary: WearableNightSummary, states: [SleepWake?]? = nil,
               metrics: NightSummaryMetrics? = nil, period: (Int64, Int64)? = nil) -> NightAnalysis {
         let e = epochs, p = parameters
         var intervals = WearableNightMethod.intervals(e, base: night.series, length: p.interval, origin: night.window.startUTC, states: states)
@@ -23,6 +23,6 @@ struct WearableNightResult {
             ScoredEpoch(startUTC: e.epochStartUTC(i), activity: e.hasData(i) ? Double(e.enmo[i]) : .nan, state: states?[i])
         }
         return NightAnalysis(status: status, parameters: p, intervals: intervals, epochs: scored, wakeThreshold: nil,
-                             metrics: m, kind: .wearable24h, statusReason: reason, wearable: summary)
+                             metrics: m, kind: .wearable24h, notes: notes, wearable: summary)
     }
 }

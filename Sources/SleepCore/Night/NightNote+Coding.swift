@@ -1,0 +1,113 @@
+/// The stored form of a ``NightNote``: an object with its ``NightNote/code`` and the case's values
+/// under the names below, written by hand so that it never follows a rename in Swift. A code this
+/// sleepsta does not know reads as ``NightNote/unrecognised(code:)``, so a store a newer sleepsta
+/// wrote still opens and its pages still show something; a known code without its values (or with
+/// a value it cannot read) is a damaged store and throws.
+extension NightNote {
+    enum Key: String, CodingKey {
+        case code = "code", text = "text", source = "source"
+        case intervalSeconds = "intervalSeconds", sourceSeconds = "sourceSeconds"
+        case coveredSeconds = "coveredSeconds", restSeconds = "restSeconds", dataSeconds = "dataSeconds"
+        case validHours = "validHours", nightSeconds = "nightSeconds", requiredHours = "requiredHours"
+        case algorithm = "algorithm", fractionInvalid = "fractionInvalid"
+        case onsetLocalSecond = "onsetLocalSecond", wakeLocalSecond = "wakeLocalSecond", totalSleepMinutes = "totalSleepMinutes"
+        case back = "back", day = "day", shiftAfterSeconds = "shiftAfterSeconds"
+        case column = "column", available = "available", offSeconds = "offSeconds", runHours = "runHours", wornSeconds = "wornSeconds"
+        case seconds = "seconds", requiredSeconds = "requiredSeconds", epochSeconds = "epochSeconds"
+        case nightCoreSeconds = "nightCoreSeconds", guider = "guider", sectionMinutes = "sectionMinutes", minutes = "minutes"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(code, forKey: .code)
+        func put<T: Encodable>(_ value: T, _ key: Key) throws { try c.encode(value, forKey: key) }
+        switch self {
+        case let .intervalGridOffSource(interval, source): try put(interval, .intervalSeconds); try put(source, .sourceSeconds)
+        case let .timeInBedFromDiary(source): try put(source, .source)
+        case let .mainRestPeriod(covered, rest): try put(covered, .coveredSeconds); try put(rest, .restSeconds)
+        case let .notWornAllData(data): try put(data, .dataSeconds)
+        case let .tooFewValidHours(valid, night, required):
+            try put(valid, .validHours); try put(night, .nightSeconds); try put(required, .requiredHours)
+        case let .noCountsForAlgorithm(algorithm): try put(algorithm.rawValue, .algorithm)
+        case let .ggirNoBoutInWindow(fraction): try put(fraction, .fractionInvalid)
+        case let .ggirTooMuchInvalid(fraction, onset, wake, tst):
+            try put(fraction, .fractionInvalid); try put(onset, .onsetLocalSecond); try put(wake, .wakeLocalSecond)
+            try put(tst, .totalSleepMinutes)
+        case let .ggirClockChange(back, day, shift): try put(back, .back); try put(day.description, .day); try put(shift, .shiftAfterSeconds)
+        case let .noSuchColumn(column, available): try put(column, .column); try put(available, .available)
+        case let .noActivityColumn(available): try put(available, .available)
+        case let .notWornZeroCounts(off, runHours, worn): try put(off, .offSeconds); try put(runHours, .runHours); try put(worn, .wornSeconds)
+        case let .tooLittleData(column, seconds, required):
+            try put(column, .column); try put(seconds, .seconds); try put(required, .requiredSeconds)
+        case let .epochsNotSummable(seconds): try put(seconds, .epochSeconds)
+        case let .dayFragment(data, core): try put(data, .dataSeconds); try put(core, .nightCoreSeconds)
+        case let .noTimeInBed(guider): try put(guider, .guider)
+        case let .noActiwareSleepOnset(minutes): try put(minutes, .sectionMinutes)
+        case let .noPersistentSleep(minutes): try put(minutes, .minutes)
+        case let .legacyText(text): try put(text, .text)
+        case .wearableNoEpochs, .noRestBlock, .noBoutInWindow, .daySleeper, .ggirNoEpochs, .ggirNoWholeRecording, .ggirNoNonWearScores,
+             .ggirNothingAnalysed, .ggirNoNight, .ggirNoWindow, .ggirNoBouts, .ggirDaySleeper, .ggirOwnClock, .epochFileNoEpochs,
+             .noRestPeriod, .noMinuteAsleep, .unrecognised:
+            break
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        let code = try c.decode(String.self, forKey: .code)
+        func int(_ key: Key) throws -> Int { try c.decode(Int.self, forKey: key) }
+        func int64(_ key: Key) throws -> Int64 { try c.decode(Int64.self, forKey: key) }
+        func double(_ key: Key) throws -> Double { try c.decode(Double.self, forKey: key) }
+        func text(_ key: Key) throws -> String { try c.decode(String.self, forKey: key) }
+        switch code {
+        case "interval-grid-off-source": self = .intervalGridOffSource(intervalSeconds: try int(.intervalSeconds), sourceSeconds: try int(.sourceSeconds))
+        case "time-in-bed-from-diary": self = .timeInBedFromDiary(source: try text(.source))
+        case "main-rest-period": self = .mainRestPeriod(coveredSeconds: try int(.coveredSeconds), restSeconds: try int(.restSeconds))
+        case "wearable-no-epochs": self = .wearableNoEpochs
+        case "not-worn-all-data": self = .notWornAllData(dataSeconds: try int(.dataSeconds))
+        case "too-few-valid-hours":
+            self = .tooFewValidHours(validHours: try double(.validHours), nightSeconds: try int(.nightSeconds), requiredHours: try double(.requiredHours))
+        case "hdcza-no-rest-block": self = .noRestBlock
+        case "no-activity-counts":
+            guard let algorithm = SleepAlgorithmChoice(rawValue: try text(.algorithm)) else {
+                throw DecodingError.dataCorruptedError(forKey: .algorithm, in: c, debugDescription: "not a --sleep-algorithm this sleepsta knows")
+            }
+            self = .noCountsForAlgorithm(algorithm)
+        case "no-bout-in-window": self = .noBoutInWindow
+        case "day-sleeper": self = .daySleeper
+        case "ggir-no-epochs": self = .ggirNoEpochs
+        case "ggir-no-whole-recording": self = .ggirNoWholeRecording
+        case "ggir-no-nonwear-scores": self = .ggirNoNonWearScores
+        case "ggir-nothing-analysed": self = .ggirNothingAnalysed
+        case "ggir-no-night": self = .ggirNoNight
+        case "ggir-no-window": self = .ggirNoWindow
+        case "ggir-no-bouts": self = .ggirNoBouts
+        case "ggir-cleaningcode-5": self = .ggirNoBoutInWindow(fractionInvalid: try double(.fractionInvalid))
+        case "ggir-cleaningcode-2":
+            self = .ggirTooMuchInvalid(fractionInvalid: try double(.fractionInvalid), onsetLocalSecond: try int64(.onsetLocalSecond),
+                                       wakeLocalSecond: try int64(.wakeLocalSecond), totalSleepMinutes: try double(.totalSleepMinutes))
+        case "ggir-day-sleeper": self = .ggirDaySleeper
+        case "ggir-clock-change":
+            guard let day = CivilDate(iso: try text(.day)) else {
+                throw DecodingError.dataCorruptedError(forKey: .day, in: c, debugDescription: "not a YYYY-MM-DD date")
+            }
+            self = .ggirClockChange(back: try c.decode(Bool.self, forKey: .back), day: day, shiftAfterSeconds: try int64(.shiftAfterSeconds))
+        case "ggir-own-clock": self = .ggirOwnClock
+        case "epoch-file-no-epochs": self = .epochFileNoEpochs
+        case "no-such-column": self = .noSuchColumn(column: try text(.column), available: try c.decode([String].self, forKey: .available))
+        case "no-activity-column": self = .noActivityColumn(available: try c.decode([String].self, forKey: .available))
+        case "not-worn-zero-counts":
+            self = .notWornZeroCounts(offSeconds: try int(.offSeconds), runHours: try int(.runHours), wornSeconds: try int(.wornSeconds))
+        case "too-little-data": self = .tooLittleData(column: try text(.column), seconds: try int(.seconds), requiredSeconds: try int(.requiredSeconds))
+        case "epochs-not-summable": self = .epochsNotSummable(epochSeconds: try int(.epochSeconds))
+        case "day-fragment": self = .dayFragment(dataSeconds: try int(.dataSeconds), nightCoreSeconds: try int(.nightCoreSeconds))
+        case "no-time-in-bed": self = .noTimeInBed(guider: try text(.guider))
+        case "no-rest-period": self = .noRestPeriod
+        case "no-actiware-sleep-onset": self = .noActiwareSleepOnset(sectionMinutes: try int(.sectionMinutes))
+        case "no-minute-asleep": self = .noMinuteAsleep
+        case "no-persistent-sleep": self = .noPersistentSleep(minutes: try int(.minutes))
+        case "legacy-text": self = .legacyText(try text(.text))
+        default: self = .unrecognised(code: code)
+        }
+    }
+}

@@ -1,0 +1,142 @@
+/// Why a night has its status, or how its method was adapted: one fact per note, with the numbers
+/// and names it needs, and no words. SleepReport words each note (`NightNoteText`), so a change of
+/// wording changes no stored analysis, and this module knows nothing of a page's sentences.
+///
+/// Each case has a stable ``code`` (in its doc comment) that names it in the stored JSON; the
+/// coding is written by hand, `{"code": …}` plus the case's named values, so renaming a case or
+/// a Swift label changes nothing stored. A code is never reused for another meaning.
+public enum NightNote: Sendable, Hashable, Codable {
+    // MARK: Any method on the per-second series (phone-in-bed)
+
+    /// `interval-grid-off-source`: the interval length is neither a multiple nor a divisor of the
+    /// source's own totals, so intervals stay on the local clock (``NightAnalyzer/intervalGrid(sourceResolutionSeconds:firstDataUTC:window:length:)``).
+    case intervalGridOffSource(intervalSeconds: Int, sourceSeconds: Int)
+    /// `time-in-bed-from-diary`: a sleep diary row (named by its source) set time in bed.
+    case timeInBedFromDiary(source: String)
+    /// `main-rest-period`: an all-day phone log, narrowed to its main rest period.
+    case mainRestPeriod(coveredSeconds: Int, restSeconds: Int)
+
+    // MARK: The wearable method
+
+    /// `wearable-no-epochs`: no 5-s epochs of raw acceleration with gravity.
+    case wearableNoEpochs
+    /// `not-worn-all-data`: every second of data in the night is non-wear.
+    case notWornAllData(dataSeconds: Int)
+    /// `too-few-valid-hours`: fewer valid hours than GGIR's `includenightcrit`.
+    case tooFewValidHours(validHours: Double, nightSeconds: Int, requiredHours: Double)
+    /// `hdcza-no-rest-block`: HDCZA found no rest block in the valid data.
+    case noRestBlock
+    /// `no-activity-counts`: the chosen count scorer has no counts to score.
+    case noCountsForAlgorithm(SleepAlgorithmChoice)
+    /// `no-bout-in-window`: no sustained inactivity bout inside the HDCZA window.
+    case noBoutInWindow
+    /// `day-sleeper`: the window ended in its last hour and was searched again from 18:00.
+    case daySleeper
+
+    // MARK: GGIR parity
+
+    /// `ggir-no-epochs`: no 5-s epochs of raw acceleration with gravity.
+    case ggirNoEpochs
+    /// `ggir-no-whole-recording`: the night came without its whole recording and format.
+    case ggirNoWholeRecording
+    /// `ggir-no-nonwear-scores`: the 2023 non-wear scores were not stored (an older sleepsta).
+    case ggirNoNonWearScores
+    /// `ggir-nothing-analysed`: GGIR analyses no part of the recording.
+    case ggirNothingAnalysed
+    /// `ggir-no-night`: GGIR has no night window here.
+    case ggirNoNight
+    /// `ggir-no-window`: HDCZA found no sleep period window; GGIR writes no night.
+    case ggirNoWindow
+    /// `ggir-no-bouts`: no sustained inactivity bout in the night's valid epochs.
+    case ggirNoBouts
+    /// `ggir-cleaningcode-5`: no bout overlaps the HDCZA window.
+    case ggirNoBoutInWindow(fractionInvalid: Double)
+    /// `ggir-cleaningcode-2`: too much of the night invalid; GGIR's numbers, its clock times as
+    /// local seconds.
+    case ggirTooMuchInvalid(fractionInvalid: Double, onsetLocalSecond: Int64, wakeLocalSecond: Int64, totalSleepMinutes: Double)
+    /// `ggir-day-sleeper`: GGIR's day-sleeper rule moved the window to 18:00 to 18:00.
+    case ggirDaySleeper
+    /// `ggir-clock-change`: GGIR read a device clock across a change of the clocks on `day`
+    /// (`back`: an hour inserted; else dropped), and was `shiftAfterSeconds` off real time after it.
+    case ggirClockChange(back: Bool, day: CivilDate, shiftAfterSeconds: Int64)
+    /// `ggir-own-clock`: the numbers are on GGIR's clock, the chart on real time.
+    case ggirOwnClock
+
+    // MARK: The epoch-file method
+
+    /// `epoch-file-no-epochs`: the night has no stored epochs of the file.
+    case epochFileNoEpochs
+    /// `no-such-column`: the column asked for is not in the file.
+    case noSuchColumn(column: String, available: [String])
+    /// `no-activity-column`: no column to score.
+    case noActivityColumn(available: [String])
+    /// `not-worn-zero-counts`: runs of zero counts (the device off the wrist) leave too little.
+    case notWornZeroCounts(offSeconds: Int, runHours: Int, wornSeconds: Int)
+    /// `too-little-data`: less data in `column` than the analysis needs.
+    case tooLittleData(column: String, seconds: Int, requiredSeconds: Int)
+    /// `epochs-not-summable`: the file's epochs do not sum to the scorer's 60-s epochs.
+    case epochsNotSummable(epochSeconds: Int)
+    /// `day-fragment`: the data are a fragment of a day (too little of 00:00–06:00).
+    case dayFragment(dataSeconds: Int, nightCoreSeconds: Int)
+    /// `no-time-in-bed`: the guider (its summary text) found no time in bed.
+    case noTimeInBed(guider: String)
+    /// `no-rest-period`: no rest period in the night's activity.
+    case noRestPeriod
+    /// `no-actiware-sleep-onset`: no section of `sectionMinutes` that Actiware takes for onset.
+    case noActiwareSleepOnset(sectionMinutes: Int)
+    /// `no-minute-asleep`: no minute scored asleep in bed.
+    case noMinuteAsleep
+    /// `no-persistent-sleep`: no run of `minutes` of sleep in bed.
+    case noPersistentSleep(minutes: Int)
+
+    // MARK: Stored
+
+    /// `legacy-text`: the sentence an older sleepsta stored (`analyses.status_reason`), kept as it
+    /// was so that an existing store's pages read the same without deriving its nights again.
+    case legacyText(String)
+    /// A code this sleepsta does not know (a store written by a newer one): read, not lost, and
+    /// worded as the code itself. Encoded as `{"code": code}`.
+    case unrecognised(code: String)
+
+    /// The stable name of the case in the stored JSON.
+    public var code: String {
+        switch self {
+        case .intervalGridOffSource: return "interval-grid-off-source"
+        case .timeInBedFromDiary: return "time-in-bed-from-diary"
+        case .mainRestPeriod: return "main-rest-period"
+        case .wearableNoEpochs: return "wearable-no-epochs"
+        case .notWornAllData: return "not-worn-all-data"
+        case .tooFewValidHours: return "too-few-valid-hours"
+        case .noRestBlock: return "hdcza-no-rest-block"
+        case .noCountsForAlgorithm: return "no-activity-counts"
+        case .noBoutInWindow: return "no-bout-in-window"
+        case .daySleeper: return "day-sleeper"
+        case .ggirNoEpochs: return "ggir-no-epochs"
+        case .ggirNoWholeRecording: return "ggir-no-whole-recording"
+        case .ggirNoNonWearScores: return "ggir-no-nonwear-scores"
+        case .ggirNothingAnalysed: return "ggir-nothing-analysed"
+        case .ggirNoNight: return "ggir-no-night"
+        case .ggirNoWindow: return "ggir-no-window"
+        case .ggirNoBouts: return "ggir-no-bouts"
+        case .ggirNoBoutInWindow: return "ggir-cleaningcode-5"
+        case .ggirTooMuchInvalid: return "ggir-cleaningcode-2"
+        case .ggirDaySleeper: return "ggir-day-sleeper"
+        case .ggirClockChange: return "ggir-clock-change"
+        case .ggirOwnClock: return "ggir-own-clock"
+        case .epochFileNoEpochs: return "epoch-file-no-epochs"
+        case .noSuchColumn: return "no-such-column"
+        case .noActivityColumn: return "no-activity-column"
+        case .notWornZeroCounts: return "not-worn-zero-counts"
+        case .tooLittleData: return "too-little-data"
+        case .epochsNotSummable: return "epochs-not-summable"
+        case .dayFragment: return "day-fragment"
+        case .noTimeInBed: return "no-time-in-bed"
+        case .noRestPeriod: return "no-rest-period"
+        case .noActiwareSleepOnset: return "no-actiware-sleep-onset"
+        case .noMinuteAsleep: return "no-minute-asleep"
+        case .noPersistentSleep: return "no-persistent-sleep"
+        case .legacyText: return "legacy-text"
+        case .unrecognised(let code): return code
+        }
+    }
+}

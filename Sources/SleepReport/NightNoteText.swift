@@ -1,0 +1,93 @@
+import SleepCore
+
+/// A night's notes (``NightNote``) in words: the one place their sentences live, so that a change
+/// of wording changes the pages, not the stored analyses. The numbers are formatted as the night
+/// methods formatted them when they stored sentences, so a page reads the same either way.
+public enum NightNoteText {
+    /// The notes in order, one clause each, joined by "; "; nil without notes.
+    public static func text(_ notes: [NightNote]) -> String? {
+        notes.isEmpty ? nil : notes.map(sentence).joined(separator: "; ")
+    }
+
+    /// One note as a clause of the night page's "Reason:" (no capital, no full stop).
+    public static func sentence(_ note: NightNote) -> String {
+        switch note {
+        case let .intervalGridOffSource(intervalSeconds, sourceSeconds):
+            let length = interval(intervalSeconds), source = interval(sourceSeconds)
+            return "\(length) intervals cannot follow the source's own \(source) totals (\(length) is neither a multiple nor a divisor of \(source)): intervals lie on the local clock and some of them mix two source totals"
+        case let .timeInBedFromDiary(source): return "time in bed from \(source)"
+        case let .mainRestPeriod(covered, rest):
+            return "the data covers \(hours(seconds: covered)) of this night's 24 h: time in bed is the main rest period found in the movement (\(hours(seconds: rest)))"
+        case let .notWornAllData(data): return "not worn: all \(hours(seconds: data)) of data in this night are non-wear (still for an hour or more)"
+        case let .tooFewValidHours(valid, night, required):
+            return "\(hours(valid)) of valid (worn) data in this night's \(hours(Double(night) / 3600)); GGIR's includenightcrit needs \(hours(required))"
+        case let .noCountsForAlgorithm(choice):
+            return "--sleep-algorithm \(choice.rawValue) scores ActiGraph counts, computed from the raw samples, and this recording has none: they need a sample rate of 30–100 Hz in steps of 10 (ActiLife's paths to 30 Hz; the rate is among the recording's facts)"
+        case let .ggirNoBoutInWindow(fraction):
+            return "GGIR drops this night (cleaningcode 5): no sustained inactivity bout overlaps the HDCZA window; invalid fraction \(fixed(fraction, 3))"
+        case let .ggirTooMuchInvalid(fraction, onset, wake, tst):
+            return "GGIR drops this night from its cleaned summary (cleaningcode 2): invalid fraction \(fixed(fraction, 3)) > 8/24 (includenightcrit 16 h); GGIR's numbers: onset \(LocalClock.hhmmss(localSecond: onset)), wake \(LocalClock.hhmmss(localSecond: wake)), TST \(fixed(tst, 1)) min"
+        case let .ggirClockChange(back, day, shiftAfter):
+            let after = shiftAfter == 0 ? "real time again"
+                : "\(hours(seconds: Int(abs(shiftAfter)))) \(shiftAfter > 0 ? "later" : "earlier") than real time"
+            return (back
+                ? "the clocks went back an hour on \(day); GGIR reads this device's clock, which kept the time it was set to, as wall-clock time: it inserts an hour of still filler there"
+                : "the clocks went forward an hour on \(day); GGIR reads this device's clock, which kept the time it was set to, as wall-clock time: it drops an hour of data there")
+                + ", and its times from then on are \(after)"
+        case let .noSuchColumn(column, available): return "the file has no column '\(column)' (it has \(available.joined(separator: ", ")))"
+        case let .noActivityColumn(available): return "no activity column to score: the file has \(available.joined(separator: ", "))"
+        case let .notWornZeroCounts(off, runHours, worn):
+            return "not worn: \(hours(seconds: off)) of zero counts in runs of \(runHours) h or more (the device off the wrist); \(hours(seconds: worn)) of worn data remain"
+        case let .tooLittleData(column, seconds, required):
+            return "\(hours(seconds: seconds)) of \(column) data in this night; at least \(hours(seconds: required)) are needed"
+        case let .epochsNotSummable(seconds): return "\(seconds)-s epochs cannot be summed to the scorer's 60-s epochs"
+        case let .dayFragment(data, core):
+            return "a fragment of a day, not a night: \(hours(seconds: data)) of data, "
+                + (core == 0 ? "none" : hours(seconds: core)) + " of it in 00:00–06:00 (at least 1 h is needed without a diary or a rest interval of the file)"
+        case let .noTimeInBed(guider): return "no time in bed: \(guider)"
+        case let .noActiwareSleepOnset(minutes):
+            return "no \(minutes)-min section with all but one epoch immobile inside time in bed (Actiware's sleep onset rule)"
+        case let .noPersistentSleep(minutes): return "no run of \(minutes) minutes of sleep inside time in bed"
+        case let .legacyText(text): return text
+        case let .unrecognised(code): return code
+        case .wearableNoEpochs: return "the wearable method needs raw acceleration with gravity (angle-z, ENMO); this recording has no 5-s epochs of it"
+        case .noRestBlock: return "HDCZA found no rest block longer than 30 minutes in the valid data"
+        case .noBoutInWindow: return "no sustained inactivity bout (van Hees 2015) inside the HDCZA window"
+        case .daySleeper: return "day sleeper: the HDCZA window ended between 11:00 and 12:00, so it was searched again from 18:00 to 18:00 (GGIR's rule)"
+        case .ggirNoEpochs: return "the GGIR parity method needs raw acceleration with gravity (angle-z, ENMO); this recording has no 5-s epochs of it"
+        case .ggirNoWholeRecording: return "the GGIR parity method reads the whole recording and its format, which were not supplied with this night"
+        case .ggirNoNonWearScores:
+            return "GGIR's 2023 non-wear scores are not stored for this night (stored by an older sleepsta): a run with --method ggir reads the file again"
+        case .ggirNothingAnalysed:
+            return "GGIR analyses no part of this recording: it needs at least an hour of data from the first whole quarter hour of the clock"
+        case .ggirNoNight:
+            return "GGIR has no night here: its night windows lie around a midnight in its data (which start at the first whole quarter hour and end with the last 15-min block it processed)"
+        case .ggirNoWindow:
+            return "HDCZA found no sleep period window (every epoch of the night invalid, or no rest block longer than 30 minutes); GGIR writes no night"
+        case .ggirNoBouts: return "no sustained inactivity bout in the night's valid epochs; GGIR writes no row for this night"
+        case .ggirDaySleeper: return "day sleeper: the HDCZA window ended in its last hour, so it was searched again from 18:00 to 18:00 (GGIR's rule)"
+        case .ggirOwnClock: return "these are GGIR's numbers on GGIR's clock (the chart's angle-z line is on real time)"
+        case .epochFileNoEpochs: return "the epoch-file method needs the file's epochs; this night has none stored"
+        case .noRestPeriod: return "no rest period found in the night's activity"
+        case .noMinuteAsleep: return "no minute scored asleep inside time in bed"
+        }
+    }
+
+    /// An interval length as the interval options write it (`10m`, `90s`).
+    static func interval(_ seconds: Int) -> String { IntervalLength(seconds: seconds)?.description ?? "\(seconds) s" }
+
+    static func hours(seconds: Int) -> String { LocalClock.hoursText(seconds: seconds) }
+
+    /// Hours to the nearest second, then as ``LocalClock/hoursText(seconds:)`` words them.
+    static func hours(_ h: Double) -> String { LocalClock.hoursText(seconds: Int((h * 3600).rounded())) }
+
+    /// `value` with `places` decimals, rounded half away from zero on the scaled value (GGIR
+    /// parity's notes always read so; ``NumberText`` rounds after scaling back, which can differ).
+    static func fixed(_ value: Double, _ places: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        let scaled = Int((abs(value) * scale).rounded())
+        let whole = scaled / Int(scale), fraction = String(scaled % Int(scale))
+        return (value < 0 && scaled > 0 ? "-" : "") + "\(whole)" + (places > 0 ? "." + String(repeating: "0", count: places - fraction.count) + fraction : "")
+    }
+}
