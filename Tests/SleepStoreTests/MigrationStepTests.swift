@@ -258,15 +258,15 @@ struct MigrationStepTests {
         #expect(try db.analysis(nightID: OldStore.renamedNight, parametersKey: again.key)?.notes == again.notes)
     }
 
-    @Test("stored notes: every case round-trips through the store; a code this sleepsta does not know reads as itself; JSON that does not decode names the analysis")
+    @Test("stored notes: each shape of their JSON round-trips through the store; a code this sleepsta does not know reads as itself; JSON that does not decode names the analysis")
     func notesRoundTrip() throws {
         let old = try OldStore(before: "v18-analysis-notes")
         defer { Self.remove(old.path) }
         let db = try SleepDatabase(path: old.path)
         var a = try #require(try db.analysis(nightID: OldStore.renamedNight, parametersKey: AnalysisParameters().key))
-        a.notes = Self.everyNote
+        a.notes = Self.notesOfEachShape
         try db.saveAnalysis(a, nightID: OldStore.renamedNight, runID: nil)
-        #expect(try db.analysis(nightID: OldStore.renamedNight, parametersKey: a.key)?.notes == Self.everyNote)
+        #expect(try db.analysis(nightID: OldStore.renamedNight, parametersKey: a.key)?.notes == Self.notesOfEachShape)
 
         func setNotes(_ json: String) throws {
             try db.pool.write { try $0.execute(sql: "UPDATE analyses SET notes_json = ? WHERE parameters_key = ?", arguments: [json, a.key]) }
@@ -280,20 +280,13 @@ struct MigrationStepTests {
         }
     }
 
-    /// One note of every case.
-    static let everyNote: [NightNote] = [
-        .intervalGridOffSource(intervalSeconds: 900, sourceSeconds: 600), .timeInBedFromDiary(source: "diary.csv row 2"),
-        .mainRestPeriod(coveredSeconds: 72_000, restSeconds: 30_600), .wearableNoEpochs, .notWornAllData(dataSeconds: 86_400),
-        .tooFewValidHours(validHours: 10.254166666666666, nightSeconds: 90_000, requiredHours: 16), .noRestBlock,
-        .noCountsForAlgorithm(.sadeh), .noBoutInWindow, .daySleeper, .ggirNoEpochs, .ggirNoWholeRecording, .ggirNoNonWearScores,
-        .ggirNothingAnalysed, .ggirNoNight, .ggirNoWindow, .ggirNoBouts, .ggirNoBoutInWindow(fractionInvalid: 0.041666666666666664),
-        .ggirTooMuchInvalid(fractionInvalid: 0.5, onsetLocalSecond: 1_719_789_305, wakeLocalSecond: 1_719_817_320, totalSleepMinutes: 401.25),
-        .ggirDaySleeper, .ggirClockChange(back: true, day: CivilDate(year: 2024, month: 10, day: 27), shiftAfterSeconds: -3600), .ggirOwnClock,
-        .epochFileNoEpochs, .noSuchColumn(column: "enmo", available: ["activity", "light"]), .noActivityColumn(available: []),
-        .notWornZeroCounts(offSeconds: 18_000, runHours: 2, wornSeconds: 1800),
-        .tooLittleData(column: "activity", seconds: 7200, requiredSeconds: 10_800), .epochsNotSummable(epochSeconds: 45),
-        .dayFragment(dataSeconds: 10_800, nightCoreSeconds: 0), .noTimeInBed(guider: "the file's rest interval (REST)"), .noRestPeriod,
-        .noActiwareSleepOnset(sectionMinutes: 10), .noMinuteAsleep, .noPersistentSleep(minutes: 15),
+    /// Notes of each shape the JSON takes (no values, numbers, a date, strings and lists, an enum,
+    /// the two fallbacks); that every case codes is SleepCore's test (`NightNoteCodingTests`).
+    static let notesOfEachShape: [NightNote] = [
+        .daySleeper, .notWornAllData(dataSeconds: 86_400),
+        .tooFewValidHours(validHours: 10.254166666666666, nightSeconds: 90_000, requiredHours: 16),
+        .ggirClockChange(back: true, day: CivilDate(year: 2024, month: 10, day: 27), shiftAfterSeconds: -3600),
+        .noSuchColumn(column: "enmo", available: ["activity", "light"]), .noCountsForAlgorithm(.sadeh),
         .legacyText("as stored; \"quoted\""), .unrecognised(code: "a-newer-note"),
     ]
 
