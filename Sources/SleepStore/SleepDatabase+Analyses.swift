@@ -114,7 +114,7 @@ extension SleepDatabase {
                                 sleepFragmentationIndexPerHour: r["sfi_per_hour"],
                                 noDataInSleepPeriodMinutes: r["no_data_in_sleep_period_min"])
         }
-        let kind = RecordingKind(rawValue: a["kind"]) ?? .phoneInBed
+        let kind: RecordingKind = try a.decode(forColumn: "kind")
         let details = a["details_json"] as String?
         return NightAnalysis(status: NightStatus(rawValue: a["status"]) ?? .insufficientData, parameters: parameters,
                              intervals: intervals, epochs: epochs, wakeThreshold: a["wake_threshold"], metrics: metrics,

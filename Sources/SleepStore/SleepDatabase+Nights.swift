@@ -56,7 +56,7 @@ extension SleepDatabase {
     public func night(id: String) throws -> StoredNight? {
         try pool.read { db in
             guard let n = try NightRow.fetchOne(db, key: id), let base = try BaseSeriesRow.fetchOne(db, key: id),
-                  let kind = try String.fetchOne(db, sql: "SELECT kind FROM recordings WHERE id = ?", arguments: [n.recordingID])
+                  let kind = try RecordingKind.fetchOne(db, sql: "SELECT kind FROM recordings WHERE id = ?", arguments: [n.recordingID])
             else { return nil }
             guard let date = CivilDate(iso: n.nightDate) else { throw StoreError("night \(n.id): bad night_date '\(n.nightDate)'") }
             return StoredNight(id: n.id, recordingID: n.recordingID,
@@ -68,7 +68,7 @@ extension SleepDatabase {
                                series: base.series(sourceResolutionSeconds: n.sourceResolutionSeconds),
                                epochs: try EpochSeriesRow.fetchOne(db, key: id)?.wearableEpochs,
                                epochFile: try EpochFileSeriesRow.fetchOne(db, key: id)?.series(),
-                               kind: RecordingKind(rawValue: kind) ?? .phoneInBed)
+                               kind: kind)
         }
     }
 

@@ -84,6 +84,7 @@ struct SleepDatabaseTests {
             let error = #expect(throws: (any Error).self) { try db.recording(contentHash: "h1") }
             let text = String(describing: error)
             #expect(text.contains(column) && text.contains(value), "\(text)")
+            if column == "kind" { #expect(throws: (any Error).self) { try db.night(id: "n1") } }
             try DatabaseQueue(path: path).write { d in try d.execute(sql: "UPDATE recordings SET \(column) = ?", arguments: [Self.stored(column, r)]) }
         }
         #expect(try db.recording(forNight: "n1") == back)

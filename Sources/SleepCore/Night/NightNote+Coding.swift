@@ -59,55 +59,55 @@ extension NightNote {
         func int64(_ key: Key) throws -> Int64 { try c.decode(Int64.self, forKey: key) }
         func double(_ key: Key) throws -> Double { try c.decode(Double.self, forKey: key) }
         func text(_ key: Key) throws -> String { try c.decode(String.self, forKey: key) }
-        switch code {
-        case "interval-grid-off-source": self = .intervalGridOffSource(intervalSeconds: try int(.intervalSeconds), sourceSeconds: try int(.sourceSeconds))
-        case "time-in-bed-from-diary": self = .timeInBedFromDiary(source: try text(.source))
-        case "main-rest-period": self = .mainRestPeriod(coveredSeconds: try int(.coveredSeconds), restSeconds: try int(.restSeconds))
-        case "wearable-no-epochs": self = .wearableNoEpochs
-        case "not-worn-all-data": self = .notWornAllData(dataSeconds: try int(.dataSeconds))
-        case "too-few-valid-hours":
+        guard let known = Code(rawValue: code) else { self = .unrecognised(code: code); return }
+        switch known {
+        case .intervalGridOffSource: self = .intervalGridOffSource(intervalSeconds: try int(.intervalSeconds), sourceSeconds: try int(.sourceSeconds))
+        case .timeInBedFromDiary: self = .timeInBedFromDiary(source: try text(.source))
+        case .mainRestPeriod: self = .mainRestPeriod(coveredSeconds: try int(.coveredSeconds), restSeconds: try int(.restSeconds))
+        case .wearableNoEpochs: self = .wearableNoEpochs
+        case .notWornAllData: self = .notWornAllData(dataSeconds: try int(.dataSeconds))
+        case .tooFewValidHours:
             self = .tooFewValidHours(validHours: try double(.validHours), nightSeconds: try int(.nightSeconds), requiredHours: try double(.requiredHours))
-        case "hdcza-no-rest-block": self = .noRestBlock
-        case "no-activity-counts":
+        case .noRestBlock: self = .noRestBlock
+        case .noCountsForAlgorithm:
             guard let algorithm = SleepAlgorithmChoice(rawValue: try text(.algorithm)) else {
                 throw DecodingError.dataCorruptedError(forKey: .algorithm, in: c, debugDescription: "not a --sleep-algorithm this sleepsta knows")
             }
             self = .noCountsForAlgorithm(algorithm)
-        case "no-bout-in-window": self = .noBoutInWindow
-        case "day-sleeper": self = .daySleeper
-        case "ggir-no-epochs": self = .ggirNoEpochs
-        case "ggir-no-whole-recording": self = .ggirNoWholeRecording
-        case "ggir-no-nonwear-scores": self = .ggirNoNonWearScores
-        case "ggir-nothing-analysed": self = .ggirNothingAnalysed
-        case "ggir-no-night": self = .ggirNoNight
-        case "ggir-no-window": self = .ggirNoWindow
-        case "ggir-no-bouts": self = .ggirNoBouts
-        case "ggir-cleaningcode-5": self = .ggirNoBoutInWindow(fractionInvalid: try double(.fractionInvalid))
-        case "ggir-cleaningcode-2":
+        case .noBoutInWindow: self = .noBoutInWindow
+        case .daySleeper: self = .daySleeper
+        case .ggirNoEpochs: self = .ggirNoEpochs
+        case .ggirNoWholeRecording: self = .ggirNoWholeRecording
+        case .ggirNoNonWearScores: self = .ggirNoNonWearScores
+        case .ggirNothingAnalysed: self = .ggirNothingAnalysed
+        case .ggirNoNight: self = .ggirNoNight
+        case .ggirNoWindow: self = .ggirNoWindow
+        case .ggirNoBouts: self = .ggirNoBouts
+        case .ggirNoBoutInWindow: self = .ggirNoBoutInWindow(fractionInvalid: try double(.fractionInvalid))
+        case .ggirTooMuchInvalid:
             self = .ggirTooMuchInvalid(fractionInvalid: try double(.fractionInvalid), onsetLocalSecond: try int64(.onsetLocalSecond),
                                        wakeLocalSecond: try int64(.wakeLocalSecond), totalSleepMinutes: try double(.totalSleepMinutes))
-        case "ggir-day-sleeper": self = .ggirDaySleeper
-        case "ggir-clock-change":
+        case .ggirDaySleeper: self = .ggirDaySleeper
+        case .ggirClockChange:
             guard let day = CivilDate(iso: try text(.day)) else {
                 throw DecodingError.dataCorruptedError(forKey: .day, in: c, debugDescription: "not a YYYY-MM-DD date")
             }
             self = .ggirClockChange(back: try c.decode(Bool.self, forKey: .back), day: day, shiftAfterSeconds: try int64(.shiftAfterSeconds))
-        case "ggir-own-clock": self = .ggirOwnClock
-        case "epoch-file-no-epochs": self = .epochFileNoEpochs
-        case "no-such-column": self = .noSuchColumn(column: try text(.column), available: try c.decode([String].self, forKey: .available))
-        case "no-activity-column": self = .noActivityColumn(available: try c.decode([String].self, forKey: .available))
-        case "not-worn-zero-counts":
+        case .ggirOwnClock: self = .ggirOwnClock
+        case .epochFileNoEpochs: self = .epochFileNoEpochs
+        case .noSuchColumn: self = .noSuchColumn(column: try text(.column), available: try c.decode([String].self, forKey: .available))
+        case .noActivityColumn: self = .noActivityColumn(available: try c.decode([String].self, forKey: .available))
+        case .notWornZeroCounts:
             self = .notWornZeroCounts(offSeconds: try int(.offSeconds), runHours: try int(.runHours), wornSeconds: try int(.wornSeconds))
-        case "too-little-data": self = .tooLittleData(column: try text(.column), seconds: try int(.seconds), requiredSeconds: try int(.requiredSeconds))
-        case "epochs-not-summable": self = .epochsNotSummable(epochSeconds: try int(.epochSeconds))
-        case "day-fragment": self = .dayFragment(dataSeconds: try int(.dataSeconds), nightCoreSeconds: try int(.nightCoreSeconds))
-        case "no-time-in-bed": self = .noTimeInBed(guider: try text(.guider))
-        case "no-rest-period": self = .noRestPeriod
-        case "no-actiware-sleep-onset": self = .noActiwareSleepOnset(sectionMinutes: try int(.sectionMinutes))
-        case "no-minute-asleep": self = .noMinuteAsleep
-        case "no-persistent-sleep": self = .noPersistentSleep(minutes: try int(.minutes))
-        case "legacy-text": self = .legacyText(try text(.text))
-        default: self = .unrecognised(code: code)
+        case .tooLittleData: self = .tooLittleData(column: try text(.column), seconds: try int(.seconds), requiredSeconds: try int(.requiredSeconds))
+        case .epochsNotSummable: self = .epochsNotSummable(epochSeconds: try int(.epochSeconds))
+        case .dayFragment: self = .dayFragment(dataSeconds: try int(.dataSeconds), nightCoreSeconds: try int(.nightCoreSeconds))
+        case .noTimeInBed: self = .noTimeInBed(guider: try text(.guider))
+        case .noRestPeriod: self = .noRestPeriod
+        case .noActiwareSleepOnset: self = .noActiwareSleepOnset(sectionMinutes: try int(.sectionMinutes))
+        case .noMinuteAsleep: self = .noMinuteAsleep
+        case .noPersistentSleep: self = .noPersistentSleep(minutes: try int(.minutes))
+        case .legacyText: self = .legacyText(try text(.text))
         }
     }
 }

@@ -98,45 +98,92 @@ public enum NightNote: Sendable, Hashable, Codable {
     /// worded as the code itself. Encoded as `{"code": code}`.
     case unrecognised(code: String)
 
+    /// The stable names of the cases in the stored JSON, each written once here: the decoder
+    /// switches over them, so a case cannot be added without its decoding.
+    enum Code: String {
+        case intervalGridOffSource = "interval-grid-off-source"
+        case timeInBedFromDiary = "time-in-bed-from-diary"
+        case mainRestPeriod = "main-rest-period"
+        case wearableNoEpochs = "wearable-no-epochs"
+        case notWornAllData = "not-worn-all-data"
+        case tooFewValidHours = "too-few-valid-hours"
+        case noRestBlock = "hdcza-no-rest-block"
+        case noCountsForAlgorithm = "no-activity-counts"
+        case noBoutInWindow = "no-bout-in-window"
+        case daySleeper = "day-sleeper"
+        case ggirNoEpochs = "ggir-no-epochs"
+        case ggirNoWholeRecording = "ggir-no-whole-recording"
+        case ggirNoNonWearScores = "ggir-no-nonwear-scores"
+        case ggirNothingAnalysed = "ggir-nothing-analysed"
+        case ggirNoNight = "ggir-no-night"
+        case ggirNoWindow = "ggir-no-window"
+        case ggirNoBouts = "ggir-no-bouts"
+        case ggirNoBoutInWindow = "ggir-cleaningcode-5"
+        case ggirTooMuchInvalid = "ggir-cleaningcode-2"
+        case ggirDaySleeper = "ggir-day-sleeper"
+        case ggirClockChange = "ggir-clock-change"
+        case ggirOwnClock = "ggir-own-clock"
+        case epochFileNoEpochs = "epoch-file-no-epochs"
+        case noSuchColumn = "no-such-column"
+        case noActivityColumn = "no-activity-column"
+        case notWornZeroCounts = "not-worn-zero-counts"
+        case tooLittleData = "too-little-data"
+        case epochsNotSummable = "epochs-not-summable"
+        case dayFragment = "day-fragment"
+        case noTimeInBed = "no-time-in-bed"
+        case noRestPeriod = "no-rest-period"
+        case noActiwareSleepOnset = "no-actiware-sleep-onset"
+        case noMinuteAsleep = "no-minute-asleep"
+        case noPersistentSleep = "no-persistent-sleep"
+        case legacyText = "legacy-text"
+    }
+
+    /// The case's stored name; nil for ``unrecognised(code:)``, which keeps a name this sleepsta
+    /// does not know.
+    var storedCode: Code? {
+        switch self {
+        case .intervalGridOffSource: return .intervalGridOffSource
+        case .timeInBedFromDiary: return .timeInBedFromDiary
+        case .mainRestPeriod: return .mainRestPeriod
+        case .wearableNoEpochs: return .wearableNoEpochs
+        case .notWornAllData: return .notWornAllData
+        case .tooFewValidHours: return .tooFewValidHours
+        case .noRestBlock: return .noRestBlock
+        case .noCountsForAlgorithm: return .noCountsForAlgorithm
+        case .noBoutInWindow: return .noBoutInWindow
+        case .daySleeper: return .daySleeper
+        case .ggirNoEpochs: return .ggirNoEpochs
+        case .ggirNoWholeRecording: return .ggirNoWholeRecording
+        case .ggirNoNonWearScores: return .ggirNoNonWearScores
+        case .ggirNothingAnalysed: return .ggirNothingAnalysed
+        case .ggirNoNight: return .ggirNoNight
+        case .ggirNoWindow: return .ggirNoWindow
+        case .ggirNoBouts: return .ggirNoBouts
+        case .ggirNoBoutInWindow: return .ggirNoBoutInWindow
+        case .ggirTooMuchInvalid: return .ggirTooMuchInvalid
+        case .ggirDaySleeper: return .ggirDaySleeper
+        case .ggirClockChange: return .ggirClockChange
+        case .ggirOwnClock: return .ggirOwnClock
+        case .epochFileNoEpochs: return .epochFileNoEpochs
+        case .noSuchColumn: return .noSuchColumn
+        case .noActivityColumn: return .noActivityColumn
+        case .notWornZeroCounts: return .notWornZeroCounts
+        case .tooLittleData: return .tooLittleData
+        case .epochsNotSummable: return .epochsNotSummable
+        case .dayFragment: return .dayFragment
+        case .noTimeInBed: return .noTimeInBed
+        case .noRestPeriod: return .noRestPeriod
+        case .noActiwareSleepOnset: return .noActiwareSleepOnset
+        case .noMinuteAsleep: return .noMinuteAsleep
+        case .noPersistentSleep: return .noPersistentSleep
+        case .legacyText: return .legacyText
+        case .unrecognised: return nil
+        }
+    }
+
     /// The stable name of the case in the stored JSON.
     public var code: String {
-        switch self {
-        case .intervalGridOffSource: return "interval-grid-off-source"
-        case .timeInBedFromDiary: return "time-in-bed-from-diary"
-        case .mainRestPeriod: return "main-rest-period"
-        case .wearableNoEpochs: return "wearable-no-epochs"
-        case .notWornAllData: return "not-worn-all-data"
-        case .tooFewValidHours: return "too-few-valid-hours"
-        case .noRestBlock: return "hdcza-no-rest-block"
-        case .noCountsForAlgorithm: return "no-activity-counts"
-        case .noBoutInWindow: return "no-bout-in-window"
-        case .daySleeper: return "day-sleeper"
-        case .ggirNoEpochs: return "ggir-no-epochs"
-        case .ggirNoWholeRecording: return "ggir-no-whole-recording"
-        case .ggirNoNonWearScores: return "ggir-no-nonwear-scores"
-        case .ggirNothingAnalysed: return "ggir-nothing-analysed"
-        case .ggirNoNight: return "ggir-no-night"
-        case .ggirNoWindow: return "ggir-no-window"
-        case .ggirNoBouts: return "ggir-no-bouts"
-        case .ggirNoBoutInWindow: return "ggir-cleaningcode-5"
-        case .ggirTooMuchInvalid: return "ggir-cleaningcode-2"
-        case .ggirDaySleeper: return "ggir-day-sleeper"
-        case .ggirClockChange: return "ggir-clock-change"
-        case .ggirOwnClock: return "ggir-own-clock"
-        case .epochFileNoEpochs: return "epoch-file-no-epochs"
-        case .noSuchColumn: return "no-such-column"
-        case .noActivityColumn: return "no-activity-column"
-        case .notWornZeroCounts: return "not-worn-zero-counts"
-        case .tooLittleData: return "too-little-data"
-        case .epochsNotSummable: return "epochs-not-summable"
-        case .dayFragment: return "day-fragment"
-        case .noTimeInBed: return "no-time-in-bed"
-        case .noRestPeriod: return "no-rest-period"
-        case .noActiwareSleepOnset: return "no-actiware-sleep-onset"
-        case .noMinuteAsleep: return "no-minute-asleep"
-        case .noPersistentSleep: return "no-persistent-sleep"
-        case .legacyText: return "legacy-text"
-        case .unrecognised(let code): return code
-        }
+        if case .unrecognised(let code) = self { return code }
+        return storedCode?.rawValue ?? ""
     }
 }
