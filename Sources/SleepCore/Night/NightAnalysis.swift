@@ -86,13 +86,17 @@ public struct NightSummaryMetrics: Sendable, Equatable, Codable {
     /// Minutes of the sleep period without data (intervals with no scored epoch): neither sleep
     /// nor wake, so in neither TST nor WASO. Nil where the method does not report it.
     public var noDataInSleepPeriodMinutes: Double? = nil
+    /// Minutes of the sleep period with data that the method took as not worn (the device off the
+    /// wrist), apart from ``noDataInSleepPeriodMinutes`` (no data at all): neither sleep nor wake.
+    /// Nil where the method does not report it.
+    public var notWornInSleepPeriodMinutes: Double? = nil
 
     public init(resolutionSeconds: Int, inBedStartUTC: Int64, inBedEndUTC: Int64, sleepOnsetUTC: Int64?, wakeTimeUTC: Int64?,
                 timeInBedMinutes: Double, sleepPeriodMinutes: Double, totalSleepTimeMinutes: Double,
                 sleepOnsetLatencyMinutes: Double?, wakeAfterSleepOnsetMinutes: Double, sleepEfficiencyPercent: Double,
                 awakenings: Int, lightMinutes: Double, deepMinutes: Double, awakeMinutes: Double,
                 sleepMaintenanceEfficiencyPercent: Double? = nil, sleepFragmentationIndexPerHour: Double? = nil,
-                noDataInSleepPeriodMinutes: Double? = nil) {
+                noDataInSleepPeriodMinutes: Double? = nil, notWornInSleepPeriodMinutes: Double? = nil) {
         self.resolutionSeconds = resolutionSeconds; self.inBedStartUTC = inBedStartUTC; self.inBedEndUTC = inBedEndUTC
         self.sleepOnsetUTC = sleepOnsetUTC; self.wakeTimeUTC = wakeTimeUTC; self.timeInBedMinutes = timeInBedMinutes
         self.sleepPeriodMinutes = sleepPeriodMinutes; self.totalSleepTimeMinutes = totalSleepTimeMinutes
@@ -102,6 +106,7 @@ public struct NightSummaryMetrics: Sendable, Equatable, Codable {
         self.sleepMaintenanceEfficiencyPercent = sleepMaintenanceEfficiencyPercent
         self.sleepFragmentationIndexPerHour = sleepFragmentationIndexPerHour
         self.noDataInSleepPeriodMinutes = noDataInSleepPeriodMinutes
+        self.notWornInSleepPeriodMinutes = notWornInSleepPeriodMinutes
     }
 }
 
