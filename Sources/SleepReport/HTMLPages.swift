@@ -408,8 +408,11 @@ extension HTMLPages {
             return "\(spans): still for an hour or more, which GGIR's 2013 rule takes for non-wear, "
                 + "but the device's temperature stayed at skin level (off the wrist it falls towards the room's); counted as worn"
         }
+        let byTurns = spansText(w.stillBetweenTurnsSpansUTC, tl).map {
+            "; of them \($0) held one angle, but between turns into other still postures, as a sleeper changes posture and a device laid down never does"
+        } ?? ""
         return "\(spans): still for an hour or more, which GGIR's 2013 rule takes for non-wear, "
-            + "but with the small back-and-forth changes of angle of a resting forearm that a device laid down does not show; counted as worn"
+            + "but with the small back-and-forth changes of angle of a resting forearm that a device laid down does not show\(byTurns); counted as worn"
     }
 
     /// The stillness at one angle the method added to GGIR's non-wear, with its clock times.
@@ -420,7 +423,8 @@ extension HTMLPages {
                 + "(below 26 °C or 2 °C from where it was), or for 10 min or more outside the sleep window at one angle"
         }
         return "\(spans): held one angle to half a degree with no motion beyond sensor noise, "
-            + "beside a stretch GGIR's rule calls not worn or for 10 min or more outside the sleep window; a worn wrist, awake, does not"
+            + "beside a stretch GGIR's rule calls not worn or for 10 min or more outside the sleep window, "
+            + "with no turn into another still posture or for more than 2 h; a worn wrist, awake, does not hold so still, and asleep it turns"
     }
 
     /// "1 h 0 min (02:00–02:30, 07:00–07:30)" for `[from, to)` UTC spans; nil without any.

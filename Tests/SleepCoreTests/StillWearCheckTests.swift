@@ -82,6 +82,66 @@ struct StillWearCheckTests {
         let reading = Self.epochs(minutes: 300, still: 200..<230, flagged: 0..<0) { 10 + 0.8 * sin(2 * .pi * $0 / 6) }
         #expect(StillWearCheck.laidDownOutside(reading, window: window).isEmpty)
     }
+
+    /// Epochs still at `segments` attitudes (angle-z per segment, minutes each), joined by turns of
+    /// `turnEpochs` moving epochs, with moving epochs before and after; GGIR's flag on `flagged`
+    /// (minutes). A twitch (one epoch of MAD 40 mg, the angle unchanged) every `twitchEvery` epochs.
+    static func sleeper(segments: [(angle: Double, minutes: Int)], turnEpochs: Int = 2, flagged: Range<Int>, twitchEvery: Int = 0) -> WearableEpochs {
+        var angle: [Float] = [], mad: [Float] = []
+        func moving(_ n: Int) { for k in 0..<n { angle.append(Float((k % 7) * 10 - 30)); mad.append(0.06) } }
+        moving(60 * perMinute)
+        for (k, seg) in segments.enumerated() {
+            if k > 0 { moving(turnEpochs) }
+            for i in 0..<(seg.minutes * perMinute) {
+                let twitch = twitchEvery > 0 && i % twitchEvery == twitchEvery / 2
+                angle.append(Float(seg.angle + (i % 3 == 0 ? 0.01 : -0.01))); mad.append(twitch ? 0.04 : 0.003)
+            }
+        }
+        moving(60 * perMinute)
+        let n = angle.count
+        return WearableEpochs(startUTC: start, enmo: .init(repeating: 0, count: n), angleZ: angle, mad: mad,
+                              sampleCounts: .init(repeating: 500, count: n),
+                              nonWear: (0..<n).map { flagged.contains($0 / perMinute) })
+    }
+
+    @Test("Still at one angle between turns into other still postures: a sleeper, worn; the same stillness without turns, or over 2 h, is laid down")
+    func turns() throws {
+        // 60 min moving, then 40, 75 and 35 min still at three attitudes joined by 10-s turns.
+        // GGIR's flag lies inside the 75-min segment (minutes 60 + 40 + 10 … 60 + 40 + 65).
+        let sleeper = Self.sleeper(segments: [(20, 40), (-35, 75), (50, 35)], flagged: 110..<165, twitchEvery: 97)
+        let s = try #require(StillWearCheck.stretches(sleeper).first)
+        #expect(s.still && s.turns && s.worn && s.wornByTurns, "\(s)")
+        // The stillness is the whole 75-min segment, across its twitches.
+        let whole = try #require(s.stillness)
+        #expect(whole.count == 75 * Self.perMinute, "\(whole)")
+        let applied = StillWearCheck.applied(sleeper)
+        #expect(applied.epochs.nonWear.allSatisfy { !$0 } && applied.added.isEmpty)
+
+        // One attitude for the whole stretch, moving before and after (a table): laid down, grown.
+        let table = Self.sleeper(segments: [(88.6, 75)], flagged: 70..<125)
+        let t = try #require(StillWearCheck.stretches(table).first)
+        #expect(!t.turns && t.laidDown, "\(t)")
+        // Twitches alone do not make a sleeper (a jolted bedside table).
+        let jolted = Self.sleeper(segments: [(88.6, 75)], flagged: 70..<125, twitchEvery: 40)
+        #expect(try #require(StillWearCheck.stretches(jolted).first).laidDown)
+        // Taken off after a still segment and laid down for 3 h: a turn-like change of attitude
+        // joins it to sleep, but no sleeper holds one angle to half a degree for 3 h.
+        let removal = Self.sleeper(segments: [(20, 40), (88.6, 180)], flagged: 115..<270)
+        let r = try #require(StillWearCheck.stretches(removal).first)
+        #expect(r.turns && !r.sleeperBetweenTurns && r.laidDown, "\(r)")
+        // A turn is brief: 3 min of movement between two still segments is not one.
+        let up = Self.sleeper(segments: [(20, 40), (-35, 75)], turnEpochs: 36, flagged: 115..<160)
+        #expect(try #require(StillWearCheck.stretches(up).first).laidDown)
+    }
+
+    @Test("Outside the sleep window, stillness that a turn joins to another still posture is not laid down: a sleeper the window missed")
+    func turnsOutsideTheWindow() {
+        let sleeper = Self.sleeper(segments: [(20, 25), (-35, 30), (50, 25)], flagged: 0..<0)
+        let window = EpochSpan(startEpoch: 160 * Self.perMinute, endEpoch: 170 * Self.perMinute)
+        #expect(StillWearCheck.laidDownOutside(sleeper, window: window).isEmpty)
+        let table = Self.sleeper(segments: [(88.6, 30)], flagged: 0..<0)
+        #expect(StillWearCheck.laidDownOutside(table, window: window) == [60 * Self.perMinute..<90 * Self.perMinute])
+    }
 }
 
 /// The temperature channel's verdict on still stretches (Zhou et al. 2015).

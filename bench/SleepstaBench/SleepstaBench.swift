@@ -17,7 +17,7 @@ struct SleepstaBench: ParsableCommand {
           sleepsta-bench cwa-decoder --python .venv-peers/bin/python --file F.cwa  (only the .cwa decoder vs actfast)
           sleepsta-bench fuzz --target agd|diary --runs 1000000  (hostile input for the .agd reader and the diary; make fuzz)
         """,
-        subcommands: [All.self, Generate.self, Scenarios.self, Stage.self, Columnar.self, CWADecoder.self, Fuzz.self])
+        subcommands: [All.self, Generate.self, Scenarios.self, Sleepers.self, Stage.self, Columnar.self, CWADecoder.self, Fuzz.self])
 }
 
 struct Generate: ParsableCommand {
@@ -128,5 +128,23 @@ struct Stage: ParsableCommand {
         default: throw ValidationError("unknown stage \(name)")
         }
         for r in results { print(r.json()) }
+    }
+}
+
+struct Sleepers: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The wearable method over the family of generated sleepers (SleeperFamily), beside GGIR's chain with its 2013 rule and GGIR's defaults.",
+        discussion: """
+        Every sleep model (script, wander, turns, hourly-turns, breathing) with --seeds seeds, and \
+        the first seed again with a temperature channel; each recording has devices laid down at \
+        night and in the day. Prints per model and method how many nights lie within 15/15/30 min \
+        and 30/30/45 min of the truth (onset/wake/TST) and the minutes scored asleep while laid down.
+        """)
+    @Option(help: "Seeds per model.") var seeds = 3
+    @Flag(help: "Print every night.") var verbose = false
+
+    func run() throws {
+        let table = try SleeperTable.make(seeds: Array(1...UInt64(max(1, seeds))), verbose: verbose)
+        print(table.text)
     }
 }

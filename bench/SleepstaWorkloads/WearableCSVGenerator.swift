@@ -36,6 +36,9 @@ public struct WearableCSVGenerator: Sendable {
     /// `--tz Europe/Berlin`), and a `.cwa` has it in each block's temperature field. Off the wrist it falls toward room temperature
     /// (``SkinTemperature``).
     public var temperature = false
+    /// How the asleep wrist is still (``SleepModel``); the script's own by default, so the
+    /// benchmark's files stay the same.
+    public var sleepModel: SleepModel = .script
 
     public init(days: Double = 7, rateHz: Int = 100, events: [WearableEvent] = [], temperature: Bool = false) {
         self.days = days; self.rateHz = rateHz; self.events = events; self.temperature = temperature
@@ -133,24 +136,37 @@ public struct WearableCSVGenerator: Sendable {
         var burst = Burst()
         var wander: StillWander? = nil
         var skin = SkinTemperature()
+        var motion: SleepMotion? = sleepModel == .script ? nil : SleepMotion(model: sleepModel, seed: seed)
         let step = 1.0 / Double(rateHz)
         for s in 0..<totalSeconds {
             let second = startEpochSecond + Int64(s)
             let level = script.level(at: second)
             skin.advance(worn: level.offWrist == nil, asleep: level.asleep)
+            let modelled = level.asleep && !level.still && level.offWrist == nil && motion != nil
             if let attitude = level.offWrist { gravity = attitude.gravity; wander = nil }
             else if level.still {
                 if wander == nil { wander = StillWander(around: gravity) }
+            } else if modelled {
+                let next = motion!.second(gravity: gravity)
+                if let b = next.burst {
+                    burst = Burst(amplitudeG: b.amplitudeG, frequencyHz: 1 + 2 * rng.unit(), remaining: b.seconds, phase: rng.unit() * 6.283)
+                }
+                if next.gravity != gravity || !sleepModel.wanders { wander = nil }
+                gravity = next.gravity
+                if sleepModel.wanders && wander == nil { wander = StillWander(around: gravity) }
             } else {
                 wander = nil
+                motion?.awake()
                 if rng.unit() < level.postureChangeProbability { gravity = Self.randomGravity(&rng) }
             }
-            if burst.remaining == 0 && rng.unit() < level.burstProbability {
+            if !modelled && burst.remaining == 0 && rng.unit() < level.burstProbability {
                 burst = Burst(amplitudeG: level.amplitudeG.lowerBound + rng.unit() * (level.amplitudeG.upperBound - level.amplitudeG.lowerBound),
                               frequencyHz: 1 + 2 * rng.unit(), remaining: 1 + Int(rng.unit() * 4), phase: rng.unit() * 6.283)
             }
-            let g = wander?.gravity(atSecond: Double(s)) ?? gravity
+            let held = wander?.gravity(atSecond: Double(s)) ?? gravity
+            let breathes = modelled && sleepModel.breathes
             for k in 0..<rateHz {
+                let g = breathes ? SleepMotion.breathing(held, t: Double(s) + Double(k) * step) : held
                 var x = g.0 + 0.004 * rng.gaussian()
                 var y = g.1 + 0.004 * rng.gaussian()
                 var z = g.2 + 0.004 * rng.gaussian()

@@ -18,9 +18,11 @@ struct WearableNightAnalysis {
 
     /// Step 1: still stretches that are a worn wrist are worn (the stored flags are GGIR's 2013
     /// rule's); a device laid down is non-wear for the whole time it lay there (``StillWearCheck``).
-    init(night: NightData, parameters: AnalysisParameters, stored: WearableEpochs) {
-        self.night = night; self.parameters = parameters
-        let (all, stillStretches, grown) = StillWearCheck.applied(stored)
+    let judgesStillness: Bool
+
+    init(night: NightData, parameters: AnalysisParameters, stored: WearableEpochs, judgesStillness: Bool = true) {
+        self.night = night; self.parameters = parameters; self.judgesStillness = judgesStillness
+        let (all, stillStretches, grown) = judgesStillness ? StillWearCheck.applied(stored) : (stored, [], [])
         self.all = all; self.stillStretches = stillStretches
         laidDown = grown.map { [all.epochStartUTC($0.lowerBound), all.epochStartUTC($0.upperBound)] }
         range = all.slice(from: night.window.startUTC, to: night.window.endUTC)
@@ -36,6 +38,8 @@ struct WearableNightAnalysis {
             return from < to ? [from, to] : nil
         }
         s.stillWornSpansUTC = stillStretches.filter(\.worn).compactMap { within([all.epochStartUTC($0.startEpoch), all.epochStartUTC($0.endEpoch)]) }
+        let turns = stillStretches.filter(\.wornByTurns).compactMap { within([all.epochStartUTC($0.startEpoch), all.epochStartUTC($0.endEpoch)]) }
+        s.stillBetweenTurnsSpansUTC = turns.isEmpty ? nil : turns
         s.laidDownSpansUTC = laidDown.compactMap(within)
         s.temperatureDecides = StillWearCheck.isLive(all.temperature) ? true : nil
         return s
@@ -117,6 +121,7 @@ struct WearableNightAnalysis {
 
     /// Stillness at one attitude outside the window: a device laid down for a while (``StillWearCheck``).
     mutating func markLaidDownOutside(_ spt: SleepPeriodTimeWindow) {
+        guard judgesStillness else { return }
         let shortRests = StillWearCheck.laidDownOutside(range, window: spt.span)
         guard !shortRests.isEmpty else { return }
         for r in shortRests { for i in r { range.nonWear[i] = true } }

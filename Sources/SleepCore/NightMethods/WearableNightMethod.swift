@@ -4,7 +4,8 @@
 /// Steps, in the order of the science (each cites its source where it is implemented):
 /// 1. **Valid data.** Epochs with samples and not flagged non-wear (``EpochStillnessNonWear``, GGIR's
 ///    2013 rule), except still stretches at skin temperature or, without a temperature channel,
-///    whose angle keeps changing a little back and forth, which are a still sleeper's worn wrist,
+///    whose angle keeps changing a little back and forth, or whose stillness a turn joins to
+///    another still posture (for at most 2 h), which are a still sleeper's worn wrist,
 ///    not a device laid down (``StillWearCheck``); a device laid
 ///    down is non-wear for all the time it lay still. A night with less than 16 valid hours is
 ///    `insufficient-data` (GGIR part 4's `includenightcrit = 16`), with the hours in the reason;
@@ -36,7 +37,11 @@ public struct WearableNightMethod: NightAnalysisMethod {
     public static let angleThresholdDegrees = 5.0
     public static let timeThresholdMinutes = 5.0
 
-    public init() {}
+    /// Whether still stretches are judged (``StillWearCheck``): false leaves GGIR's 2013 non-wear
+    /// rule as it is, the chain GGIR runs with `nonwear_approach = "2013"`, for a comparison.
+    public var judgesStillness = true
+
+    public init(judgesStillness: Bool = true) { self.judgesStillness = judgesStillness }
     public var kind: RecordingKind { .wearable24h }
     public var algorithm: String { "ggir-hdcza-vanhees2015" }
     public func algorithm(_ p: AnalysisParameters) -> String {
@@ -66,7 +71,7 @@ public struct WearableNightMethod: NightAnalysisMethod {
         case .coleKripke: sleep = "sleep by Cole–Kripke as ActiLife on axis-1 counts per minute computed from the raw samples (agcounts)"
         case .sadeh: sleep = "sleep by Sadeh as ActiLife on axis-1 counts per minute computed from the raw samples (agcounts)"
         }
-        return "wearable-24h: GGIR's chain on 5-s epochs — non-wear (van Hees 2013; still stretches are worn where the device's temperature holds at skin level, or, without a temperature channel, where the angle wanders; a device laid down is not worn while it lies still), sleep period window by HDCZA on angle-z (van Hees 2018), \(sleep), phases on ENMO"
+        return "wearable-24h: GGIR's chain on 5-s epochs — non-wear (van Hees 2013; still stretches are worn where the device's temperature holds at skin level, or, without a temperature channel, where the angle wanders or turns into another still posture; a device laid down is not worn while it lies still), sleep period window by HDCZA on angle-z (van Hees 2018), \(sleep), phases on ENMO"
     }
 
     public func parametersKey(_ p: AnalysisParameters) -> String {
@@ -94,7 +99,7 @@ public struct WearableNightMethod: NightAnalysisMethod {
             return NightAnalysis(status: .unsuitable, parameters: p, intervals: [], epochs: [], wakeThreshold: nil, metrics: nil,
                                  kind: kind, notes: [.wearableNoEpochs])
         }
-        var steps = WearableNightAnalysis(night: night, parameters: p, stored: stored)
+        var steps = WearableNightAnalysis(night: night, parameters: p, stored: stored, judgesStillness: judgesStillness)
         return steps.analyze()
     }
 
@@ -211,6 +216,10 @@ public struct WearableNightSummary: Sendable, Equatable, Codable {
     /// small back-and-forth changes of angle of a resting forearm (``StillWearCheck``): `[from, to)`
     /// UTC seconds within the night's epochs. Their epochs count as valid.
     public var stillWornSpansUTC: [[Int64]]? = nil
+    /// The part of ``stillWornSpansUTC`` taken as worn for turns alone: stillness at one attitude
+    /// that a turn joins to another still segment (``StillWearCheck``, a sleeper between posture
+    /// changes), neither the temperature nor a wander of the angle deciding. Nil: none.
+    public var stillBetweenTurnsSpansUTC: [[Int64]]? = nil
     /// Stillness at one attitude that the method added to GGIR's non-wear: the rest of the time a
     /// laid-down device lay there, and shorter rests outside the sleep window (``StillWearCheck``).
     public var laidDownSpansUTC: [[Int64]]? = nil

@@ -30,6 +30,24 @@
 /// noise of a device at rest and below the wander of the generators' still sleeper (about 3° per
 /// hour for a ±0.3° swing with a 25-min period).
 ///
+/// **Turns.** Some sleepers hold one attitude to sensor noise between posture changes, with no
+/// wander at all; what tells them from a device put down is what happens at the ends of the
+/// stillness. Adults asleep change posture every 15–30 min on average, a still spell between two
+/// changes rarely lasting much over an hour (De Koninck et al. 1992, "Sleep positions and position
+/// shifts in five age groups: an ontogenetic picture", Sleep 15:143–149; Skarpsno et al. 2017,
+/// "Sleep positions and nocturnal body movements based on free-living accelerometer recordings",
+/// Nat Sci Sleep 9:267–275), and a change is a few seconds of movement after which the forearm
+/// lies still again at a new attitude. A device laid down does not turn itself: it lies at one
+/// attitude until someone picks it up and wears it, and before it was put down it was worn. So the
+/// whole stillness a stretch belongs to is followed outwards (across twitches, brief movements
+/// after which the attitude is as before: ``stillness(_:_:attitude:)``), and a stillness that a turn
+/// of at most ``longestTurnEpochs`` joins to another still segment of at least
+/// ``shortestNeighbourEpochs`` (``turnsIntoStillness(_:_:)``) is a sleeper's, and worn, when it
+/// lasts no longer than ``longestSleeperStillnessEpochs``; longer than that at one attitude to half
+/// a degree, it is a device put down (a night-time removal, or one laid down until morning), whose
+/// stillness ends the night's sleep where it starts. Twitches alone do not clear a stillness: a
+/// device on a bedside table is jolted too.
+///
 /// **Temperature first, where the recording has a live sensor** (an Axivity block's, a GENEActiv
 /// page's): off the wrist the sensor falls towards room temperature within tens of minutes, on the
 /// wrist it stays near skin temperature (Zhou et al. 2015, "Classification of accelerometer wear
@@ -57,6 +75,8 @@ public enum StillWearCheck {
     /// The method's parameters, for the analysis key.
     public static let key = "stillwander(anglez,\(chunkEpochs * WearableEpochs.epochSeconds / 60)min,\(minimumWanderDegrees)deg)"
         + "+temperature(<\(offWristCelsius)C|fall>=\(coolingCelsius)C,live>=\(liveChannelCelsius)C)"
+        + "+turns(turn<=\(longestTurnEpochs * WearableEpochs.epochSeconds)s,still>=\(shortestNeighbourEpochs * WearableEpochs.epochSeconds / 60)min,"
+        + "twitch<=\(longestTwitchEpochs * WearableEpochs.epochSeconds)s,stillness<=\(longestSleeperStillnessEpochs * WearableEpochs.epochSeconds / 3600)h)"
 
     /// A run of epochs with data flagged non-wear, and the judgement.
     public struct Stretch: Sendable, Equatable {
@@ -71,8 +91,25 @@ public enum StillWearCheck {
         /// What the temperature says: on the wrist (true), off it (false), nothing (nil: no live
         /// channel, or under two 5-min means of it).
         public var temperatureSaysWorn: Bool? = nil
-        /// Taken as worn (still, not laid down): by the temperature where it says, else by the angle.
-        public var worn: Bool { temperatureSaysWorn ?? ((wanderDegrees ?? 0) >= StillWearCheck.minimumWanderDegrees) }
+        /// The whole stillness at the stretch's attitude, across twitches (epoch range), when still.
+        public var stillness: Range<Int>? = nil
+        /// Whether a turn joins the stillness to another still segment (``turnsIntoStillness(_:_:)``).
+        public var turns = false
+        /// Whether the stillness is a sleeper's between turns: turns at an end, and no longer than
+        /// ``longestSleeperStillnessEpochs``.
+        public var sleeperBetweenTurns: Bool {
+            guard let stillness, turns else { return false }
+            return stillness.count <= StillWearCheck.longestSleeperStillnessEpochs
+        }
+        /// Worn because of turns alone (the temperature silent, the angle not wandering).
+        public var wornByTurns: Bool {
+            temperatureSaysWorn == nil && (wanderDegrees ?? 0) < StillWearCheck.minimumWanderDegrees && sleeperBetweenTurns
+        }
+        /// Taken as worn (still, not laid down): by the temperature where it says, else by the
+        /// angle's wander or by turns at the ends of its stillness.
+        public var worn: Bool {
+            temperatureSaysWorn ?? ((wanderDegrees ?? 0) >= StillWearCheck.minimumWanderDegrees || sleeperBetweenTurns)
+        }
         /// Still at one angle: a device laid down.
         public var laidDown: Bool { still && !worn }
     }
@@ -94,9 +131,15 @@ public enum StillWearCheck {
                 if previous.isFinite && Double(abs(e.angleZ[k] - previous)) > postureChangeDegrees { still = false; break }
                 previous = e.angleZ[k]
             }
-            result.append(Stretch(startEpoch: i, endEpoch: j, still: still,
+            var stretch = Stretch(startEpoch: i, endEpoch: j, still: still,
                                   wanderDegrees: still ? wanderDegrees(e.angleZ[i..<j], sampleCounts: e.sampleCounts[i..<j]) : nil,
-                                  temperatureSaysWorn: live && still ? temperatureSaysWorn(e.temperature![i..<j]) : nil))
+                                  temperatureSaysWorn: live && still ? temperatureSaysWorn(e.temperature![i..<j]) : nil)
+            if still, let attitude = medianAngle(e, i..<j) {
+                let whole = stillness(e, i..<j, attitude: attitude)
+                stretch.stillness = whole
+                stretch.turns = turnsIntoStillness(e, whole)
+            }
+            result.append(stretch)
             i = j
         }
         return result
@@ -161,6 +204,66 @@ public enum StillWearCheck {
         return (result, found, added)
     }
 
+    // MARK: A sleeper who turns
+
+    /// The longest stillness at one attitude taken as a sleeper's between turns: 2 hours, beyond
+    /// the hour or so that still spells between posture changes rarely exceed (see the type's comment).
+    public static let longestSleeperStillnessEpochs = 2 * 3600 / WearableEpochs.epochSeconds
+    /// A turn: at most 2 minutes of movement between two still segments.
+    public static let longestTurnEpochs = 120 / WearableEpochs.epochSeconds
+    /// The still segment on the other side of a turn: at least 5 minutes at one attitude (van Hees
+    /// et al. 2015's shortest sustained inactivity).
+    public static let shortestNeighbourEpochs = 300 / WearableEpochs.epochSeconds
+    /// A twitch: at most a minute of movement, after which the attitude is as before.
+    public static let longestTwitchEpochs = 60 / WearableEpochs.epochSeconds
+
+    /// The median angle-z of the epochs with data in `r`; nil without any.
+    static func medianAngle(_ e: WearableEpochs, _ r: Range<Int>) -> Double? {
+        let angles = r.map { Double(e.angleZ[$0]) }.filter(\.isFinite).sorted()
+        return angles.isEmpty ? nil : angles[angles.count / 2]
+    }
+
+    /// `core` grown outwards over the epochs at rest at `attitude` (``atRest(_:_:attitude:)``),
+    /// across twitches: up to ``longestTwitchEpochs`` of other epochs followed by rest at the same
+    /// attitude.
+    static func stillness(_ e: WearableEpochs, _ core: Range<Int>, attitude: Double) -> Range<Int> {
+        func rest(_ k: Int) -> Bool { k >= 0 && k < e.count && atRest(e, k, attitude: attitude) }
+        var lo = core.lowerBound
+        while true {
+            if rest(lo - 1) { lo -= 1; continue }
+            guard let back = (2...(longestTwitchEpochs + 1)).first(where: { rest(lo - $0) }) else { break }
+            lo -= back
+        }
+        var hi = core.upperBound
+        while true {
+            if rest(hi) { hi += 1; continue }
+            guard let ahead = (1...longestTwitchEpochs).first(where: { rest(hi + $0) }) else { break }
+            hi += ahead + 1
+        }
+        return lo..<hi
+    }
+
+    /// Whether `still` is a sleeper's stillness between turns: no longer than
+    /// ``longestSleeperStillnessEpochs``, and a turn joins it to another still segment.
+    static func betweenTurns(_ e: WearableEpochs, _ still: Range<Int>) -> Bool {
+        still.count <= longestSleeperStillnessEpochs && turnsIntoStillness(e, still)
+    }
+
+    /// Whether a stillness of at least ``shortestNeighbourEpochs`` (across twitches, as
+    /// ``stillness(_:_:attitude:)`` follows it) ends within ``longestTurnEpochs`` before `still` or
+    /// starts within it after: a turn between two still segments.
+    static func turnsIntoStillness(_ e: WearableEpochs, _ still: Range<Int>) -> Bool {
+        func stillSegment(at k: Int) -> Bool {
+            guard k >= 0 && k < e.count && e.hasData(k) && Double(e.mad[k]) < restingMADG && e.angleZ[k].isFinite else { return false }
+            let segment = stillness(e, k..<(k + 1), attitude: Double(e.angleZ[k]))
+            return segment.count >= shortestNeighbourEpochs && !segment.overlaps(still)
+        }
+        for gap in 1...longestTurnEpochs {
+            if stillSegment(at: still.lowerBound - gap) || stillSegment(at: still.upperBound + gap - 1) { return true }
+        }
+        return false
+    }
+
     // MARK: A device laid down
 
     /// An epoch lies at rest when its MAD is below this (g): sensor noise alone gives about 3 mg.
@@ -195,7 +298,9 @@ public enum StillWearCheck {
     /// ``restingAngleDegrees`` of the run's first minute) that lie wholly outside `window`: a
     /// device taken off for a shower or laid on a table for less than GGIR's hour. Outside the
     /// sleep window such stillness is not a sleeper's: awake, a worn wrist does not hold one angle
-    /// to half a degree for ten minutes. Inside it, the same stillness is deep sleep, and left alone.
+    /// to half a degree for ten minutes. Inside it, the same stillness is deep sleep, and left alone;
+    /// outside it too when a turn joins it to another still segment (a sleeper the window missed:
+    /// see the type's comment on turns).
     public static func laidDownOutside(_ e: WearableEpochs, window: EpochSpan) -> [Range<Int>] {
         var result: [Range<Int>] = []
         let minute = 60 / WearableEpochs.epochSeconds
@@ -209,7 +314,8 @@ public enum StillWearCheck {
             let attitude = sum / Double(minute)
             var j = i
             while j < e.count && !e.nonWear[j] && atRest(e, j, attitude: attitude) { j += 1 }
-            if j - i >= minimumLaidDownEpochs && (j <= window.startEpoch || i >= window.endEpoch) {
+            if j - i >= minimumLaidDownEpochs && (j <= window.startEpoch || i >= window.endEpoch)
+                && !betweenTurns(e, stillness(e, i..<j, attitude: attitude)) {
                 result.append(i..<j)
                 i = j
             } else {
