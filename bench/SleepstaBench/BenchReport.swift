@@ -37,6 +37,8 @@ struct BenchReport: Codable, Sendable {
     var checks: [Check] = []
     var targets: [Check] = []
     var notes: [String] = []
+    /// The wearable method over the generated sleepers, beside GGIR's chain (``SleeperTable``).
+    var sleepers: [SleeperTable.Row] = []
 
     func stage(_ name: String, input: String? = nil) -> StageResult? {
         stages.first { $0.name == name && (input == nil || $0.notes["input"] == input) }
@@ -155,6 +157,15 @@ struct BenchReport: Codable, Sendable {
                            + "\(String(format: "%.3f", ours.medianSeconds / p.medianSeconds)) | \(String(format: "%.1f×", p.medianSeconds / ours.medianSeconds)) | "
                            + "\(String(format: "%.0f", Double(p.peakResidentBytes) / 1048576)) | \(String(format: "%.0f", Double(ours.peakResidentBytes) / 1048576)) | "
                            + "\(p.agrees ? "yes" : "NO") (\(agree)) |")
+            }
+        }
+        if !sleepers.isEmpty {
+            out.append("")
+            out.append("Generated sleepers (sleepsta-bench sleepers): nights within 15/15/30 and 30/30/45 min of the truth (onset/wake/TST)")
+            out.append("| sleep model | method | nights | within 15/15/30 | within 30/30/45 | asleep while laid down (min) |")
+            out.append("|---|---|---:|---:|---:|---:|")
+            for r in sleepers {
+                out.append("| \(r.model) | \(r.method) | \(r.nights) | \(r.within15) | \(r.within30) | \(Int(r.laidDownSleepMinutes)) |")
             }
         }
         out.append("")

@@ -142,6 +142,10 @@ final class BenchRunner {
         } else {
             report.notes.append("peers skipped: no Python environment (make bench creates .venv-peers)")
         }
+        // Accuracy, not speed: the wearable method over the family of generated sleepers, last, so
+        // that no child's peak memory inherits this process's.
+        log("generated sleepers: every sleep model through sleepsta's method and GGIR's chain")
+        report.sleepers = try SleeperTable.make(seeds: [1, 2, 3], verbose: false).rows
         report.loadAtEnd = Machine.loadAverage()
         // Linux records the spawning process's peak in each child's ru_maxrss (execve keeps the old
         // address space's high-water mark), so children's figures are floored at the bench's own.

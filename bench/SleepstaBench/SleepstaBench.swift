@@ -142,8 +142,18 @@ struct Sleepers: ParsableCommand {
         """)
     @Option(help: "Seeds per model.") var seeds = 3
     @Flag(help: "Print every night.") var verbose = false
+    @Option(help: "Also write each recording as a CSV (10 Hz; read with --tz Europe/Berlin) into this folder, for GGIR or sleepsta's pipeline.")
+    var write: String?
 
     func run() throws {
+        if let write {
+            try FileManager.default.createDirectory(atPath: write, withIntermediateDirectories: true)
+            for m in SleeperFamily.members(seeds: Array(1...UInt64(max(1, seeds)))) {
+                let name = "\(write)/sleeper-\(m.model)-seed\(m.seed)\(m.temperature ? "-temperature" : "").csv"
+                try m.generator.write(to: name)
+                print("\(name): \(m)")
+            }
+        }
         let table = try SleeperTable.make(seeds: Array(1...UInt64(max(1, seeds))), verbose: verbose)
         print(table.text)
     }
