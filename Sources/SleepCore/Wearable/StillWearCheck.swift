@@ -48,6 +48,12 @@
 /// stillness ends the night's sleep where it starts. Twitches alone do not clear a stillness: a
 /// device on a bedside table is jolted too.
 ///
+/// Left out on purpose: the time of day (shift workers and day sleepers sleep by day, and a rule
+/// that doubts still sleep at noon would lose their sleep), and the attitude alone (a forearm can
+/// lie palm down as flat as a watch on a table, or on its edge). The handling around a removal is
+/// seen only through the turn's limit: a removal followed by a stillness longer than a sleeper's
+/// is laid down whatever came before it.
+///
 /// **Temperature first, where the recording has a live sensor** (an Axivity block's, a GENEActiv
 /// page's): off the wrist the sensor falls towards room temperature within tens of minutes, on the
 /// wrist it stays near skin temperature (Zhou et al. 2015, "Classification of accelerometer wear
