@@ -401,18 +401,24 @@ extension HTMLPages {
         ]
     }
 
-    /// The still stretches GGIR's rule calls not worn that were taken as worn, with their clock times.
+    /// The still stretches GGIR's rule calls not worn that were taken as worn, with their clock
+    /// times and what cleared them: the temperature, the angle's wander, or turns at their ends.
     static func stillWornText(_ w: WearableNightSummary, _ tl: UTCOffsetTimeline) -> String {
-        guard let spans = spansText(w.stillWornSpansUTC, tl) else { return "none" }
+        guard let all = spansText(w.stillWornSpansUTC, tl) else { return "none" }
+        let rule = "still for an hour or more, which GGIR's 2013 rule takes for non-wear"
         if w.temperatureDecides == true {
-            return "\(spans): still for an hour or more, which GGIR's 2013 rule takes for non-wear, "
-                + "but the device's temperature stayed at skin level (off the wrist it falls towards the room's); counted as worn"
+            return "\(all): \(rule), but the device's temperature stayed at skin level (off the wrist it falls towards the room's); counted as worn"
         }
-        let byTurns = spansText(w.stillBetweenTurnsSpansUTC, tl).map {
-            "; of them \($0) held one angle, but between turns into other still postures, as a sleeper changes posture and a device laid down never does"
-        } ?? ""
-        return "\(spans): still for an hour or more, which GGIR's 2013 rule takes for non-wear, "
-            + "but with the small back-and-forth changes of angle of a resting forearm that a device laid down does not show\(byTurns); counted as worn"
+        let turns = w.stillBetweenTurnsSpansUTC ?? []
+        let wandering = (w.stillWornSpansUTC ?? []).filter { !turns.contains($0) }
+        var reasons: [String] = []
+        if let text = spansText(wandering, tl) {
+            reasons.append("\(text) still, but with the small back-and-forth changes of angle of a resting forearm that a device laid down does not show")
+        }
+        if let text = spansText(turns, tl) {
+            reasons.append("\(text) held one angle but turned within 2 min into another still posture, as a sleeper does and a device laid down never does")
+        }
+        return "\(reasons.joined(separator: "; ")). GGIR's 2013 rule takes such stillness (an hour or more) for non-wear; counted as worn"
     }
 
     /// The stillness at one angle the method added to GGIR's non-wear, with its clock times.
