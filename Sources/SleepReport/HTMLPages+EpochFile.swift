@@ -28,7 +28,8 @@ extension HTMLPages {
             onset: onset,
             wake: wake, timeInBed: "in bed to out of bed",
             totalSleep: "sleep epochs between sleep onset and wake time", latency: "in bed to sleep onset",
-            waso: "wake epochs between sleep onset and wake time", noData: "epochs without data or not worn: neither sleep nor wake",
+            waso: "wake epochs between sleep onset and wake time", noData: "epochs the file has no value for: neither sleep nor wake",
+            notWorn: "epochs taken as the device off the wrist (runs of zero counts, the file's off-wrist channel): neither sleep nor wake (TST + WASO + no data + not worn = SPT)",
             efficiency: "TST / (TIB − minutes without data in bed)", maintenance: "TST / (SPT − minutes without data)",
             awakenings: "wake runs between sleep onset and wake time that sleep follows", fragmentation: "awakenings + 1 per hour of TST",
             phases: "sleep intervals above / at or below the night's quantile of activity (movement intensity, not EEG stages)"))

@@ -327,7 +327,7 @@ extension HTMLPages {
     /// What each row of the night's metric table (AASM/yasa names) means under a method: the
     /// phone method's and the epoch-file method's tables have the same rows and values.
     struct MetricDefinitions {
-        var inBed, onset, wake, timeInBed, totalSleep, latency, waso, noData, efficiency, maintenance, awakenings, fragmentation, phases: String
+        var inBed, onset, wake, timeInBed, totalSleep, latency, waso, noData, notWorn, efficiency, maintenance, awakenings, fragmentation, phases: String
 
         static let phone = MetricDefinitions(
             inBed: "first to last second with data",
@@ -336,6 +336,7 @@ extension HTMLPages {
             totalSleep: "sleep inside the sleep period", latency: "in bed to sleep onset",
             waso: "wake inside the sleep period (intervals without data are not wake)",
             noData: "intervals of the sleep period without data: neither sleep nor wake, in neither TST nor WASO",
+            notWorn: "none: a phone lies on the mattress and is never worn (TST + WASO + no data = SPT)",
             efficiency: "TST / (TIB − minutes without data in the sleep period)", maintenance: "TST / (SPT − minutes without data)",
             awakenings: "wake bouts inside the sleep period that sleep follows (a gap neither makes nor splits one)",
             fragmentation: "sleep→wake transitions (final awakening included) per hour of TST",
@@ -353,6 +354,7 @@ extension HTMLPages {
             ["label": "Sleep onset latency (SOL)", "value": NumberText.minutes(m.sleepOnsetLatencyMinutes), "def": d.latency],
             ["label": "Wake after sleep onset (WASO)", "value": NumberText.minutes(m.wakeAfterSleepOnsetMinutes), "def": d.waso],
             ["label": "No data in the sleep period", "value": NumberText.minutes(m.noDataInSleepPeriodMinutes), "def": d.noData],
+            ["label": "Not worn in the sleep period", "value": NumberText.minutes(m.notWornInSleepPeriodMinutes), "def": d.notWorn],
             ["label": "Sleep efficiency (SE)", "value": NumberText.fixed(m.sleepEfficiencyPercent, 1) + " %", "def": d.efficiency],
             ["label": "Sleep maintenance efficiency (SME)", "value": NumberText.fixed(m.sleepMaintenanceEfficiencyPercent, 1) + " %", "def": d.maintenance],
             ["label": "Awakenings", "value": String(m.awakenings), "def": d.awakenings],
@@ -372,7 +374,7 @@ extension HTMLPages {
         }
         let bout = scorer.map { "sleep run (\($0))" } ?? "sustained inactivity bout"
         let ggir = a.parameters.nightMethod == .ggir
-        return [
+        let rows: [[String: String]] = [
             ["label": "Sleep period window (guider)", "ggir": "guider_onset – guider_wakeup",
              "value": "\(NumberText.clock(w.guiderOnsetUTC, tl))–\(NumberText.clock(w.guiderWakeupUTC, tl))",
              "def": "HDCZA (van Hees 2018): the longest block without change in angle-z, on 5-s epochs"],
@@ -398,6 +400,20 @@ extension HTMLPages {
              "def": "awakenings + 1 per hour of TST"],
             ["label": "Light / deep (movement phases)", "ggir": "", "value": "\(NumberText.minutes(m.lightMinutes)) / \(NumberText.minutes(m.deepMinutes))",
              "def": "sleep intervals above / at or below the night's quantile of ENMO (movement intensity, not EEG stages)"],
+        ]
+        let invalid = rows.firstIndex { $0["label"] == "Invalid in the sleep period" } ?? rows.count - 1
+        return Array(rows[...invalid]) + splitInvalidRows(m) + Array(rows[(invalid + 1)...])
+    }
+
+    /// The wearable method's invalid time in the sleep period, split (none for GGIR parity, whose
+    /// WASO holds it): no data, and not worn.
+    static func splitInvalidRows(_ m: NightSummaryMetrics) -> [[String: String]] {
+        guard m.noDataInSleepPeriodMinutes != nil || m.notWornInSleepPeriodMinutes != nil else { return [] }
+        return [
+            ["label": "No data in the sleep period", "ggir": "", "value": NumberText.minutes(m.noDataInSleepPeriodMinutes),
+             "def": "5-s epochs without samples: neither sleep nor wake"],
+            ["label": "Not worn in the sleep period", "ggir": "", "value": NumberText.minutes(m.notWornInSleepPeriodMinutes),
+             "def": "5-s epochs with samples taken as non-wear, and sleep fragments beside them left unscored: neither sleep nor wake (TST + WASO + no data + not worn = SPT)"],
         ]
     }
 

@@ -70,7 +70,22 @@ public enum NightNoteText {
         case .epochFileNoEpochs: return "the epoch-file method needs the file's epochs; this night has none stored"
         case .noRestPeriod: return "no rest period found in the night's activity"
         case .noMinuteAsleep: return "no minute scored asleep inside time in bed"
+        case let .gapInSleepPeriod(longest, place, gaps): return gapCaution(longestSeconds: longest, place: place, gaps: gaps)
         }
+    }
+
+    /// The gap caution (``SleepPeriodGaps``): the longest gap in whole minutes, where it lies,
+    /// what that means for the numbers, and how many more gaps touch the period.
+    static func gapCaution(longestSeconds: Int, place: SleepPeriodGapPlace, gaps: Int) -> String {
+        let gap = "a gap of \(longestSeconds / 60) min without scored data (no data or not worn)"
+        let clause: String = switch place {
+        case .atOnset: "\(gap) at sleep onset: the true onset may lie in the gap"
+        case .inside: "\(gap) inside the sleep period: any sleep in it is not counted"
+        case .atWake: "\(gap) at wake time: the true wake time may lie in the gap"
+        }
+        let more = gaps > 2 ? " (\(gaps - 1) more gaps of over 10 min touch the sleep period)"
+            : gaps == 2 ? " (1 more gap of over 10 min touches the sleep period)" : ""
+        return "caution: \(clause), so TST is a lower bound\(more)"
     }
 
     /// An interval length as the interval options write it (`10m`, `90s`).

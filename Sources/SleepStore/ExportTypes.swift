@@ -27,6 +27,8 @@ public struct AnalysisExportEntry: Sendable, Equatable {
     public var status: String
     public var wakeThreshold: Double?
     public var metrics: NightSummaryMetrics?
+    /// The analysis's notes (the export's `flags` are read from them: ``NightFlag``).
+    public var notes: [NightNote] = []
     /// An epoch-file night's stored summary (its column and unit), nil for other kinds.
     public var epochFile: EpochFileNightSummary? = nil
 

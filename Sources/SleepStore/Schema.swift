@@ -30,6 +30,7 @@ enum Schema {
         m.registerMigration("v16-milestone-version", migrate: v16MilestoneVersion)
         m.registerMigration("v17-recording-warnings", migrate: v17RecordingWarnings)
         m.registerMigration("v18-analysis-notes", migrate: v18AnalysisNotes)
+        m.registerMigration("v19-not-worn-in-sleep-period", migrate: v19NotWornInSleepPeriod)
         return m
     }
 
@@ -468,5 +469,13 @@ enum Schema {
     /// ``NightNote/legacyText(_:)``, worded as stored, so an existing store's pages read the same.
     static func v18AnalysisNotes(_ db: Database) throws {
         try db.execute(sql: "ALTER TABLE analyses ADD COLUMN notes_json TEXT")
+    }
+
+    /// Minutes of the sleep period with data that the method took as not worn, apart from the
+    /// minutes without data (v3's column, which until now held both for epoch files). NULL for
+    /// analyses stored before it was measured, and for methods that do not separate it (GGIR
+    /// parity counts invalid time in WASO).
+    static func v19NotWornInSleepPeriod(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE night_metrics ADD COLUMN not_worn_in_sleep_period_min REAL")
     }
 }

@@ -75,13 +75,13 @@ extension SleepDatabase {
                 INSERT INTO night_metrics (analysis_id, night_id, interval_seconds, resolution_seconds, in_bed_start_utc, in_bed_end_utc,
                     sleep_onset_utc, wake_time_utc, time_in_bed_min, sleep_period_min, total_sleep_time_min, sleep_onset_latency_min,
                     waso_min, sleep_efficiency_pct, awakenings, light_min, deep_min, awake_min,
-                    sleep_maintenance_efficiency_pct, sfi_per_hour, no_data_in_sleep_period_min)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    sleep_maintenance_efficiency_pct, sfi_per_hour, no_data_in_sleep_period_min, not_worn_in_sleep_period_min)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [analysisID, nightID, a.parameters.interval.seconds, m.resolutionSeconds, m.inBedStartUTC, m.inBedEndUTC,
                                  m.sleepOnsetUTC, m.wakeTimeUTC, m.timeInBedMinutes, m.sleepPeriodMinutes, m.totalSleepTimeMinutes,
                                  m.sleepOnsetLatencyMinutes, m.wakeAfterSleepOnsetMinutes, m.sleepEfficiencyPercent, m.awakenings,
                                  m.lightMinutes, m.deepMinutes, m.awakeMinutes, m.sleepMaintenanceEfficiencyPercent,
-                                 m.sleepFragmentationIndexPerHour, m.noDataInSleepPeriodMinutes])
+                                 m.sleepFragmentationIndexPerHour, m.noDataInSleepPeriodMinutes, m.notWornInSleepPeriodMinutes])
         }
     }
 
@@ -112,7 +112,8 @@ extension SleepDatabase {
                                 deepMinutes: r["deep_min"], awakeMinutes: r["awake_min"],
                                 sleepMaintenanceEfficiencyPercent: r["sleep_maintenance_efficiency_pct"],
                                 sleepFragmentationIndexPerHour: r["sfi_per_hour"],
-                                noDataInSleepPeriodMinutes: r["no_data_in_sleep_period_min"])
+                                noDataInSleepPeriodMinutes: r["no_data_in_sleep_period_min"],
+                                notWornInSleepPeriodMinutes: r["not_worn_in_sleep_period_min"])
         }
         let kind: RecordingKind = try a.decode(forColumn: "kind")
         let details = a["details_json"] as String?

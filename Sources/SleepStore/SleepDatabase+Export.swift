@@ -45,11 +45,12 @@ extension SleepDatabase {
     static func exportAnalyses(_ db: Database, intervalSeconds: Int?) throws -> [AnalysisExportEntry] {
             try Row.fetchAll(db, sql: """
                 SELECT n.*, r.path, r.format, r.kind, r.time_zone_source, a.id AS analysis_id, a.parameters_key, a.parameters_json, a.algorithm,
-                       a.details_json AS a_details_json,
+                       a.details_json AS a_details_json, a.notes_json, a.status_reason,
                        a.status, a.wake_threshold, a.interval_seconds AS a_interval_seconds, m.analysis_id AS m_id, m.resolution_seconds,
                        m.in_bed_start_utc, m.in_bed_end_utc, m.sleep_onset_utc, m.wake_time_utc, m.time_in_bed_min,
                        m.sleep_period_min, m.total_sleep_time_min, m.sleep_onset_latency_min, m.waso_min, m.sleep_efficiency_pct,
-                       m.awakenings, m.light_min, m.deep_min, m.awake_min, m.sleep_maintenance_efficiency_pct, m.sfi_per_hour
+                       m.awakenings, m.light_min, m.deep_min, m.awake_min, m.sleep_maintenance_efficiency_pct, m.sfi_per_hour,
+                       m.no_data_in_sleep_period_min, m.not_worn_in_sleep_period_min
                 FROM analyses a
                 JOIN nights n ON n.id = a.night_id
                 JOIN recordings r ON r.id = n.recording_id
@@ -64,12 +65,14 @@ extension SleepDatabase {
                     sleepOnsetLatencyMinutes: r["sleep_onset_latency_min"], wakeAfterSleepOnsetMinutes: r["waso_min"],
                     sleepEfficiencyPercent: r["sleep_efficiency_pct"], awakenings: r["awakenings"], lightMinutes: r["light_min"],
                     deepMinutes: r["deep_min"], awakeMinutes: r["awake_min"],
-                    sleepMaintenanceEfficiencyPercent: r["sleep_maintenance_efficiency_pct"], sleepFragmentationIndexPerHour: r["sfi_per_hour"])
+                    sleepMaintenanceEfficiencyPercent: r["sleep_maintenance_efficiency_pct"], sleepFragmentationIndexPerHour: r["sfi_per_hour"],
+                    noDataInSleepPeriodMinutes: r["no_data_in_sleep_period_min"], notWornInSleepPeriodMinutes: r["not_worn_in_sleep_period_min"])
                 let night = try Self.catalogEntry(r)
                 return AnalysisExportEntry(
                     analysisID: r["analysis_id"], night: night, parametersKey: r["parameters_key"],
                     parameters: try JSONText.decode(AnalysisParameters.self, r["parameters_json"]), algorithm: r["algorithm"],
                     status: r["status"], wakeThreshold: r["wake_threshold"], metrics: metrics,
+                    notes: try Self.notes(r, analysisID: r["analysis_id"]),
                     epochFile: night.kind == .epochFile
                         ? (r["a_details_json"] as String?).flatMap { try? JSONText.decode(EpochFileNightSummary.self, $0) } : nil)
             }

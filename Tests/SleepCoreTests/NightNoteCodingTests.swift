@@ -23,6 +23,8 @@ struct NightNoteCodingTests {
         .dayFragment(dataSeconds: 10_800, nightCoreSeconds: 0), .noTimeInBed(guider: "the file's rest interval (REST)"), .noRestPeriod,
         .noActiwareSleepOnset(sectionMinutes: 10), .noMinuteAsleep, .noPersistentSleep(minutes: 15),
         .legacyText("time in bed from diary.csv row 2; it was \"quoted\""), .unrecognised(code: "a-newer-note"),
+        .gapInSleepPeriod(longestGapSeconds: 4560, place: .atWake, gaps: 1), .gapInSleepPeriod(longestGapSeconds: 900, place: .atOnset, gaps: 2),
+        .gapInSleepPeriod(longestGapSeconds: 1800, place: .inside, gaps: 3),
     ]
 
     @Test("every case round-trips through JSON, in order")
@@ -38,7 +40,7 @@ struct NightNoteCodingTests {
     @Test("every case has its own kebab-case code, and the stored object names it")
     func codes() throws {
         let codes = Self.every.map(\.code)
-        #expect(Set(codes).count == 36, "one code per case: \(codes.count) notes, \(Set(codes).count) codes")
+        #expect(Set(codes).count == 37, "one code per case: \(codes.count) notes, \(Set(codes).count) codes")
         for note in Self.every {
             #expect(note.code.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" }, "\(note.code)")
             let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(note)) as? [String: Any]
@@ -59,6 +61,10 @@ struct NightNoteCodingTests {
         #expect(try json(.ggirClockChange(back: true, day: CivilDate(year: 2024, month: 10, day: 27), shiftAfterSeconds: -3600))
                 == #"{"back":true,"code":"ggir-clock-change","day":"2024-10-27","shiftAfterSeconds":-3600}"#)
         #expect(try json(.legacyText("as stored")) == #"{"code":"legacy-text","text":"as stored"}"#)
+        #expect(try json(.gapInSleepPeriod(longestGapSeconds: 4560, place: .atWake, gaps: 1))
+                == #"{"code":"gap-in-sleep-period","gaps":1,"longestGapSeconds":4560,"place":"wake"}"#)
+        #expect(try json(.gapInSleepPeriod(longestGapSeconds: 900, place: .atOnset, gaps: 2))
+                == #"{"code":"gap-in-sleep-period","gaps":2,"longestGapSeconds":900,"place":"onset"}"#)
     }
 
     @Test("an unknown code reads as unrecognised; a known code without its values or with an unknown algorithm throws")
@@ -70,5 +76,8 @@ struct NightNoteCodingTests {
             try JSONDecoder().decode(NightNote.self, from: Data(#"{"code":"no-activity-counts","algorithm":"none"}"#.utf8))
         }
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(NightNote.self, from: Data(#"{"text":"no code"}"#.utf8)) }
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(NightNote.self, from: Data(#"{"code":"gap-in-sleep-period","longestGapSeconds":900,"place":"middle","gaps":1}"#.utf8))
+        }
     }
 }

@@ -36,12 +36,18 @@ struct NightDerivationTests {
             var data = night.data
             data.recordingEpochs = whole
             data.recording = try db.recording(forNight: night.id)?.facts
-            let alone = GGIRNightMethod().analyze(data, parameters: p)
+            let alone = GGIRNightMethod().analyzeNight(data, parameters: p)
             #expect(Self.same(alone, fromPrepared, epochs: true), "\(night.id)")
             let stored = try #require(try db.analysis(nightID: night.id, parametersKey: GGIRNightMethod.parametersKey(p)))
             #expect(Self.same(stored, fromPrepared, epochs: false), "\(night.id): as stored by the run")
         }
         #expect(prepared.contains { $0.status == .scored })
+        // GGIR parity's WASO holds its invalid time (SPT − TST, as GGIR's part 4): no data and not
+        // worn are not reported apart.
+        for m in prepared.compactMap(\.metrics) {
+            #expect(m.noDataInSleepPeriodMinutes == nil && m.notWornInSleepPeriodMinutes == nil)
+            #expect(abs(m.totalSleepTimeMinutes + m.wakeAfterSleepOnsetMinutes - m.sleepPeriodMinutes) < 1e-9)
+        }
     }
 
     /// The same night analysis; an epoch without data has NaN activity, which `==` never matches,

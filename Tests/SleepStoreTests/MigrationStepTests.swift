@@ -18,7 +18,7 @@ struct MigrationStepTests {
         "v5-file-stat", "v6-night-ids-without-device-extensions", "v7-wearable-activity-counts", "v8-content-hash-blake3",
         "v9-recording-quality", "v10-analysis-guides", "v11-run-parameter-changes", "v12-actiware-intervals",
         "v13-ggir-nonwear-2023", "v14-epoch-temperature", "v15-ggir-scores-clock", "v16-milestone-version",
-        "v17-recording-warnings", "v18-analysis-notes",
+        "v17-recording-warnings", "v18-analysis-notes", "v19-not-worn-in-sleep-period",
     ]
 
     @Test("the migrations are the released steps, in order, under their released names")
@@ -91,7 +91,7 @@ struct MigrationStepTests {
     }
 
     /// The analysis and its rows under the renamed night: v2's kind and reason (a legacy note
-    /// since v18), v3's minutes without data (NULL before it was measured).
+    /// since v18), v3's minutes without data and v19's minutes not worn (NULL before each was measured).
     func checkAnalysis(_ db: SleepDatabase, _ old: OldStore) throws {
         let a = try #require(try db.analysis(nightID: OldStore.renamedNight, parametersKey: AnalysisParameters().key))
         #expect(a.status == .scored && a.wakeThreshold == 0.5)
@@ -102,6 +102,7 @@ struct MigrationStepTests {
         let metrics = try #require(a.metrics)
         #expect(metrics.totalSleepTimeMinutes == 7 && metrics.awakenings == 1)
         #expect(metrics.noDataInSleepPeriodMinutes == (old.had("v3") ? 4 : nil))
+        #expect(metrics.notWornInSleepPeriodMinutes == (old.had("v19") ? 3 : nil))
         for table in ["base_series", "analyses", "intervals", "night_metrics"] {
             let ids = try db.query("SELECT night_id FROM \(table) WHERE night_id LIKE 'sub%'").map { $0["night_id"] }
             #expect(ids == [OldStore.renamedNight], "\(table)")
@@ -256,6 +257,31 @@ struct MigrationStepTests {
         #expect(row["status_reason"] == "", "NULL")
         #expect(row["notes_json"] == #"[{"code":"time-in-bed-from-diary","source":"diary.csv row 2"},{"code":"interval-grid-off-source","intervalSeconds":900,"sourceSeconds":600}]"#)
         #expect(try db.analysis(nightID: OldStore.renamedNight, parametersKey: again.key)?.notes == again.notes)
+    }
+
+    @Test("v19-not-worn-in-sleep-period: an analysis stored before reads its minutes without data as stored and none not worn; one stored now keeps both apart")
+    func notWornInSleepPeriod() throws {
+        let old = try OldStore(before: "v19-not-worn-in-sleep-period")
+        defer { Self.remove(old.path) }
+        let db = try SleepDatabase(path: old.path)
+        let columns = try db.query("SELECT name, type FROM pragma_table_info('night_metrics') WHERE name LIKE '%_in_sleep_period_min'")
+        #expect(columns == [["name": "no_data_in_sleep_period_min", "type": "REAL"], ["name": "not_worn_in_sleep_period_min", "type": "REAL"]])
+        var a = try #require(try db.analysis(nightID: OldStore.renamedNight, parametersKey: AnalysisParameters().key))
+        #expect(a.metrics?.noDataInSleepPeriodMinutes == 4 && a.metrics?.notWornInSleepPeriodMinutes == nil, "NULL: not measured then")
+        #expect(try db.query("SELECT not_worn_in_sleep_period_min AS v FROM night_metrics") == [["v": ""]])
+
+        // Derived again now: 2.5 min without data and 12.5 min not worn, each in its column.
+        a.metrics?.noDataInSleepPeriodMinutes = 2.5
+        a.metrics?.notWornInSleepPeriodMinutes = 12.5
+        try db.saveAnalysis(a, nightID: OldStore.renamedNight, runID: nil)
+        let stored = try #require(try db.analysis(nightID: OldStore.renamedNight, parametersKey: a.key)?.metrics)
+        #expect(stored.noDataInSleepPeriodMinutes == 2.5 && stored.notWornInSleepPeriodMinutes == 12.5)
+        #expect(try db.query("""
+            SELECT no_data_in_sleep_period_min AS d, not_worn_in_sleep_period_min AS w FROM night_metrics m
+            JOIN analyses a ON a.id = m.analysis_id ORDER BY a.parameters_key = ?
+            """, [a.key]) == [["d": "4.0", "w": ""], ["d": "2.5", "w": "12.5"]])
+        let exported = try #require(try db.exportAnalyses().first { $0.parametersKey == a.key }?.metrics)
+        #expect(exported.noDataInSleepPeriodMinutes == 2.5 && exported.notWornInSleepPeriodMinutes == 12.5)
     }
 
     @Test("stored notes: each shape of their JSON round-trips through the store; a code this sleepsta does not know reads as itself; JSON that does not decode names the analysis")
@@ -429,6 +455,7 @@ struct OldStore {
             ("sleep_efficiency_pct", 70.0), ("awakenings", 1), ("light_min", 5.0), ("deep_min", 2.0), ("awake_min", 1.0),
         ]
         if had("v3") { m.append(("no_data_in_sleep_period_min", 4.0)) }
+        if had("v19") { m.append(("not_worn_in_sleep_period_min", 3.0)) }
         try insert(db, "night_metrics", m)
         if had("v10") {
             try insert(db, "analysis_guides", [("analysis_id", 1), ("start_utc", 0), ("end_utc", 600), ("source", "diary.csv row 2")])

@@ -109,6 +109,11 @@ struct GGIRNightAnalysis {
 
     /// Part 4: onset at the first overlapping bout's start, wake at the start of the last one's last
     /// epoch, its clock-hour SPT and TST, and its night inclusion (`includenightcrit = 16`).
+    ///
+    /// No data and not worn in the sleep period stay nil: GGIR imputes invalid epochs (non-wear
+    /// and missing alike) from the other days and its part 4 counts them in WASO = SPT − TST, so
+    /// parity's TST + WASO = SPT already holds with them inside WASO; splitting them out would no
+    /// longer be GGIR's WASO. The invalid minutes are reported beside it (``WearableNightSummary/invalidInSptMinutes``).
     func part4(_ overlapping: [ClosedRange<Int>], guider g: Night, fractionInvalid: Double, summary: WearableNightSummary,
                states: [SleepWake?], result: WearableNightResult) -> NightAnalysis {
         var summary = summary

@@ -143,6 +143,9 @@ public enum NightAnalyzer {
     /// and lights off/on are the in-bed span. Intervals without data (no scored epoch) inside the
     /// sleep period are neither sleep nor wake: they are reported as minutes without data and kept
     /// out of WASO, awakenings and the time SE and SME divide by (a gap is not an awakening).
+    /// Not worn is 0, a fact rather than unknown: a phone lies on the mattress and is never worn,
+    /// so no rule takes any of its data for "off the wrist"; its only gaps are seconds it did not
+    /// log, which are no data. So TST + WASO + no data = SPT (at interval resolution).
     static func computeMetrics(_ intervals: [AnalyzedInterval], inBed: (first: Int64, end: Int64), onsetUTC: Int64,
                                wakeUTC: Int64, resolution: Int) -> NightSummaryMetrics {
         let origin = intervals[0].movement.startUTC
@@ -170,7 +173,7 @@ public enum NightAnalyzer {
             awakeMinutes: waso,
             sleepMaintenanceEfficiencyPercent: hasSleep && sptWithData > 0 ? 100 * tst / sptWithData : nil,
             sleepFragmentationIndexPerHour: hasSleep && tst > 0 ? Double(transitions) / (tst / 60) : nil,
-            noDataInSleepPeriodMinutes: noData)
+            noDataInSleepPeriodMinutes: noData, notWornInSleepPeriodMinutes: 0)
     }
 
     /// Inside the sleep period: minutes of intervals without data, and awakenings (wake runs that

@@ -15,6 +15,7 @@ extension NightNote {
         case column = "column", available = "available", offSeconds = "offSeconds", runHours = "runHours", wornSeconds = "wornSeconds"
         case seconds = "seconds", requiredSeconds = "requiredSeconds", epochSeconds = "epochSeconds"
         case nightCoreSeconds = "nightCoreSeconds", guider = "guider", sectionMinutes = "sectionMinutes", minutes = "minutes"
+        case longestGapSeconds = "longestGapSeconds", place = "place", gaps = "gaps"
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -45,6 +46,8 @@ extension NightNote {
         case let .noActiwareSleepOnset(minutes): try put(minutes, .sectionMinutes)
         case let .noPersistentSleep(minutes): try put(minutes, .minutes)
         case let .legacyText(text): try put(text, .text)
+        case let .gapInSleepPeriod(longest, place, gaps):
+            try put(longest, .longestGapSeconds); try put(place.rawValue, .place); try put(gaps, .gaps)
         case .wearableNoEpochs, .noRestBlock, .noBoutInWindow, .daySleeper, .ggirNoEpochs, .ggirNoWholeRecording, .ggirNoNonWearScores,
              .ggirNothingAnalysed, .ggirNoNight, .ggirNoWindow, .ggirNoBouts, .ggirDaySleeper, .ggirOwnClock, .epochFileNoEpochs,
              .noRestPeriod, .noMinuteAsleep, .unrecognised:
@@ -108,6 +111,11 @@ extension NightNote {
         case .noMinuteAsleep: self = .noMinuteAsleep
         case .noPersistentSleep: self = .noPersistentSleep(minutes: try int(.minutes))
         case .legacyText: self = .legacyText(try text(.text))
+        case .gapInSleepPeriod:
+            guard let place = SleepPeriodGapPlace(rawValue: try text(.place)) else {
+                throw DecodingError.dataCorruptedError(forKey: .place, in: c, debugDescription: "not a place of a gap this sleepsta knows")
+            }
+            self = .gapInSleepPeriod(longestGapSeconds: try int(.longestGapSeconds), place: place, gaps: try int(.gaps))
         }
     }
 }

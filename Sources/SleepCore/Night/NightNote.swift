@@ -98,6 +98,15 @@ public enum NightNote: Sendable, Hashable, Codable {
     /// worded as the code itself. Encoded as `{"code": code}`.
     case unrecognised(code: String)
 
+    // MARK: Any method: cautions on a scored night
+
+    /// `gap-in-sleep-period`: a gap of more than ``SleepPeriodGaps/minimumGapSeconds`` without
+    /// scored data (no data or not worn) touches the sleep period (inside it, or less than 10 min
+    /// from onset or wake time; ``SleepPeriodGaps`` defines it): the true onset or wake time may lie
+    /// in the gap, so TST is a lower bound. The
+    /// longest such gap's length and where it lies, and how many such gaps touch the period.
+    case gapInSleepPeriod(longestGapSeconds: Int, place: SleepPeriodGapPlace, gaps: Int)
+
     /// The stable names of the cases in the stored JSON, each written once here: the decoder
     /// switches over them, so a case cannot be added without its decoding.
     enum Code: String {
@@ -136,6 +145,7 @@ public enum NightNote: Sendable, Hashable, Codable {
         case noMinuteAsleep = "no-minute-asleep"
         case noPersistentSleep = "no-persistent-sleep"
         case legacyText = "legacy-text"
+        case gapInSleepPeriod = "gap-in-sleep-period"
     }
 
     /// The case's stored name; nil for ``unrecognised(code:)``, which keeps a name this sleepsta
@@ -178,6 +188,7 @@ public enum NightNote: Sendable, Hashable, Codable {
         case .noPersistentSleep: return .noPersistentSleep
         case .legacyText: return .legacyText
         case .unrecognised: return nil
+        case .gapInSleepPeriod: return .gapInSleepPeriod
         }
     }
 

@@ -167,20 +167,25 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
         let onsetUTC = start(tib.lowerBound + period.lowerBound), wakeUTC = start(tib.lowerBound + period.upperBound)
         NightAnalyzer.assignPhases(&intervals, onsetUTC: onsetUTC, wakeUTC: wakeUTC, deepQuantile: p.deepQuantile)
         let metrics = Self.metrics(inBedStates, period: period, inBed: (inBedStart, inBedEnd), sleep: (onsetUTC, wakeUTC),
-                                   epochSeconds: E, intervals: intervals)
+                                   epochSeconds: E, intervals: intervals,
+                                   notWorn: Array(Self.notWornEpochs(series, original: activityColumn(series)?.values ?? [], blanked: column.values, scored: scored)[tib]))
         return NightAnalysis(status: .scored, parameters: p, intervals: intervals, epochs: epochs, wakeThreshold: scored.threshold,
                              metrics: metrics, kind: kind, epochFile: summary)
     }
 
     /// Step 5: the night's metrics from the states in bed and the sleep period inside them; epochs
-    /// without data count in neither sleep nor wake, and efficiencies leave them out.
+    /// without data count in neither sleep nor wake, and efficiencies leave them out. Of those,
+    /// the ones the not-worn rule blanked (`notWorn`, per epoch in bed: ``notWornEpochs(_:original:blanked:scored:)``)
+    /// are reported as not worn, the rest as no data, so TST + WASO + no data + not worn = SPT.
     static func metrics(_ inBedStates: [SleepWake?], period: Range<Int>, inBed: (Int64, Int64), sleep: (Int64, Int64),
-                        epochSeconds E: Int, intervals: [AnalyzedInterval]) -> NightSummaryMetrics {
+                        epochSeconds E: Int, intervals: [AnalyzedInterval], notWorn: [Bool] = []) -> NightSummaryMetrics {
         let (inBedStart, inBedEnd) = inBed, (onsetUTC, wakeUTC) = sleep
         let tally = Self.tally(inBedStates, period: period)
         let (light, deep) = NightAnalyzer.phaseMinutes(intervals, onsetUTC: onsetUTC, wakeUTC: wakeUTC)
         let minutes = Double(E) / 60
-        let tst = Double(tally.sleep) * minutes, waso = Double(tally.wake) * minutes, noData = Double(tally.noData) * minutes
+        let notWornEpochs = period.filter { inBedStates[$0] == nil && $0 < notWorn.count && notWorn[$0] }.count
+        let tst = Double(tally.sleep) * minutes, waso = Double(tally.wake) * minutes
+        let noData = Double(tally.noData - notWornEpochs) * minutes, off = Double(notWornEpochs) * minutes
         let tibNoData = Double(inBedStates.filter { $0 == nil }.count) * minutes
         let tibMinutes = Double(inBedEnd - inBedStart) / 60, spt = Double(wakeUTC - onsetUTC) / 60
         return NightSummaryMetrics(
@@ -189,9 +194,9 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
             sleepOnsetLatencyMinutes: Double(onsetUTC - inBedStart) / 60, wakeAfterSleepOnsetMinutes: waso,
             sleepEfficiencyPercent: tibMinutes - tibNoData > 0 ? 100 * tst / (tibMinutes - tibNoData) : 0,
             awakenings: tally.awakenings, lightMinutes: light, deepMinutes: deep, awakeMinutes: waso,
-            sleepMaintenanceEfficiencyPercent: spt - noData > 0 ? 100 * tst / (spt - noData) : nil,
+            sleepMaintenanceEfficiencyPercent: spt - noData - off > 0 ? 100 * tst / (spt - noData - off) : nil,
             sleepFragmentationIndexPerHour: tst > 0 ? Double(tally.awakenings + 1) / (tst / 60) : nil,
-            noDataInSleepPeriodMinutes: noData)
+            noDataInSleepPeriodMinutes: noData, notWornInSleepPeriodMinutes: off)
     }
 
     /// Not worn: runs of zero counts of ``nonWearMinutes`` or more (the device off the wrist), except

@@ -172,7 +172,10 @@ struct WearableNightAnalysis {
     }
 
     /// Step 5: metrics in GGIR's part-4 names and the AASM/yasa names, with the guider window as
-    /// time in bed; invalid minutes inside the sleep period count in neither sleep nor WASO.
+    /// time in bed; invalid minutes inside the sleep period count in neither sleep nor WASO, and
+    /// are reported as no data and not worn apart (``unscored(_:from:to:)``). Every epoch of
+    /// `[onset, wake)` is one of sleep, wake, no data or not worn, so TST + WASO + no data + not
+    /// worn = SPT exactly.
     mutating func metrics(_ states: [SleepWake?], onset on: Int, wake wk: Int) -> NightAnalysis {
         let E = Double(Self.E)
         var sleepEpochs = 0, wakeEpochs = 0, invalidEpochs = 0, awakenings = 0
@@ -182,6 +185,7 @@ struct WearableNightAnalysis {
             if s == .sleep { sleepEpochs += 1 } else { wakeEpochs += 1; if previous == .sleep { awakenings += 1 } }
             previous = s
         }
+        let split = unscored(states, from: on, to: wk)
         let onsetUTC = range.epochStartUTC(on), wakeUTC = range.epochStartUTC(wk)
         let inBedStart = min(summary.guiderOnsetUTC!, onsetUTC), inBedEnd = max(summary.guiderWakeupUTC!, wakeUTC)
         let tst = Double(sleepEpochs) * E / 60, waso = Double(wakeEpochs) * E / 60
@@ -199,7 +203,28 @@ struct WearableNightAnalysis {
             wakeAfterSleepOnsetMinutes: waso, sleepEfficiencyPercent: tib > 0 ? tst / tib * 100 : 0, awakenings: awakenings,
             lightMinutes: 0, deepMinutes: 0, awakeMinutes: waso,
             sleepMaintenanceEfficiencyPercent: spMinutes > 0 ? tst / spMinutes * 100 : nil,
-            sleepFragmentationIndexPerHour: tst > 0 ? Double(awakenings + 1) / (tst / 60) : nil)
+            sleepFragmentationIndexPerHour: tst > 0 ? Double(awakenings + 1) / (tst / 60) : nil,
+            noDataInSleepPeriodMinutes: Double(split.noData) * E / 60,
+            notWornInSleepPeriodMinutes: Double(split.notWorn) * E / 60)
         return result(.scored, summary.daysleeper ? [.daySleeper] : [], states: states, metrics: metrics, period: (onsetUTC, wakeUTC))
+    }
+
+    /// The unscored epochs of `[from, to)` in two kinds: not worn, and no data. An unscored epoch is
+    /// not worn when it has samples and its run of unscored epochs holds an epoch with samples
+    /// flagged non-wear: the flagged epochs themselves, a sleep fragment beside them left unscored
+    /// (``WearableNightMethod/withoutNonWearFragments(_:_:)``), a count minute whose scoring window
+    /// reached into them. Every other unscored epoch is no data: without samples, or unscored only
+    /// because its neighbours have none (a count scorer's window across a gap).
+    func unscored(_ states: [SleepWake?], from: Int, to: Int) -> (noData: Int, notWorn: Int) {
+        var noData = 0, notWorn = 0, k = from
+        while k < to {
+            guard states[k] == nil else { k += 1; continue }
+            var j = k
+            while j < to && states[j] == nil { j += 1 }
+            let offWrist = (k..<j).contains { range.hasData($0) && range.nonWear[$0] }
+            for i in k..<j { if offWrist && range.hasData(i) { notWorn += 1 } else { noData += 1 } }
+            k = j
+        }
+        return (noData, notWorn)
     }
 }

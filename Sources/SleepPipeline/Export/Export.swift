@@ -237,6 +237,8 @@ public struct Exporter {
             + parameterFields(a)
             + [epochSeconds, factor, CSVFormat.number(a.wakeThreshold),
                String(p.persistentSleepMinutes), CSVFormat.number(p.deepQuantile), String(p.minimumCoverageSeconds),
-               a.night.timeZoneSource.rawValue, String(a.analysisID), a.night.kind.rawValue, a.labels.scoredPer]
+               a.night.timeZoneSource.rawValue, String(a.analysisID), a.night.kind.rawValue, a.labels.scoredPer,
+               CSVFormat.number(m?.noDataInSleepPeriodMinutes), CSVFormat.number(m?.notWornInSleepPeriodMinutes),
+               NightFlag.column(a.notes)]
     }
 }

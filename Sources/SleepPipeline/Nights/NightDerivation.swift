@@ -28,7 +28,7 @@ struct NightDerivation {
                 data.recording = whole.facts
                 data.recordingResult = whole.prepared
             }
-            var analysis = method.analyze(data, parameters: set.parameters)
+            var analysis = method.analyzeNight(data, parameters: set.parameters)
             // The guide is stored with an analysis made with a diary, so that it can be derived
             // again without the diary.
             if set.parameters.diaryDigest != nil { analysis.guide = data.guide }
