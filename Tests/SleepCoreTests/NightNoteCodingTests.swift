@@ -23,6 +23,8 @@ struct NightNoteCodingTests {
         .dayFragment(dataSeconds: 10_800, nightCoreSeconds: 0), .noTimeInBed(guider: "the file's rest interval (REST)"), .noRestPeriod,
         .noActiwareSleepOnset(sectionMinutes: 10), .noMinuteAsleep, .noPersistentSleep(minutes: 15),
         .legacyText("time in bed from diary.csv row 2; it was \"quoted\""), .unrecognised(code: "a-newer-note"),
+        .notANightInBed(endSecondsAfterMidnight: 6480, earliestEndSecondsAfterMidnight: 14_400),
+        .notWornThroughNight(offSeconds: 72_840, wornCoreSeconds: 1800),
     ]
 
     @Test("every case round-trips through JSON, in order")
@@ -38,7 +40,7 @@ struct NightNoteCodingTests {
     @Test("every case has its own kebab-case code, and the stored object names it")
     func codes() throws {
         let codes = Self.every.map(\.code)
-        #expect(Set(codes).count == 36, "one code per case: \(codes.count) notes, \(Set(codes).count) codes")
+        #expect(Set(codes).count == 38, "one code per case: \(codes.count) notes, \(Set(codes).count) codes")
         for note in Self.every {
             #expect(note.code.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" }, "\(note.code)")
             let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(note)) as? [String: Any]

@@ -15,6 +15,8 @@ extension NightNote {
         case column = "column", available = "available", offSeconds = "offSeconds", runHours = "runHours", wornSeconds = "wornSeconds"
         case seconds = "seconds", requiredSeconds = "requiredSeconds", epochSeconds = "epochSeconds"
         case nightCoreSeconds = "nightCoreSeconds", guider = "guider", sectionMinutes = "sectionMinutes", minutes = "minutes"
+        case endSecondsAfterMidnight = "endSecondsAfterMidnight", earliestEndSecondsAfterMidnight = "earliestEndSecondsAfterMidnight"
+        case wornCoreSeconds = "wornCoreSeconds"
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -49,6 +51,8 @@ extension NightNote {
              .ggirNothingAnalysed, .ggirNoNight, .ggirNoWindow, .ggirNoBouts, .ggirDaySleeper, .ggirOwnClock, .epochFileNoEpochs,
              .noRestPeriod, .noMinuteAsleep, .unrecognised:
             break
+        case let .notANightInBed(end, earliest): try put(end, .endSecondsAfterMidnight); try put(earliest, .earliestEndSecondsAfterMidnight)
+        case let .notWornThroughNight(off, core): try put(off, .offSeconds); try put(core, .wornCoreSeconds)
         }
     }
 
@@ -108,6 +112,10 @@ extension NightNote {
         case .noMinuteAsleep: self = .noMinuteAsleep
         case .noPersistentSleep: self = .noPersistentSleep(minutes: try int(.minutes))
         case .legacyText: self = .legacyText(try text(.text))
+        case .notANightInBed:
+            self = .notANightInBed(endSecondsAfterMidnight: try int(.endSecondsAfterMidnight),
+                                   earliestEndSecondsAfterMidnight: try int(.earliestEndSecondsAfterMidnight))
+        case .notWornThroughNight: self = .notWornThroughNight(offSeconds: try int(.offSeconds), wornCoreSeconds: try int(.wornCoreSeconds))
         }
     }
 }
