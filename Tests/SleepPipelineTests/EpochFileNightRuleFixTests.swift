@@ -187,6 +187,24 @@ struct EpochFileNightRuleFixTests {
         withExtendedLifetime(w) {}
     }
 
+    /// The two other explanations of a sleep end that differs from Actiware's, checked against the
+    /// Actiware 5 manual: a count of 1 in a 30-s epoch is immobile (mobile needs at least the
+    /// epoch's number of 15-s units, appendix A-3: 2 at 30 s), and an invalid epoch (missing, or
+    /// off the wrist) is neither immobile nor mobile (appendix B-4), so it is the one epoch a
+    /// section may hold that is not immobile, and a second one breaks the section.
+    @Test("Actiware's mobility at 30 s: 1 count immobile, 2 mobile, an invalid epoch not immobile; two invalid epochs break a sleep-end section")
+    func mobilityAtThirtySeconds() {
+        #expect(ActiwareIntervals.mobile(counts: [0, 1, 2, .nan], epochSeconds: 30) == [false, false, true, nil])
+        // 20 epochs of 10 min at 30 s, in a rest interval of 40: one invalid epoch keeps the last
+        // section (end 39), two (at 35 and 36) end the last section at the first of them (35).
+        var counts = [Double](repeating: 0, count: 40)
+        counts[35] = .nan
+        let one = ActiwareIntervals.sleepInterval(mobile: ActiwareIntervals.mobile(counts: counts, epochSeconds: 30), rest: 0..<40, epochSeconds: 30)
+        counts[36] = .nan
+        let two = ActiwareIntervals.sleepInterval(mobile: ActiwareIntervals.mobile(counts: counts, epochSeconds: 30), rest: 0..<40, epochSeconds: 30)
+        #expect(one == 0..<39 && two == 0..<35, "\(String(describing: one)) \(String(describing: two))")
+    }
+
     @Test("settings rows by name in English, French, Dutch and Spanish; an unknown language by their order")
     func settingsRowNames() {
         typealias I = ActiwareCSVReader.AnalysisInput
