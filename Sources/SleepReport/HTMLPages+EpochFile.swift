@@ -14,8 +14,9 @@ extension HTMLPages {
         let onset: String, wake: String
         switch (a.epochFile?.actiware != nil, a.epochFile?.family) {
         case (true, _):
-            onset = "Actiware's sleep start: first epoch of the first section of the onset setting's minutes in bed with all but one epoch immobile"
-            wake = "Actiware's sleep end: last epoch of the last such section of the end setting's minutes"
+            let whose = a.epochFile?.isActiware ?? true ? "Actiware's sleep" : "Sleep"
+            onset = "\(whose) start: first epoch of the first section of the onset setting's minutes in bed with all but one epoch immobile"
+            wake = "\(whose) end: last epoch of the last such section of the end setting's minutes"
         case (false, .actiGraphCounts?):
             onset = "ActiLife's: the first minute scored asleep in bed"
             wake = "ActiLife's: out of bed (the sleep period runs to the end of time in bed)"
@@ -44,7 +45,10 @@ extension HTMLPages {
             ["label": "Time in bed from", "value": e.guider ?? "–"],
         ]
         if let rule = e.periodRule { rows.append(["label": "Sleep period", "value": rule]) }
-        if let off = e.nonWearMinutes { rows.append(["label": "Not worn", "value": "\(NumberText.minutes(off)) (runs of ≥ \(EpochFileNightMethod.nonWearMinutes / 60) h of zero counts; missing data, neither sleep nor wake)"]) }
+        if let off = e.nonWearMinutes { rows.append(["label": "Not worn", "value": nonWearText(off, e)]) }
+        if let still = e.stillInBedMinutes {
+            rows.append(["label": "Lying still in bed", "value": "\(NumberText.minutes(still)) of zero counts in runs of ≥ \(EpochFileNightMethod.nonWearMinutes / 60) h inside the recording of the time in bed: immobile, scored as the rest of the night, not taken as not worn (in bed only the file's off-wrist channel marks not worn, as in Actiware)"])
+        }
         if let name = e.fileLabelsName {
             rows.append(["label": "The file's own scoring", "value": "“\(name)”: TST \(NumberText.minutes(e.fileTotalSleepMinutes)) (its sleep epochs between our sleep onset and wake time)"])
             rows.append(["label": "Agreement with it", "value": "accuracy \(NumberText.fixed(e.agreementAccuracy.map { $0 * 100 }, 1)) %, Cohen's κ \(NumberText.fixed(e.agreementKappa, 3)) over \(e.agreementEpochs ?? 0) epochs in bed"])
@@ -52,14 +56,23 @@ extension HTMLPages {
         return rows
     }
 
+    /// The not-worn minutes and the rule that decided them: the file's off-wrist channel, runs of zero counts, or both.
+    static func nonWearText(_ off: Double, _ e: EpochFileNightSummary) -> String {
+        let channel = e.nonWearOffWristMinutes ?? 0, runs = max(0, off - channel)
+        var parts: [String] = []
+        if channel > 0 { parts.append("\(NumberText.minutes(channel)) by the file's off-wrist channel") }
+        if runs > 0 { parts.append("\(NumberText.minutes(runs)) by runs of ≥ \(EpochFileNightMethod.nonWearMinutes / 60) h of zero counts") }
+        return "\(NumberText.minutes(off)) (\(parts.joined(separator: ", ")); missing data, neither sleep nor wake)"
+    }
+
     static func epochFileParameterRows(_ a: NightAnalysis) -> [[String: String]] {
         let p = a.parameters
         return [
             ["label": "Interval length", "value": "\(p.interval) (\(p.interval.seconds) s), for the chart, the interval table and phases"],
-            ["label": "Actiwatch counts", "value": "Oakley as Actiware: weights 0.04 / 0.2 / 1 per minute (×2 for 30-s, ×4 for 15-s epochs) in double precision, wake if > the export's wake threshold (\(Int(EpochFileNightMethod.actiwareThreshold)) counts, medium, where it states none); sleep interval by Actiware's immobile-minutes rule with the export's sleep onset / end settings (10 min where it states none), immobile < \(Int(ActiwareIntervals.immobileBelowCountsPerMinute)) counts per minute"],
+            ["label": "Actiwatch counts", "value": "Oakley as Actiware: weights 0.04 / 0.2 / 1 per minute (×2 for 30-s, ×4 for 15-s epochs) in double precision, wake if > the export's wake threshold (\(Int(EpochFileNightMethod.actiwareThreshold)) counts, medium, where it states none); sleep interval by the Actiware 5 manual's immobile-minutes rule with the export's sleep onset / end settings (10 min where it states none), immobile < \(Int(ActiwareIntervals.immobileBelowCountsPerMinute)) counts per minute"],
             ["label": "ActiGraph counts", "value": "axis 1 summed to 60 s; \(p.sleepAlgorithm == .sadeh ? "Sadeh" : "Cole–Kripke") as ActiLife; time in bed from ActiLife's Tudor-Locke sleep periods (5-min bedtime, 10-min wake, 160–1440 min; minutes without data left out of the runs, as sleepsta periods does); sleep onset = the first minute asleep, the period runs to out of bed (ActiLife)"],
             ["label": "Acceleration (ENMO …)", "value": "the file's own epochs (15, 30, 60, 120 s; others 60-s means); Oakley weighting, wake above \(NumberText.fixed(p.wakeThresholdFactor, 1)) × the night's median (the phones' rule)"],
-            ["label": "Not worn", "value": "count columns: runs of ≥ \(EpochFileNightMethod.nonWearMinutes) min of zero counts"],
+            ["label": "Not worn", "value": "count columns: runs of ≥ \(EpochFileNightMethod.nonWearMinutes) min of zero counts, except in bed (the file's rest interval, a Tudor-Locke period, a recording of the time in bed), where they are lying still; the file's off-wrist channel wherever it says so"],
             ["label": "Persistent sleep", "value": "\(p.persistentSleepMinutes) min"],
             ["label": "Minimum data to score", "value": NumberText.minutes(Double(p.minimumCoverageSeconds) / 60)],
             ["label": "Parameters key", "value": a.key],
@@ -100,8 +113,11 @@ extension HTMLPages {
 
     private static func zip2(_ a: Int?, _ b: Int?) -> (Int, Int)? { if let a, let b { return (a, b) }; return nil }
 
-    static func actiwareNote(_ c: ActiwareNightComparison) -> String {
+    static func actiwareNote(_ c: ActiwareNightComparison, _ e: EpochFileNightSummary) -> String {
         let settings = "sleep onset setting \(c.settings.sleepOnsetMinutes) min, sleep end setting \(c.settings.sleepEndMinutes) min, wake threshold \(NumberText.fixed(c.settings.wakeThreshold, 2)) counts"
+        guard e.isActiware else {
+            return "The sleep-interval rule the Actiware 5 manual publishes, applied to this device's Actiwatch-compatible counts with \(settings): its own software (MotionWare for CamNtech devices) publishes no rule of its own, and the file states no interval to compare with."
+        }
         guard c.stated != nil else {
             return "Actiware's rules applied to the epochs with \(settings); the export lists no sleep interval for this night, so there is nothing to compare with."
         }

@@ -70,7 +70,8 @@ public enum HTMLPages {
             "hasActiware": a.epochFile?.actiware != nil && a.status == .scored,
             "actiwareRows": a.epochFile?.actiware.map { actiwareRows($0, tl) } ?? [],
             "actiwareSource": a.epochFile?.actiware?.stated.map { "the export (SLEEP \($0.number), line \($0.line))" } ?? "the export",
-            "actiwareNote": a.epochFile?.actiware.map(actiwareNote) ?? "",
+            "actiwareNote": a.epochFile.flatMap { e in e.actiware.map { actiwareNote($0, e) } } ?? "",
+            "actiwareTitle": a.epochFile?.sleepIntervalTitle ?? "Actiware's sleep interval",
             "movementUnit": epochFile ? epochFileUnit(a, perMinute: false) : wearable ? "ENMO (mg·s)" : "Movement sum (g·s)",
             "perMinuteUnit": epochFile ? epochFileUnit(a, perMinute: true) : wearable ? "ENMO (mg)" : "Mean acceleration (mg)",
         ]

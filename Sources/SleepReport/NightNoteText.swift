@@ -46,7 +46,7 @@ public enum NightNoteText {
                 + (core == 0 ? "none" : hours(seconds: core)) + " of it in 00:00–06:00 (at least 1 h is needed without a diary or a rest interval of the file)"
         case let .noTimeInBed(guider): return "no time in bed: \(guider)"
         case let .noActiwareSleepOnset(minutes):
-            return "no \(minutes)-min section with all but one epoch immobile inside time in bed (Actiware's sleep onset rule)"
+            return "no \(minutes)-min section with all but one epoch immobile inside time in bed (the Actiware 5 manual's sleep onset rule)"
         case let .noPersistentSleep(minutes): return "no run of \(minutes) minutes of sleep inside time in bed"
         case let .legacyText(text): return text
         case let .unrecognised(code): return code
@@ -71,6 +71,12 @@ public enum NightNoteText {
         case .noRestPeriod: return "no rest period found in the night's activity"
         case .noMinuteAsleep: return "no minute scored asleep inside time in bed"
         case let .gapInSleepPeriod(longest, place, gaps): return gapCaution(longestSeconds: longest, place: place, gaps: gaps)
+        case let .notANightInBed(end, earliest):
+            return "not a night in bed: the recording has no rest markers and ends at \(LocalClock.hhmm(localSecond: Int64(end))), "
+                + "before \(LocalClock.hhmm(localSecond: Int64(earliest))); a recording of the time in bed ends when its wearer gets up in the morning"
+        case let .notWornThroughNight(off, core):
+            return "not worn through the night: \(hours(seconds: off)) not worn, "
+                + (core == 0 ? "none" : hours(seconds: core)) + " of 00:00–06:00 worn, and no rest interval of the file in it: a day the device was off, not a night without sleep"
         }
     }
 

@@ -63,7 +63,7 @@ enum Templates {
     </table>
     {{/scored}}
     {{#hasActiware}}
-    <h2>Actiware's sleep interval</h2>
+    <h2>{{actiwareTitle}}</h2>
     <p>{{actiwareNote}}</p>
     <table>
     <tr><th>Quantity</th><th>sleepsta</th><th>{{actiwareSource}}</th><th>Difference</th></tr>

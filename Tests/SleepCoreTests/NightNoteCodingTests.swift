@@ -25,6 +25,8 @@ struct NightNoteCodingTests {
         .legacyText("time in bed from diary.csv row 2; it was \"quoted\""), .unrecognised(code: "a-newer-note"),
         .gapInSleepPeriod(longestGapSeconds: 4560, place: .atWake, gaps: 1), .gapInSleepPeriod(longestGapSeconds: 900, place: .atOnset, gaps: 2),
         .gapInSleepPeriod(longestGapSeconds: 1800, place: .inside, gaps: 3),
+        .notANightInBed(endSecondsAfterMidnight: 6480, earliestEndSecondsAfterMidnight: 14_400),
+        .notWornThroughNight(offSeconds: 72_840, wornCoreSeconds: 1800),
     ]
 
     @Test("every case round-trips through JSON, in order")
@@ -40,7 +42,7 @@ struct NightNoteCodingTests {
     @Test("every case has its own kebab-case code, and the stored object names it")
     func codes() throws {
         let codes = Self.every.map(\.code)
-        #expect(Set(codes).count == 37, "one code per case: \(codes.count) notes, \(Set(codes).count) codes")
+        #expect(Set(codes).count == 39, "one code per case: \(codes.count) notes, \(Set(codes).count) codes")
         for note in Self.every {
             #expect(note.code.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" }, "\(note.code)")
             let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(note)) as? [String: Any]

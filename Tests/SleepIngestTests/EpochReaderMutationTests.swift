@@ -125,7 +125,7 @@ enum EpochMutationSeeds {
         t += "----------------- Actiwatch-gegevenseigenschappen ----------------\(pad42)\n"
         t += "Type Actiwatch:,Spectrum Plus\(pad42)\nTijdzone-offset:,+01:00,uren:minuten\(pad42)\nPeriodelengte:,15,seconden\(pad42)\n"
         t += "Serienummer Actiwatch:,P00001\(pad42)\n"
-        // Analysis inputs and a statistics section (Actiware's own intervals), read by position.
+        // Analysis inputs (read by their names) and a statistics section (Actiware's own intervals).
         t += "--------------------- Analyse-invoeren ----------------------\(pad42)\n"
         t += "Waakdrempelselectie:,Gemiddeld\(pad42)\nWaakdrempelwaarde:,\"40,00\",aantal activiteiten\(pad42)\n"
         t += "Slaapintervaldetectie-algoritme,Op minuten gescoord als onbeweeglijk\(pad42)\n"

@@ -64,10 +64,14 @@ struct NightNoteTextTests {
         (.noTimeInBed(guider: "the file's rest interval (REST)"), "no time in bed: the file's rest interval (REST)"),
         (.noRestPeriod, "no rest period found in the night's activity"),
         (.noActiwareSleepOnset(sectionMinutes: 10),
-         "no 10-min section with all but one epoch immobile inside time in bed (Actiware's sleep onset rule)"),
+         "no 10-min section with all but one epoch immobile inside time in bed (the Actiware 5 manual's sleep onset rule)"),
         (.noMinuteAsleep, "no minute scored asleep inside time in bed"),
         (.noPersistentSleep(minutes: 15), "no run of 15 minutes of sleep inside time in bed"),
         (.legacyText("time in bed from diary.csv row 2; as an older sleepsta stored it"), "time in bed from diary.csv row 2; as an older sleepsta stored it"),
+        (.notANightInBed(endSecondsAfterMidnight: 6480, earliestEndSecondsAfterMidnight: 14_400),
+         "not a night in bed: the recording has no rest markers and ends at 01:48, before 04:00; a recording of the time in bed ends when its wearer gets up in the morning"),
+        (.notWornThroughNight(offSeconds: 72_840, wornCoreSeconds: 0),
+         "not worn through the night: 20.2 h not worn, none of 00:00–06:00 worn, and no rest interval of the file in it: a day the device was off, not a night without sleep"),
         (.unrecognised(code: "a-newer-note"), "a-newer-note"),
         (.gapInSleepPeriod(longestGapSeconds: 4560, place: .atWake, gaps: 1),
          "caution: a gap of 76 min without scored data (no data or not worn) at wake time: the true wake time may lie in the gap, so TST is a lower bound"),
@@ -83,7 +87,7 @@ struct NightNoteTextTests {
             #expect(NightNoteText.sentence(note) == expected, "\(note.code)")
         }
         let every = Set(Self.table.map(\.0.code))
-        #expect(every.count == 37, "a row for every case: \(every.count)")
+        #expect(every.count == 39, "a row for every case: \(every.count)")
     }
 
     @Test("a night's notes join in order with \"; \"; no notes, no reason")

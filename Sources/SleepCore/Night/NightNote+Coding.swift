@@ -16,6 +16,8 @@ extension NightNote {
         case seconds = "seconds", requiredSeconds = "requiredSeconds", epochSeconds = "epochSeconds"
         case nightCoreSeconds = "nightCoreSeconds", guider = "guider", sectionMinutes = "sectionMinutes", minutes = "minutes"
         case longestGapSeconds = "longestGapSeconds", place = "place", gaps = "gaps"
+        case endSecondsAfterMidnight = "endSecondsAfterMidnight", earliestEndSecondsAfterMidnight = "earliestEndSecondsAfterMidnight"
+        case wornCoreSeconds = "wornCoreSeconds"
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -52,6 +54,8 @@ extension NightNote {
              .ggirNothingAnalysed, .ggirNoNight, .ggirNoWindow, .ggirNoBouts, .ggirDaySleeper, .ggirOwnClock, .epochFileNoEpochs,
              .noRestPeriod, .noMinuteAsleep, .unrecognised:
             break
+        case let .notANightInBed(end, earliest): try put(end, .endSecondsAfterMidnight); try put(earliest, .earliestEndSecondsAfterMidnight)
+        case let .notWornThroughNight(off, core): try put(off, .offSeconds); try put(core, .wornCoreSeconds)
         }
     }
 
@@ -116,6 +120,10 @@ extension NightNote {
                 throw DecodingError.dataCorruptedError(forKey: .place, in: c, debugDescription: "not a place of a gap this sleepsta knows")
             }
             self = .gapInSleepPeriod(longestGapSeconds: try int(.longestGapSeconds), place: place, gaps: try int(.gaps))
+        case .notANightInBed:
+            self = .notANightInBed(endSecondsAfterMidnight: try int(.endSecondsAfterMidnight),
+                                   earliestEndSecondsAfterMidnight: try int(.earliestEndSecondsAfterMidnight))
+        case .notWornThroughNight: self = .notWornThroughNight(offSeconds: try int(.offSeconds), wornCoreSeconds: try int(.wornCoreSeconds))
         }
     }
 }

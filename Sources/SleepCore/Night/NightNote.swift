@@ -107,6 +107,17 @@ public enum NightNote: Sendable, Hashable, Codable {
     /// longest such gap's length and where it lies, and how many such gaps touch the period.
     case gapInSleepPeriod(longestGapSeconds: Int, place: SleepPeriodGapPlace, gaps: Int)
 
+    // MARK: The epoch-file method: whether the data are a night
+
+    /// `not-a-night-in-bed`: a short recording without rest markers that ends at
+    /// `endSecondsAfterMidnight` (local, after the night's midnight), before
+    /// `earliestEndSecondsAfterMidnight`: it cannot hold a night in bed up to getting up.
+    case notANightInBed(endSecondsAfterMidnight: Int, earliestEndSecondsAfterMidnight: Int)
+    /// `not-worn-through-night`: the not-worn rule took `offSeconds` of the night, leaving
+    /// `wornCoreSeconds` of 00:00–06:00, and no rest interval of the file or diary entry places a
+    /// bed period in it: a day the device was off, not a night without sleep.
+    case notWornThroughNight(offSeconds: Int, wornCoreSeconds: Int)
+
     /// The stable names of the cases in the stored JSON, each written once here: the decoder
     /// switches over them, so a case cannot be added without its decoding.
     enum Code: String {
@@ -146,6 +157,8 @@ public enum NightNote: Sendable, Hashable, Codable {
         case noPersistentSleep = "no-persistent-sleep"
         case legacyText = "legacy-text"
         case gapInSleepPeriod = "gap-in-sleep-period"
+        case notANightInBed = "not-a-night-in-bed"
+        case notWornThroughNight = "not-worn-through-night"
     }
 
     /// The case's stored name; nil for ``unrecognised(code:)``, which keeps a name this sleepsta
@@ -189,6 +202,8 @@ public enum NightNote: Sendable, Hashable, Codable {
         case .legacyText: return .legacyText
         case .unrecognised: return nil
         case .gapInSleepPeriod: return .gapInSleepPeriod
+        case .notANightInBed: return .notANightInBed
+        case .notWornThroughNight: return .notWornThroughNight
         }
     }
 

@@ -74,7 +74,7 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
     public var algorithm: String { "epoch-file-device-defaults" }
     public var summary: String { summary(AnalysisParameters()) }
     public func summary(_ p: AnalysisParameters) -> String {
-        "epoch-file: the file's activity epochs scored as the device's own software does — Actiwatch counts by Oakley (Actiware, medium threshold 40), ActiGraph counts by \(p.sleepAlgorithm == .sadeh ? "Sadeh" : "Cole–Kripke") (ActiLife, 60-s epochs), acceleration by the phones' relative rule; time in bed from the file's rest intervals, ActiLife's Tudor-Locke periods, or the movement; the sleep period by Actiware's sleep-interval rule (Actiwatch), ActiLife's (ActiGraph) or persistent sleep runs"
+        "epoch-file: the file's activity epochs scored as the device's own software does — Actiwatch-compatible counts by Oakley (medium threshold 40, as Actiware), ActiGraph counts by \(p.sleepAlgorithm == .sadeh ? "Sadeh" : "Cole–Kripke") (ActiLife, 60-s epochs), acceleration by the phones' relative rule; time in bed from the file's rest intervals, ActiLife's Tudor-Locke periods, or the movement; the sleep period by the Actiware 5 manual's immobile-minutes sleep interval (Actiwatch-compatible counts), ActiLife's (ActiGraph) or persistent sleep runs"
     }
 
     public func algorithm(_ p: AnalysisParameters) -> String { p.sleepAlgorithm == .sadeh ? algorithm + "-sadeh" : algorithm }
@@ -83,7 +83,7 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
         "method=\(kind.rawValue);interval=\(p.interval.seconds)s;column=\(column ?? "auto");"
             + "actiwatch=oakley-actiware(file-or-\(Self.actiwareThreshold))+actiware-sleep-interval(file-or-10m/10m,immobile<4/min);"
             + "actigraph=\(p.sleepAlgorithm == .sadeh ? "sadeh" : "colekripke")-actilife@60s+tudorlocke-actilife(gaps-left-out)+period-actilife;"
-            + "acceleration=relative(\(p.wakeThresholdFactor)xmedian-per-minute)@file-epoch;guider=rest>dayfragment(<16h,<1h-of-00-06)>tudorlocke>inbed<16h>movement;"
+            + "acceleration=relative(\(p.wakeThresholdFactor)xmedian-per-minute)@file-epoch;guider=rest>dayfragment(<16h,<1h-of-00-06)>tudorlocke>inbed<16h(ends>=04:00,zeros-immobile)>movement;notworn-night(<1h-of-00-06-worn);"
             + "persistent=\(p.persistentSleepMinutes)m;deep=q\(p.deepQuantile);mincoverage=\(p.minimumCoverageSeconds)s"
             + (p.diaryDigest.map { ";diary=\($0)" } ?? "")
     }
@@ -117,7 +117,11 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
         if let first = column.values.firstIndex(where: { !$0.isNaN }), let last = column.values.lastIndex(where: { !$0.isNaN }) {
             summary.dataMinutes = Double((last + 1 - first) * series.epochSeconds) / 60
         }
-        if family != .acceleration { Self.markNonWear(series, column: &column, family: family, parameters: p, summary: &summary) }
+        summary.format = series.format
+        let bed = Self.bedRecording(series, column: column, family: family, night: night)
+        if family != .acceleration {
+            Self.markNonWear(series, column: &column, family: family, parameters: p, inBed: bed.isAccepted, summary: &summary)
+        }
         let covered = series.coveredSeconds(column)
         if covered < p.minimumCoverageSeconds, let off = summary.nonWearMinutes, off * 60 >= Double(p.minimumCoverageSeconds) {
             return fail(.insufficientData, .notWornZeroCounts(offSeconds: Int(off * 60), runHours: Self.nonWearMinutes / 60, wornSeconds: covered),
@@ -126,6 +130,9 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
         guard covered >= p.minimumCoverageSeconds else {
             return fail(.insufficientData, .tooLittleData(column: column.name, seconds: covered, requiredSeconds: p.minimumCoverageSeconds),
                         summary: summary)
+        }
+        if let why = Self.notWornThroughNight(series, column: column, night: night, summary: summary) {
+            return fail(.insufficientData, why, summary: summary)
         }
 
         // 2. Sleep/wake on the scoring epochs.
@@ -142,7 +149,7 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
         // 3. Time in bed. A fragment of a day (the first morning or last afternoon of a 24-h file)
         // is too little of a night to analyse, unless a diary or the file's rest interval places
         // a bed period in it (a day sleeper's).
-        if let why = Self.dayFragment(series, scored: scored, night: night, summary: summary) {
+        if let why = Self.dayFragment(series, scored: scored, night: night, summary: summary) ?? bed.rejection {
             return NightAnalysis(status: .insufficientData, parameters: p, intervals: intervals, epochs: epochs, wakeThreshold: scored.threshold,
                                  metrics: nil, kind: kind, notes: [why], epochFile: summary)
         }
@@ -200,17 +207,27 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
     }
 
     /// Not worn: runs of zero counts of ``nonWearMinutes`` or more (the device off the wrist), except
-    /// inside a rest interval the device software marked or an ActiLife sleep period, and wherever
-    /// the file's own off-wrist channel says so. Their epochs become missing in `column`.
+    /// inside a rest interval the device software marked, an ActiLife sleep period or a recording
+    /// of the time in bed (`inBed`), and wherever the file's own off-wrist channel says so. Their
+    /// epochs become missing in `column`; the summary keeps how much each rule decided.
+    ///
+    /// In bed, zero counts are immobility, not the device off: Actiware scores a still stretch in
+    /// a rest interval as sleep and takes "not worn" only from its off-wrist channel (Actiware 5
+    /// manual, appendix B-4: an epoch is scoreable unless its activity is invalid), and a night of
+    /// QUT's data set (a PSG night, Actiwatch on the wrist throughout) holds 4 h of zero counts
+    /// that Actiware scored as sleep.
     static func markNonWear(_ series: EpochNightSeries, column: inout EpochNightSeries.Column, family: EpochActivityFamily,
-                            parameters p: AnalysisParameters, summary: inout EpochFileNightSummary) {
-        var off = Self.zeroRunNonWear(column.values, epochSeconds: series.epochSeconds)
+                            parameters p: AnalysisParameters, inBed: Bool, summary: inout EpochFileNightSummary) {
+        let zeroRuns = Self.zeroRunNonWear(column.values, epochSeconds: series.epochSeconds)
+        var off = zeroRuns
         // Inside a rest interval the device software marked, a long still stretch is sleep it
         // scored, not the device off the wrist; an off-wrist column the file has (Actiware's
         // "Off-Wrist Status") says where it was off.
         if let rest = series.column("rest_interval") {
             for i in off.indices where rest.values[i] >= 0.5 { off[i] = false }
         }
+        // A recording of the time in bed is in bed from its first to its last epoch.
+        if inBed { for i in off.indices { off[i] = false } }
         // ActiLife finds its Tudor-Locke periods on every minute (a hip or ankle device lies
         // still for hours in bed): a still stretch inside one is in bed, not off the body, so
         // time in bed is the same as `sleepsta periods` finds.
@@ -223,14 +240,90 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
                 }
             }
         }
+        let E = Double(series.epochSeconds) / 60
         if let offWrist = series.column("off_wrist") {
-            for i in off.indices where offWrist.values[i] >= 0.5 { off[i] = true }
+            let byChannel = off.indices.filter { offWrist.values[$0] >= 0.5 }
+            for i in byChannel { off[i] = true }
+            if !byChannel.isEmpty { summary.nonWearOffWristMinutes = Double(byChannel.count) * E }
         }
+        let stillInBed = off.indices.filter { zeroRuns[$0] && !off[$0] }.count
+        if inBed && stillInBed > 0 { summary.stillInBedMinutes = Double(stillInBed) * E }
         let offEpochs = off.filter { $0 }.count
         if offEpochs > 0 {
             for i in off.indices where off[i] { column.values[i] = .nan }
             summary.nonWearMinutes = Double(offEpochs * series.epochSeconds) / 60
         }
+    }
+
+    /// Whether a night's data are a recording of the time in bed (a PSG night): its fate.
+    enum BedRecording {
+        /// Not such a file: a diary or rest markers guide it, ActiLife's periods do, it spans 16 h
+        /// or more, or it is a fragment of a day (``dayFragment(_:scored:night:summary:)``).
+        case notApplicable
+        /// A night in bed from its first to its last epoch with data.
+        case accepted
+        /// Short, unmarked, and not a night in bed: why.
+        case rejected(NightNote)
+
+        var isAccepted: Bool { if case .accepted = self { return true }; return false }
+        var rejection: NightNote? { if case .rejected(let why) = self { return why }; return nil }
+    }
+
+    /// Local 04:00 after the night's midnight: the earliest end of a recording of a night in bed.
+    public static let bedRecordingEarliestEndSeconds = 4 * 3600
+
+    /// A file under 16 h without rest markers is a recording of the time in bed (started at
+    /// lights out, stopped at getting up: a PSG night) only when its data look like a night in
+    /// bed. The physical reason: such a recording ends when its wearer gets up, in the morning.
+    /// Most adults' mid-sleep lies between about 02:00 and 07:00 (Roenneberg et al. 2007,
+    /// "Epidemiology of the human circadian clock", Sleep Med Rev 11:429, the MCTQ's chronotype
+    /// distribution), so a night of even 4 h in bed ends at 04:00 or later; every one of the 27
+    /// PSG nights of QUT's data set ends between 04:45 and 08:57. A file that ends earlier is a
+    /// stretch of an evening (pyActigraphy's MotionWatch test file: 17:30–01:48, hours of a device
+    /// lying still, then activity) and would be scored as a night from the device lying still.
+    /// Near-zero counts alone cannot tell a device lying still from a wrist asleep: in 5 of QUT's
+    /// 27 PSG nights the first 2 h or more in bed hold only immobile minutes (< 4 counts/min) and
+    /// movements of 1–3 min, as the MotionWatch file's first 4.9 h do (and one holds 4 h of zero
+    /// counts that Actiware scored as sleep), so the rule is the recording's end, not its counts. MotionWare itself takes bed and
+    /// get-up times from its user (camntech.com, "MotionWare Sleep Analysis": "the bed times and
+    /// get-up times are entered (either manually, graphically or automatically)"), and publishes
+    /// no rule for finding them.
+    static func bedRecording(_ s: EpochNightSeries, column: EpochNightSeries.Column, family: EpochActivityFamily,
+                             night: NightData) -> BedRecording {
+        guard night.guide == nil, family != .actiGraphCounts else { return .notApplicable }
+        if let rest = s.column("rest_interval"), rest.values.contains(where: { !$0.isNaN }) { return .notApplicable }
+        guard let first = column.values.firstIndex(where: { !$0.isNaN }), let last = column.values.lastIndex(where: { !$0.isNaN }) else {
+            return .notApplicable
+        }
+        let from = s.epochStartUTC(first), to = s.epochStartUTC(last + 1)
+        guard to - from < Int64(dayAndNightSeconds) else { return .notApplicable }
+        let core = nightCore(night)
+        guard min(to, core.upperBound) - max(from, core.lowerBound) >= minimumNightCoreSeconds else { return .notApplicable }
+        let earliest = core.lowerBound + Int64(bedRecordingEarliestEndSeconds)
+        guard to < earliest else { return .accepted }
+        let end = Int(night.timeline.localSecond(atUTC: to) - night.timeline.localSecond(atUTC: core.lowerBound))
+        return .rejected(.notANightInBed(endSecondsAfterMidnight: end, earliestEndSecondsAfterMidnight: bedRecordingEarliestEndSeconds))
+    }
+
+    /// Why a night is a day the device was off rather than a night (nil when it is not): the
+    /// not-worn rule took all but less than ``minimumNightCoreSeconds`` of 00:00–06:00, and no
+    /// diary entry or rest interval of the file places a bed period in the night. Sleep is
+    /// searched at night (the same core as ``dayFragment(_:scored:night:summary:)``); with the
+    /// device off through it, the night's sleep was not recorded, so the night is set apart
+    /// with the not-worn days, not counted as a night without sleep.
+    static func notWornThroughNight(_ s: EpochNightSeries, column: EpochNightSeries.Column, night: NightData,
+                                    summary: EpochFileNightSummary) -> NightNote? {
+        guard night.guide == nil, let off = summary.nonWearMinutes, off > 0 else { return nil }
+        if let rest = s.column("rest_interval"), rest.values.contains(where: { $0 >= 0.5 }) { return nil }
+        let core = nightCore(night)
+        let E = Int64(s.epochSeconds)
+        var worn: Int64 = 0
+        for i in 0..<s.count where !column.values[i].isNaN {
+            let t = s.epochStartUTC(i)
+            worn += max(0, min(t + E, core.upperBound) - max(t, core.lowerBound))
+        }
+        guard worn < minimumNightCoreSeconds else { return nil }
+        return .notWornThroughNight(offSeconds: Int(off * 60), wornCoreSeconds: Int(worn))
     }
 
     /// Scored epochs: start, activity per epoch (the column's unit), state.
@@ -269,13 +362,13 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
             if Oakley.supportedEpochSeconds.contains(s.epochSeconds) {
                 let states = Oakley.score(countsPerEpoch: column.values, epochSeconds: s.epochSeconds,
                                           threshold: .counts(threshold), variant: .actiware)
-                summary.scorer = "Oakley (Actiware), wake if the weighted activity score > \(thresholdText), \(s.epochSeconds)-s epochs"
+                summary.scorer = "\(summary.isActiware ? "Oakley (Actiware)" : "Oakley (1997, the weights the Actiware 5 manual publishes)"), wake if the weighted activity score > \(thresholdText), \(s.epochSeconds)-s epochs"
                 return Scored(startUTC: s.startUTC, epochSeconds: s.epochSeconds, activity: column.values, states: states,
                               threshold: threshold, movementFactor: 1)
             }
             guard let c = collapsed(column.values, .sum) else { return nil }
             let states = Oakley.score(countsPerEpoch: c.values, epochSeconds: 60, threshold: .counts(threshold), variant: .actiware)
-            summary.scorer = "Oakley (Actiware), wake if the weighted activity score > \(thresholdText), the file's \(s.epochSeconds)-s epochs summed to 60 s"
+            summary.scorer = "\(summary.isActiware ? "Oakley (Actiware)" : "Oakley (1997, the weights the Actiware 5 manual publishes)"), wake if the weighted activity score > \(thresholdText), the file's \(s.epochSeconds)-s epochs summed to 60 s"
             return Scored(startUTC: c.start, epochSeconds: 60, activity: c.values, states: states, threshold: threshold, movementFactor: 1)
         case .actiGraphCounts:
             guard let c = collapsed(column.values, .sum) else { return nil }
@@ -355,8 +448,9 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
         guard let withData = scored.withData else { return nil }
         let dataSeconds = Int((summary.dataMinutes ?? 0) * 60)
         if dataSeconds < dayAndNightSeconds {
-            // A recording of the time in bed (a PSG night) reaches the small hours (a fragment of a
-            // day does not: ``dayFragment(_:scored:night:summary:)`` has set it apart).
+            // A recording of the time in bed (a PSG night) reaches the small hours and ends at
+            // 04:00 or later (a fragment of a day or a stretch of an evening does not:
+            // ``dayFragment(_:scored:night:summary:)`` and ``bedRecording(_:column:family:night:)`` set them apart).
             summary.guider = "the recording's span in this night (\(LocalClock.hoursText(seconds: dataSeconds)): a recording of the time in bed)"
             return withData
         }
@@ -383,8 +477,9 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
         switch family {
         case .actiwatchCounts:
             let settings = s.actiware?.settings ?? ActiwareSettings()
-            summary.periodRule = "Actiware's sleep interval: from the first \(settings.sleepOnsetMinutes)-min section of epochs in bed with all but one immobile (< \(Int(ActiwareIntervals.immobileBelowCountsPerMinute)) counts/min) to the last epoch of the last \(settings.sleepEndMinutes)-min such section"
-                + (s.actiware == nil ? " (Actiware's defaults)" : " (the export's settings)")
+            summary.periodRule = "\(summary.sleepIntervalTitle): from the first \(settings.sleepOnsetMinutes)-min section of epochs in bed with all but one immobile (< \(Int(ActiwareIntervals.immobileBelowCountsPerMinute)) counts/min) to the last epoch of the last \(settings.sleepEndMinutes)-min such section"
+                + (s.actiware != nil ? " (the export's settings)" : summary.isActiware ? " (Actiware's defaults)"
+                   : " (the Actiware 5 manual's rule and defaults: the device's own software publishes none)")
                 + (settings.statesImmobileMinutes ? "" : "; the export states “\(settings.detectionAlgorithm ?? "")”, which sleepsta does not reproduce")
             let mobile = ActiwareIntervals.mobile(counts: scored.activity, epochSeconds: E)
             guard let sleep = ActiwareIntervals.sleepInterval(mobile: mobile, rest: tib, epochSeconds: E, settings: settings) else {
@@ -531,12 +626,35 @@ public struct EpochFileNightSummary: Sendable, Equatable, Codable {
     public var fileTotalSleepMinutes: Double? = nil
     /// Minutes from the night's first to its last epoch with data in the scored column, worn or not.
     public var dataMinutes: Double? = nil
-    /// Minutes of the night taken as not worn (runs of zero counts), nil for none.
+    /// Minutes of the night taken as not worn (runs of zero counts, the file's off-wrist channel), nil for none.
     public var nonWearMinutes: Double? = nil
+    /// Of ``nonWearMinutes``, those the file's own off-wrist channel marks (Actiware's "Off-Wrist
+    /// Status"); the rest are runs of zero counts. Nil for none.
+    public var nonWearOffWristMinutes: Double? = nil
+    /// Minutes of zero-count runs of ``EpochFileNightMethod/nonWearMinutes`` or more inside a
+    /// recording of the time in bed, taken as lying still (immobile), not as not worn. Nil for none.
+    public var stillInBedMinutes: Double? = nil
+    /// The file's format (``EpochFileFormat`` raw value): whose software's rules name the night's steps.
+    public var format: String? = nil
     /// The rule that set sleep onset and wake time inside time in bed, in one phrase.
     public var periodRule: String? = nil
     /// Actiwatch counts: Actiware's sleep interval by sleepsta and the export's own, side by side.
     public var actiware: ActiwareNightComparison? = nil
+
+    /// Whether the file comes from Philips Respironics' Actiware (an Actiware export, or QUT's
+    /// Actiwatch data scored by Actiware): only then are its rules named "Actiware's". A CamNtech
+    /// MotionWatch or Actiwatch file gets the same published rules under a neutral name, since
+    /// its own software (MotionWare) publishes none (camntech.com, "MotionWare Sleep Analysis":
+    /// it "uses legacy Actiwatch-compatible activity counts to apply existing published
+    /// algorithms"). Summaries stored before the format was kept read as Actiware's.
+    public var isActiware: Bool {
+        guard let format else { return true }
+        return format == EpochFileFormat.actiwareCSV.rawValue || format == EpochFileFormat.qutEpochCSV.rawValue
+    }
+
+    /// The sleep-interval rule's name on the page: "Actiware's sleep interval" for Actiware's
+    /// files, "Sleep interval by immobile minutes" for others.
+    public var sleepIntervalTitle: String { isActiware ? "Actiware's sleep interval" : "Sleep interval by immobile minutes" }
 
     /// Whether the scored column is an average over its epoch (an acceleration summary such as
     /// ENMO), not a sum (counts).

@@ -292,34 +292,24 @@ public struct ActiwareCSVReader: EpochFileReader {
     ]
 
     /// The analysis inputs (sleep onset / end setting, wake threshold value) and the REST and SLEEP
-    /// rows of the statistics section, on the recording's epoch grid. Found by shape, not by the
-    /// words of one language: in the section after the data properties, the first numeric value is
-    /// the wake threshold and the two rows whose unit is minutes are the onset and end settings
-    /// (Actiware writes them in this order in every language); statistics rows are those whose
+    /// rows of the statistics section, on the recording's epoch grid. The settings are read by
+    /// their names (``AnalysisInput``), with a decimal comma where the export uses one (German and
+    /// other `;`-separated exports write "10,00"); a row whose name is in no known language is read
+    /// by shape (the first number is the wake threshold, then the onset and the end setting, the
+    /// order of the Actiware 5 manual's "Analysis Inputs"). Reading the settings by position with
+    /// whole numbers only dropped a German export's "10,00" for the defaults. Statistics rows are those whose
     /// first field names a rest or sleep interval and whose next fields are a number, dates and times.
     static func fileAnalysis(_ lines: ArraySlice<DelimitedText.Line>, order: LocalClockText.DateOrder,
                              recording: EpochRecording) -> ActiwareFileAnalysis? {
-        var settings = ActiwareSettings()
-        var section = 0, minuteRows = 0, sawThreshold = false, stated = false
+        var inputs = AnalysisInputs()
+        var section = 0
         var titles: [String] = []
         var intervals: [ActiwareStatedInterval] = []
         for line in lines {
             let first = line[0].trimmingSpaces
             if first.hasPrefix("---") { section += 1; continue }
             guard !line.isBlank else { continue }
-            if section == 3 {
-                let value = line[1], unit = line[2].lowercased()
-                // Values out of range (a damaged or hostile file) keep Actiware's defaults.
-                if !sawThreshold, case .value(let v) = EpochNumber.parse(value) {
-                    if v > 0 && v <= 100_000 { settings.wakeThreshold = v; stated = true }
-                    sawThreshold = true
-                } else if unit.hasPrefix("min"), let v = Int(value), v > 0, v <= 24 * 60 {
-                    if minuteRows == 0 { settings.sleepOnsetMinutes = v } else if minuteRows == 1 { settings.sleepEndMinutes = v }
-                    minuteRows += 1; stated = true
-                } else if settings.detectionAlgorithm == nil, minuteRows == 0, sawThreshold, !value.isEmpty, Double(value) == nil {
-                    settings.detectionAlgorithm = value
-                }
-            }
+            if section == 3 { inputs.read(name: first, value: line[1], unit: line[2]) }
             guard section >= 4 else { continue }
             let word = first.lowercased()
             let kind: ActiwareStatedInterval.Kind? = restWords.contains(word) ? .rest : sleepWords.contains(word) ? .sleep : nil
@@ -353,7 +343,84 @@ public struct ActiwareCSVReader: EpochFileReader {
             }
             intervals.append(ActiwareStatedInterval(kind: kind, number: number, startUTC: start, endUTC: end, statistics: statistics, line: line.number))
         }
-        guard stated || !intervals.isEmpty else { return nil }
-        return ActiwareFileAnalysis(settings: settings, intervals: intervals)
+        guard inputs.stated || !intervals.isEmpty else { return nil }
+        return ActiwareFileAnalysis(settings: inputs.settings, intervals: intervals)
+    }
+
+    /// One row of the "Analysis Inputs" section, by its name.
+    enum AnalysisInput: Equatable {
+        case wakeThreshold, sleepOnset, sleepEnd, detectionAlgorithm
+
+        /// The input a row's name names, or nil (matched on its canonical form, lowercase ASCII
+        /// words joined by `_`, with Spanish "ñ" read as "n").
+        /// Words as Actiware 5 writes them: English "Wake Threshold Value", "Sleep Interval
+        /// Detection Algorithm", "Sleep Onset Setting", "Sleep End Setting" (the manual's "Analysis
+        /// Inputs"; pyActigraphy's English test export); French "Valeur du seuil d'éveil",
+        /// "Algorithme de détection de l'intervalle de sommeil", "Paramètre de début / de fin de
+        /// sommeil" (pyActigraphy's French test export). German, Spanish and Dutch exports were
+        /// not available: their words for onset / end / threshold (`beginn`, `einschlaf`, `ende`,
+        /// `schwelle`, `inicio`, `fin`, `umbral`, `begin`, `eind`, `drempel`) are matched as
+        /// stems, and an unknown language falls back to the rows' order.
+        static func named(_ rowName: String) -> AnalysisInput? {
+            let canonical = EpochColumnNaming.canonical(String(rowName.map { $0 == "ñ" || $0 == "Ñ" ? "n" : $0 }))
+            let words = canonical.split(separator: "_").map(String.init)
+            // Stems inside words: German compounds ("Schlafbeginn", "Weckschwelle") hold them mid-word.
+            func has(_ stems: [String]) -> Bool { stems.contains { stem in words.contains { $0.contains(stem) } } }
+            if has(["algorithm", "algoritm"]) { return .detectionAlgorithm }
+            if has(["threshold", "seuil", "schwelle", "umbral", "drempel", "soglia"]) {
+                // The wake threshold's value, not its selection ("Medium") nor a light threshold.
+                let wake = has(["wake", "eveil", "wach", "weck", "vigilia", "despert", "waak"])
+                return wake && !has(["selection", "auswahl", "seleccion", "selectie", "selezione"]) ? .wakeThreshold : nil
+            }
+            guard has(["sleep", "sommeil", "schlaf", "sueno", "slaap", "sonno"]) else { return nil }
+            if has(["onset", "debut", "beginn", "einschlaf", "inicio", "begin", "inizio", "aanvang"]) { return .sleepOnset }
+            if has(["end", "fin", "aufwach", "eind"]) { return .sleepEnd }
+            return nil
+        }
+    }
+
+    /// The analysis inputs as they are read, row by row.
+    struct AnalysisInputs {
+        var settings = ActiwareSettings()
+        var stated = false
+        private var sawThreshold = false, minuteRows = 0, namedOnset = false, namedEnd = false
+
+        /// Reads one row of the section. Values out of range (a damaged or hostile file) keep
+        /// Actiware's defaults; a whole number of minutes may be written with decimals ("10,00").
+        mutating func read(name: String, value: String, unit: String) {
+            let input = AnalysisInput.named(name)
+            var number: Double? = nil
+            if case .value(let v) = EpochNumber.parse(value) { number = v }
+            let minutes = number.flatMap { $0 == $0.rounded() && $0 > 0 && $0 <= 24 * 60 ? Int($0) : nil }
+            let isMinutes = unit.lowercased().hasPrefix("min")
+            switch input {
+            case .wakeThreshold?:
+                if let v = number, v > 0, v <= 100_000 { settings.wakeThreshold = v; stated = true }
+                sawThreshold = true
+            case .sleepOnset?:
+                if let m = minutes { settings.sleepOnsetMinutes = m; namedOnset = true; stated = true }
+            case .sleepEnd?:
+                if let m = minutes { settings.sleepEndMinutes = m; namedEnd = true; stated = true }
+            case .detectionAlgorithm?:
+                if !value.isEmpty, number == nil { settings.detectionAlgorithm = value }
+            case nil:
+                readByShape(value: value, number: number, minutes: minutes, isMinutes: isMinutes)
+            }
+        }
+
+        /// A row of a language whose words are unknown: the first number is the wake threshold,
+        /// the first two rows in minutes are the onset and end settings.
+        private mutating func readByShape(value: String, number: Double?, minutes: Int?, isMinutes: Bool) {
+            if !sawThreshold, let v = number {
+                if v > 0 && v <= 100_000 { settings.wakeThreshold = v; stated = true }
+                sawThreshold = true
+            } else if isMinutes, let m = minutes {
+                if minuteRows == 0, !namedOnset { settings.sleepOnsetMinutes = m; stated = true }
+                else if minuteRows == 1, !namedEnd { settings.sleepEndMinutes = m; stated = true }
+                minuteRows += 1
+            } else if settings.detectionAlgorithm == nil, minuteRows == 0, sawThreshold, !value.isEmpty, number == nil {
+                settings.detectionAlgorithm = value
+            }
+        }
     }
 }
