@@ -8,8 +8,8 @@ import Foundation
 /// What is known of it, and what each model takes from it:
 /// - Adults change posture in bed every 15–30 min on average, and a still period between two changes
 ///   rarely lasts much more than an hour (De Koninck et al. 1992, "Sleep positions and position
-///   shifts in five age groups", Sleep 15:143; Skarpsno et al. 2017, Nat Sci Sleep 9:267: on
-///   average 1.6 position shifts per hour by accelerometry). A turn is a few seconds of movement
+///   shifts in five age groups", Sleep 15:143; Skarpsno et al. 2017, Nat Sci Sleep 9:267: a few
+///   position shifts per hour by accelerometry). A turn is a few seconds of movement
 ///   and a new attitude of the forearm of tens of degrees.
 /// - Between turns, small movements of the hand ("twitches") happen without a change of attitude.
 /// - A forearm resting on the chest or belly moves with breathing (about 15 breaths a minute): a
