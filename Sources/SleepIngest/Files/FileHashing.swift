@@ -50,10 +50,7 @@ public enum FileHashing {
 
     /// BLAKE3 (and SHA-256 if `legacySHA256`) of the file's bytes, in one pass.
     public static func contentHash(path: String, legacySHA256: Bool = false) throws -> ContentHashes {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else {
-            throw IngestError(file: path, message: "cannot open for reading")   // this file's problem, not the run's
-        }
+        let fd = try FileBytes.open(path: path)   // this file's problem, not the run's; a FIFO is refused, not waited on
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw IngestError(file: path, message: "cannot stat: \(String(cString: strerror(errno)))") }

@@ -14,12 +14,10 @@ import Darwin
 /// first 4 KiB, which also happens before hashing.
 public enum InputPreflight {
     public static func check(path: String) throws(IngestError) {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw IngestError(file: path, message: "cannot open: \(String(cString: strerror(errno)))") }
+        let fd = try FileBytes.open(path: path)   // refuses a FIFO before it can block
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw IngestError(file: path, message: "cannot stat: \(String(cString: strerror(errno)))") }
-        guard (st.st_mode & S_IFMT) == S_IFREG else { throw IngestError(file: path, message: "not a regular file") }
         let size = Int64(st.st_size)
         guard size > 0 else { return }   // the reader says "empty file"
         let hole = Int64(lseek(fd, 0, seekHole))

@@ -94,8 +94,7 @@ struct GzipRawCSVReader {
     }
 
     static func isGzip(path: String) -> Bool {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return false }
+        guard let fd = try? FileBytes.open(path: path) else { return false }
         defer { close(fd) }
         var magic: (UInt8, UInt8) = (0, 0)
         let n = withUnsafeMutableBytes(of: &magic) { pread(fd, $0.baseAddress, 2, 0) }

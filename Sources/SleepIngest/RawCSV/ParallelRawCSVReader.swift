@@ -380,8 +380,7 @@ final class MappedFile: @unchecked Sendable {
     private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
     init?(path: String) {
-        let fd = Glibc.open(path, O_RDONLY)
-        guard fd >= 0 else { return nil }
+        guard let fd = try? FileBytes.open(path: path) else { return nil }
         var st = stat()
         guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0 else { Glibc.close(fd); return nil }
         let size = Int(st.st_size)

@@ -8,17 +8,37 @@ import Darwin
 enum FileBytes {
     static let chunkSize = 1 << 20
 
+    /// `path` opened read-only, refusing anything but a regular file before a read can block: a
+    /// FIFO opened for reading waits for a writer forever (a cron run would hang and hold its lock),
+    /// and a device or a socket is no recording, diary or table. The file is opened non-blocking
+    /// (which returns at once for a FIFO), checked with `fstat`, then switched back to blocking
+    /// reads. Every reader, the diary, the participants table and ActiLife's `.agdc` open through here.
     static func open(path: String) throws(IngestError) -> Int32 {
-        let fd = Glibc.open(path, O_RDONLY)
+        let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
             throw IngestError(file: path, message: "cannot open: \(String(cString: strerror(errno)))")
         }
-        var st = stat()
-        if fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR {
+        if let refusal = notRegular(fd) {
             close(fd)
-            throw IngestError(file: path, message: "is a directory, expected a file")
+            throw IngestError(file: path, message: refusal)
         }
+        let flags = fcntl(fd, F_GETFL)
+        if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
         return fd
+    }
+
+    /// Why the open file `fd` is not a regular file, or nil when it is.
+    static func notRegular(_ fd: Int32) -> String? {
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return "cannot stat: \(String(cString: strerror(errno)))" }
+        switch st.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: return "is a directory, expected a file"
+        case S_IFIFO: return "is a FIFO (named pipe), not a regular file: refused, since reading it would wait for a writer"
+        case S_IFSOCK: return "is a socket, not a regular file: refused"
+        case S_IFCHR, S_IFBLK: return "is a device, not a regular file: refused"
+        default: return "is not a regular file: refused"
+        }
     }
 
     /// Up to `count` bytes from the start of the file; of the decompressed data when the file is gzip.

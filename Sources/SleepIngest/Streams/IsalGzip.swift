@@ -33,8 +33,7 @@ final class IsalInflater {
 
     /// Opens `path` for reading; nil when it cannot be opened or ISA-L cannot start.
     init?(path: String) {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return nil }
+        guard let fd = try? FileBytes.open(path: path) else { return nil }
         guard let state = sleepsta_isal_new() else { close(fd); return nil }
         self.fd = fd
         self.state = state
