@@ -372,19 +372,22 @@ struct BadInputTests {
 /// A FIFO in the data folder (passed over) or as `--participants` (refused at once, naming it).
 @Suite("A FIFO where a file belongs never hangs a run")
 struct FIFORunTests {
+    /// A FIFO at `path`, with a watchdog: should a read block on it, a writer opened 30 s later
+    /// gives it end of file, so the time check fails instead of the suite hanging.
+    static func fifo(_ path: String) {
+        #expect(mkfifo(path, 0o644) == 0)
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 30)
+            let fd = open(path, O_WRONLY | O_NONBLOCK)
+            if fd >= 0 { close(fd) }
+        }
+    }
+
     @Test("a FIFO among the recordings is passed over and the other night stored; a FIFO as --participants is refused at once, naming it")
     func fifoInTheBatch() throws {
         let w = Workspace()
         w.write("night.csv", Workspace.phoneNight(startUTC: 1_718_406_000))
-        let fifo = w.data + "/stuck.csv"
-        #expect(mkfifo(fifo, 0o644) == 0)
-        // A watchdog: should a read block on the FIFO, a writer opened later gives it end of file,
-        // so the time check fails instead of the suite hanging.
-        Thread.detachNewThread {
-            Thread.sleep(forTimeInterval: 30)
-            let fd = open(fifo, O_WRONLY | O_NONBLOCK)
-            if fd >= 0 { close(fd) }
-        }
+        Self.fifo(w.data + "/stuck.csv")
         let start = Date()
         let summary = try w.run { _ in }
         #expect(Date().timeIntervalSince(start) < 20)
@@ -394,12 +397,7 @@ struct FIFORunTests {
         #expect(try db.query("SELECT COUNT(*) AS n FROM recordings").first?["n"] == "1")
 
         let table = w.root + "/participants.csv"
-        #expect(mkfifo(table, 0o644) == 0)
-        Thread.detachNewThread {
-            Thread.sleep(forTimeInterval: 30)
-            let fd = open(table, O_WRONLY | O_NONBLOCK)
-            if fd >= 0 { close(fd) }
-        }
+        Self.fifo(table)
         let again = Date()
         var message = ""
         do { _ = try ParticipantOption.rule(table) } catch { message = "\(error)" }

@@ -362,13 +362,13 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
             if Oakley.supportedEpochSeconds.contains(s.epochSeconds) {
                 let states = Oakley.score(countsPerEpoch: column.values, epochSeconds: s.epochSeconds,
                                           threshold: .counts(threshold), variant: .actiware)
-                summary.scorer = "\(summary.isActiware ? "Oakley (Actiware)" : "Oakley (1997, the weights the Actiware 5 manual publishes)"), wake if the weighted activity score > \(thresholdText), \(s.epochSeconds)-s epochs"
+                summary.scorer = "\(summary.oakleyName), wake if the weighted activity score > \(thresholdText), \(s.epochSeconds)-s epochs"
                 return Scored(startUTC: s.startUTC, epochSeconds: s.epochSeconds, activity: column.values, states: states,
                               threshold: threshold, movementFactor: 1)
             }
             guard let c = collapsed(column.values, .sum) else { return nil }
             let states = Oakley.score(countsPerEpoch: c.values, epochSeconds: 60, threshold: .counts(threshold), variant: .actiware)
-            summary.scorer = "\(summary.isActiware ? "Oakley (Actiware)" : "Oakley (1997, the weights the Actiware 5 manual publishes)"), wake if the weighted activity score > \(thresholdText), the file's \(s.epochSeconds)-s epochs summed to 60 s"
+            summary.scorer = "\(summary.oakleyName), wake if the weighted activity score > \(thresholdText), the file's \(s.epochSeconds)-s epochs summed to 60 s"
             return Scored(startUTC: c.start, epochSeconds: 60, activity: c.values, states: states, threshold: threshold, movementFactor: 1)
         case .actiGraphCounts:
             guard let c = collapsed(column.values, .sum) else { return nil }
@@ -655,6 +655,9 @@ public struct EpochFileNightSummary: Sendable, Equatable, Codable {
     /// The sleep-interval rule's name on the page: "Actiware's sleep interval" for Actiware's
     /// files, "Sleep interval by immobile minutes" for others.
     public var sleepIntervalTitle: String { isActiware ? "Actiware's sleep interval" : "Sleep interval by immobile minutes" }
+
+    /// The scorer's name on the page: Actiware's for its files, the published weights for others.
+    public var oakleyName: String { isActiware ? "Oakley (Actiware)" : "Oakley (1997, the weights the Actiware 5 manual publishes)" }
 
     /// Whether the scored column is an average over its epoch (an acceleration summary such as
     /// ENMO), not a sum (counts).

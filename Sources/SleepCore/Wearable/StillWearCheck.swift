@@ -290,9 +290,7 @@ public enum StillWearCheck {
     /// The epochs just before and after a laid-down stretch that are at rest at its attitude (its
     /// median angle-z): the rest of the time the device lay there, which GGIR's blocks leave out.
     static func grown(_ s: Stretch, _ e: WearableEpochs) -> [Range<Int>] {
-        let angles = (s.startEpoch..<s.endEpoch).map { Double(e.angleZ[$0]) }.filter(\.isFinite).sorted()
-        guard !angles.isEmpty else { return [] }
-        let attitude = angles[angles.count / 2]
+        guard let attitude = medianAngle(e, s.startEpoch..<s.endEpoch) else { return [] }
         var lo = s.startEpoch
         while lo > 0 && s.startEpoch - lo < maximumGrowthEpochs && !e.nonWear[lo - 1] && atRest(e, lo - 1, attitude: attitude) { lo -= 1 }
         var hi = s.endEpoch
