@@ -131,6 +131,12 @@ public struct NightAnalysis: Sendable, Equatable, Codable {
     /// Time in bed from outside the data (a sleep diary) that guided this analysis, kept with it so
     /// that the analysis can be derived again when its recording is read again without the diary.
     public var guide: TimeInBedGuide? = nil
+    /// Every sleep period of the night's day (``SleepPeriod``), the main one first where there is
+    /// one, then the others in time order; nil where the method found none or was not asked.
+    public var periods: [SleepPeriod]? = nil
+    /// One class per minute of the night's window (``DayMinutes``); nil for analyses stored before
+    /// days were accounted.
+    public var day: DayMinutes? = nil
 
     public init(status: NightStatus, parameters: AnalysisParameters, intervals: [AnalyzedInterval], epochs: [ScoredEpoch],
                 wakeThreshold: Double?, metrics: NightSummaryMetrics?, kind: RecordingKind = .phoneInBed,
