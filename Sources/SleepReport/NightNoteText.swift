@@ -53,6 +53,8 @@ public enum NightNoteText {
         case .wearableNoEpochs: return "the wearable method needs raw acceleration with gravity (angle-z, ENMO); this recording has no 5-s epochs of it"
         case .noRestBlock: return "HDCZA found no rest block longer than 30 minutes in the valid data"
         case .noBoutInWindow: return "no sustained inactivity bout (van Hees 2015) inside the HDCZA window"
+        case .onlyCarriedSleep: return onlyCarriedSleepText
+        case .ggirSleepUnderWayAtDayStart: return ggirSleepUnderWayText
         case .daySleeper: return "day sleeper: the HDCZA window ended between 11:00 and 12:00, so it was searched again from 18:00 to 18:00 (GGIR's rule)"
         case .ggirNoEpochs: return "the GGIR parity method needs raw acceleration with gravity (angle-z, ENMO); this recording has no 5-s epochs of it"
         case .ggirNoWholeRecording: return "the GGIR parity method reads the whole recording and its format, which were not supplied with this night"
@@ -95,6 +97,9 @@ public enum NightNoteText {
     }
 
     /// An interval length as the interval options write it (`10m`, `90s`).
+    static let onlyCarriedSleepText = "no sleep of this day's own: its only rest was sleep under way at the day's start (noon), which began the day before and is counted there"
+    static let ggirSleepUnderWayText = "GGIR's window begins with sleep under way at the day's start (noon): that sleep began the day before, so its minutes may be counted in the night before too (GGIR has one window a night; the default method gives each sleep to the day of its onset)"
+
     static func interval(_ seconds: Int) -> String { IntervalLength(seconds: seconds)?.description ?? "\(seconds) s" }
 
     static func hours(seconds: Int) -> String { LocalClock.hoursText(seconds: seconds) }

@@ -11,7 +11,7 @@ struct NightNoteCodingTests {
         .intervalGridOffSource(intervalSeconds: 900, sourceSeconds: 600), .timeInBedFromDiary(source: "diary.csv row 2"),
         .mainRestPeriod(coveredSeconds: 72_000, restSeconds: 30_600), .wearableNoEpochs, .notWornAllData(dataSeconds: 86_400),
         .tooFewValidHours(validHours: 10.254166666666666, nightSeconds: 90_000, requiredHours: 16), .noRestBlock,
-        .noCountsForAlgorithm(.coleKripke), .noCountsForAlgorithm(.sadeh), .noBoutInWindow, .daySleeper,
+        .noCountsForAlgorithm(.coleKripke), .noCountsForAlgorithm(.sadeh), .noBoutInWindow, .daySleeper, .onlyCarriedSleep, .ggirSleepUnderWayAtDayStart,
         .ggirNoEpochs, .ggirNoWholeRecording, .ggirNoNonWearScores, .ggirNothingAnalysed, .ggirNoNight, .ggirNoWindow, .ggirNoBouts,
         .ggirNoBoutInWindow(fractionInvalid: 0.041666666666666664),
         .ggirTooMuchInvalid(fractionInvalid: 0.5, onsetLocalSecond: 1_719_789_305, wakeLocalSecond: 1_719_817_320, totalSleepMinutes: 401.25),
@@ -42,7 +42,7 @@ struct NightNoteCodingTests {
     @Test("every case has its own kebab-case code, and the stored object names it")
     func codes() throws {
         let codes = Self.every.map(\.code)
-        #expect(Set(codes).count == 39, "one code per case: \(codes.count) notes, \(Set(codes).count) codes")
+        #expect(Set(codes).count == 41, "one code per case: \(codes.count) notes, \(Set(codes).count) codes")
         for note in Self.every {
             #expect(note.code.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" }, "\(note.code)")
             let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(note)) as? [String: Any]

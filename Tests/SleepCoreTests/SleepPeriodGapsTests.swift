@@ -83,7 +83,7 @@ struct SleepPeriodGapsTests {
         #expect(NightFlag.column(notes) == "gap-in-sleep-period;day-sleeper")
         #expect(NightFlag.column([.daySleeper]) == "day-sleeper")
         #expect(NightFlag.column([.timeInBedFromDiary(source: "d")]) == "")
-        #expect(NightFlag.allCases.map(\.rawValue) == ["gap-in-sleep-period", "day-sleeper"], "codes are a contract: only ever appended")
+        #expect(NightFlag.allCases.map(\.rawValue) == ["gap-in-sleep-period", "day-sleeper", "sleep-under-way-at-day-start"], "codes are a contract: only ever appended")
     }
 
     // MARK: TST + WASO + no data + not worn = SPT, method by method

@@ -52,7 +52,7 @@ extension NightNote {
             try put(longest, .longestGapSeconds); try put(place.rawValue, .place); try put(gaps, .gaps)
         case .wearableNoEpochs, .noRestBlock, .noBoutInWindow, .daySleeper, .ggirNoEpochs, .ggirNoWholeRecording, .ggirNoNonWearScores,
              .ggirNothingAnalysed, .ggirNoNight, .ggirNoWindow, .ggirNoBouts, .ggirDaySleeper, .ggirOwnClock, .epochFileNoEpochs,
-             .noRestPeriod, .noMinuteAsleep, .unrecognised:
+             .noRestPeriod, .noMinuteAsleep, .unrecognised, .onlyCarriedSleep, .ggirSleepUnderWayAtDayStart:
             break
         case let .notANightInBed(end, earliest): try put(end, .endSecondsAfterMidnight); try put(earliest, .earliestEndSecondsAfterMidnight)
         case let .notWornThroughNight(off, core): try put(off, .offSeconds); try put(core, .wornCoreSeconds)
@@ -83,6 +83,8 @@ extension NightNote {
             self = .noCountsForAlgorithm(algorithm)
         case .noBoutInWindow: self = .noBoutInWindow
         case .daySleeper: self = .daySleeper
+        case .onlyCarriedSleep: self = .onlyCarriedSleep
+        case .ggirSleepUnderWayAtDayStart: self = .ggirSleepUnderWayAtDayStart
         case .ggirNoEpochs: self = .ggirNoEpochs
         case .ggirNoWholeRecording: self = .ggirNoWholeRecording
         case .ggirNoNonWearScores: self = .ggirNoNonWearScores

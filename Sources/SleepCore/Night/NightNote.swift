@@ -32,6 +32,9 @@ public enum NightNote: Sendable, Hashable, Codable {
     case noBoutInWindow
     /// `day-sleeper`: the window ended in its last hour and was searched again from 18:00.
     case daySleeper
+    /// `only-carried-sleep`: the day's only rest was sleep under way at its start, which began the
+    /// day before and is that day's (``WearableDayPeriods``).
+    case onlyCarriedSleep
 
     // MARK: GGIR parity
 
@@ -54,6 +57,10 @@ public enum NightNote: Sendable, Hashable, Codable {
     /// `ggir-cleaningcode-2`: too much of the night invalid; GGIR's numbers, its clock times as
     /// local seconds.
     case ggirTooMuchInvalid(fractionInvalid: Double, onsetLocalSecond: Int64, wakeLocalSecond: Int64, totalSleepMinutes: Double)
+    /// `ggir-sleep-under-way-at-day-start`: GGIR's one window a night begins with sleep under way
+    /// at the day's start: that sleep began the day before, so its minutes may be counted in both
+    /// nights (GGIR's limit; the default method gives each sleep to the day of its onset).
+    case ggirSleepUnderWayAtDayStart
     /// `ggir-day-sleeper`: GGIR's day-sleeper rule moved the window to 18:00 to 18:00.
     case ggirDaySleeper
     /// `ggir-clock-change`: GGIR read a device clock across a change of the clocks on `day`
@@ -159,6 +166,8 @@ public enum NightNote: Sendable, Hashable, Codable {
         case gapInSleepPeriod = "gap-in-sleep-period"
         case notANightInBed = "not-a-night-in-bed"
         case notWornThroughNight = "not-worn-through-night"
+        case onlyCarriedSleep = "only-carried-sleep"
+        case ggirSleepUnderWayAtDayStart = "ggir-sleep-under-way-at-day-start"
     }
 
     /// The case's stored name; nil for ``unrecognised(code:)``, which keeps a name this sleepsta
@@ -204,6 +213,8 @@ public enum NightNote: Sendable, Hashable, Codable {
         case .gapInSleepPeriod: return .gapInSleepPeriod
         case .notANightInBed: return .notANightInBed
         case .notWornThroughNight: return .notWornThroughNight
+        case .onlyCarriedSleep: return .onlyCarriedSleep
+        case .ggirSleepUnderWayAtDayStart: return .ggirSleepUnderWayAtDayStart
         }
     }
 

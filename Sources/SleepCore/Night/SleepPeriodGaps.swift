@@ -102,9 +102,10 @@ public enum SleepPeriodGaps {
 
 extension NightAnalysisMethod {
     /// The method's analysis with what every method's night gets on top: the caution for a gap
-    /// touching the sleep period (``SleepPeriodGaps``). The pipeline derives nights through this.
+    /// touching the sleep period (``SleepPeriodGaps``) and its day's periods and minutes
+    /// (``NightAnalysis/withDay(_:)``). The pipeline derives nights through this.
     public func analyzeNight(_ night: NightData, parameters: AnalysisParameters) -> NightAnalysis {
-        SleepPeriodGaps.cautioned(analyze(night, parameters: parameters))
+        SleepPeriodGaps.cautioned(analyze(night, parameters: parameters)).withDay(night)
     }
 }
 
@@ -116,6 +117,10 @@ public enum NightFlag: String, Sendable, CaseIterable {
     case gapInSleepPeriod = "gap-in-sleep-period"
     /// The wrist methods' day-sleeper rule moved the night's window to 18:00 to 18:00 (GGIR's `daysleeper`).
     case daySleeper = "day-sleeper"
+    /// The night's one window begins with sleep under way at noon, which began the day before: its
+    /// minutes may be counted in the night before too (`--method ggir`, which keeps GGIR's one
+    /// window a night; the default method gives each sleep to the day of its onset).
+    case sleepUnderWayAtDayStart = "sleep-under-way-at-day-start"
 
     /// The flags `notes` carry, in declaration order.
     public static func flags(_ notes: [NightNote]) -> [NightFlag] {
@@ -129,7 +134,8 @@ public enum NightFlag: String, Sendable, CaseIterable {
 
     func isCarried(by note: NightNote) -> Bool {
         switch (self, note) {
-        case (.gapInSleepPeriod, .gapInSleepPeriod), (.daySleeper, .daySleeper), (.daySleeper, .ggirDaySleeper): return true
+        case (.gapInSleepPeriod, .gapInSleepPeriod), (.daySleeper, .daySleeper), (.daySleeper, .ggirDaySleeper),
+             (.sleepUnderWayAtDayStart, .ggirSleepUnderWayAtDayStart): return true
         default: return false
         }
     }

@@ -12,6 +12,8 @@ struct WearableNightAnalysis {
     /// The epochs the night is judged on (moved to 18:00 to 18:00 for a day sleeper).
     var range: WearableEpochs
     var summary: WearableNightSummary
+    /// The day's only rest block was sleep carried from the day before (``ownWindow(_:in:carried:)``).
+    var carriedOnly = false
 
     var W: NightWindow { night.window }
     static let E = WearableEpochs.epochSeconds
@@ -51,10 +53,41 @@ struct WearableNightAnalysis {
             .make(status, notes, summary: summary, states: states, metrics: metrics, period: period)
     }
 
+    /// The night's main period (steps 1 to 5), then every other sleep of its day and a class for
+    /// each of its minutes (``WearableDayPeriods``).
     mutating func analyze() -> NightAnalysis {
+        var a = analyzeMain()
+        day(&a)
+        return a
+    }
+
+    /// The day's periods (the main one first; none on a day without a main period, which is left
+    /// out of the summaries) and minutes, from the window's start to the end of the night's epochs,
+    /// with the non-wear the method judged.
+    func day(_ a: inout NightAnalysis) {
+        var e = all.slice(from: W.startUTC, to: max(W.endUTC, all.endUTC))
+        let step = Int64(Self.E)
+        for span in laidDown where span.count == 2 {
+            let from = max(0, Int(LocalClock.floorDiv(span[0] - e.startUTC, step))), to = min(e.count, Int(LocalClock.floorDiv(span[1] - e.startUTC, step)))
+            for k in from..<max(from, to) { e.nonWear[k] = true }
+        }
+        let main = a.status == .scored ? a.metrics.flatMap { SleepPeriod(main: $0, source: night.guide == nil ? .data : .diary) } : nil
+        var others = WearableDayPeriods.Found(periods: [], carriedUntilUTC: nil)
+        // A day left out (too few valid hours, no rest) has no periods: its minutes still get classes.
+        if main != nil, case .success(let states) = sleepWake(e) {
+            let finder = WearableDayPeriods(epochs: e, window: W, threshold: summary.hdczaThresholdDegrees ?? .nan, states: states)
+            others = finder.find(main: main.map { ($0.inBedStartUTC, $0.inBedEndUTC) })
+        }
+        let periods = (main.map { [$0] } ?? []) + others.periods
+        a.periods = periods
+        a.day = DayMinutes.wearable(window: W, epochs: e, laidDownUTC: laidDown, temperatureDecides: summary.temperatureDecides == true,
+                                    periods: periods, carriedUntilUTC: others.carriedUntilUTC)
+    }
+
+    mutating func analyzeMain() -> NightAnalysis {
         if let refused = validData() { return refused }
         guard var spt = guider() else {
-            return result(.noSleepFound, [.noRestBlock])
+            return result(.noSleepFound, [carriedOnly ? .onlyCarriedSleep : .noRestBlock])
         }
         if night.guide == nil { spt = daySleeperRerun(spt) }
         markLaidDownOutside(spt)
@@ -101,7 +134,30 @@ struct WearableNightAnalysis {
         }
         guard let found = WearableNightMethod.guider(range) else { return nil }
         summary.guider = "HDCZA"
-        return found
+        let own = Self.ownWindow(found, in: range, carried: range.startUTC == W.startUTC)
+        carriedOnly = own == nil
+        return own
+    }
+
+    /// HDCZA's window made the day's own: cut where someone got up inside it (a split night is two
+    /// periods, the longer one main; ``WearableDayPeriods``), and, when it holds sleep under way at
+    /// the day's start (`carried`: the epochs start with the day), another block instead: that sleep
+    /// began the day before and is that day's. A night with one rest block and nobody up keeps
+    /// GGIR's window as it is. Nil: the only rest of the day was carried.
+    static func ownWindow(_ w: SleepPeriodTimeWindow, in e: WearableEpochs, carried: Bool) -> SleepPeriodTimeWindow? {
+        let angles = (0..<e.count).map { e.hasData($0) ? Double(e.angleZ[$0]) : 0 }
+        let x = HDCZA.changeStatistic(angles, WearableNightMethod.hdcza)
+        let rest = { (k: Int) in e.isValid(k) && x[k] < w.threshold }
+        let lead = WearableDayPeriods.epochs(WearableDayPeriods.carriedLeadMinutes)
+        func longest(_ blocks: [EpochSpan]) -> EpochSpan? {
+            let pieces = blocks.flatMap { WearableDayPeriods.pieces(of: $0, in: e, rest: rest) }
+                .filter { !(carried && $0.startEpoch < lead) && $0.length > 0 }
+            guard let most = pieces.map(\.length).max() else { return nil }
+            return pieces.first { $0.length == most }
+        }
+        if let own = longest([w.span]), own == w.span { return w }
+        guard let own = longest(w.candidateBlocks + [w.span]) else { return nil }
+        return SleepPeriodTimeWindow(span: own, threshold: w.threshold, candidateBlocks: w.candidateBlocks)
     }
 
     /// GGIR (`g.sib.det`): the window's last epoch lies in the window's last hour (11:00 to noon,
@@ -135,7 +191,9 @@ struct WearableNightAnalysis {
 
     /// Step 3: sustained inactivity bouts (van Hees 2015) or counts scored per minute (Cole–Kripke,
     /// Sadeh as ActiLife); invalid epochs are neither sleep nor wake.
-    func sleepWake() -> Result<[SleepWake?], Refused> {
+    func sleepWake() -> Result<[SleepWake?], Refused> { sleepWake(range) }
+
+    func sleepWake(_ range: WearableEpochs) -> Result<[SleepWake?], Refused> {
         let p = parameters
         switch p.sleepAlgorithm ?? .vanHees2015 {
         case .vanHees2015:

@@ -76,7 +76,7 @@ public struct WearableNightMethod: NightAnalysisMethod {
 
     public func parametersKey(_ p: AnalysisParameters) -> String {
         return "method=\(kind.rawValue);interval=\(p.interval.seconds)s;metrics=enmo+anglez+mad@5s;nonwear=ggir2013+\(StillWearCheck.key);"
-            + "spt=hdcza-ggir+daysleeper(lasthour);sleep=\(Self.sleepKey(p.sleepAlgorithm));"
+            + "spt=hdcza-ggir+daysleeper(lasthour)+\(WearableDayPeriods.key);sleep=\(Self.sleepKey(p.sleepAlgorithm));"
             + "includenight=\(Self.minimumValidHours)h;deep=q\(p.deepQuantile)"
             + (p.diaryDigest.map { ";diary=\($0)" } ?? "")
     }

@@ -1,0 +1,172 @@
+/// Every sleep period of a wrist recording's day besides the main one (``WearableNightMethod``):
+/// the other half of a split night, a night worker's second sleep, a nap, and the sleep of an
+/// earlier day that runs on past this day's start.
+///
+/// **The physical reasons, before the rules.**
+/// - Asleep, muscle tone falls and the forearm lies at one angle for minutes on end between
+///   posture changes; awake and still (reading, a film, a desk), the arm is held by muscle tone and
+///   posture is kept actively, so the wrist moves by a few degrees every minute or two (a page, the
+///   face, a cup, the mouse). Sleep is therefore sought where both of GGIR's signals of rest agree:
+///   the low change of angle-z of HDCZA's rest blocks (van Hees et al. 2018) and sustained
+///   inactivity, no change above 5° for 5 min (van Hees et al. 2015). A rest block outside the
+///   main period counts as sleep only when sustained inactivity fills most of its sleep period
+///   (``minimumSleepFraction``): still wake makes short, broken bouts.
+/// - Blocks of rest with wake between them are one period when the wake is short (GGIR's
+///   `spt_max_gap_dur`, 60 min) and nobody got up: lying awake in bed moves the wrist little,
+///   while being up and about (walking, the kitchen, the bathroom and back is less than the
+///   ``upAndAboutMinutes``) keeps ENMO above GGIR's light-activity threshold (`threshold.lig`, 40 mg)
+///   minute after minute. A gap holding ``upAndAboutMinutes`` of such activity keeps two blocks
+///   apart even when it is shorter than 60 min: a split night is two periods.
+/// - A nap needs at least ``SleepPeriod/napMinimumSleepMinutes`` of sleep (GGIR part 5's
+///   `possible_nap_dur` starts at 15 min; Sundararajan et al. 2021 and the nap literature treat
+///   shorter rests as unreliable at the wrist) in a rest block of at least ``minimumRestMinutes``.
+///   Nothing here looks at the time of day: shift workers sleep by day and nap in the evening.
+/// - A sleep belongs to the day of its onset. Sleep already under way at the day's start (a rest
+///   block or its sleep beginning in the first ``carriedLeadMinutes``) began the day before: it is
+///   carried, not a period of this day.
+///
+/// Onset and wake of each period follow GGIR part 4 as for the main period: the start of the first
+/// and the end of the last sustained inactivity bout that overlaps the rest block.
+public struct WearableDayPeriods {
+    /// Shortest run of HDCZA rest that starts a candidate block (minutes).
+    public static let minimumRestMinutes = 15.0
+    /// GGIR `spt_max_gap_dur`: wake gaps shorter than this join two rest blocks (minutes).
+    public static let maximumGapMinutes = 60.0
+    /// GGIR `threshold.lig`: ENMO (g) at or above which an epoch is active.
+    public static let activeENMOG: Float = 0.040
+    /// Active minutes in a gap that mean someone got up (``WearableDayPeriods``).
+    public static let upAndAboutMinutes = 20.0
+    /// Share of a period's SPT that sustained inactivity must fill outside the main period.
+    public static let minimumSleepFraction = 0.7
+    /// Sleep under way this soon after the day's start was begun the day before (minutes).
+    public static let carriedLeadMinutes = 5.0
+
+    /// The rules' part of the method's parameters key: a change derives stored nights again.
+    public static let key = "day-periods(rest\(Int(minimumRestMinutes))min,gap<\(Int(maximumGapMinutes))min,up\(Int(upAndAboutMinutes))min@\(Int(activeENMOG * 1000))mg,sib>=\(minimumSleepFraction),carried\(Int(carriedLeadMinutes))min)"
+
+    static let E = WearableEpochs.epochSeconds
+    static func epochs(_ minutes: Double) -> Int { Int(minutes * 60) / E }
+
+    /// The judged epochs from the day's start to the end of what the night holds (the window and
+    /// the 6 h after it, so a period that began in the day can end after it).
+    public let e: WearableEpochs
+    public let window: NightWindow
+    /// HDCZA's rest per epoch at the day's threshold, invalid epochs never at rest.
+    let rest: [Bool]
+    /// Sustained inactivity per epoch (van Hees 2015); nil where invalid.
+    let states: [SleepWake?]
+
+    /// - Parameters:
+    ///   - epochs: judged epochs (non-wear as the method decided) starting at the window's start.
+    ///   - threshold: HDCZA's threshold of the day (degrees), so that rest means what it means for
+    ///     the main period; NaN (a diary guided the night) computes it as HDCZA does.
+    public init(epochs: WearableEpochs, window: NightWindow, threshold: Double, states: [SleepWake?]) {
+        let e = epochs
+        self.e = e; self.window = window; self.states = states
+        let angles = (0..<e.count).map { e.hasData($0) ? Double(e.angleZ[$0]) : 0 }
+        let x = HDCZA.changeStatistic(angles, WearableNightMethod.hdcza)
+        var t = threshold
+        if !t.isFinite {
+            let day = Array(x.prefix(Int(window.durationSeconds) / Self.E))
+            t = min(max(PeriodsRollingWindow.quantile(day, probability: 0.10) * 15, 0.13), 0.50)
+        }
+        rest = (0..<e.count).map { e.isValid($0) && x[$0] < t }
+    }
+
+    /// Whether epochs `gap` hold someone up and about: ``upAndAboutMinutes`` of active epochs.
+    static func isUpAndAbout(_ e: WearableEpochs, _ gap: Range<Int>) -> Bool {
+        var active = 0
+        for k in gap where e.hasData(k) && e.enmo[k] >= activeENMOG { active += 1 }
+        return active >= epochs(upAndAboutMinutes)
+    }
+
+    /// HDCZA's window cut where someone got up inside it: the pieces, in time order. A window
+    /// without such a gap is returned whole, so the main period of a night nobody left stays GGIR's.
+    static func pieces(of span: EpochSpan, in e: WearableEpochs, rest: (Int) -> Bool) -> [EpochSpan] {
+        var result: [EpochSpan] = [], start = span.startEpoch, k = span.startEpoch
+        while k < span.endEpoch {
+            guard !rest(k) else { k += 1; continue }
+            var j = k
+            while j < span.endEpoch && !rest(j) { j += 1 }
+            if k > start && j < span.endEpoch && isUpAndAbout(e, k..<j) {
+                result.append(EpochSpan(startEpoch: start, endEpoch: k)); start = j
+            }
+            k = j
+        }
+        result.append(EpochSpan(startEpoch: start, endEpoch: span.endEpoch))
+        return result
+    }
+
+    /// Rest blocks: runs of rest of at least ``minimumRestMinutes``, joined across gaps shorter
+    /// than ``maximumGapMinutes`` in which nobody got up.
+    func restBlocks() -> [EpochSpan] {
+        var runs: [EpochSpan] = [], k = 0
+        while k < rest.count {
+            guard rest[k] else { k += 1; continue }
+            var j = k
+            while j < rest.count && rest[j] { j += 1 }
+            if j - k >= Self.epochs(Self.minimumRestMinutes) { runs.append(EpochSpan(startEpoch: k, endEpoch: j)) }
+            k = j
+        }
+        var blocks: [EpochSpan] = []
+        for r in runs {
+            if let last = blocks.last, r.startEpoch - last.endEpoch < Self.epochs(Self.maximumGapMinutes),
+               !Self.isUpAndAbout(e, last.endEpoch..<r.startEpoch) {
+                blocks[blocks.count - 1] = EpochSpan(startEpoch: last.startEpoch, endEpoch: r.endEpoch)
+            } else {
+                blocks.append(r)
+            }
+        }
+        return blocks
+    }
+
+    /// Sleep in a block: onset and wake (epochs), sleep, wake and unscored epochs between them and
+    /// the awakenings; nil when no sustained inactivity bout overlaps the block.
+    struct Sleep { var onset: Int, wake: Int, sleep: Int, awake: Int, awakenings: Int }
+    func sleep(in block: EpochSpan) -> Sleep? {
+        guard let (on, wk) = WearableNightAnalysis.onsetAndWake(states, window: block) else { return nil }
+        var s = Sleep(onset: on, wake: wk, sleep: 0, awake: 0, awakenings: 0)
+        var previous: SleepWake? = nil
+        for k in on..<wk {
+            guard let st = states[k] else { continue }
+            if st == .sleep { s.sleep += 1 } else { s.awake += 1; if previous == .sleep { s.awakenings += 1 } }
+            previous = st
+        }
+        return s
+    }
+
+    /// What the day holds besides its main period.
+    public struct Found: Sendable {
+        /// The other periods (secondary, nap) with onset in the day, in time order.
+        public var periods: [SleepPeriod]
+        /// The end (UTC) of sleep carried from the day before, nil when the day began awake.
+        public var carriedUntilUTC: Int64?
+    }
+
+    /// The day's other periods: rest blocks with enough sleep that neither overlap `main` (the
+    /// main period's time in bed, UTC) nor began the day before.
+    public func find(main: (from: Int64, to: Int64)?) -> Found {
+        var found = Found(periods: [], carriedUntilUTC: nil)
+        let dayEnd = window.endUTC, lead = Self.epochs(Self.carriedLeadMinutes)
+        let Es = Double(Self.E) / 60
+        for block in restBlocks() {
+            guard let s = sleep(in: block) else { continue }
+            let onUTC = e.epochStartUTC(s.onset), wkUTC = e.epochStartUTC(s.wake)
+            if min(block.startEpoch, s.onset) < lead && e.startUTC <= window.startUTC {
+                found.carriedUntilUTC = wkUTC
+                continue
+            }
+            guard onUTC < dayEnd else { continue }
+            let inBed = (min(e.epochStartUTC(block.startEpoch), onUTC), max(e.epochStartUTC(block.endEpoch), wkUTC))
+            if let m = main, inBed.0 < m.to && m.from < inBed.1 { continue }
+            let spt = Double(wkUTC - onUTC) / 60, tst = Double(s.sleep) * Es
+            guard tst >= SleepPeriod.napMinimumSleepMinutes, tst >= Self.minimumSleepFraction * spt else { continue }
+            let tib = Double(inBed.1 - inBed.0) / 60
+            found.periods.append(SleepPeriod(
+                kind: SleepPeriod.otherKind(sleepPeriodMinutes: spt), source: .data, inBedStartUTC: inBed.0, inBedEndUTC: inBed.1,
+                sleepOnsetUTC: onUTC, wakeTimeUTC: wkUTC, sleepPeriodMinutes: spt, totalSleepTimeMinutes: tst,
+                wasoMinutes: Double(s.awake) * Es, awakenings: s.awakenings, sleepEfficiencyPercent: tib > 0 ? tst / tib * 100 : 0))
+        }
+        return found
+    }
+}
