@@ -15,9 +15,10 @@ struct SleepstaBench: ParsableCommand {
           sleepsta-bench stage ingest --file F --threads 2  (one stage, in this process; prints JSON)
           sleepsta-bench columnar --python .venv-peers/bin/python  (only sleepsta vs polars and DuckDB, 24 h file)
           sleepsta-bench cwa-decoder --python .venv-peers/bin/python --file F.cwa  (only the .cwa decoder vs actfast)
+          sleepsta-bench shiftworker --schedule night --seed 1 --write shift  (a shift worker's week and the truth of every sleep)
           sleepsta-bench fuzz --target agd|diary --runs 1000000  (hostile input for the .agd reader and the diary; make fuzz)
         """,
-        subcommands: [All.self, Generate.self, Scenarios.self, Sleepers.self, Stage.self, Columnar.self, CWADecoder.self, Fuzz.self])
+        subcommands: [All.self, Generate.self, Scenarios.self, Sleepers.self, ShiftWorkerCommand.self, Stage.self, Columnar.self, CWADecoder.self, Fuzz.self])
 }
 
 struct Generate: ParsableCommand {

@@ -12,44 +12,51 @@ import SleepCore
 /// that `AxivityCWAReader` reads and the test fixtures (`make_raw_fixtures.py`) follow. Times are
 /// the device's local clock (UTC + the script's offset), as a device set to Berlin summer time
 /// records them: read it with `--tz Europe/Berlin`.
+///
+/// Any ``WearableSampleSource`` can be written (a shift worker's week, ``ShiftWorkerWeek``), at
+/// 100, 50 or 25 Hz: AX3 rates (3200 / 2^n Hz) whose samples fall on whole hundredths of a second,
+/// so each block's time, given at a sample on a whole or quarter second, stays exact.
 public struct WearableCWAGenerator: Sendable {
-    var signal: WearableCSVGenerator
-    public init(signal: WearableCSVGenerator) { self.signal = signal }
+    var signal: any WearableSampleSource
+    public init(signal: some WearableSampleSource) { self.signal = signal }
     static let samplesPerBlock = 120
     static let unitsPerG = 256.0
-    /// Bits 6–7 range (01 = ±8 g), low nibble rate (3200 / 2^(15 − 10) = 100 Hz).
-    static let rateCode: UInt8 = 0x4A
+    /// Bits 6–7 range (01 = ±8 g), low nibble rate (3200 / 2^(15 − 10) = 100 Hz; 9: 50 Hz, 8: 25 Hz).
+    static func rateCode(hz: Int) -> UInt8 { hz == 50 ? 0x49 : hz == 25 ? 0x48 : 0x4A }
     static let session: UInt32 = 20240614
     static let deviceID: UInt16 = 4242
 
     /// Writes the file; returns the number of samples.
     @discardableResult
     public func write(to path: String) throws -> Int {
-        precondition(signal.rateHz == 100, "the .cwa rate code is for 100 Hz")
+        let rateHz = signal.rateHz
+        precondition([100, 50, 25].contains(rateHz), "the .cwa rate codes written are for 100, 50 and 25 Hz")
         guard let out = fopen(path, "wb") else { throw BenchError.io("cannot create \(path)") }
         defer { fclose(out) }
         let startLocal = signal.startEpochSecond + signal.scriptOffsetSeconds
-        var header = Self.header(startLocal: startLocal, days: signal.days)
+        var header = Self.header(startLocal: startLocal, days: signal.days, rateHz: rateHz)
         guard fwrite(&header, 1, header.count, out) == header.count else { throw BenchError.io("write failed on \(path)") }
 
         var block = [UInt8](repeating: 0, count: 512)
         var inBlock = 0
         var sequence: UInt32 = 0
         var samples = 0
-        var anchor: (index: Int, second: Int64, k: Int)? = nil
+        var anchor: (index: Int, second: Int64, hundredths: Int)? = nil
+        let offset = signal.scriptOffsetSeconds, temperature = signal.temperature
         var celsiusAtAnchor = 0.0
         try signal.forEachSample { second, k, x, y, z, celsius in
             block.putLittleEndian(Self.packed10(x, y, z), at: 30 + 4 * inBlock)
             // The block's time is given for one of its samples (timestampOffset): the first on a
             // quarter second, whose fraction the format's 15 bits hold exactly, so that readers
             // interpolating between blocks put every sample in its own second.
-            if anchor == nil && k % 25 == 0 { anchor = (inBlock, second, k); celsiusAtAnchor = celsius }
+            let hundredths = k * (100 / rateHz)
+            if anchor == nil && hundredths % 25 == 0 { anchor = (inBlock, second, hundredths); celsiusAtAnchor = celsius }
             inBlock += 1
             samples += 1
             if inBlock == Self.samplesPerBlock, let a = anchor {
                 Self.finishBlock(&block, sequence: sequence, anchorIndex: a.index,
-                                 localSecond: a.second + signal.scriptOffsetSeconds, hundredths: a.k,
-                                 temperature: signal.temperature ? Self.temperatureCode(celsiusAtAnchor) : 700)
+                                 localSecond: a.second + offset, hundredths: a.hundredths, rateHz: rateHz,
+                                 temperature: temperature ? Self.temperatureCode(celsiusAtAnchor) : 700)
                 guard fwrite(block, 1, 512, out) == 512 else { throw BenchError.io("write failed on \(path) (disk full?)") }
                 sequence += 1
                 inBlock = 0
@@ -77,13 +84,13 @@ public struct WearableCWAGenerator: Sendable {
     }
 
     static func finishBlock(_ b: inout [UInt8], sequence: UInt32, anchorIndex: Int, localSecond: Int64, hundredths: Int,
-                            temperature: UInt16) {
+                            rateHz: Int = 100, temperature: UInt16) {
         func put16(_ at: Int, _ v: UInt16) { b.putLittleEndian(v, at: at) }
         func put32(_ at: Int, _ v: UInt32) { b.putLittleEndian(v, at: at) }
         precondition(hundredths % 25 == 0)
         let frac16 = UInt16(hundredths * 65536 / 100)   // 0, 16384, 32768 or 49152: exact
         // cwa.h's backwards-compatible shift: the offset is stored less the fraction × rate.
-        let shim = (Int(frac16) * 100) >> 16
+        let shim = (Int(frac16) * rateHz) >> 16
         b[0] = UInt8(ascii: "A"); b[1] = UInt8(ascii: "X")
         put16(2, 508)
         put16(4, 0x8000 | (frac16 >> 1))            // deviceFractional: top bit says "fraction present"
@@ -94,7 +101,7 @@ public struct WearableCWAGenerator: Sendable {
         put16(20, temperature)                      // temperature (700 when the signal has none: the bench's files)
         b[22] = 0                                   // events
         b[23] = 150                                 // battery
-        b[24] = rateCode
+        b[24] = rateCode(hz: rateHz)
         b[25] = 0x30                                // 3 axes, packed 10-bit
         put16(26, UInt16(bitPattern: Int16(anchorIndex - shim)))          // timestampOffset: the sample the time belongs to
         put16(28, UInt16(samplesPerBlock))
@@ -103,7 +110,7 @@ public struct WearableCWAGenerator: Sendable {
         put16(510, 0 &- sum)                        // the 256 words sum to zero
     }
 
-    static func header(startLocal: Int64, days: Double) -> [UInt8] {
+    static func header(startLocal: Int64, days: Double, rateHz: Int = 100) -> [UInt8] {
         var b = [UInt8](repeating: 0xFF, count: 1024)
         func put16(_ at: Int, _ v: UInt16) { b.putLittleEndian(v, at: at) }
         func put32(_ at: Int, _ v: UInt32) { b.putLittleEndian(v, at: at) }
@@ -118,7 +125,7 @@ public struct WearableCWAGenerator: Sendable {
         put32(21, 0)
         b[25] = 0; b[26] = 0
         b[35] = 0                                   // accelerometer only
-        b[36] = rateCode
+        b[36] = rateCode(hz: rateHz)
         put32(37, packedTime(startLocal - 3600))    // last change
         b[41] = 45                                  // firmware
         put16(42, 0xFFFF)                           // time zone: not set
