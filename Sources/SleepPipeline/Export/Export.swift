@@ -42,7 +42,7 @@ public struct ExportConfiguration: Sendable {
     public var analysis: AnalysisSelection
     /// nil: standard output.
     public var outputPath: String?
-    /// How recordings map to participants for `--what participants`; nil: the last run's (`--participants`).
+    /// How recordings map to participants for `--what participants`, `periods` and `days`; nil: the last run's (`--participants`).
     public var participants: ParticipantRule? = nil
 
     public init(databasePath: String, table: ExportTable, interval: IntervalLength? = nil, analysis: AnalysisSelection = .current,
