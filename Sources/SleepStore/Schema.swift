@@ -31,6 +31,7 @@ enum Schema {
         m.registerMigration("v17-recording-warnings", migrate: v17RecordingWarnings)
         m.registerMigration("v18-analysis-notes", migrate: v18AnalysisNotes)
         m.registerMigration("v19-not-worn-in-sleep-period", migrate: v19NotWornInSleepPeriod)
+        m.registerMigration("v20-sleep-periods-and-days", migrate: v20SleepPeriodsAndDays)
         return m
     }
 
@@ -477,5 +478,45 @@ enum Schema {
     /// parity counts invalid time in WASO).
     static func v19NotWornInSleepPeriod(_ db: Database) throws {
         try db.execute(sql: "ALTER TABLE night_metrics ADD COLUMN not_worn_in_sleep_period_min REAL")
+    }
+
+    /// Every sleep period of a night's day and a class for each minute of its window, so that a
+    /// day is accounted (main sleep, secondary sleep, naps, awake, not worn, no data) without
+    /// deriving the night again. Analyses stored before have no rows: they read with no periods
+    /// and no day, and give no row in the days export until derived again.
+    ///
+    /// `sleep_periods`: one row per ``SleepPeriod``, `ordinal` its place in the analysis's list
+    /// from 0 (the main period first, then the others by time); `kind` `main`, `secondary` or
+    /// `nap`, `source` `data` or `diary`; times UTC seconds; minutes and percent as in
+    /// `night_metrics`. `day_minutes`: the day's window start (`start_utc`, local noon, UTC
+    /// seconds) and one byte per minute of the night's window (`classes_u8`, a
+    /// ``DayMinuteClass`` raw value: 1,440 bytes, 1,380 or 1,500 across a change of the clocks).
+    /// Both go with their analysis.
+    static func v20SleepPeriodsAndDays(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE sleep_periods (
+                analysis_id INTEGER NOT NULL REFERENCES analyses(id) ON DELETE CASCADE,
+                night_id TEXT NOT NULL,
+                ordinal INTEGER NOT NULL,
+                kind TEXT NOT NULL,
+                source TEXT NOT NULL,
+                in_bed_start_utc INTEGER NOT NULL,
+                in_bed_end_utc INTEGER NOT NULL,
+                sleep_onset_utc INTEGER NOT NULL,
+                wake_time_utc INTEGER NOT NULL,
+                sleep_period_min REAL NOT NULL,
+                total_sleep_time_min REAL NOT NULL,
+                waso_min REAL NOT NULL,
+                awakenings INTEGER NOT NULL,
+                sleep_efficiency_pct REAL NOT NULL,
+                PRIMARY KEY (analysis_id, ordinal)
+            ) WITHOUT ROWID;
+            CREATE TABLE day_minutes (
+                analysis_id INTEGER PRIMARY KEY REFERENCES analyses(id) ON DELETE CASCADE,
+                night_id TEXT NOT NULL,
+                start_utc INTEGER NOT NULL,
+                classes_u8 BLOB NOT NULL
+            );
+            """)
     }
 }

@@ -276,7 +276,10 @@ extension SleepDatabase {
 
     /// Merges the shard databases at `shardPaths` into this one, in one transaction together with
     /// the `runs` row `run` (finished, with its parameters), so a merge killed at any point leaves
-    /// this database as it was. The caller has checked that the shards have this schema.
+    /// this database as it was. The caller has checked that the shards have this schema. A shard
+    /// whose sleep periods or day minutes this sleepsta's readers would refuse (an unknown kind or
+    /// source, a number that is not finite, a day not covering its night's window) is refused,
+    /// naming the shard, the table and the row, and nothing is merged.
     public func mergeShards(_ shardPaths: [String], run: RunRecord) throws -> MergeCounts {
         try pool.writeWithoutTransaction { target in
             var counts: MergeCounts = [:]
@@ -293,6 +296,7 @@ extension SleepDatabase {
                     let queue = try DatabaseQueue(path: path)
                     defer { try? queue.close() }
                     try queue.read { shard in
+                        try Self.checkDays(shard: shard, path: path)
                         try ShardMerge.merge(shard: shard, into: target, plan: plan, counts: &counts)
                         for row in try Row.fetchAll(shard, sql: lastRunFailures, arguments: ["run", "nightly"]) {
                             failures[row["path"]] = row["error"]; fromShards.insert(row["path"])

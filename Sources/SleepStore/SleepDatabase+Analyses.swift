@@ -70,6 +70,7 @@ extension SleepDatabase {
                                                       iv.state.map { String($0.letter) }, iv.phase?.rawValue])
         }
         try insertScores(a.epochs, epochSeconds: a.scoredEpochSeconds, analysisID: analysisID, db: db)
+        try insertDay(a, analysisID: analysisID, nightID: nightID, db: db)
         if let m = a.metrics {
             try db.execute(sql: """
                 INSERT INTO night_metrics (analysis_id, night_id, interval_seconds, resolution_seconds, in_bed_start_utc, in_bed_end_utc,
@@ -92,6 +93,7 @@ extension SleepDatabase {
 
     /// - Parameter series: also read the intervals and the scored epochs (a wearable night has
     ///   17,000 of them); the index and the recording pages need the status and metrics only.
+    ///   The sleep periods and the day's minutes (a few rows, one 1,440-byte BLOB) are always read.
     static func fetchAnalysis(nightID: String, key: String, db: Database, series withSeries: Bool = true) throws -> NightAnalysis? {
         guard let a = try Row.fetchOne(db, sql: "SELECT * FROM analyses WHERE night_id = ? AND parameters_key = ?",
                                        arguments: [nightID, key]) else { return nil }
@@ -117,11 +119,14 @@ extension SleepDatabase {
         }
         let kind: RecordingKind = try a.decode(forColumn: "kind")
         let details = a["details_json"] as String?
-        return NightAnalysis(status: NightStatus(rawValue: a["status"]) ?? .insufficientData, parameters: parameters,
+        var analysis = NightAnalysis(status: NightStatus(rawValue: a["status"]) ?? .insufficientData, parameters: parameters,
                              intervals: intervals, epochs: epochs, wakeThreshold: a["wake_threshold"], metrics: metrics,
                              kind: kind, notes: try notes(a, analysisID: id),
                              wearable: kind == .wearable24h ? try details.map { try JSONText.decode(WearableNightSummary.self, $0) } : nil,
                              epochFile: kind == .epochFile ? try details.map { try JSONText.decode(EpochFileNightSummary.self, $0) } : nil)
+        analysis.periods = try fetchPeriods(analysisID: id, db: db)
+        analysis.day = try fetchDay(analysisID: id, db: db)
+        return analysis
     }
 
     /// The analysis's notes: `notes_json` where it was written (v18 on); before, the sentence an

@@ -54,7 +54,7 @@ struct CommandLineHelpTests {
     @Test("one name per option: -q, -v, -o, --format, --wake-threshold everywhere they apply; the old spellings still parse")
     func optionNames() throws {
         for (command, names) in [("run", ["-q, --quiet", "-v, --verbose", "--wake-threshold"]), ("nightly", ["-q, --quiet", "-v, --verbose"]),
-                                 ("compare", ["-q, --quiet", "-v, --verbose", "--wake-threshold"]), ("export", ["-o, --output", "--format"]),
+                                 ("compare", ["-q, --quiet", "-v, --verbose", "--wake-threshold"]), ("export", ["-o, --output", "--format", "periods    one row per sleep period", "days       one row per participant day"]),
                                  ("score", ["-q, --quiet", "-o, --output", "--format", "--wake-threshold"]),
                                  ("periods", ["-q, --quiet", "-o, --output", "--format"]), ("counts", ["-q, --quiet", "-o, --output", "--format"]),
                                  ("inspect", ["--format <format>"])] {

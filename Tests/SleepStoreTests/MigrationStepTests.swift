@@ -19,6 +19,7 @@ struct MigrationStepTests {
         "v9-recording-quality", "v10-analysis-guides", "v11-run-parameter-changes", "v12-actiware-intervals",
         "v13-ggir-nonwear-2023", "v14-epoch-temperature", "v15-ggir-scores-clock", "v16-milestone-version",
         "v17-recording-warnings", "v18-analysis-notes", "v19-not-worn-in-sleep-period",
+        "v20-sleep-periods-and-days",
     ]
 
     @Test("the migrations are the released steps, in order, under their released names")
@@ -34,7 +35,7 @@ struct MigrationStepTests {
         let tables = Set(try db.query("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0["name"] })
         for table in ["runs", "run_failures", "recordings", "nights", "base_series", "analyses", "intervals", "scores", "night_metrics",
                       "epoch_series", "epoch_file_series", "recording_rhythm", "file_stats", "recording_quality", "analysis_guides",
-                      "recording_warnings"] {
+                      "recording_warnings", "sleep_periods", "day_minutes"] {
             #expect(tables.contains(table), "\(table)")
         }
         #expect(try db.appliedMigrations() == SleepDatabase.knownMigrations)
@@ -103,6 +104,10 @@ struct MigrationStepTests {
         #expect(metrics.totalSleepTimeMinutes == 7 && metrics.awakenings == 1)
         #expect(metrics.noDataInSleepPeriodMinutes == (old.had("v3") ? 4 : nil))
         #expect(metrics.notWornInSleepPeriodMinutes == (old.had("v19") ? 3 : nil))
+        #expect(a.periods?.map(\.kind) == (old.had("v20") ? [.main] : nil))
+        #expect(a.periods?.first?.totalSleepTimeMinutes == (old.had("v20") ? 7 : nil))
+        #expect(a.day?.classes.count == (old.had("v20") ? 1440 : nil))
+        #expect(a.day?.minutes(.sleepMain) == (old.had("v20") ? 8 : nil))
         for table in ["base_series", "analyses", "intervals", "night_metrics"] {
             let ids = try db.query("SELECT night_id FROM \(table) WHERE night_id LIKE 'sub%'").map { $0["night_id"] }
             #expect(ids == [OldStore.renamedNight], "\(table)")
@@ -457,6 +462,14 @@ struct OldStore {
         if had("v3") { m.append(("no_data_in_sleep_period_min", 4.0)) }
         if had("v19") { m.append(("not_worn_in_sleep_period_min", 3.0)) }
         try insert(db, "night_metrics", m)
+        if had("v20") {
+            try insert(db, "sleep_periods", [("analysis_id", 1), ("night_id", nightID), ("ordinal", 0), ("kind", "main"), ("source", "data"),
+                                             ("in_bed_start_utc", 0), ("in_bed_end_utc", 600), ("sleep_onset_utc", 60), ("wake_time_utc", 540),
+                                             ("sleep_period_min", 8.0), ("total_sleep_time_min", 7.0), ("waso_min", 1.0), ("awakenings", 1),
+                                             ("sleep_efficiency_pct", 70.0)])
+            try insert(db, "day_minutes", [("analysis_id", 1), ("night_id", nightID), ("start_utc", 0),
+                                           ("classes_u8", Data([1] + Array(repeating: 5, count: 8) + Array(repeating: 1, count: 1431)))])
+        }
         if had("v10") {
             try insert(db, "analysis_guides", [("analysis_id", 1), ("start_utc", 0), ("end_utc", 600), ("source", "diary.csv row 2")])
         }

@@ -42,7 +42,7 @@ public struct ExportConfiguration: Sendable {
     public var analysis: AnalysisSelection
     /// nil: standard output.
     public var outputPath: String?
-    /// How recordings map to participants for `--what participants`; nil: the last run's (`--participants`).
+    /// How recordings map to participants for `--what participants`, `periods` and `days`; nil: the last run's (`--participants`).
     public var participants: ParticipantRule? = nil
 
     public init(databasePath: String, table: ExportTable, interval: IntervalLength? = nil, analysis: AnalysisSelection = .current,
@@ -84,9 +84,14 @@ public struct Exporter {
             if c.table == .runs { return try Self.writeRuns(snapshot, databasePath: c.databasePath, to: try CSVOutput(path: c.outputPath)) }
             let analyses = try selectedAnalyses(snapshot)
             if c.table == .recordings { return try Self.writeRecordings(snapshot, analyses: analyses, to: try CSVOutput(path: c.outputPath)) }
+            let rule = { try c.participants ?? ParticipantOption.remembered(runs: snapshot.runs()) }
             if c.table == .participants {
-                return try Self.writeParticipants(snapshot, analyses: analyses, rule: try c.participants ?? ParticipantOption.remembered(runs: snapshot.runs()),
-                                                  to: try CSVOutput(path: c.outputPath))
+                return try Self.writeParticipants(snapshot, analyses: analyses, rule: try rule(), to: try CSVOutput(path: c.outputPath))
+            }
+            if c.table == .periods || c.table == .days {
+                let r = try rule()
+                return try DayExportCSV.write(snapshot, analyses: analyses, days: c.table == .days,
+                                              participant: { r.participant(recordingPath: $0) }, to: try CSVOutput(path: c.outputPath))
             }
             let out = try CSVOutput(path: c.outputPath)
             do {
@@ -104,7 +109,7 @@ public struct Exporter {
                         for (epoch, seconds) in try snapshot.epochs(analysisID: a.analysisID) {
                             try out.write(CSVFormat.line(Self.epochFields(epoch, seconds: seconds, a))); rows += 1
                         }
-                    case .runs, .recordings, .participants:
+                    case .runs, .recordings, .participants, .periods, .days:
                         break
                     }
                 }
@@ -195,7 +200,7 @@ public struct Exporter {
     }
 
     static func time(_ utc: Int64?, _ a: AnalysisExportEntry) -> String {
-        utc.map { LocalClock.iso8601(utcSecond: $0, timeline: a.night.timeline) } ?? ""
+        CSVFormat.time(utc, timeline: a.night.timeline)
     }
 
     /// The analysis a row belongs to: `interval_seconds` (the analysis's interval length),

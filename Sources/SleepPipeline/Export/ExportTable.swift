@@ -1,4 +1,5 @@
 import SleepCore
+import SleepReport
 
 /// What `sleepsta export` writes: one tidy table, one row per observation.
 public enum ExportTable: String, Sendable, CaseIterable {
@@ -21,6 +22,10 @@ public enum ExportTable: String, Sendable, CaseIterable {
     /// weekday and weekend mean of each night metric over the scored nights (`_mn`, `_sd`, `_wd`,
     /// `_we`), sleep onset and wake time in clock hours, and the rhythm of their recordings.
     case participants
+    /// One row per sleep period (main, secondary, nap) of every selected analysis.
+    case periods
+    /// One row per participant day (a night's analysis with stored day minutes): its minutes by class.
+    case days
 
     /// The header. These names are a public contract (scripts depend on them): add columns at
     /// the end, never rename or remove one.
@@ -50,6 +55,10 @@ public enum ExportTable: String, Sendable, CaseIterable {
             }
             return columns + ["interdaily_stability", "intradaily_variability", "sleep_regularity_index", "parameters_key",
                                "nights_insufficient_data"]
+        case .periods:
+            return DayExportCSV.periodColumns
+        case .days:
+            return DayExportCSV.dayColumns
         case .runs:
             return ["run", "started_utc", "finished_utc", "tool_version", "command", "status", "files_seen", "files_ingested",
                     "files_unchanged", "files_failed", "parameters_json", "parameters_changed"]

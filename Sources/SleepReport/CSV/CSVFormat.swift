@@ -1,4 +1,5 @@
 import Foundation
+import SleepCore
 
 /// Tidy CSV as pandas (`read_csv`) and R (`read.csv`, readr) read it without options: RFC 4180
 /// quoting, `.` as decimal mark, real numbers in Swift's shortest round-trip form (`0.125`,
@@ -24,6 +25,12 @@ public enum CSVFormat {
     public static func number(_ v: Double?) -> String {
         guard let v, v.isFinite else { return "" }
         return String(v)
+    }
+
+    /// An instant as every export writes it: ISO 8601 with the night's UTC offset then
+    /// (`2024-03-31T03:10:00+02:00`), both the local clock and an exact instant; empty for none.
+    public static func time(_ utc: Int64?, timeline: UTCOffsetTimeline) -> String {
+        utc.map { LocalClock.iso8601(utcSecond: $0, timeline: timeline) } ?? ""
     }
 
     public static func number(_ v: Int?) -> String { v.map(String.init) ?? "" }

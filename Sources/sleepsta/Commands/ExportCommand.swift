@@ -5,7 +5,7 @@ import SleepPipeline
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Write stored intervals, nights or epochs as tidy CSV (for pandas, R, spreadsheets).",
+        abstract: "Write stored intervals, nights, epochs, sleep periods or days as tidy CSV (for pandas, R, spreadsheets).",
         discussion: """
         One row per observation; times ISO 8601 with the night's UTC offset; missing values empty; standard output unless --output. Movement is exported as stored, in the unit of the method that ran (movement_unit, activity_unit): g·s for phones, ENMO g·s for wearables, the file's counts for epoch files; movement_per_minute is that per minute. --interval of a length never analysed fails (exit 2) and says how to derive it.
 
@@ -17,6 +17,11 @@ struct Export: ParsableCommand {
           recordings one row per recording and measure: rhythm, night-metric means
           participants one row per participant: mean, SD, weekday and weekend mean
                      of each night metric (_mn, _sd, _wd, _we), IS, IV, SRI
+          periods    one row per sleep period (main, secondary, nap): in bed,
+                     onset, wake, SPT, TST, WASO, awakenings, efficiency
+          days       one row per participant day (noon to noon): minutes of
+                     main and secondary sleep, naps, awake, not worn, no data;
+                     included in the summaries, or why not
         Column lists: docs/exports.md.
         """)
 
@@ -35,7 +40,7 @@ struct Export: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("SQLite database written by `sleepsta run`.", valueName: "file"))
     var db: String = "Data/sleepsta.sqlite"
 
-    @Option(name: .long, help: ArgumentHelp("For --what participants: file, folder, folder:N or a participants CSV (id,group,path). Default: the last run's --participants.", valueName: "rule|file"))
+    @Option(name: .long, help: ArgumentHelp("For --what participants, periods and days: file, folder, folder:N or a participants CSV (id,group,path). Default: the last run's --participants.", valueName: "rule|file"))
     var participants: String?
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file (whole or not at all) instead of standard output.", valueName: "file"))
