@@ -58,6 +58,17 @@ extension MovementChart {
         }
     }
 
+    /// The runs of carried sleep in a day's minutes, as UTC spans; none without minute classes.
+    static func carriedRuns(_ day: DayMinutes?) -> [(start: Int64, end: Int64)] {
+        guard let day else { return [] }
+        var runs: [(start: Int64, end: Int64)] = []
+        for (m, c) in day.classes.enumerated() where c == .carriedSleep {
+            let t = day.startUTC + Int64(m) * 60
+            if let last = runs.last, last.end == t { runs[runs.count - 1].end = t + 60 } else { runs.append((t, t + 60)) }
+        }
+        return runs
+    }
+
     /// The span the chart's x axis must cover beyond its data: the periods, and with them the main
     /// sleep period and time in bed, which may run past the window's end (a day sleep from 08:30
     /// to 15:30 ends after the noon that closes the night). Nil without periods: the axis then
@@ -87,7 +98,7 @@ extension ChartRenderer.NightLayers {
     /// strip), in its kind's colour, with its label; a label that would run past the plot's right
     /// edge ends at it instead, so a late nap stays readable.
     func drawPeriodMarks() {
-        guard !chart.periods.isEmpty else { return }
+        guard !chart.periods.isEmpty || !chart.carried.isEmpty else { return }
         let above: Int32 = (chart.inBed != nil ? 10 : 0) + (chart.sleepWake.isEmpty ? 0 : 12)
         let y = top - (above + 8) * s
         gdImageSetThickness(im, 2 * s)
@@ -99,6 +110,15 @@ extension ChartRenderer.NightLayers {
             let width = renderer.textWidth(p.label, size: 8.5 * Double(s))
             let x = min(a, left + plotW - width)
             text(p.label, x: x, y: y - 3 * s, size: 8.5, colour: colour(c))
+        }
+        // Sleep of the day before running on past noon: bracketed in its own colour, never a period of this day.
+        let carriedColour = colour(ChartRenderer.classColour(.carriedSleep))
+        for run in chart.carried {
+            let a = px(max(run.start, t0)), b = px(min(run.end, t1))
+            guard b > a else { continue }
+            gdImageLine(im, a, y, b, y, carriedColour)
+            gdImageLine(im, a, y, a, y + 4 * s, carriedColour); gdImageLine(im, b, y, b, y + 4 * s, carriedColour)
+            text("carried from the day before", x: a, y: y - 3 * s, size: 8.5, colour: carriedColour)
         }
         gdImageSetThickness(im, 1 * s)
     }

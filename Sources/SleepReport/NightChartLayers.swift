@@ -14,7 +14,7 @@ extension ChartRenderer {
             let stripRows = Int32(chart.seriesSleepWake.count)
             // Above the plot: the time-in-bed bracket and the sleep/wake strip.
             let above: Int32 = (chart.inBed != nil ? 10 : 0) + (chart.sleepWake.isEmpty ? 0 : 12)
-                + (chart.periods.isEmpty ? 0 : 16)   // the periods' brackets and labels
+                + (chart.periods.isEmpty && chart.carried.isEmpty ? 0 : 16)   // the periods' brackets and labels
             let right: Int32 = (chart.secondary == nil ? 30 : 70) * s
             let bottom: Int32 = (chart.showPhases ? 88 : 62) * s
             self.s = s

@@ -126,13 +126,28 @@ struct DayPeriodsTests {
         #expect(try #require(napShade.max()) < lastLine / 3)
     }
 
+    @Test("the next day's chart brackets the sleep carried from the day before, apart from its own periods")
+    func carriedOnChart() throws {
+        let second = try #require(DayFixtures.rows()[1].analysis)
+        let chart = NightPageText.chart(second, epochs: nil, timeline: DayFixtures.timeline, date: CivilDate(year: 2024, month: 6, day: 15),
+                                        interval: AnalysisParameters().interval)
+        #expect(chart.carried.count == 1 && chart.carried.first?.start == DayFixtures.at(1440) && chart.carried.first?.end == DayFixtures.at(1500))
+        #expect(chart.periods.map(\.label) == ["main 23:40–06:20"])
+        let bracket = columns(ChartRenderer().png(chart), ChartRenderer.classColour(.carriedSleep), rows: 40..<76, tolerance: 12)
+        // At the chart's start (12:00–13:00 and its label); the main label's anti-aliased edges may match further right.
+        #expect(bracket.filter { $0 < 140 }.count > 30, "\(bracket)")
+    }
+
     @Test("without periods the night chart is drawn as before: no marks, the axis on the data alone")
     func nilPeriodsChart() throws {
         let without = NightPageText.chart(DayFixtures.analysis(periods: nil), epochs: nil, timeline: DayFixtures.timeline,
                                           date: DayFixtures.date, interval: AnalysisParameters().interval)
         let empty = NightPageText.chart(DayFixtures.analysis(periods: []), epochs: nil, timeline: DayFixtures.timeline,
                                         date: DayFixtures.date, interval: AnalysisParameters().interval)
-        #expect(without.periods.isEmpty && without.periodSpan == nil)
+        #expect(without.periods.isEmpty && without.periodSpan == nil && without.carried.isEmpty)
+        let bare = NightPageText.chart(DayFixtures.analysis(periods: nil, day: nil), epochs: nil, timeline: DayFixtures.timeline,
+                                       date: DayFixtures.date, interval: AnalysisParameters().interval)
+        #expect(bare.carried.isEmpty && bare.periods.isEmpty)
         let renderer = ChartRenderer(fontPath: nil)
         #expect(SHA256Hex.pixels(renderer.png(without)) == SHA256Hex.pixels(renderer.png(empty)))
         for kind in [SleepPeriodKind.nap, .secondary] {
