@@ -119,8 +119,10 @@ extension ChartRenderer {
 }
 
 /// The index's overview of many nights at a glance: one row per night, its sleep period as a bar
-/// on a clock axis from 18:00 to 14:00 (local), time in bed as a lighter bar behind it, and TST
-/// written at the right.
+/// on a clock axis from 18:00 to 14:00 (local), time in bed as a lighter bar behind it, the day's
+/// other sleeps (naps, a secondary sleep) in their kinds' colours, and TST written at the right.
+/// A sleep before 18:00 or after 14:00 (a day sleeper's, a nap) widens the axis
+/// (``NightsOverview/span``), so it is never cut.
 public struct NightsOverview: Sendable {
     public struct Row: Sendable {
         /// Shortened in the middle ("…") where it would run into the bars.
@@ -129,13 +131,33 @@ public struct NightsOverview: Sendable {
         public var inBed: (Int, Int)?
         public var sleep: (Int, Int)?
         public var totalSleepMinutes: Double?
-        public init(label: String, inBed: (Int, Int)?, sleep: (Int, Int)?, totalSleepMinutes: Double?) {
+        /// The day's sleep periods other than the main one: kind, onset and wake in seconds after noon.
+        public var others: [(kind: SleepPeriodKind, start: Int, end: Int)] = []
+        public init(label: String, inBed: (Int, Int)?, sleep: (Int, Int)?, totalSleepMinutes: Double?,
+                    others: [(kind: SleepPeriodKind, start: Int, end: Int)] = []) {
             self.label = label; self.inBed = inBed; self.sleep = sleep; self.totalSleepMinutes = totalSleepMinutes
+            self.others = others
         }
     }
     public var title: String
     public var rows: [Row]
     public init(title: String, rows: [Row]) { self.title = title; self.rows = rows }
+
+    /// The axis's span in seconds after noon: 18:00 to 14:00, widened in whole two hours to take
+    /// in every bar (a day sleep to 15:30 ends the axis at 16:00, a nap at 13:00 starts it at noon),
+    /// within noon the day before to noon the day after.
+    public var span: (from: Int, to: Int) {
+        var lo = 6 * 3600, hi = 26 * 3600
+        for r in rows {
+            for bar in [r.inBed, r.sleep].compactMap({ $0 }) + r.others.map({ ($0.start, $0.end) }) {
+                lo = min(lo, bar.0); hi = max(hi, bar.1)
+            }
+        }
+        let step = 7200
+        lo = max(-12 * 3600, Int(LocalClock.floorDiv(Int64(lo), Int64(step))) * step)
+        hi = min(48 * 3600, -Int(LocalClock.floorDiv(Int64(-hi), Int64(step))) * step)
+        return (lo, hi)
+    }
 }
 
 extension ChartRenderer {
@@ -147,16 +169,17 @@ extension ChartRenderer {
             let colour = Self.rgb
             let ink = colour(40, 40, 40), grid = colour(220, 220, 220)
             let bed = colour(200, 222, 242), sleep = colour(0, 90, 160)
-            let from = 6 * 3600, to = 26 * 3600   // 18:00 to 14:00 the next day, as seconds after noon
+            let (from, to) = o.span   // 18:00 to 14:00 the next day, as seconds after noon, or wider
             let plotW = W - left - right
             func px(_ t: Int) -> Int32 { left + Int32(Double(min(max(t, from), to) - from) / Double(to - from) * Double(plotW)) }
             text(im, o.title, x: left, y: 22 * s, size: 12 * Double(s), colour: ink)
-            text(im, "Light bar: time in bed; dark bar: sleep period (onset to wake); right: total sleep time.", x: left, y: 38 * s, size: 8.5 * Double(s), colour: ink)
-            for h in stride(from: 18, through: 38, by: 2) {
+            let others = o.rows.contains { !$0.others.isEmpty } ? "; green: nap; ochre: secondary sleep" : ""
+            text(im, "Light bar: time in bed; dark bar: sleep period (onset to wake)\(others); right: total sleep time.", x: left, y: 38 * s, size: 8.5 * Double(s), colour: ink)
+            for h in stride(from: 12 + from / 3600, through: 12 + to / 3600, by: 2) {
                 let x = px((h - 12) * 3600)
                 gdImageSetThickness(im, 1 * s)
                 gdImageLine(im, x, top, x, top + rowH * Int32(o.rows.count), grid)
-                let c = h % 24
+                let c = ((h % 24) + 24) % 24
                 text(im, (c < 10 ? "0" : "") + "\(c):00", x: x - 15 * s, y: top + rowH * Int32(o.rows.count) + 18 * s, size: 8.5 * Double(s), colour: ink)
             }
             for (k, r) in o.rows.enumerated() {
@@ -164,6 +187,10 @@ extension ChartRenderer {
                 text(im, fitted(r.label, size: 8.5 * Double(s), width: left - 20 * s), x: 8 * s, y: y1, size: 8.5 * Double(s), colour: ink)
                 if let b = r.inBed { FastGD.fill(im, px(b.0), y0, px(b.1), y1, bed) }
                 if let sl = r.sleep { FastGD.fill(im, px(sl.0), y0 + 3 * s, px(sl.1), y1 - 3 * s, sleep) }
+                for p in r.others {
+                    let rgb = Self.kindColours[p.kind] ?? (0, 90, 160)
+                    FastGD.fill(im, px(p.start), y0 + 3 * s, px(p.end), y1 - 3 * s, colour(rgb.0, rgb.1, rgb.2))
+                }
                 if let t = r.totalSleepMinutes {
                     let total = Int(t.rounded()), h = total / 60, m = total % 60
                     text(im, "TST \(h) h \(m < 10 ? "0" : "")\(m)", x: W - right + 10 * s, y: y1, size: 8.5 * Double(s), colour: ink)

@@ -39,8 +39,9 @@ public struct ChartRenderer: Sendable {
     /// The time-in-bed bracket: dark grey, apart from every fill.
     static func inBedColour(_ colour: (Int32, Int32, Int32) -> Int32) -> Int32 { colour(90, 90, 90) }
 
-    /// The night chart, drawn in layers from the back: the shaded bands, the grid with its clock
-    /// labels, the second axis's line, the time-in-bed bracket, the sleep/wake strips, the phase
+    /// The night chart, drawn in layers from the back: the shaded bands (the day's other sleep
+    /// periods among them), the grid with its clock labels, the second axis's line, the time-in-bed
+    /// bracket, the brackets of the day's sleep periods, the sleep/wake strips, the phase
     /// strip with the legend, and the movement lines on top (``NightLayers``).
     public func png(_ chart: MovementChart) -> [UInt8] {
         let s: Int32 = 2 // supersampling factor
@@ -58,6 +59,7 @@ public struct ChartRenderer: Sendable {
         night.drawGridAndClockLabels()
         night.drawSecondaryLine()
         night.drawInBedBracket()
+        night.drawPeriodMarks()
         night.drawSleepWakeStrip()
         night.drawSeriesSleepWakeStrips()
         if chart.showPhases, let first = chart.series.first {

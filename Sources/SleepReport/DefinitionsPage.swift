@@ -1,4 +1,5 @@
 import Mustache
+import SleepCore
 
 /// `definitions.html` at the top of the reports folder: what every number on the pages means,
 /// with its unit. Written with every report and linked from the index, each night page and the
@@ -8,7 +9,43 @@ public enum DefinitionsPage {
     public static let fileName = "definitions.html"
 
     public static func page() -> String {
-        HTMLPages.library.render(["title": "sleepsta — definitions"], withTemplate: "definitions") ?? ""
+        let context: [String: Any] = [
+            "title": "sleepsta — definitions",
+            "secondaryMinimum": NumberText.minutes(SleepPeriod.secondaryMinimumMinutes),
+            "napMinimum": NumberText.minutes(SleepPeriod.napMinimumSleepMinutes),
+            "kinds": SleepPeriodKind.allCases.map { ["code": $0.rawValue, "meaning": kindMeaning($0)] },
+            "classes": DayMinuteClass.allCases.map { ["code": $0.code, "meaning": classMeaning($0)] },
+        ]
+        return HTMLPages.library.render(context, withTemplate: "definitions") ?? ""
+    }
+
+    /// What a period kind is, with the thresholds the kinds are told apart by (from
+    /// ``SleepPeriod``, so the page follows them when they change).
+    static func kindMeaning(_ kind: SleepPeriodKind) -> String {
+        switch kind {
+        case .main:
+            return "The day's longest sleep period: the one the night's row, metrics and chart shading report."
+        case .secondary:
+            return "Another sleep period of at least \(NumberText.minutes(SleepPeriod.secondaryMinimumMinutes)) from onset to wake (SPT): the other half of a split night, a night worker's second sleep."
+        case .nap:
+            return "A shorter sleep period (SPT under \(NumberText.minutes(SleepPeriod.secondaryMinimumMinutes))) with at least \(NumberText.minutes(SleepPeriod.napMinimumSleepMinutes)) of sleep."
+        }
+    }
+
+    /// What a minute class is: every minute of a day has exactly one (``DayMinuteClass``); the
+    /// code is the one exports and the participant timeline's legend use.
+    static func classMeaning(_ c: DayMinuteClass) -> String {
+        switch c {
+        case .noData: return "No samples: before or after the recording, or a gap. Neither sleep nor wake."
+        case .awake: return "Worn, with data, in no sleep period."
+        case .notWornTemperature: return "Not worn: the device's temperature fell below skin level while it lay still."
+        case .notWornStill: return "Not worn: the device lay still at one attitude (laid down)."
+        case .notWornNoMovement: return "Not worn: no movement for so long (GGIR's 2013 non-wear rule, van Hees 2013), or the file's own off-wrist mark."
+        case .sleepMain: return "In the day's main sleep period (onset to wake)."
+        case .sleepSecondary: return "In a secondary sleep period (onset to wake)."
+        case .nap: return "In a nap (onset to wake)."
+        case .carriedSleep: return "In a sleep period of an earlier day that runs on past this day's noon (see carried sleep below)."
+        }
     }
 
     static let template = """
@@ -39,6 +76,26 @@ public enum DefinitionsPage {
     <dt>Sleep period</dt><dd>From the first to the last persistent sleep run (≥ 10 min of sleep epochs), on the interval hypnogram.</dd>
     <dt>Movement phases (awake, light, deep)</dt><dd>Inside the sleep period: wake intervals are <em>awake</em>; sleep intervals at or below the 25th percentile of the night's sleep movement are <em>deep</em>, the rest <em>light</em>. Movement intensity, not EEG sleep stages.</dd>
     </dl>
+    <h2 id="periods">Every sleep of the day</h2>
+    <p>A day is the same window as a night: local noon to the next local noon. It holds every sleep period the method found in it, each of one kind:</p>
+    <table>
+    <tr><th>Kind</th><th>Definition</th></tr>
+    {{#kinds}}<tr><td><code>{{code}}</code></td><td>{{meaning}}</td></tr>
+    {{/kinds}}
+    </table>
+    <p>Kinds are told apart by SPT: a sleep other than the main one is <code>secondary</code> from {{secondaryMinimum}} of SPT on, a <code>nap</code> below it, and a nap needs at least {{napMinimum}} of sleep.
+    Each period has its time in bed, onset and wake, SPT, TST, WASO, awakenings and efficiency (TST / time in bed × 100) as a night does, and a source:
+    <code>data</code> (found in the recording) or <code>diary</code> (a sleep diary gave its time in bed). Minutes without data or not worn inside a period are neither sleep nor wake.</p>
+    <p><b>Which day a period belongs to</b>: the day its sleep onset falls in, and that day only.
+    <b>Carried sleep</b>: the minutes of a period that runs on past the noon ending its day (a night worker's sleep from 08:30 to 15:30) are counted by the next day as sleep carried from the day before (<code>sleep-carried</code>), never as a period of its own; pages and the participant timeline draw them in the kind of the period they belong to.</p>
+    <p>Every minute of a day has exactly one class:</p>
+    <table>
+    <tr><th>Class</th><th>Definition</th></tr>
+    {{#classes}}<tr><td><code>{{code}}</code></td><td>{{meaning}}</td></tr>
+    {{/classes}}
+    </table>
+    <p>Naps per day (index, participant page): the mean number of naps over the days whose night is scored; nap minutes per day: the mean minutes classed <code>nap</code> over those days.
+    Movement phases (awake, light, deep) inside a period are levels of movement intensity, not sleep stages: a wrist's movement cannot tell EEG stages apart.</p>
     <h2>Night metrics</h2>
     <table>
     <tr><th>Metric</th><th>Unit</th><th>Definition</th></tr>

@@ -24,7 +24,8 @@ public enum HTMLPages {
     /// tables, and what the data and the surveys say.
     public static func nightPage(_ input: NightReportInput, chartFile: String) -> String {
         var context = nightStatusContext(input)
-        for part in [nightMethodContext(input), nightChartAndTablesContext(input, chartFile: chartFile), nightDataContext(input)] {
+        for part in [nightMethodContext(input), nightChartAndTablesContext(input, chartFile: chartFile), nightDataContext(input),
+                     dayPeriodsContext(input.analysis, input.timeline)] {
             context.merge(part) { first, _ in first }
         }
         return library.render(context, withTemplate: "night") ?? ""
@@ -305,7 +306,7 @@ public enum HTMLPages {
             "se": meanAndSD(s.statistic("sleep_efficiency_pct")) { NumberText.fixed($0, 1) },
             "waso": meanAndSD(s.statistic("waso_min"), NumberText.minutes),
             "tstWeek": "\(NumberText.minutes(tst?.weekday)) / \(NumberText.minutes(tst?.weekend))",
-            "sri": NumberText.fixed(s.sleepRegularityIndex, 1),
+            "sri": NumberText.fixed(s.sleepRegularityIndex, 1), "naps": NumberText.fixed(e.napsPerDay, 2),
             "isiv": s.interdailyStability == nil && s.intradailyVariability == nil ? "–"
                 : "\(NumberText.fixed(s.interdailyStability, 2)) / \(NumberText.fixed(s.intradailyVariability, 2))",
         ]

@@ -34,6 +34,12 @@ public struct MovementChart: Sendable {
     public var inBed: (start: Int64, end: Int64)? = nil
     /// Phase strip from the first series' points.
     public var showPhases: Bool
+    /// Every sleep period of the night's day, marked above the plot (``PeriodMark``); empty for
+    /// an analysis without periods, whose chart is then drawn as before periods existed.
+    public var periods: [PeriodMark] = []
+    /// Stretches of the window in sleep carried from the day before (``DayMinuteClass/carriedSleep``:
+    /// a period of an earlier day running on past noon), UTC seconds; bracketed like a period.
+    public var carried: [(start: Int64, end: Int64)] = []
 
     /// A shaded stretch of the night: the device not worn, or no data.
     public struct Band: Sendable {
@@ -87,6 +93,8 @@ public struct MovementChart: Sendable {
                                   series: [Series(label: "\(analysis.parameters.interval) intervals", points: points)], sleepPeriod: period)
         chart.clock = timeline
         chart.inBed = analysis.metrics.map { ($0.inBedStartUTC, $0.inBedEndUTC) }
+        chart.periods = PeriodMark.marks(analysis.periods, timeline)
+        chart.carried = carriedRuns(analysis.day)
         return chart
     }
 }
@@ -109,6 +117,8 @@ extension MovementChart {
                                   series: [Series(label: "ENMO per \(analysis.parameters.interval)", points: points)], sleepPeriod: period)
         chart.clock = timeline
         chart.inBed = analysis.metrics.map { ($0.inBedStartUTC, $0.inBedEndUTC) }
+        chart.periods = PeriodMark.marks(analysis.periods, timeline)
+        chart.carried = carriedRuns(analysis.day)
         guard let first = analysis.intervals.first, let last = analysis.intervals.last, let e = epochs else { return chart }
         // Shaded "not worn" as the method judged it, not as GGIR's stored flags say.
         let sliced = e.slice(from: first.movement.startUTC, to: last.movement.endUTC)

@@ -14,6 +14,7 @@ extension ChartRenderer {
             let stripRows = Int32(chart.seriesSleepWake.count)
             // Above the plot: the time-in-bed bracket and the sleep/wake strip.
             let above: Int32 = (chart.inBed != nil ? 10 : 0) + (chart.sleepWake.isEmpty ? 0 : 12)
+                + (chart.periods.isEmpty && chart.carried.isEmpty ? 0 : 16)   // the periods' brackets and labels
             let right: Int32 = (chart.secondary == nil ? 30 : 70) * s
             let bottom: Int32 = (chart.showPhases ? 88 : 62) * s
             self.s = s
@@ -45,9 +46,11 @@ extension ChartRenderer {
         /// Nil for a chart without a stretch of data to draw.
         init?(renderer: ChartRenderer, image: gdImagePtr, chart: MovementChart, frame: NightFrame) {
             let allPoints = chart.series.flatMap(\.points)
-            guard let xStart = allPoints.map(\.startLocal).min(), let xEnd = allPoints.map(\.endLocal).max(), xEnd > xStart else {
+            guard var xStart = allPoints.map(\.startLocal).min(), var xEnd = allPoints.map(\.endLocal).max(), xEnd > xStart else {
                 return nil
             }
+            // A day sleep runs past the window's end, where the data stop: the axis covers it.
+            if let span = chart.periodSpan { xStart = min(xStart, span.start); xEnd = max(xEnd, span.end) }
             self.renderer = renderer; im = image; self.chart = chart
             s = frame.s; left = frame.left; top = frame.top; plotW = frame.plotW; plotH = frame.plotH
             axis = MovementChart.axis(xStart: xStart, xEnd: xEnd, clock: chart.clock)
@@ -72,6 +75,7 @@ extension ChartRenderer {
             if let p = chart.sleepPeriod {
                 FastGD.fill(im, px(max(p.start, t0)), top, px(min(p.end, t1)), top + plotH, Self.sleepShade)
             }
+            drawPeriodBands()
             if chart.bands.isEmpty, let first = chart.series.first {
                 for pt in first.points where pt.value == nil {
                     FastGD.fill(im, px(pt.startLocal), top, px(pt.endLocal), top + plotH, Self.gapShade)

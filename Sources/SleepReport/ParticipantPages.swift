@@ -17,6 +17,11 @@ public struct ParticipantReportInput: Sendable {
     public var nights: [IndexRow]
     /// The overview charts of the participant's nights, in the page's folder.
     public var overviewCharts: [String]
+    /// The participant's days with minute classes (``ParticipantDays/make(_:)``); empty where no
+    /// analysis has them, and the page then shows no section of days.
+    public var days: [ParticipantDay] = []
+    /// The day timeline's PNG (``DayTimeline``), in the page's folder.
+    public var dayChart: String? = nil
     public init(summary: ParticipantSummary, rule: String, recordings: [Link], nights: [IndexRow], overviewCharts: [String] = []) {
         self.summary = summary; self.rule = rule; self.recordings = recordings; self.nights = nights; self.overviewCharts = overviewCharts
     }
@@ -47,7 +52,7 @@ extension HTMLPages {
                     "inBed": m.map { "\(NumberText.clock($0.inBedStartUTC, r.timeline))–\(NumberText.clock($0.inBedEndUTC, r.timeline))" } ?? "–",
                     "tst": NumberText.minutes(m?.totalSleepTimeMinutes), "se": m.map { NumberText.fixed($0.sleepEfficiencyPercent, 1) } ?? "–"]
         }
-        let context: [String: Any] = [
+        var context: [String: Any] = [
             "title": "Participant \(s.participant.id)", "id": s.participant.id, "group": s.participant.group,
             "hasGroup": !s.participant.group.isEmpty, "rule": p.rule,
             "nights": Plural.count(s.nights - s.nightsInsufficient, "night"), "scored": String(s.nightsScored),
@@ -57,7 +62,30 @@ extension HTMLPages {
             "is": NumberText.fixed(s.interdailyStability, 3), "iv": NumberText.fixed(s.intradailyVariability, 3),
             "sri": NumberText.fixed(s.sleepRegularityIndex, 1),
         ]
+        context.merge(participantDaysContext(p)) { first, _ in first }
         return library.render(context, withTemplate: "participant") ?? ""
+    }
+
+    /// The participant page's days: the timeline, the mean naps and nap minutes per included
+    /// day, and a row per day with its periods; nothing where no day has minute classes.
+    static func participantDaysContext(_ p: ParticipantReportInput) -> [String: Any] {
+        let days = p.days
+        let rows: [[String: String]] = days.map { d in
+            let a = d.account
+            let periods = a.periods.map { "\($0.kind.rawValue) \(NumberText.clock($0.sleepOnsetUTC, d.timeline))–\(NumberText.clock($0.wakeTimeUTC, d.timeline))" }
+            return ["href": "../../\(d.nightID)/index.html", "date": d.date.description,
+                    "periods": periods.isEmpty ? "–" : periods.joined(separator: "; "),
+                    "naps": String(a.napCount), "napMinutes": NumberText.minutes(Double(a.minutes.minutes(.nap))),
+                    "notWorn": NumberText.minutes(Double(a.notWornMinutes)), "valid": NumberText.minutes(Double(a.validWearMinutes)),
+                    "included": a.included ? "yes" : "no (\(a.excludedReason ?? "–"))"]
+        }
+        let included = days.filter(\.account.included).count
+        return [
+            "hasDays": !days.isEmpty, "dayRows": rows, "dayChart": p.dayChart.map { [$0] } ?? [],
+            "napsPerDay": NumberText.fixed(ParticipantDays.napsPerDay(days), 2),
+            "napMinutesPerDay": NumberText.minutes(ParticipantDays.napMinutesPerDay(days)),
+            "includedDays": Plural.count(included, "included day"),
+        ]
     }
 }
 
@@ -77,6 +105,17 @@ enum ParticipantTemplates {
     </table>
     <h2>Rest-activity rhythm</h2>
     <p>Interdaily stability {{is}} · intradaily variability {{iv}} · sleep regularity index {{sri}} <span class="def">(means over the recordings of at least 3 days; per recording on its page)</span></p>
+    {{#hasDays}}
+    <h2>Every sleep of the day</h2>
+    <p>Naps per day: <b class="naps-per-day">{{napsPerDay}}</b> · nap minutes per day: <b>{{napMinutesPerDay}}</b> <span class="def">(means over {{includedDays}}: days whose night is scored)</span></p>
+    {{#dayChart}}<p><span class="chartbox"><img class="chart" src="{{.}}" alt="Each day from noon to noon, every minute coloured by its class: sleep by kind (main, secondary, nap), awake, not worn, no data"></span></p>{{/dayChart}}
+    <table class="stack">
+    <tr><th>Day</th><th>Sleep periods (onset–wake)</th><th>Naps</th><th>Nap minutes</th><th>Not worn</th><th>Worn, with data</th><th>Included</th></tr>
+    {{#dayRows}}<tr><td data-label="Day"><a href="{{href}}">{{date}}</a></td><td data-label="Sleep periods">{{periods}}</td><td class="num" data-label="Naps">{{naps}}</td><td class="num" data-label="Nap minutes">{{napMinutes}}</td><td class="num" data-label="Not worn">{{notWorn}}</td><td class="num" data-label="Worn, with data">{{valid}}</td><td data-label="Included">{{included}}</td></tr>
+    {{/dayRows}}
+    </table>
+    <p class="def">Kinds and minute classes: <a href="../../definitions.html#periods">definitions</a>.</p>
+    {{/hasDays}}
     <h2>Recordings</h2>
     <ul>{{#recordings}}<li><a href="{{href}}"><code>{{label}}</code></a></li>{{/recordings}}</ul>
     <h2>Nights</h2>

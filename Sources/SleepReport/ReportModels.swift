@@ -57,6 +57,11 @@ public struct ParticipantIndexEntry: Sendable {
     public var summary: ParticipantSummary
     /// The participant page, relative to the reports folder (`participants/p07/index.html`).
     public var href: String
-    public init(summary: ParticipantSummary, href: String) { self.summary = summary; self.href = href }
+    /// The mean nap count per included day (``ParticipantDays/napsPerDay(_:)``); nil where no day
+    /// has its periods (older stores, methods that find none): the index then shows "–".
+    public var napsPerDay: Double? = nil
+    public init(summary: ParticipantSummary, href: String, napsPerDay: Double? = nil) {
+        self.summary = summary; self.href = href; self.napsPerDay = napsPerDay
+    }
 }
 

@@ -62,6 +62,16 @@ enum Templates {
     {{/metrics}}
     </table>
     {{/scored}}
+    {{#hasDayPeriods}}
+    <h2>Sleep periods of the day ({{periodCount}})</h2>
+    <p class="def">Every sleep of this noon-to-noon day, the main one first: marked on the chart above by kind. Times are local; SPT, TST, WASO, awakenings and efficiency as for the night (<a href="../definitions.html#periods">definitions</a>).</p>
+    <table class="stack">
+    <tr><th>Kind</th><th>In bed</th><th>Onset</th><th>Wake</th><th>SPT</th><th>TST</th><th>WASO</th><th>Awakenings</th><th>Efficiency</th><th>Source</th></tr>
+    {{#dayPeriods}}<tr class="period-{{kind}}"><td data-label="Kind">{{kind}}</td><td data-label="In bed">{{inBed}}</td><td data-label="Onset">{{onset}}</td><td data-label="Wake">{{wake}}</td><td class="num" data-label="SPT">{{spt}}</td><td class="num" data-label="TST">{{tst}}</td><td class="num" data-label="WASO">{{waso}}</td><td class="num" data-label="Awakenings">{{awakenings}}</td><td class="num" data-label="Efficiency">{{se}}</td><td data-label="Source">{{source}}</td></tr>
+    {{/dayPeriods}}
+    </table>
+    {{#periodEvidence}}<p class="evidence">{{.}}</p>{{/periodEvidence}}
+    {{/hasDayPeriods}}
     {{#hasActiware}}
     <h2>{{actiwareTitle}}</h2>
     <p>{{actiwareNote}}</p>
@@ -126,10 +136,10 @@ enum Templates {
     {{/hasFailures}}
     {{^hasNights}}<p>No nights are stored yet.</p>{{/hasNights}}
     {{#hasParticipants}}<h2>Participants ({{participantCount}})</h2>
-    <p class="def">One row per participant ({{participantRule}}): nights scored of those with enough data for an analysis, mean ± SD over the scored nights, and the rest-activity rhythm of their recordings. Onset and wake are local clock times.</p>
+    <p class="def">One row per participant ({{participantRule}}): nights scored of those with enough data for an analysis, mean ± SD over the scored nights, naps per day (the mean nap count per day whose night is scored; – where the analyses hold no periods), and the rest-activity rhythm of their recordings. Onset and wake are local clock times.</p>
     <table class="stack">
-    <tr><th>Participant</th><th>Nights</th><th>TST</th><th>Onset</th><th>Wake</th><th>SE %</th><th>WASO</th><th>TST weekday / weekend</th><th>SRI</th><th>IS / IV</th></tr>
-    {{#participants}}<tr><td data-label="Participant"><a href="{{href}}">{{id}}</a>{{#hasGroup}}<br><span class="def">{{group}}</span>{{/hasGroup}}</td><td class="num" data-label="Nights">{{scored}} of {{nights}}</td><td class="num" data-label="TST">{{tst}}</td><td class="num" data-label="Onset">{{onset}}</td><td class="num" data-label="Wake">{{wake}}</td><td class="num" data-label="SE %">{{se}}</td><td class="num" data-label="WASO">{{waso}}</td><td class="num" data-label="TST weekday / weekend">{{tstWeek}}</td><td class="num" data-label="SRI">{{sri}}</td><td class="num" data-label="IS / IV">{{isiv}}</td></tr>
+    <tr><th>Participant</th><th>Nights</th><th>TST</th><th>Onset</th><th>Wake</th><th>SE %</th><th>WASO</th><th>TST weekday / weekend</th><th>Naps per day</th><th>SRI</th><th>IS / IV</th></tr>
+    {{#participants}}<tr><td data-label="Participant"><a href="{{href}}">{{id}}</a>{{#hasGroup}}<br><span class="def">{{group}}</span>{{/hasGroup}}</td><td class="num" data-label="Nights">{{scored}} of {{nights}}</td><td class="num" data-label="TST">{{tst}}</td><td class="num" data-label="Onset">{{onset}}</td><td class="num" data-label="Wake">{{wake}}</td><td class="num" data-label="SE %">{{se}}</td><td class="num" data-label="WASO">{{waso}}</td><td class="num" data-label="TST weekday / weekend">{{tstWeek}}</td><td class="num" data-label="Naps per day">{{naps}}</td><td class="num" data-label="SRI">{{sri}}</td><td class="num" data-label="IS / IV">{{isiv}}</td></tr>
     {{/participants}}
     </table>{{/hasParticipants}}
     {{#hasNights}}<h2>Nights by participant</h2>

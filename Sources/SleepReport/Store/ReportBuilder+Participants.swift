@@ -24,7 +24,8 @@ extension ReportBuilder {
             let paths = (recordings[p] ?? []).sorted()
             let summary = ParticipantSummary.compute(participant: p, recordings: paths.map(PrintableText.escaped), nights: nights.count,
                                                      insufficient: nights.filter { $0.analysis?.status == .insufficientData }.count, scored: scored, rhythms: paths.compactMap { rhythms[$0] })
-            return ParticipantIndexEntry(summary: summary, href: Self.participantFolder(p.id) + "/index.html")
+            return ParticipantIndexEntry(summary: summary, href: Self.participantFolder(p.id) + "/index.html",
+                                         napsPerDay: ParticipantDays.napsPerDay(ParticipantDays.make(nights)))
         }
     }
 
@@ -41,8 +42,16 @@ extension ReportBuilder {
             }
             let overview = try Self.writeOverview(Self.overviewCharts(nights, participantInLabel: false), in: directory, renderer: renderer)
             outcomes += overview.outcomes
-            let page = HTMLPages.participantPage(ParticipantReportInput(summary: e.summary, rule: participants.description,
-                                                                        recordings: recordings, nights: nights, overviewCharts: overview.files))
+            var input = ParticipantReportInput(summary: e.summary, rule: participants.description,
+                                               recordings: recordings, nights: nights, overviewCharts: overview.files)
+            // Every sleep of each day, where the analyses hold the days' minute classes.
+            input.days = ParticipantDays.make(nights)
+            if !input.days.isEmpty {
+                let chart = ParticipantDays.timeline(input.days, title: "Participant \(e.summary.participant.id) · every sleep of the day")
+                outcomes.append(try ReportWriter.write(renderer.png(chart), to: directory + "/days.png"))
+                input.dayChart = "days.png"
+            }
+            let page = HTMLPages.participantPage(input)
             outcomes.append(try ReportWriter.write(page, to: directory + "/index.html"))
         }
         return outcomes

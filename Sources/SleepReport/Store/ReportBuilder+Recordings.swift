@@ -59,7 +59,9 @@ extension ReportBuilder {
             for n in nights {
                 let m = n.analysis?.metrics
                 if n.analysis?.status == .scored, let m { scored.append((n.date, m)) }
-                if let m, let on = m.sleepOnsetUTC, let off = m.wakeTimeUTC { periods.append((on, off)) }
+                // Every sleep of the day where the analysis has its periods, else the night's one.
+                if let all = n.analysis?.periods, !all.isEmpty { periods += all.map { ($0.sleepOnsetUTC, $0.wakeTimeUTC) } }
+                else if let m, let on = m.sleepOnsetUTC, let off = m.wakeTimeUTC { periods.append((on, off)) }
                 links2.append(.init(href: "../../\(n.nightID)/index.html", date: n.date.description, status: n.analysis?.status.rawValue ?? "not analysed",
                                     inBed: m.map { "\(LocalClock.hhmm(localSecond: timeline.localSecond(atUTC: $0.inBedStartUTC)))–\(LocalClock.hhmm(localSecond: timeline.localSecond(atUTC: $0.inBedEndUTC)))" } ?? "–",
                                     tst: NumberText.minutes(m?.totalSleepTimeMinutes),
@@ -135,8 +137,13 @@ extension ReportBuilder {
         if let dash = r.nightID.range(of: "_\(r.date)-", options: .backwards), let n = Int(r.nightID[dash.upperBound...]) {
             label += " (night \(n))"
         }
+        // The day's other sleeps (naps, a secondary sleep), where the analysis has its periods.
+        let others = (r.analysis?.periods ?? []).filter { $0.kind != .main }.compactMap { p -> (kind: SleepPeriodKind, start: Int, end: Int)? in
+            guard let a = after(p.sleepOnsetUTC), let b = after(p.wakeTimeUTC) else { return nil }
+            return (p.kind, a, b)
+        }
         return NightsOverview.Row(label: label, inBed: inBed, sleep: sleep,
-                                  totalSleepMinutes: r.analysis?.status == .scored ? m?.totalSleepTimeMinutes : nil)
+                                  totalSleepMinutes: r.analysis?.status == .scored ? m?.totalSleepTimeMinutes : nil, others: others)
     }
 
     /// The file name of an overview's chart `k` (0-based): `overview.png`, `overview-2.png` …
