@@ -90,6 +90,9 @@ struct ShiftWrist {
     var sleep: SleepMotion?
     var previous: ShiftWorkerWeek.Minute? = nil
 
+    /// The largest drift of the forearm's attitude in one awake second (degrees; ``second(_:)``).
+    static let awakeDriftDegrees = 6.0
+
     /// Awake at home: calmer than a working day's script (``DayNightScript/day``).
     static let home = DayNightScript.Level(burstProbability: 0.25, amplitudeG: 0.04...0.4, postureChangeProbability: 1.0 / 30)
 
@@ -134,6 +137,12 @@ struct ShiftWrist {
         } else {
             if state == .inBedAwake { sleep?.awake() }
             if rng.unit() < level.postureChangeProbability { gravity = WearableCSVGenerator.randomGravity(&rng) }
+            // Awake and about (home, work, up at night), the forearm is never held for long: it
+            // reaches, gestures and swings, so its attitude drifts second by second between the
+            // larger changes. This is what HDCZA's change of angle (van Hees 2018) sees by day.
+            if state == .home || state == .work || state == .up {
+                gravity = SleepMotion.rotated(gravity, degrees: Self.awakeDriftDegrees * rng.unit(), rng: &rng)
+            }
         }
         if idle && burst.remaining == 0 && rng.unit() < level.burstProbability {
             let a = level.amplitudeG

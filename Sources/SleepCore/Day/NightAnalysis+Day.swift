@@ -8,7 +8,8 @@ extension NightAnalysis {
         let source: SleepPeriodSource = guide == nil ? .data : .diary
         let main = status == .scored ? metrics.flatMap { SleepPeriod(main: $0, source: source) } : nil
         if a.periods == nil {
-            a.periods = (main.map { [$0] } ?? []) + (kind == .epochFile ? Self.fileRestPeriods(night, main: main) : [])
+            let found = (main.map { [$0] } ?? []) + (kind == .epochFile ? Self.fileRestPeriods(night, main: main) : [])
+            a.periods = found.isEmpty ? nil : found
         }
         if kind == .wearable24h, parameters.nightMethod == .ggir, let m = main,
            m.sleepOnsetUTC < night.window.startUTC + Int64(WearableDayPeriods.carriedLeadMinutes * 60) {

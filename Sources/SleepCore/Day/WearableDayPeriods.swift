@@ -6,32 +6,36 @@
 /// - Asleep, muscle tone falls and the forearm lies at one angle for minutes on end between
 ///   posture changes; awake and still (reading, a film, a desk), the arm is held by muscle tone and
 ///   posture is kept actively, so the wrist moves by a few degrees every minute or two (a page, the
-///   face, a cup, the mouse). Sleep is therefore sought where both of GGIR's signals of rest agree:
-///   the low change of angle-z of HDCZA's rest blocks (van Hees et al. 2018) and sustained
-///   inactivity, no change above 5° for 5 min (van Hees et al. 2015). A rest block outside the
-///   main period counts as sleep only when sustained inactivity fills most of its sleep period
-///   (``minimumSleepFraction``): still wake makes short, broken bouts.
-/// - Blocks of rest with wake between them are one period when the wake is short (GGIR's
-///   `spt_max_gap_dur`, 60 min) and nobody got up: lying awake in bed moves the wrist little,
-///   while being up and about (walking, the kitchen, the bathroom and back is less than the
-///   ``upAndAboutMinutes``) keeps ENMO above GGIR's light-activity threshold (`threshold.lig`, 40 mg)
-///   minute after minute. A gap holding ``upAndAboutMinutes`` of such activity keeps two blocks
-///   apart even when it is shorter than 60 min: a split night is two periods.
+///   face, a cup, the mouse). A sleep outside the main period is therefore built from sustained
+///   inactivity, no change of angle-z above 5° for 5 min (van Hees et al. 2015), which still wake
+///   makes only in short, broken bouts: the bouts of a sleep must fill ``minimumSleepFraction`` of
+///   its sleep period, and at least ``minimumRestFraction`` of it must be rest by HDCZA's low change
+///   of angle-z at the day's own threshold (van Hees et al. 2018), GGIR's other signal of rest.
+/// - Bouts with wake between them are one sleep while the wake is brief (under
+///   ``maximumGapMinutes``: the brief awakenings inside sleep last minutes) and nobody got up:
+///   lying awake in bed moves the wrist little, while being up and about keeps ENMO above GGIR's
+///   light-activity threshold (`threshold.lig`, 40 mg) minute after minute; ``upAndAboutMinutes``
+///   of it (the bathroom and back is less) keep two bouts apart. The main period keeps GGIR's
+///   window (HDCZA joins its blocks up to 60 min apart, `spt_max_gap_dur`), cut only where someone
+///   got up inside it (``pieces(of:in:rest:)``): a split night is two periods.
 /// - A nap needs at least ``SleepPeriod/napMinimumSleepMinutes`` of sleep (GGIR part 5's
 ///   `possible_nap_dur` starts at 15 min; Sundararajan et al. 2021 and the nap literature treat
-///   shorter rests as unreliable at the wrist) in a rest block of at least ``minimumRestMinutes``.
-///   Nothing here looks at the time of day: shift workers sleep by day and nap in the evening.
-/// - A sleep belongs to the day of its onset. Sleep already under way at the day's start (a rest
-///   block or its sleep beginning in the first ``carriedLeadMinutes``) began the day before: it is
-///   carried, not a period of this day.
+///   shorter rests as unreliable at the wrist). Nothing here looks at the time of day: shift
+///   workers sleep by day and nap in the evening.
+/// - A sleep belongs to the day of its onset. Sleep already under way at the day's start (in its
+///   first ``carriedLeadMinutes``) began the day before: it is carried, not a period of this day.
+/// - A nap's time in bed is its sleep period (the bouts' first start to last end): no diary says
+///   when the sleeper lay down.
 ///
 /// Onset and wake of each period follow GGIR part 4 as for the main period: the start of the first
-/// and the end of the last sustained inactivity bout that overlaps the rest block.
+/// and the end of the last sustained inactivity bout of the sleep.
 public struct WearableDayPeriods {
-    /// Shortest run of HDCZA rest that starts a candidate block (minutes).
-    public static let minimumRestMinutes = 15.0
-    /// GGIR `spt_max_gap_dur`: wake gaps shorter than this join two rest blocks (minutes).
-    public static let maximumGapMinutes = 60.0
+    /// Wake shorter than this joins two sustained inactivity bouts into one sleep (minutes): the
+    /// brief awakenings of sleep last minutes; wake of half an hour ends a nap. (GGIR joins HDCZA's
+    /// blocks up to 60 min apart, `spt_max_gap_dur`, which the main period keeps.)
+    public static let maximumGapMinutes = 30.0
+    /// Share of a period's SPT that must be HDCZA rest (the day's threshold).
+    public static let minimumRestFraction = 0.5
     /// GGIR `threshold.lig`: ENMO (g) at or above which an epoch is active.
     public static let activeENMOG: Float = 0.040
     /// Active minutes in a gap that mean someone got up (``WearableDayPeriods``).
@@ -42,7 +46,7 @@ public struct WearableDayPeriods {
     public static let carriedLeadMinutes = 5.0
 
     /// The rules' part of the method's parameters key: a change derives stored nights again.
-    public static let key = "day-periods(rest\(Int(minimumRestMinutes))min,gap<\(Int(maximumGapMinutes))min,up\(Int(upAndAboutMinutes))min@\(Int(activeENMOG * 1000))mg,sib>=\(minimumSleepFraction),carried\(Int(carriedLeadMinutes))min)"
+    public static let key = "day-periods(rest>=\(minimumRestFraction),gap<\(Int(maximumGapMinutes))min,up\(Int(upAndAboutMinutes))min@\(Int(activeENMOG * 1000))mg,sib>=\(minimumSleepFraction),carried\(Int(carriedLeadMinutes))min)"
 
     static let E = WearableEpochs.epochSeconds
     static func epochs(_ minutes: Double) -> Int { Int(minutes * 60) / E }
@@ -62,7 +66,7 @@ public struct WearableDayPeriods {
     ///     the main period; NaN (a diary guided the night) computes it as HDCZA does.
     public init(epochs: WearableEpochs, window: NightWindow, threshold: Double, states: [SleepWake?]) {
         let e = epochs
-        self.e = e; self.window = window; self.states = states
+        self.e = e; self.window = window; self.states = Self.withLeadingBout(states, e)
         let angles = (0..<e.count).map { e.hasData($0) ? Double(e.angleZ[$0]) : 0 }
         let x = HDCZA.changeStatistic(angles, WearableNightMethod.hdcza)
         var t = threshold
@@ -71,6 +75,21 @@ public struct WearableDayPeriods {
             t = min(max(PeriodsRollingWindow.quantile(day, probability: 0.10) * 15, 0.13), 0.50)
         }
         rest = (0..<e.count).map { e.isValid($0) && x[$0] < t }
+    }
+
+    /// `states` with the day's leading stillness scored as a bout: van Hees 2015 scores the
+    /// stretches between two changes of angle above 5°, so stillness that began before the day's
+    /// start (sleep under way at noon) is not a bout until its first change. Where the epochs from
+    /// the day's start to that change are all valid and last more than 5 min, they hold no change
+    /// above 5° for more than 5 min: the definition's bout, and carried sleep if it is sleep.
+    static func withLeadingBout(_ states: [SleepWake?], _ e: WearableEpochs) -> [SleepWake?] {
+        var result = states
+        var c = 0
+        while c + 1 < e.count && e.isValid(c) && e.isValid(c + 1)
+                && abs(Double(e.angleZ[c + 1] - e.angleZ[c])) <= WearableNightMethod.angleThresholdDegrees { c += 1 }
+        guard c >= epochs(WearableNightMethod.timeThresholdMinutes), c < result.count else { return result }
+        for k in 0...c { result[k] = .sleep }
+        return result
     }
 
     /// Whether epochs `gap` hold someone up and about: ``upAndAboutMinutes`` of active epochs.
@@ -97,15 +116,15 @@ public struct WearableDayPeriods {
         return result
     }
 
-    /// Rest blocks: runs of rest of at least ``minimumRestMinutes``, joined across gaps shorter
-    /// than ``maximumGapMinutes`` in which nobody got up.
-    func restBlocks() -> [EpochSpan] {
+    /// Candidate sleeps: runs of sustained inactivity joined across wake shorter than
+    /// ``maximumGapMinutes`` in which nobody got up.
+    func sleepBlocks() -> [EpochSpan] {
         var runs: [EpochSpan] = [], k = 0
-        while k < rest.count {
-            guard rest[k] else { k += 1; continue }
+        while k < states.count {
+            guard states[k] == .sleep else { k += 1; continue }
             var j = k
-            while j < rest.count && rest[j] { j += 1 }
-            if j - k >= Self.epochs(Self.minimumRestMinutes) { runs.append(EpochSpan(startEpoch: k, endEpoch: j)) }
+            while j < states.count && states[j] == .sleep { j += 1 }
+            runs.append(EpochSpan(startEpoch: k, endEpoch: j))
             k = j
         }
         var blocks: [EpochSpan] = []
@@ -149,10 +168,10 @@ public struct WearableDayPeriods {
         var found = Found(periods: [], carriedUntilUTC: nil)
         let dayEnd = window.endUTC, lead = Self.epochs(Self.carriedLeadMinutes)
         let Es = Double(Self.E) / 60
-        for block in restBlocks() {
+        for block in sleepBlocks() {
             guard let s = sleep(in: block) else { continue }
             let onUTC = e.epochStartUTC(s.onset), wkUTC = e.epochStartUTC(s.wake)
-            if min(block.startEpoch, s.onset) < lead && e.startUTC <= window.startUTC {
+            if block.startEpoch < lead && e.startUTC <= window.startUTC {
                 found.carriedUntilUTC = wkUTC
                 continue
             }
@@ -160,7 +179,9 @@ public struct WearableDayPeriods {
             let inBed = (min(e.epochStartUTC(block.startEpoch), onUTC), max(e.epochStartUTC(block.endEpoch), wkUTC))
             if let m = main, inBed.0 < m.to && m.from < inBed.1 { continue }
             let spt = Double(wkUTC - onUTC) / 60, tst = Double(s.sleep) * Es
-            guard tst >= SleepPeriod.napMinimumSleepMinutes, tst >= Self.minimumSleepFraction * spt else { continue }
+            let atRest = (s.onset..<s.wake).reduce(0) { $0 + (rest[$1] ? 1 : 0) }
+            guard tst >= SleepPeriod.napMinimumSleepMinutes, tst >= Self.minimumSleepFraction * spt,
+                  Double(atRest) >= Self.minimumRestFraction * Double(s.wake - s.onset) else { continue }
             let tib = Double(inBed.1 - inBed.0) / 60
             found.periods.append(SleepPeriod(
                 kind: SleepPeriod.otherKind(sleepPeriodMinutes: spt), source: .data, inBedStartUTC: inBed.0, inBedEndUTC: inBed.1,

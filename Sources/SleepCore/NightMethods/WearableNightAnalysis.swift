@@ -79,7 +79,7 @@ struct WearableNightAnalysis {
             others = finder.find(main: main.map { ($0.inBedStartUTC, $0.inBedEndUTC) })
         }
         let periods = (main.map { [$0] } ?? []) + others.periods
-        a.periods = periods
+        a.periods = periods.isEmpty ? nil : periods
         a.day = DayMinutes.wearable(window: W, epochs: e, laidDownUTC: laidDown, temperatureDecides: summary.temperatureDecides == true,
                                     periods: periods, carriedUntilUTC: others.carriedUntilUTC)
     }

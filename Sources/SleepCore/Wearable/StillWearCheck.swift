@@ -298,13 +298,22 @@ public enum StillWearCheck {
         return [lo..<s.startEpoch, s.endEpoch..<hi]
     }
 
+    /// Whether a live temperature channel says the epochs `r` were on the wrist: it decides first,
+    /// here as for the stretches GGIR's rule flags (a still nap at skin temperature is worn).
+    static func atSkin(_ e: WearableEpochs, _ r: Range<Int>) -> Bool {
+        guard isLive(e.temperature), let t = e.temperature else { return false }
+        return temperatureSaysWorn(t[r]) == true
+    }
+
     /// Runs of at least ``minimumLaidDownEpochs`` epochs at rest at one attitude (each within
     /// ``restingAngleDegrees`` of the run's first minute) that lie wholly outside `window`: a
     /// device taken off for a shower or laid on a table for less than GGIR's hour. Outside the
     /// sleep window such stillness is not a sleeper's: awake, a worn wrist does not hold one angle
     /// to half a degree for ten minutes. Inside it, the same stillness is deep sleep, and left alone;
     /// outside it too when a turn joins it to another still segment (a sleeper the window missed:
-    /// see the type's comment on turns).
+    /// see the type's comment on turns), or when a live temperature channel reads skin temperature
+    /// (a nap). Without either, a nap held at one attitude to half a degree, with no turn, cannot be
+    /// told from a device put down, and is taken as not worn: no sleep is made of a table.
     public static func laidDownOutside(_ e: WearableEpochs, window: EpochSpan) -> [Range<Int>] {
         var result: [Range<Int>] = []
         let minute = 60 / WearableEpochs.epochSeconds
@@ -319,7 +328,7 @@ public enum StillWearCheck {
             var j = i
             while j < e.count && !e.nonWear[j] && atRest(e, j, attitude: attitude) { j += 1 }
             if j - i >= minimumLaidDownEpochs && (j <= window.startEpoch || i >= window.endEpoch)
-                && !betweenTurns(e, stillness(e, i..<j, attitude: attitude)) {
+                && !betweenTurns(e, stillness(e, i..<j, attitude: attitude)) && !atSkin(e, i..<j) {
                 result.append(i..<j)
                 i = j
             } else {
