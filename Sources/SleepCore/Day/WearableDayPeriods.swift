@@ -9,8 +9,10 @@
 ///   face, a cup, the mouse). A sleep outside the main period is therefore built from sustained
 ///   inactivity, no change of angle-z above 5° for 5 min (van Hees et al. 2015), which still wake
 ///   makes only in short, broken bouts: the bouts of a sleep must fill ``minimumSleepFraction`` of
-///   its sleep period, and at least ``minimumRestFraction`` of it must be rest by HDCZA's low change
-///   of angle-z at the day's own threshold (van Hees et al. 2018), GGIR's other signal of rest.
+///   its sleep period, at least ``minimumRestFraction`` of it must be rest by HDCZA's low change
+///   of angle-z at the day's own threshold (van Hees et al. 2018), GGIR's other signal of rest, and
+///   it may hold at most ``maximumChangesPerHour`` changes of angle above 5° an hour (a sleeper
+///   shifts posture a few times an hour; the adjustments of still wake come every minute or two).
 /// - Bouts with wake between them are one sleep while the wake is brief (under
 ///   ``maximumGapMinutes``: the brief awakenings inside sleep last minutes) and nobody got up:
 ///   lying awake in bed moves the wrist little, while being up and about keeps ENMO above GGIR's
@@ -36,6 +38,10 @@ public struct WearableDayPeriods {
     public static let maximumGapMinutes = 30.0
     /// Share of a period's SPT that must be HDCZA rest (the day's threshold).
     public static let minimumRestFraction = 0.5
+    /// Most changes of angle-z above 5° (epoch to epoch) an hour of a sleep outside the main period
+    /// may hold: a sleeper shifts posture a few times an hour (De Koninck et al. 1992), awake and
+    /// still the arm is adjusted every minute or two.
+    public static let maximumChangesPerHour = 12.0
     /// GGIR `threshold.lig`: ENMO (g) at or above which an epoch is active.
     public static let activeENMOG: Float = 0.040
     /// Active minutes in a gap that mean someone got up (``WearableDayPeriods``).
@@ -46,7 +52,7 @@ public struct WearableDayPeriods {
     public static let carriedLeadMinutes = 5.0
 
     /// The rules' part of the method's parameters key: a change derives stored nights again.
-    public static let key = "day-periods(rest>=\(minimumRestFraction),gap<\(Int(maximumGapMinutes))min,up\(Int(upAndAboutMinutes))min@\(Int(activeENMOG * 1000))mg,sib>=\(minimumSleepFraction),carried\(Int(carriedLeadMinutes))min)"
+    public static let key = "day-periods(rest>=\(minimumRestFraction),gap<\(Int(maximumGapMinutes))min,up\(Int(upAndAboutMinutes))min@\(Int(activeENMOG * 1000))mg,sib>=\(minimumSleepFraction),changes<=\(Int(maximumChangesPerHour))/h,carried\(Int(carriedLeadMinutes))min)"
 
     static let E = WearableEpochs.epochSeconds
     static func epochs(_ minutes: Double) -> Int { Int(minutes * 60) / E }
@@ -90,6 +96,13 @@ public struct WearableDayPeriods {
         guard c >= epochs(WearableNightMethod.timeThresholdMinutes), c < result.count else { return result }
         for k in 0...c { result[k] = .sleep }
         return result
+    }
+
+    /// Changes of angle-z above 5° from one valid epoch to the next within `r`.
+    func changes(_ r: Range<Int>) -> Int {
+        r.dropLast().reduce(0) { n, k in
+            n + (e.isValid(k) && e.isValid(k + 1) && abs(Double(e.angleZ[k + 1] - e.angleZ[k])) > WearableNightMethod.angleThresholdDegrees ? 1 : 0)
+        }
     }
 
     /// Whether epochs `gap` hold someone up and about: ``upAndAboutMinutes`` of active epochs.
@@ -181,7 +194,8 @@ public struct WearableDayPeriods {
             let spt = Double(wkUTC - onUTC) / 60, tst = Double(s.sleep) * Es
             let atRest = (s.onset..<s.wake).reduce(0) { $0 + (rest[$1] ? 1 : 0) }
             guard tst >= SleepPeriod.napMinimumSleepMinutes, tst >= Self.minimumSleepFraction * spt,
-                  Double(atRest) >= Self.minimumRestFraction * Double(s.wake - s.onset) else { continue }
+                  Double(atRest) >= Self.minimumRestFraction * Double(s.wake - s.onset),
+                  Double(changes(s.onset..<s.wake)) <= Self.maximumChangesPerHour * spt / 60 else { continue }
             let tib = Double(inBed.1 - inBed.0) / 60
             found.periods.append(SleepPeriod(
                 kind: SleepPeriod.otherKind(sleepPeriodMinutes: spt), source: .data, inBedStartUTC: inBed.0, inBedEndUTC: inBed.1,
