@@ -79,7 +79,7 @@ struct NightlyTests {
         #expect(second.filesIngested == 1 && second.filesUnchanged == 1)
         // Night 1's page gains its link to night 2 (its chart is not even rendered).
         #expect(second.nightsReported == 2 && second.nightsInStore == 2)
-        #expect(second.reportsWritten == 8)   // night 2's page and chart, night 1's page, night 2's recording page, the participant page and its overview chart, the index's overview chart and the index
+        #expect(second.reportsWritten == 9)   // night 2's page and chart, night 1's page, night 2's recording page, the participant page, its overview chart and its day timeline, the index's overview chart and the index
         #expect(FileManager.default.fileExists(atPath: w.reports + "/night2_2024-06-15/movement.png"))
         #expect(try FileManager.default.attributesOfItem(atPath: night1Chart)[.modificationDate] as! Date == before)
         #expect(try String(contentsOfFile: night1Page, encoding: .utf8).contains("<a href=\"../night2_2024-06-15/index.html\" rel=\"next\">next night (2024-06-15) →</a>"))
@@ -89,7 +89,7 @@ struct NightlyTests {
         #expect(index.contains("night1_2024-06-14") && index.contains("night2_2024-06-15"))
 
         let third = try nightly(w)
-        #expect(third.nightsReported == 0 && third.reportsWritten == 0 && third.reportsUnchanged == 4)   // the index, its overview chart, the participant page and its overview chart
+        #expect(third.nightsReported == 0 && third.reportsWritten == 0 && third.reportsUnchanged == 5)   // the index, its overview chart, the participant page, its overview chart and its day timeline
     }
 
     @Test("a deleted report file is rendered again, byte for byte")
@@ -164,7 +164,7 @@ struct NightlyTests {
         let sb = try nightly(b)
         #expect(sa.startedUTC != sb.startedUTC)
         let fa = ReportTree.files(in: a.reports), fb = ReportTree.files(in: b.reports)
-        #expect(fa.count == 13)   // two nights × (page, chart), 2 recording pages, 2 participant pages with their overview charts, the index, its overview chart and definitions.html
+        #expect(fa.count == 15)   // two nights × (page, chart), 2 recording pages, 2 participant pages with their overview charts and day timelines, the index, its overview chart and definitions.html
         #expect(ReportTree.differences(fa, fb).isEmpty, "\(ReportTree.differences(fa, fb))")
         for (name, data) in fa where name.hasSuffix(".html") {
             let html = String(decoding: data, as: UTF8.self)
