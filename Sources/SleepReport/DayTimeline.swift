@@ -133,9 +133,7 @@ public enum ParticipantDays {
         for (k, r) in sorted.enumerated() {
             guard let a = r.analysis, let minutes = a.day else { continue }
             let previous = k > 0 && sorted[k - 1].date.daysSinceEpoch == r.date.daysSinceEpoch - 1 ? sorted[k - 1].analysis?.periods : nil
-            let included = a.status == .scored
-            let account = DayAccount(minutes: minutes, periods: a.periods ?? [], earlier: previous ?? [], included: included,
-                                     excludedReason: a.notes.first?.code ?? a.status.rawValue)
+            let account = DayAccount(minutes: minutes, periods: a.periods ?? [], earlier: previous ?? [], status: a.status.rawValue, notes: a.notes)
             days.append(ParticipantDay(date: r.date, nightID: r.nightID, timeline: r.timeline, account: account))
         }
         return days

@@ -191,9 +191,7 @@ extension ExportSnapshot {
             let earlier = previous[group] ?? []
             previous[group] = periods
             guard let minutes = try SleepDatabase.fetchDay(analysisID: a.analysisID, db: db) else { continue }
-            let included = a.status == NightStatus.scored.rawValue
-            try body(DayExportRow(analysis: a, account: DayAccount(minutes: minutes, periods: periods, earlier: earlier, included: included,
-                                                                   excludedReason: a.notes.first?.code ?? a.status)))
+            try body(DayExportRow(analysis: a, account: DayAccount(minutes: minutes, periods: periods, earlier: earlier, status: a.status, notes: a.notes)))
         }
     }
 }

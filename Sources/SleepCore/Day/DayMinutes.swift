@@ -121,4 +121,11 @@ public struct DayAccount: Sendable, Equatable {
         self.included = included
         self.excludedReason = included ? nil : excludedReason
     }
+
+    /// The day of a night's analysis: in the summaries when the night is scored, else left out
+    /// for the code of its first note, or its status (`status`: ``NightStatus`` raw value).
+    public init(minutes m: DayMinutes, periods: [SleepPeriod], earlier: [SleepPeriod], status: String, notes: [NightNote]) {
+        let included = status == NightStatus.scored.rawValue
+        self.init(minutes: m, periods: periods, earlier: earlier, included: included, excludedReason: notes.first?.code ?? status)
+    }
 }

@@ -157,14 +157,8 @@ public struct WearableDayPeriods {
     struct Sleep { var onset: Int, wake: Int, sleep: Int, awake: Int, awakenings: Int }
     func sleep(in block: EpochSpan) -> Sleep? {
         guard let (on, wk) = WearableNightAnalysis.onsetAndWake(states, window: block) else { return nil }
-        var s = Sleep(onset: on, wake: wk, sleep: 0, awake: 0, awakenings: 0)
-        var previous: SleepWake? = nil
-        for k in on..<wk {
-            guard let st = states[k] else { continue }
-            if st == .sleep { s.sleep += 1 } else { s.awake += 1; if previous == .sleep { s.awakenings += 1 } }
-            previous = st
-        }
-        return s
+        let t = WearableNightAnalysis.tally(states, on..<wk)
+        return Sleep(onset: on, wake: wk, sleep: t.sleep, awake: t.wake, awakenings: t.awakenings)
     }
 
     /// What the day holds besides its main period.

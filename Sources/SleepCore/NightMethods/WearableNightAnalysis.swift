@@ -236,13 +236,8 @@ struct WearableNightAnalysis {
     /// worn = SPT exactly.
     mutating func metrics(_ states: [SleepWake?], onset on: Int, wake wk: Int) -> NightAnalysis {
         let E = Double(Self.E)
-        var sleepEpochs = 0, wakeEpochs = 0, invalidEpochs = 0, awakenings = 0
-        var previous: SleepWake? = nil
-        for k in on..<wk {
-            guard let s = states[k] else { invalidEpochs += 1; continue }
-            if s == .sleep { sleepEpochs += 1 } else { wakeEpochs += 1; if previous == .sleep { awakenings += 1 } }
-            previous = s
-        }
+        let t = Self.tally(states, on..<wk)
+        let (sleepEpochs, wakeEpochs, invalidEpochs, awakenings) = (t.sleep, t.wake, t.unscored, t.awakenings)
         let split = unscored(states, from: on, to: wk)
         let onsetUTC = range.epochStartUTC(on), wakeUTC = range.epochStartUTC(wk)
         let inBedStart = min(summary.guiderOnsetUTC!, onsetUTC), inBedEnd = max(summary.guiderWakeupUTC!, wakeUTC)
@@ -265,6 +260,20 @@ struct WearableNightAnalysis {
             noDataInSleepPeriodMinutes: Double(split.noData) * E / 60,
             notWornInSleepPeriodMinutes: Double(split.notWorn) * E / 60)
         return result(.scored, summary.daysleeper ? [.daySleeper] : [], states: states, metrics: metrics, period: (onsetUTC, wakeUTC))
+    }
+
+    /// Sleep, wake and unscored epochs of a sleep period's epochs, and its awakenings: wake runs
+    /// that follow sleep (an unscored epoch neither ends nor starts one).
+    struct Tally { var sleep = 0, wake = 0, unscored = 0, awakenings = 0 }
+    static func tally(_ states: [SleepWake?], _ r: Range<Int>) -> Tally {
+        var t = Tally()
+        var previous: SleepWake? = nil
+        for k in r {
+            guard let s = states[k] else { t.unscored += 1; continue }
+            if s == .sleep { t.sleep += 1 } else { t.wake += 1; if previous == .sleep { t.awakenings += 1 } }
+            previous = s
+        }
+        return t
     }
 
     /// The unscored epochs of `[from, to)` in two kinds: not worn, and no data. An unscored epoch is
