@@ -9,7 +9,7 @@ INTERVAL     ?= 10m
 SAMPLE_TZ    ?= Europe/Berlin
 # Interval lengths compared by `make report` (Reports/compare-10m-15m/, linked from Reports/index.html).
 COMPARE      ?= 10m,15m
-APT_PACKAGES := libsqlite3-dev libgd-dev fonts-dejavu-core pkg-config tzdata python3 zlib1g-dev libisal-dev
+APT_PACKAGES := libsqlite3-dev libgd-dev fonts-dejavu-core pkg-config tzdata python3 zlib1g-dev libisal-dev libssl-dev
 BIN          := .build/$(CONFIG)/sleepsta
 TEST_SCRATCH ?= .build-test
 

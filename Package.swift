@@ -15,7 +15,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
@@ -33,16 +32,18 @@ let package = Package(
         // BLAKE3's official C code (vendored: Debian 12 has no package), the content identity of
         // recording files (Sources/CBLAKE3/README.md).
         .target(name: "CBLAKE3", exclude: ["upstream", "README.md"]),
+        // OpenSSL's libcrypto from Debian (libssl-dev): SHA-256 for the legacy content hashes, shard
+        // folder digests and `sleepsta digest` (Files/SHA256Digest.swift).
+        .systemLibrary(name: "CSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         // Pure computation: sample buffers, accumulator, scorers, night metrics. No I/O.
         .target(name: "SleepCore", exclude: ["SleepCore.docc"]),
         // Readers (one per format behind RecordingReader), format detection, QC.
-        // BLAKE3 is the content identity of recording files; SHA-256 (Crypto) recognises recordings
-        // stored before it (Files/FileHashing.swift).
+        // BLAKE3 is the content identity of recording files; SHA-256 (libcrypto) recognises
+        // recordings stored before it (Files/FileHashing.swift).
         .target(name: "SleepIngest", dependencies: [
             "SleepCore",
-            "CZlib", "CIsal", "CBLAKE3",
-            .product(name: "Crypto", package: "swift-crypto"),
+            "CZlib", "CIsal", "CBLAKE3", "CSSL",
             // Read-only access to ActiGraph .agd files, which are SQLite databases (input files, not
             // sleepsta's store: see AGDReader; SQL for sleepsta's own data stays in SleepStore).
             .product(name: "GRDB", package: "GRDB.swift"),
@@ -58,10 +59,8 @@ let package = Package(
             .product(name: "Mustache", package: "swift-mustache"),
         ]),
         // The thin composition Ingest -> Core -> Store -> Report.
-        // Crypto: `sleepsta digest` (SHA-256 of a database's content).
         .target(name: "SleepPipeline", dependencies: [
             "SleepCore", "SleepIngest", "SleepStore", "SleepReport",
-            .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The CLI: parses options, calls the pipeline.
@@ -89,7 +88,7 @@ let package = Package(
         .testTarget(name: "SleepStoreTests", dependencies: ["SleepStore", "SleepCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "SleepReportTests", dependencies: ["SleepReport", "SleepCore", "CGD"]),
         .testTarget(name: "SleepPipelineTests", dependencies: ["SleepPipeline", "SleepIngest", "SleepStore", "SleepReport", "SleepCore", "SleepstaWorkloads",
-                                                      .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
+                                                      .product(name: "GRDB", package: "GRDB.swift"),
                                                       .product(name: "Logging", package: "swift-log")],
                     exclude: ["Fixtures"]),
         .testTarget(name: "SleepCompareTests", dependencies: ["SleepPipeline", "SleepReport", "SleepStore", "SleepCore", "CGD",

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import GRDB
 import Testing
@@ -55,7 +54,10 @@ struct ContentHashTests {
         _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         let hashes = try FileHashing.contentHash(path: path, legacySHA256: true)
         #expect(hashes.blake3 == bytes.withUnsafeBytes { FileHashing.blake3(of: $0) })
-        #expect(hashes.sha256 == "sha256:" + SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined())
+        #expect(hashes.sha256 == "sha256:" + SHA256Digest.hex(Array(bytes)))
+        // FIPS 180-4's own examples, so the digest is SHA-256 and not merely self-consistent.
+        #expect(SHA256Digest.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(SHA256Digest.hex([]) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         #expect(try FileHashing.contentHash(path: path).sha256 == nil)
     }
 

@@ -4,7 +4,6 @@ import Glibc
 import Darwin
 #endif
 import CBLAKE3
-import Crypto
 import Foundation
 
 /// A file's content identity, stored as `recordings.content_hash` ("blake3:<64 hex>"): a renamed
@@ -60,7 +59,7 @@ public enum FileHashing {
         defer { buffer.deallocate() }
         var blake3 = blake3_hasher()
         blake3_hasher_init(&blake3)
-        var sha256 = legacySHA256 ? SHA256() : nil
+        let sha256 = legacySHA256 ? SHA256Digest() : nil
         var offset = 0
         while offset < size {
             let n = pread(fd, buffer, min(bufferBytes, size - offset), off_t(offset))
@@ -72,11 +71,11 @@ public enum FileHashing {
                 throw IngestError.changedWhileRead(path: path, detail: "it shrank from \(size) to \(offset) bytes while its content hash was computed")
             }
             blake3_hasher_update(&blake3, buffer, n)
-            sha256?.update(bufferPointer: UnsafeRawBufferPointer(start: buffer, count: n))
+            sha256?.update(UnsafeRawBufferPointer(start: buffer, count: n))
             offset += n
         }
         return ContentHashes(blake3: blake3Prefix + hex(finalizing: &blake3),
-                             sha256: sha256.map { sha256Prefix + hex($0.finalize()) })
+                             sha256: sha256.map { sha256Prefix + $0.hexDigest() })
     }
 
     /// "blake3:<hex>" of bytes in memory (the tests' reference for the file path).

@@ -1,6 +1,6 @@
 import SleepIngest
 import SleepReport
-import Crypto
+import SleepIngest
 import Foundation
 
 /// One of N shards of a data folder (`--shard K/N`, 1-based): a run processes only the files
@@ -64,12 +64,12 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
 
     /// SHA-256 (hex) of the sorted listing, one `path NUL size LF` per file.
     public static func folderDigest(_ files: [(relativePath: String, sizeBytes: Int64)]) -> String {
-        var hasher = SHA256()
+        let hasher = SHA256Digest()
         for f in files.sorted(by: { $0.relativePath < $1.relativePath }) {
-            hasher.update(data: Data(f.relativePath.utf8))
-            hasher.update(data: Data("\0\(f.sizeBytes)\n".utf8))
+            hasher.update(f.relativePath)
+            hasher.update("\0\(f.sizeBytes)\n")
         }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return hasher.hexDigest()
     }
 }
 

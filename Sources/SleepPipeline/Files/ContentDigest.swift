@@ -1,5 +1,5 @@
-import Crypto
 import Foundation
+import SleepIngest
 import SleepStore
 
 /// `sleepsta digest`: one line per merged table, `table rows sha256`, of the database's canonical
@@ -15,12 +15,12 @@ public enum ContentDigest {
         }
         var lines: [String] = []
         for (table, rows) in content.sorted(by: { $0.key < $1.key }) {
-            var hasher = SHA256()
-            for row in rows { hasher.update(data: Data(row.utf8)); hasher.update(data: Data([10])) }
-            lines.append("\(table) \(rows.count) \(hex(hasher.finalize()))")
+            let hasher = SHA256Digest()
+            for row in rows { hasher.update(row); hasher.update([10]) }
+            lines.append("\(table) \(rows.count) \(hasher.hexDigest())")
         }
         let total = content.values.map(\.count).reduce(0, +)
-        lines.append("all \(total) \(hex(SHA256.hash(data: Data(lines.joined(separator: "\n").utf8))))")
+        lines.append("all \(total) \(SHA256Digest.hex(Array(lines.joined(separator: "\n").utf8)))")
         return lines
     }
 
