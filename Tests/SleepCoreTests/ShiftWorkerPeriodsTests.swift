@@ -82,11 +82,13 @@ struct ShiftWorkerPeriodsTests {
     @Test("rotating shifts: early, late and night", arguments: [4] as [UInt64])
     func rotating(seed: UInt64) throws { try Self.check(ShiftWorkerWeek(schedule: .rotatingWeek(seed: seed), seed: seed, temperature: true)) }
 
-    /// Without temperature: every main and secondary sleep as above; a nap with no turn at all lies
-    /// at one attitude like a device put down and may be taken as not worn (``StillWearCheck``), so
-    /// naps are checked only where found: never a period in the sofa or at work.
-    @Test("without a temperature channel: every sleep but still naps, and nothing in the sofa or at work", arguments: [1] as [UInt64])
-    func withoutTemperature(seed: UInt64) throws {
-        try Self.check(ShiftWorkerWeek(schedule: .nightShiftWeek(seed: seed), seed: seed), naps: false)
+    /// Without temperature: a nap with no turn lies at one attitude like a device put down; what
+    /// tells it apart is the quiet rest it came out of (``StillWearCheck``'s quiet edge), so every
+    /// sleep is found here too, on every schedule.
+    @Test("without a temperature channel: every sleep, naps included, and nothing in the sofa or at work",
+          arguments: [("night", 1), ("night", 2), ("day", 5), ("rotating", 4), ("rotating", 6)] as [(String, UInt64)])
+    func withoutTemperature(schedule: String, seed: UInt64) throws {
+        let plan: ShiftSchedule = schedule == "night" ? .nightShiftWeek(seed: seed) : schedule == "day" ? .dayWorkerWeek(seed: seed) : .rotatingWeek(seed: seed)
+        try Self.check(ShiftWorkerWeek(schedule: plan, seed: seed))
     }
 }

@@ -83,6 +83,7 @@ public enum StillWearCheck {
         + "+temperature(<\(offWristCelsius)C|fall>=\(coolingCelsius)C,live>=\(liveChannelCelsius)C)"
         + "+turns(turn<=\(longestTurnEpochs * WearableEpochs.epochSeconds)s,still>=\(shortestNeighbourEpochs * WearableEpochs.epochSeconds / 60)min,"
         + "twitch<=\(longestTwitchEpochs * WearableEpochs.epochSeconds)s,stillness<=\(longestSleeperStillnessEpochs * WearableEpochs.epochSeconds / 3600)h)"
+        + "+quiet-edge(\(quietLeadEpochs * WearableEpochs.epochSeconds)s<\(Int(handlingENMOG * 1000))mg,changes<=\(quietLeadMostChanges))"
 
     /// A run of epochs with data flagged non-wear, and the judgement.
     public struct Stretch: Sendable, Equatable {
@@ -305,15 +306,60 @@ public enum StillWearCheck {
         return temperatureSaysWorn(t[r]) == true
     }
 
+    // MARK: A nap, not a device put down
+
+    /// How long before a stillness its edge is looked at (``fromQuietRest(_:_:)``): 2 minutes.
+    public static let quietLeadEpochs = 120 / WearableEpochs.epochSeconds
+    /// ENMO (g) at or above which an epoch holds handling: GGIR's moderate-activity threshold
+    /// (`threshold.mod`, 100 mg).
+    public static let handlingENMOG: Float = 0.100
+    /// Most changes of posture (angle-z steps above ``postureChangeDegrees`` between epochs) in
+    /// the ``quietLeadEpochs`` of quiet rest, half of them: a wearer lying awake shifts now and
+    /// then and lies still between shifts, while the wrist of someone up and about, or a device
+    /// being handled, changes attitude in nearly every epoch.
+    public static let quietLeadMostChanges = quietLeadEpochs / 2
+
+    /// Whether a stillness outside the sleep window came out of quiet rest, as a nap does, rather
+    /// than out of the handling that puts a device down.
+    ///
+    /// **The physical reason.** A device is taken off before it lies anywhere: unbuckled, lifted
+    /// off the wrist, turned and set down, so the seconds before it lies still hold the strongest
+    /// movement at the device for minutes around, and it lies still from the moment it is set
+    /// down. The edges of a removal are where it shows (Syed et al. 2021, "A novel algorithm to
+    /// detect non-wear time from raw accelerometer data using deep convolutional neural networks",
+    /// Sci Rep 11:8832, classify a candidate non-wear episode by the acceleration at its start and
+    /// end). A sleeper lies down and rests awake before sleep comes: sleep-onset latency lasts
+    /// minutes even for a nap (adults' latencies on the multiple sleep latency test average about
+    /// 10 min; Carskadon et al. 1986, "Guidelines for the multiple sleep latency test", Sleep
+    /// 9:519–524), and in those minutes the resting arm moves little: a shift of posture now and
+    /// then, small movements of the hand, stillness between. So a stillness at one attitude whose
+    /// ``quietLeadEpochs`` before it hold data, are worn, stay below ``handlingENMOG`` in every
+    /// epoch and hold at most ``quietLeadMostChanges`` changes of posture came out of quiet rest:
+    /// a sleeper's, when it also lasts no longer than ``longestSleeperStillnessEpochs`` (beyond
+    /// that, at one attitude to half a degree, it is a device put down whatever came before).
+    ///
+    /// What this cannot see: a device taken off so gently that no epoch of the two minutes before
+    /// reaches 100 mg would be taken as worn, and its stillness as awake or, where it passes every
+    /// check of a sleep (``WearableDayPeriods``), as a nap; a sleeper who falls asleep within two
+    /// minutes of lying down keeps the old verdict (not worn). Where the recording has a live
+    /// temperature channel it decides first.
+    static func fromQuietRest(_ e: WearableEpochs, _ still: Range<Int>) -> Bool {
+        guard still.count <= longestSleeperStillnessEpochs, still.lowerBound >= quietLeadEpochs else { return false }
+        let lead = still.lowerBound - quietLeadEpochs..<still.lowerBound
+        guard lead.allSatisfy({ e.hasData($0) && !e.nonWear[$0] && e.enmo[$0] < handlingENMOG && e.angleZ[$0].isFinite }) else { return false }
+        let changes = lead.dropFirst().filter { Double(abs(e.angleZ[$0] - e.angleZ[$0 - 1])) > postureChangeDegrees }.count
+        return changes <= quietLeadMostChanges
+    }
+
     /// Runs of at least ``minimumLaidDownEpochs`` epochs at rest at one attitude (each within
     /// ``restingAngleDegrees`` of the run's first minute) that lie wholly outside `window`: a
     /// device taken off for a shower or laid on a table for less than GGIR's hour. Outside the
-    /// sleep window such stillness is not a sleeper's: awake, a worn wrist does not hold one angle
-    /// to half a degree for ten minutes. Inside it, the same stillness is deep sleep, and left alone;
-    /// outside it too when a turn joins it to another still segment (a sleeper the window missed:
-    /// see the type's comment on turns), or when a live temperature channel reads skin temperature
-    /// (a nap). Without either, a nap held at one attitude to half a degree, with no turn, cannot be
-    /// told from a device put down, and is taken as not worn: no sleep is made of a table.
+    /// sleep window such stillness is not an awake wearer's: awake, a worn wrist does not hold one
+    /// angle to half a degree for ten minutes. Inside it, the same stillness is deep sleep, and left
+    /// alone; outside it too when it is a sleeper's: a turn joins it to another still segment (a
+    /// sleeper the window missed: see the type's comment on turns), a live temperature channel reads
+    /// skin temperature, or it came out of quiet rest and not out of handling
+    /// (``fromQuietRest(_:_:)``: a nap).
     public static func laidDownOutside(_ e: WearableEpochs, window: EpochSpan) -> [Range<Int>] {
         var result: [Range<Int>] = []
         let minute = 60 / WearableEpochs.epochSeconds
@@ -327,13 +373,15 @@ public enum StillWearCheck {
             let attitude = sum / Double(minute)
             var j = i
             while j < e.count && !e.nonWear[j] && atRest(e, j, attitude: attitude) { j += 1 }
-            if j - i >= minimumLaidDownEpochs && (j <= window.startEpoch || i >= window.endEpoch)
-                && !betweenTurns(e, stillness(e, i..<j, attitude: attitude)) && !atSkin(e, i..<j) {
-                result.append(i..<j)
-                i = j
-            } else {
-                i = max(i + 1, j)
+            if j - i >= minimumLaidDownEpochs && (j <= window.startEpoch || i >= window.endEpoch) && !atSkin(e, i..<j) {
+                let still = stillness(e, i..<j, attitude: attitude)
+                if !betweenTurns(e, still) && !fromQuietRest(e, still) {
+                    result.append(i..<j)
+                    i = j
+                    continue
+                }
             }
+            i = max(i + 1, j)
         }
         return result
     }
