@@ -128,7 +128,11 @@ extension HTMLPages {
     /// What tells a sleep outside the main period from lying awake and still, for the methods
     /// that find such sleeps on the wrist's angle (the wearable method): the page says it beside
     /// the periods' table, since a nap on the chart invites the question.
-    static let periodEvidence = "A sleep outside the main period needs sustained inactivity (no change of wrist angle above 5° for 5 min, van Hees 2015) for most of its length and the low change of angle of the rest window (HDCZA, van Hees 2018); awake and still (reading, a film, a desk) keeps moving the wrist by a few degrees every minute or two, so it is not sleep."
+    static let periodEvidence = "A sleep outside the main period needs sustained inactivity (no change of wrist angle above 5° for 5 min, van Hees 2015) for most of its length and the low change of angle of the rest window (HDCZA, van Hees 2018); awake and still (reading, a film, a desk) keeps moving the wrist by a few degrees every minute or two, so it is not sleep. A nap held at one angle is told from a device put down by the skin temperature where the device records it, else by what came before it: a device is handled before it lies still, a sleeper lies awake for minutes first."
+    /// What the GGIR-parity method's page says of the day's other sleeps: it finds none.
+    static let ggirOneWindow = "GGIR finds one sleep period window a night (its HASPT.R: it \u{201C}cannot handle multiple sleep periods\u{201D}), and --method ggir keeps it: naps and the other half of a split night are not looked for. The default method (--method sleepsta) finds every sleep of the day."
+    /// Where an epoch file's other periods come from.
+    static let epochFilePeriods = "An epoch file's periods are the rest intervals it marks (Actiware's REST intervals), ActiLife's Tudor-Locke periods for ActiGraph counts, and the sleep diary's rows; scored sleep outside them is not made a period, since counts carry no posture to tell a nap from a still spell awake."
 
     /// The night page's table of the day's sleep periods (main first, as the analysis lists
     /// them): empty where the analysis has none, and the page then shows no table.
@@ -145,13 +149,23 @@ extension HTMLPages {
         }
     }
 
+    /// The sentence beside the periods' table: how the method finds a day's other sleeps, or
+    /// that it does not look for them.
+    static func periodNote(_ a: NightAnalysis) -> String? {
+        switch a.kind {
+        case .wearable24h: return a.parameters.nightMethod == .ggir ? ggirOneWindow : periodEvidence
+        case .epochFile: return epochFilePeriods
+        default: return nil
+        }
+    }
+
     /// The night page's context for the day's periods: the rows, whether to show them, and the
     /// evidence sentence where the method is the wearable one (its sleeps are judged on the angle).
     static func dayPeriodsContext(_ a: NightAnalysis, _ tl: UTCOffsetTimeline) -> [String: Any] {
         let rows = dayPeriodRows(a, tl)
         return [
             "dayPeriods": rows, "hasDayPeriods": !rows.isEmpty,
-            "periodEvidence": a.kind == .wearable24h ? [periodEvidence] : [],
+            "periodEvidence": [periodNote(a)].compactMap { $0 },
             "periodCount": Plural.count(rows.count, "sleep period"),
         ]
     }

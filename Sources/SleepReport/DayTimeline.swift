@@ -1,3 +1,4 @@
+import Foundation
 import CGD
 import SleepCore
 
@@ -85,10 +86,33 @@ extension ChartRenderer {
                 for mark in row.marks {
                     text(im, mark.text, x: px(mark.minute), y: y0 - 3 * s, size: 8 * Double(s), colour: c(Self.kindColours[mark.kind]!))
                 }
-                text(im, row.note, x: W - (L.right - 10) * s, y: y1 - 3 * s, size: 8.5 * Double(s), colour: ink)
+                let lines = wrapped(row.note, width: (L.right - 14) * s, size: 8.5 * Double(s))
+                for (i, line) in lines.enumerated() {
+                    text(im, line, x: W - (L.right - 10) * s, y: y1 - 3 * s - Int32(lines.count - 1 - i) * 11 * s, size: 8.5 * Double(s), colour: ink)
+                }
             }
             drawDayLegend(im, y: bottomY + 34 * s, width: W, scale: s)
         }
+    }
+
+    /// `note` in lines no wider than `width` (canvas pixels), broken after spaces, colons and
+    /// hyphens, so that a day's note ("left out: too-few-valid-hours") stays inside the margin.
+    func wrapped(_ note: String, width: Int32, size: Double) -> [String] {
+        var words: [String] = [], word = ""
+        for ch in note {
+            word.append(ch)
+            if ch == " " || ch == ":" || ch == "-" { words.append(word); word = "" }
+        }
+        if !word.isEmpty { words.append(word) }
+        var lines: [String] = [], line = ""
+        for w in words {
+            if !line.isEmpty && textWidth((line + w).trimmingCharacters(in: .whitespaces), size: size) > width {
+                lines.append(line.trimmingCharacters(in: .whitespaces)); line = ""
+            }
+            line += w
+        }
+        if !line.isEmpty { lines.append(line.trimmingCharacters(in: .whitespaces)) }
+        return lines
     }
 
     /// The legend of the minute classes, by their codes, wrapped over as many lines as the width

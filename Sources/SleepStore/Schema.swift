@@ -32,6 +32,7 @@ enum Schema {
         m.registerMigration("v18-analysis-notes", migrate: v18AnalysisNotes)
         m.registerMigration("v19-not-worn-in-sleep-period", migrate: v19NotWornInSleepPeriod)
         m.registerMigration("v20-sleep-periods-and-days", migrate: v20SleepPeriodsAndDays)
+        m.registerMigration("v21-analysis-diary-periods", migrate: v21AnalysisDiaryPeriods)
         return m
     }
 
@@ -517,6 +518,24 @@ enum Schema {
                 start_utc INTEGER NOT NULL,
                 classes_u8 BLOB NOT NULL
             );
+            """)
+    }
+
+    /// The sleep diary's other periods of a day given to an analysis (a split night's other
+    /// `sleep` row, `nap` rows), beside its main time in bed in `analysis_guides`, for the same
+    /// reason: a recording read again derives its diary-guided analyses again without the diary.
+    /// `ordinal` from 0 in time order; `kind` `sleep` or `nap`; times UTC seconds.
+    static func v21AnalysisDiaryPeriods(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE analysis_diary_periods (
+                analysis_id INTEGER NOT NULL REFERENCES analyses(id) ON DELETE CASCADE,
+                ordinal INTEGER NOT NULL,
+                kind TEXT NOT NULL,
+                start_utc INTEGER NOT NULL,
+                end_utc INTEGER NOT NULL,
+                source TEXT NOT NULL,
+                PRIMARY KEY (analysis_id, ordinal)
+            ) WITHOUT ROWID;
             """)
     }
 }

@@ -20,19 +20,36 @@ extension SleepDatabase {
 
     /// The sleep-diary guides stored with the analyses of the recording at `path` or with
     /// `contentHash`, by the night's evening date and the diary's digest (`AnalysisParameters.diaryDigest`).
-    public func storedGuides(recordingPath path: String, contentHash: String) throws -> [String: TimeInBedGuide] {
+    public func storedGuides(recordingPath path: String, contentHash: String) throws -> [String: DiaryGuides] {
         try pool.read { db in
-            var guides: [String: TimeInBedGuide] = [:]
+            var guides: [String: DiaryGuides] = [:]
+            func key(_ row: Row) throws -> String? {
+                let p = try JSONText.decode(AnalysisParameters.self, row["parameters_json"])
+                return p.diaryDigest.map { Self.guideKey(nightDate: row["night_date"], diaryDigest: $0) }
+            }
             for row in try Row.fetchAll(db, sql: """
                 SELECT n.night_date, a.parameters_json, g.start_utc, g.end_utc, g.source
                 FROM analysis_guides g JOIN analyses a ON a.id = g.analysis_id JOIN nights n ON n.id = a.night_id
                 JOIN recordings r ON r.id = n.recording_id
                 WHERE r.path = ? OR r.content_hash = ?
                 """, arguments: [path, contentHash]) {
-                let p = try JSONText.decode(AnalysisParameters.self, row["parameters_json"])
-                guard let digest = p.diaryDigest else { continue }
-                guides[Self.guideKey(nightDate: row["night_date"], diaryDigest: digest)] =
-                    TimeInBedGuide(startUTC: row["start_utc"], endUTC: row["end_utc"], source: row["source"])
+                guard let k = try key(row) else { continue }
+                guides[k, default: DiaryGuides()].main = TimeInBedGuide(startUTC: row["start_utc"], endUTC: row["end_utc"], source: row["source"])
+            }
+            for row in try Row.fetchAll(db, sql: """
+                SELECT n.night_date, a.parameters_json, g.kind, g.start_utc, g.end_utc, g.source
+                FROM analysis_diary_periods g JOIN analyses a ON a.id = g.analysis_id JOIN nights n ON n.id = a.night_id
+                JOIN recordings r ON r.id = n.recording_id
+                WHERE r.path = ? OR r.content_hash = ?
+                ORDER BY g.analysis_id, g.ordinal
+                """, arguments: [path, contentHash]) {
+                guard let k = try key(row) else { continue }
+                let period: DiaryPeriodGuide
+                do { period = try StoredDays.diaryPeriod(row) } catch let e as StoreError {
+                    throw StoreError("analysis_diary_periods row of night \((row["night_date"] as DatabaseValue).description): \(e.message)")
+                }
+                // Every analysis of one night and diary was given the same periods: keep one copy.
+                if !(guides[k]?.others.contains(period) ?? false) { guides[k, default: DiaryGuides()].others.append(period) }
             }
             return guides
         }
@@ -59,6 +76,10 @@ extension SleepDatabase {
                              try a.wearable.map { try JSONText.encode($0) } ?? a.epochFile.map { try JSONText.encode($0) }])
         let analysisID = db.lastInsertedRowID
         if let g = a.guide { try AnalysisGuideRow(analysisID: analysisID, g).insert(db) }
+        for (ordinal, g) in a.diaryPeriods.enumerated() {
+            try db.execute(sql: "INSERT INTO analysis_diary_periods (analysis_id, ordinal, kind, start_utc, end_utc, source) VALUES (?, ?, ?, ?, ?, ?)",
+                           arguments: [analysisID, ordinal, g.kind.rawValue, g.startUTC, g.endUTC, g.source])
+        }
         let intervalStatement = try db.cachedStatement(sql: """
             INSERT INTO intervals (analysis_id, night_id, start_utc, end_utc, interval_seconds, movement_sum, legacy_movement_sum,
                 movement_per_minute, coverage_seconds, state, phase) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)

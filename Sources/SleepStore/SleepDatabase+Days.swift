@@ -50,6 +50,25 @@ enum StoredDays {
                            sleepEfficiencyPercent: try number("sleep_efficiency_pct"))
     }
 
+    /// A diary period given to an analysis (`analysis_diary_periods`, migration v21), as read from
+    /// its row; throws, as ``period(_:)`` does, when a column holds what no sleepsta writes.
+    static func diaryPeriod(_ r: Row) throws -> DiaryPeriodGuide {
+        func integer(_ column: String) throws -> Int64 {
+            let value: DatabaseValue = r[column]
+            guard case .int64(let v) = value.storage else { throw StoreError("\(column) \(value) is not an integer") }
+            return v
+        }
+        guard let kindName = String.fromDatabaseValue(r["kind"] as DatabaseValue), let source = String.fromDatabaseValue(r["source"] as DatabaseValue) else {
+            throw StoreError("kind or source is not text")
+        }
+        guard let kind = DiaryPeriodGuide.Kind(rawValue: kindName) else {
+            throw StoreError("kind '\(PrintableText.escaped(kindName))' is not one this sleepsta knows (\(DiaryPeriodGuide.Kind.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        let start = try integer("start_utc"), end = try integer("end_utc")
+        guard start < end, end - start <= 86_400 else { throw StoreError("start_utc \(start) to end_utc \(end) is not a diary period (at most 24 h)") }
+        return DiaryPeriodGuide(kind: kind, startUTC: start, endUTC: end, source: source)
+    }
+
     /// A day's minutes from `start_utc` and `classes_u8`, checked against its night's window
     /// (`window_start_utc`, `window_end_utc` in the same row): one known class per minute of it.
     static func day(_ r: Row) throws -> DayMinutes {
@@ -139,6 +158,14 @@ extension SleepDatabase {
             while let r = try rows.next() {
                 do { _ = try StoredDays.period(r) } catch let e as StoreError {
                     throw StoreError("shard \(path): table sleep_periods, row (analysis_id \((r["analysis_id"] as DatabaseValue).description), ordinal \((r["ordinal"] as DatabaseValue).description)): \(e.message)")
+                }
+            }
+        }
+        if try shard.tableExists("analysis_diary_periods") {
+            let rows = try Row.fetchCursor(shard, sql: "SELECT * FROM analysis_diary_periods ORDER BY analysis_id, ordinal")
+            while let r = try rows.next() {
+                do { _ = try StoredDays.diaryPeriod(r) } catch let e as StoreError {
+                    throw StoreError("shard \(path): table analysis_diary_periods, row (analysis_id \((r["analysis_id"] as DatabaseValue).description), ordinal \((r["ordinal"] as DatabaseValue).description)): \(e.message)")
                 }
             }
         }

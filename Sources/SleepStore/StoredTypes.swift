@@ -65,6 +65,8 @@ public struct StoredNight: Sendable, Equatable {
     public var kind: RecordingKind = .phoneInBed
     /// Time in bed from a sleep diary (not stored with the night: the diary is an input of each run).
     public var guide: TimeInBedGuide? = nil
+    /// The diary's other periods of the night's day (not stored with the night, as `guide`).
+    public var diaryPeriods: [DiaryPeriodGuide] = []
     /// The whole recording's wearable epochs, for a method that reads the other days (`--method
     /// ggir`); not stored with the night (the nights' epochs together are the recording's).
     public var recordingEpochs: WearableEpochs? = nil
@@ -82,6 +84,7 @@ public struct StoredNight: Sendable, Equatable {
     /// What a night-analysis method reads.
     public var data: NightData {
         var d = NightData(window: window, timeline: timeline, series: series, epochs: epochs, epochFile: epochFile, guide: guide)
+        d.diaryPeriods = diaryPeriods
         d.recordingEpochs = recordingEpochs
         d.recording = recordingFacts
         return d

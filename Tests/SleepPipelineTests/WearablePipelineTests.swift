@@ -470,13 +470,17 @@ struct AnalysesSurviveRereadTests {
         #expect(nights == 4 && first.count == 1)
         _ = try w.run { $0.parameters.interval = IntervalLength(seconds: 900)! }
         #expect(try keys().count == 2)
-        try "id,night,in_bed,out_of_bed\nwrist-3d,2024-06-14,22:30,07:30\n".write(toFile: w.root + "/diary.csv", atomically: true, encoding: .utf8)
+        try "id,night,in_bed,out_of_bed,type\nwrist-3d,2024-06-14,22:30,07:30,sleep\nwrist-3d,2024-06-15,14:00,14:40,nap\n"
+            .write(toFile: w.root + "/diary.csv", atomically: true, encoding: .utf8)
         let diary = try SleepDiary.read(path: w.root + "/diary.csv")
         _ = try w.run { $0.diary = diary }
         #expect(try keys().count == 3)
         let guided = try diaryMetrics()
         #expect(guided.count == nights)
         #expect(try db.query("SELECT COUNT(*) AS n FROM analysis_guides")[0]["n"] == "1", "one night has a diary row")
+        let napRow = [["night_id": "wrist-3d_2024-06-15", "kind": "nap", "source": "the sleep diary (diary.csv row 3)"]]
+        let storedNap = "SELECT a.night_id, g.kind, g.source FROM analysis_diary_periods g JOIN analyses a ON a.id = g.analysis_id"
+        #expect(try db.query(storedNap) == napRow, "the nap row is kept with its night's diary-guided analysis")
 
         // Counts are asked for: the file is read again, and nothing stored before is lost.
         let summary = try w.run { $0.parameters.sleepAlgorithm = .coleKripke }
@@ -485,6 +489,7 @@ struct AnalysesSurviveRereadTests {
         #expect(after.count == 4 && after.values.allSatisfy { $0 == nights }, "\(after)")
         #expect(try diaryMetrics() == guided, "the diary-guided nights are the same, derived from the stored guide")
         #expect(try db.query("SELECT COUNT(*) AS n FROM analysis_guides")[0]["n"] == "1")
+        #expect(try db.query(storedNap) == napRow, "derived again with the diary's other periods stored with it")
         // The 15-min export still finds its analyses.
         #expect(try db.storedIntervalSeconds() == [600, 900])
     }

@@ -170,6 +170,16 @@ struct DayPeriodsTests {
         phone.kind = .phoneInBed
         let phonePage = HTMLPages.nightPage(DayFixtures.nightInput(phone), chartFile: "movement.png")
         #expect(phonePage.contains("period-nap") && !phonePage.contains("van Hees 2015) for most"))
+        #expect(html.contains("a device is handled before it lies still"), "the still nap's evidence without temperature")
+        // GGIR parity looks for one window a night and says so; an epoch file names its sources.
+        var ggir = DayFixtures.analysis()
+        ggir.parameters.nightMethod = .ggir
+        let ggirPage = HTMLPages.nightPage(DayFixtures.nightInput(ggir), chartFile: "movement.png")
+        #expect(ggirPage.contains("GGIR finds one sleep period window a night") && !ggirPage.contains("van Hees 2015) for most"))
+        var file = DayFixtures.analysis()
+        file.kind = .epochFile
+        #expect(HTMLPages.nightPage(DayFixtures.nightInput(file), chartFile: "movement.png").contains("ActiLife&#39;s Tudor-Locke periods")
+                || HTMLPages.nightPage(DayFixtures.nightInput(file), chartFile: "movement.png").contains("ActiLife's Tudor-Locke periods"))
     }
 
     @Test("a night without periods renders its page as before: no table of periods")

@@ -19,7 +19,7 @@ struct MigrationStepTests {
         "v9-recording-quality", "v10-analysis-guides", "v11-run-parameter-changes", "v12-actiware-intervals",
         "v13-ggir-nonwear-2023", "v14-epoch-temperature", "v15-ggir-scores-clock", "v16-milestone-version",
         "v17-recording-warnings", "v18-analysis-notes", "v19-not-worn-in-sleep-period",
-        "v20-sleep-periods-and-days",
+        "v20-sleep-periods-and-days", "v21-analysis-diary-periods",
     ]
 
     @Test("the migrations are the released steps, in order, under their released names")
@@ -35,7 +35,7 @@ struct MigrationStepTests {
         let tables = Set(try db.query("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0["name"] })
         for table in ["runs", "run_failures", "recordings", "nights", "base_series", "analyses", "intervals", "scores", "night_metrics",
                       "epoch_series", "epoch_file_series", "recording_rhythm", "file_stats", "recording_quality", "analysis_guides",
-                      "recording_warnings", "sleep_periods", "day_minutes"] {
+                      "recording_warnings", "sleep_periods", "day_minutes", "analysis_diary_periods"] {
             #expect(tables.contains(table), "\(table)")
         }
         #expect(try db.appliedMigrations() == SleepDatabase.knownMigrations)
@@ -126,6 +126,7 @@ struct MigrationStepTests {
         #expect(rhythm == (old.had("v4") ? [["status": "computed", "days": "7.0"]] : []))
         let guides = try db.query("SELECT source FROM analysis_guides")
         #expect(guides == (old.had("v10") ? [["source": "diary.csv row 2"]] : []))
+        #expect(try db.query("SELECT kind, source FROM analysis_diary_periods") == (old.had("v21") ? [["kind": "nap", "source": "diary.csv row 3"]] : []))
     }
 
     /// v15's marker stays where it was written; v16 turns it into the milestone version: a `.cwa`
@@ -469,6 +470,10 @@ struct OldStore {
                                              ("sleep_efficiency_pct", 70.0)])
             try insert(db, "day_minutes", [("analysis_id", 1), ("night_id", nightID), ("start_utc", 0),
                                            ("classes_u8", Data([1] + Array(repeating: 5, count: 8) + Array(repeating: 1, count: 1431)))])
+        }
+        if had("v21") {
+            try insert(db, "analysis_diary_periods", [("analysis_id", 1), ("ordinal", 0), ("kind", "nap"), ("start_utc", 700), ("end_utc", 900),
+                                                      ("source", "diary.csv row 3")])
         }
         if had("v10") {
             try insert(db, "analysis_guides", [("analysis_id", 1), ("start_utc", 0), ("end_utc", 600), ("source", "diary.csv row 2")])

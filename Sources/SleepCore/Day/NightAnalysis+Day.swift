@@ -5,7 +5,7 @@ extension NightAnalysis {
     /// way; epoch files, with the file's other rest intervals as periods of their own).
     public func withDay(_ night: NightData) -> NightAnalysis {
         var a = self
-        let source: SleepPeriodSource = guide == nil ? .data : .diary
+        let source: SleepPeriodSource = night.guide == nil ? .data : .diary
         let main = status == .scored ? metrics.flatMap { SleepPeriod(main: $0, source: source) } : nil
         if a.periods == nil {
             let found = (main.map { [$0] } ?? []) + (kind == .epochFile ? Self.fileRestPeriods(night, main: main) : [])

@@ -52,7 +52,7 @@ public struct WearableDayPeriods {
     public static let carriedLeadMinutes = 5.0
 
     /// The rules' part of the method's parameters key: a change derives stored nights again.
-    public static let key = "day-periods(rest>=\(minimumRestFraction),gap<\(Int(maximumGapMinutes))min,up\(Int(upAndAboutMinutes))min@\(Int(activeENMOG * 1000))mg,sib>=\(minimumSleepFraction),changes<=\(Int(maximumChangesPerHour))/h,carried\(Int(carriedLeadMinutes))min)"
+    public static let key = "day-periods(rest>=\(minimumRestFraction),gap<\(Int(maximumGapMinutes))min,up\(Int(upAndAboutMinutes))min@\(Int(activeENMOG * 1000))mg,sib>=\(minimumSleepFraction),changes<=\(Int(maximumChangesPerHour))/h,carried\(Int(carriedLeadMinutes))min,diary-rows)"
 
     static let E = WearableEpochs.epochSeconds
     static func epochs(_ minutes: Double) -> Int { Int(minutes * 60) / E }
@@ -159,6 +159,35 @@ public struct WearableDayPeriods {
         guard let (on, wk) = WearableNightAnalysis.onsetAndWake(states, window: block) else { return nil }
         let t = WearableNightAnalysis.tally(states, on..<wk)
         return Sleep(onset: on, wake: wk, sleep: t.sleep, awake: t.wake, awakenings: t.awakenings)
+    }
+
+    /// A period the sleep diary names besides the main one (``DiaryPeriodGuide``): the row is its
+    /// time in bed, and onset and wake follow GGIR part 4 as for a diary-guided main period (the
+    /// first and last sustained inactivity bout that overlaps it). A `nap` row is a nap; another
+    /// `sleep` row is secondary from ``SleepPeriod/secondaryMinimumMinutes`` of sleep period, else a
+    /// nap. Nil when no bout overlaps the row: the diary names a sleep the wrist did not record.
+    public func diaryPeriod(_ g: DiaryPeriodGuide) -> SleepPeriod? {
+        func index(_ utc: Int64) -> Int { max(0, min(e.count, Int(LocalClock.floorDiv(utc - e.startUTC, Int64(Self.E))))) }
+        let from = index(g.startUTC), to = index(g.endUTC)
+        guard to > from, let s = sleep(in: EpochSpan(startEpoch: from, endEpoch: to)) else { return nil }
+        let Es = Double(Self.E) / 60
+        let onUTC = e.epochStartUTC(s.onset), wkUTC = e.epochStartUTC(s.wake)
+        let inBed = (min(g.startUTC, onUTC), max(g.endUTC, wkUTC))
+        let spt = Double(wkUTC - onUTC) / 60, tst = Double(s.sleep) * Es, tib = Double(inBed.1 - inBed.0) / 60
+        return SleepPeriod(kind: g.kind == .nap ? .nap : SleepPeriod.otherKind(sleepPeriodMinutes: spt), source: .diary,
+                           inBedStartUTC: inBed.0, inBedEndUTC: inBed.1, sleepOnsetUTC: onUTC, wakeTimeUTC: wkUTC,
+                           sleepPeriodMinutes: spt, totalSleepTimeMinutes: tst, wasoMinutes: Double(s.awake) * Es,
+                           awakenings: s.awakenings, sleepEfficiencyPercent: tib > 0 ? tst / tib * 100 : 0)
+    }
+
+    /// The day's periods besides `main`: the diary's (``diaryPeriod(_:)``) first, then those found
+    /// in the data (`found`) that overlap neither the main period nor a diary period, in time order.
+    public static func joined(diary: [SleepPeriod], found: [SleepPeriod], main: SleepPeriod?) -> [SleepPeriod] {
+        var taken = main.map { [$0] } ?? []
+        for p in diary + found where !taken.contains(where: { p.inBedStartUTC < $0.inBedEndUTC && $0.inBedStartUTC < p.inBedEndUTC }) {
+            taken.append(p)
+        }
+        return taken.dropFirst(main == nil ? 0 : 1).sorted { $0.sleepOnsetUTC < $1.sleepOnsetUTC }
     }
 
     /// What the day holds besides its main period.

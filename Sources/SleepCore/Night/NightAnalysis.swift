@@ -131,6 +131,8 @@ public struct NightAnalysis: Sendable, Equatable, Codable {
     /// Time in bed from outside the data (a sleep diary) that guided this analysis, kept with it so
     /// that the analysis can be derived again when its recording is read again without the diary.
     public var guide: TimeInBedGuide? = nil
+    /// The diary's other periods of the day that this analysis was given, kept with it as `guide` is.
+    public var diaryPeriods: [DiaryPeriodGuide] = []
     /// Every sleep period of the night's day (``SleepPeriod``), the main one first where there is
     /// one, then the others in time order; nil where the method found none or was not asked.
     public var periods: [SleepPeriod]? = nil

@@ -84,7 +84,7 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
             + "actiwatch=oakley-actiware(file-or-\(Self.actiwareThreshold))+actiware-sleep-interval(file-or-10m/10m,immobile<4/min);"
             + "actigraph=\(p.sleepAlgorithm == .sadeh ? "sadeh" : "colekripke")-actilife@60s+tudorlocke-actilife(gaps-left-out)+period-actilife;"
             + "acceleration=relative(\(p.wakeThresholdFactor)xmedian-per-minute)@file-epoch;guider=rest>dayfragment(<16h,<1h-of-00-06)>tudorlocke>inbed<16h(ends>=04:00,zeros-immobile)>movement;notworn-night(<1h-of-00-06-worn);"
-            + "persistent=\(p.persistentSleepMinutes)m;deep=q\(p.deepQuantile);mincoverage=\(p.minimumCoverageSeconds)s"
+            + "persistent=\(p.persistentSleepMinutes)m;deep=q\(p.deepQuantile);mincoverage=\(p.minimumCoverageSeconds)s;other-periods=diary>rest>tudorlocke"
             + (p.diaryDigest.map { ";diary=\($0)" } ?? "")
     }
 
@@ -173,11 +173,16 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
         }
         let onsetUTC = start(tib.lowerBound + period.lowerBound), wakeUTC = start(tib.lowerBound + period.upperBound)
         NightAnalyzer.assignPhases(&intervals, onsetUTC: onsetUTC, wakeUTC: wakeUTC, deepQuantile: p.deepQuantile)
+        let notWorn = Self.notWornEpochs(series, original: activityColumn(series)?.values ?? [], blanked: column.values, scored: scored)
         let metrics = Self.metrics(inBedStates, period: period, inBed: (inBedStart, inBedEnd), sleep: (onsetUTC, wakeUTC),
-                                   epochSeconds: E, intervals: intervals,
-                                   notWorn: Array(Self.notWornEpochs(series, original: activityColumn(series)?.values ?? [], blanked: column.values, scored: scored)[tib]))
-        return NightAnalysis(status: .scored, parameters: p, intervals: intervals, epochs: epochs, wakeThreshold: scored.threshold,
-                             metrics: metrics, kind: kind, epochFile: summary)
+                                   epochSeconds: E, intervals: intervals, notWorn: Array(notWorn[tib]))
+        var analysis = NightAnalysis(status: .scored, parameters: p, intervals: intervals, epochs: epochs, wakeThreshold: scored.threshold,
+                                     metrics: metrics, kind: kind, epochFile: summary)
+        if let main = SleepPeriod(main: metrics, source: night.guide == nil ? .data : .diary) {
+            analysis.periods = [main] + Self.otherPeriods(series, scored: scored, family: family, night: night, parameters: p,
+                                                          summary: summary, main: main, notWorn: notWorn)
+        }
+        return analysis
     }
 
     /// Step 5: the night's metrics from the states in bed and the sleep period inside them; epochs

@@ -11,6 +11,9 @@ public struct NightData: Sendable {
     public var epochFile: EpochNightSeries?
     /// Time in bed from outside the data (a sleep diary), which then guides the method; nil = none.
     public var guide: TimeInBedGuide?
+    /// The diary's other periods of the day (a split night's other sleep, naps), each with its own
+    /// time in bed: a method that finds several periods a day makes each a period of source `diary`.
+    public var diaryPeriods: [DiaryPeriodGuide] = []
     /// The whole recording's 5-s epochs, for a method that looks at the other days (GGIR parity:
     /// its imputation and non-wear clean-up); nil when the pipeline did not supply them.
     public var recordingEpochs: WearableEpochs? = nil
@@ -47,6 +50,28 @@ public struct TimeInBedGuide: Sendable, Hashable, Codable {
     public init(startUTC: Int64, endUTC: Int64, source: String) {
         self.startUTC = startUTC; self.endUTC = endUTC; self.source = source
     }
+}
+
+/// A period of a day that a sleep diary names besides the night's main time in bed: the other
+/// half of a split night (another `sleep` row of the night) or a nap (a `nap` row), with its own
+/// time in bed.
+public struct DiaryPeriodGuide: Sendable, Hashable, Codable {
+    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable { case sleep, nap }
+    public var kind: Kind
+    public var startUTC: Int64
+    public var endUTC: Int64
+    /// For the page: `the sleep diary (diary.csv row 5)`.
+    public var source: String
+    public init(kind: Kind, startUTC: Int64, endUTC: Int64, source: String) {
+        self.kind = kind; self.startUTC = startUTC; self.endUTC = endUTC; self.source = source
+    }
+}
+
+/// What a sleep diary says of one night: its main time in bed and the day's other periods.
+public struct DiaryGuides: Sendable, Hashable {
+    public var main: TimeInBedGuide?
+    public var others: [DiaryPeriodGuide]
+    public init(main: TimeInBedGuide? = nil, others: [DiaryPeriodGuide] = []) { self.main = main; self.others = others }
 }
 
 /// What a method reads beyond its own night's series and epochs, so that the pipeline supplies it

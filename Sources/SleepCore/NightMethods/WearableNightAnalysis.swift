@@ -77,6 +77,7 @@ struct WearableNightAnalysis {
         if main != nil, case .success(let states) = sleepWake(e) {
             let finder = WearableDayPeriods(epochs: e, window: W, threshold: summary.hdczaThresholdDegrees ?? .nan, states: states)
             others = finder.find(main: main.map { ($0.inBedStartUTC, $0.inBedEndUTC) })
+            others.periods = WearableDayPeriods.joined(diary: night.diaryPeriods.compactMap(finder.diaryPeriod), found: others.periods, main: main)
         }
         let periods = (main.map { [$0] } ?? []) + others.periods
         a.periods = periods.isEmpty ? nil : periods

@@ -12,11 +12,15 @@ import SleepCore
 /// - `in_bed` (or `lights_off`, `bedtime`), `out_of_bed` (or `lights_on`, `wake`, `rise`): local clock
 ///   times `HH:MM[:SS]`, or `YYYY-MM-DD HH:MM[:SS]`. A bare time at or after noon is on the night's
 ///   date, before noon on the next day;
-/// - `type` (optional): `sleep` (default), `nap` or `nonwear`. Naps and non-wear rows are kept and
-///   listed; only `sleep` rows guide time in bed.
+/// - `type` (optional): `sleep` (default), `nap` or `nonwear`. A night may have several `sleep`
+///   rows (a split night: asleep 22:45–01:50, up, asleep again 03:50–06:50) and `nap` rows: each is
+///   a sleep period of the day with its own time in bed. The longest `sleep` row is the night's
+///   time in bed (the main period, which the night's row and metrics report); the others are
+///   periods beside it (``DiaryPeriodGuide``). Non-wear rows are kept and listed.
 ///
-/// Rows that cannot be used (a bad date or time, end not after start, two sleep rows for the same
-/// night, an id that matches no recording) are reported with their row number; the others apply.
+/// Rows that cannot be used (a bad date or time, end not after start, a sleep or nap row that
+/// overlaps an earlier one of the same night, an id that matches no recording) are reported with
+/// their row number; the others apply.
 public struct SleepDiary: Sendable {
     public struct Entry: Sendable, Equatable {
         public enum Kind: String, Sendable { case sleep, nap, nonwear }
@@ -66,7 +70,7 @@ public struct SleepDiary: Sendable {
         let separator: Character = header.contains(";") && !header.contains(",") ? ";" : (header.contains("\t") && !header.contains(",") ? "\t" : ",")
         let columns = try Columns(header: header, separator: separator, path: path)
         var entries: [Entry] = [], problems: [String] = []
-        var seen: [String: Int] = [:]
+        var periodsOfNight: [String: [Entry]] = [:]
         for (index, line) in lines.enumerated().dropFirst() where !line.trimmingCharacters(in: .whitespaces).isEmpty {
             let row = index + 1
             let entry: Entry
@@ -74,12 +78,15 @@ public struct SleepDiary: Sendable {
             case .entry(let e): entry = e
             case .problem(let problem): problems.append("\(path) row \(row): \(problem)"); continue
             }
-            if entry.kind == .sleep {
+            if entry.kind != .nonwear {
+                // Two sleeps of one person cannot overlap: the later row is a mistake or a copy.
                 let key = "\(entry.id)\u{1F}\(entry.night)"
-                if let earlier = seen[key] {
-                    problems.append("\(path) row \(row): a second sleep row for \(entry.id), night \(entry.night) (row \(earlier) is the first; this one is ignored)"); continue
+                if let earlier = periodsOfNight[key]?.first(where: { $0.startLocal < entry.endLocal && entry.startLocal < $0.endLocal }) {
+                    let what = entry.kind == .sleep && earlier.kind == .sleep ? "a second sleep row" : "a \(entry.kind.rawValue) row"
+                    problems.append("\(path) row \(row): \(what) for \(entry.id), night \(entry.night), that overlaps row \(earlier.row) (\(LocalClock.hhmm(localSecond: earlier.startLocal))–\(LocalClock.hhmm(localSecond: earlier.endLocal))): ignored (the sleep periods of a night do not overlap)")
+                    continue
                 }
-                seen[key] = row
+                periodsOfNight[key, default: []].append(entry)
             }
             entries.append(entry)
         }
@@ -200,20 +207,40 @@ public struct SleepDiary: Sendable {
         return components.dropLast().contains(id)
     }
 
-    /// The diary's time in bed for a recording's night, or nil.
+    /// The diary's time in bed for a recording's night (its main period), or nil.
     public func guide(recordingPath: String, night: NightWindow, timeline: UTCOffsetTimeline) -> TimeInBedGuide? {
-        guard let e = entries.first(where: { $0.kind == .sleep && $0.night == night.date && Self.matches(id: $0.id, recordingPath: recordingPath) })
-        else { return nil }
-        let name = (path as NSString).lastPathComponent
-        let start = timeline.utcSecond(atLocal: e.startLocal), end = timeline.utcSecond(atLocal: e.endLocal)
-        // Both times inside the hour skipped in spring: no time in bed at all on this clock.
-        guard end > start else { return nil }
-        return TimeInBedGuide(startUTC: start, endUTC: end, source: "the sleep diary (\(name) row \(e.row))")
+        guides(recordingPath: recordingPath, night: night, timeline: timeline).main
     }
 
-    /// How the diary's rows meet the stored nights: how many rows there are (sleep rows and
-    /// unusable ones; naps and non-wear rows are kept, not counted), how many guide a night, and one
-    /// line per row that guides none, naming the row and why.
+    /// What the diary says of a recording's night: the main time in bed (the longest `sleep` row;
+    /// the first of equals) and the day's other periods (other `sleep` rows, `nap` rows), in time order.
+    public func guides(recordingPath: String, night: NightWindow, timeline: UTCOffsetTimeline) -> DiaryGuides {
+        let rows = entries.filter { $0.kind != .nonwear && $0.night == night.date && Self.matches(id: $0.id, recordingPath: recordingPath) }
+        let name = (path as NSString).lastPathComponent
+        func span(_ e: Entry) -> (Int64, Int64)? {
+            let start = timeline.utcSecond(atLocal: e.startLocal), end = timeline.utcSecond(atLocal: e.endLocal)
+            // Both times inside the hour skipped in spring: no time in bed at all on this clock.
+            return end > start ? (start, end) : nil
+        }
+        let sleeps = rows.filter { $0.kind == .sleep && span($0) != nil }
+        let longest = sleeps.map { $0.endLocal - $0.startLocal }.max()
+        let main = sleeps.first { $0.endLocal - $0.startLocal == longest }
+        var result = DiaryGuides()
+        if let main, let s = span(main) {
+            result.main = TimeInBedGuide(startUTC: s.0, endUTC: s.1, source: "the sleep diary (\(name) row \(main.row))")
+        }
+        for e in rows where e.row != main?.row {
+            guard let s = span(e) else { continue }
+            result.others.append(DiaryPeriodGuide(kind: e.kind == .nap ? .nap : .sleep, startUTC: s.0, endUTC: s.1,
+                                                  source: "the sleep diary (\(name) row \(e.row))"))
+        }
+        result.others.sort { $0.startUTC < $1.startUTC }
+        return result
+    }
+
+    /// How the diary's rows meet the stored nights: how many rows there are (sleep and nap rows and
+    /// unusable ones; non-wear rows are kept, not counted), how many guide a night, and one line per
+    /// row that guides none, naming the row and why.
     public struct Use: Sendable {
         public var path: String
         public var rows: Int
@@ -239,9 +266,9 @@ public struct SleepDiary: Sendable {
             let recordings = nightDates.filter { Self.matches(id: e.id, recordingPath: $0.key) }
             if recordings.isEmpty {
                 if let k = unmatched.firstIndex(where: { $0.id == e.id }) { unmatched[k].rows.append(e.row) } else { unmatched.append((e.id, [e.row])) }
-            } else if e.kind == .sleep && !recordings.values.contains(where: { $0.contains(e.night.description) }) {
+            } else if e.kind != .nonwear && !recordings.values.contains(where: { $0.contains(e.night.description) }) {
                 problems.append("\(path) row \(e.row): '\(e.id)' has no night of \(e.night) (nights run noon to noon, named by their evening)")
-            } else if e.kind == .sleep {
+            } else if e.kind != .nonwear {
                 let placed = recordings.keys.compactMap { timelines[$0] }
                 if let tl = placed.first, tl.utcSecond(atLocal: e.endLocal) <= tl.utcSecond(atLocal: e.startLocal) {
                     problems.append("\(path) row \(e.row): \(LocalClock.hhmm(localSecond: e.startLocal)) to \(LocalClock.hhmm(localSecond: e.endLocal)) spans no time on the recording's clock (the hour skipped when summer time starts): not applied")
@@ -261,7 +288,7 @@ public struct SleepDiary: Sendable {
             let rows = u.rows.prefix(5).map(String.init).joined(separator: ", ") + (u.rows.count > 5 ? ", … (\(u.rows.count) rows)" : "")
             problems.append("\(path) row\(u.rows.count > 1 ? "s" : "") \(rows): id '\(u.id)' matches no recording (ids match a path, a file name with or without its extension, or a folder name)")
         }
-        return Use(path: path, rows: entries.filter { $0.kind == .sleep }.count + self.problems.count, applied: guiding, problems: problems)
+        return Use(path: path, rows: entries.filter { $0.kind != .nonwear }.count + self.problems.count, applied: guiding, problems: problems)
     }
 
     /// Rows whose id matches none of `recordingPaths`.

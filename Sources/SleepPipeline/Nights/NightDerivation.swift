@@ -11,10 +11,12 @@ struct NightDerivation {
     /// The recording the nights belong to, for methods that read all of it; nil when none can.
     var recording: RecordingContext?
 
-    /// One parameter set to derive, with the time in bed its diary gave this night (nil: none).
+    /// One parameter set to derive, with what its diary said of this night (none: no diary row).
     struct Set {
         var parameters: AnalysisParameters
-        var guide: TimeInBedGuide?
+        var guides: DiaryGuides
+        init(parameters: AnalysisParameters, guides: DiaryGuides = DiaryGuides()) { self.parameters = parameters; self.guides = guides }
+        init(parameters: AnalysisParameters, guide: TimeInBedGuide?) { self.init(parameters: parameters, guides: DiaryGuides(main: guide)) }
     }
 
     /// The analyses of `night` (of a recording of `kind`), one per set, in order.
@@ -22,7 +24,8 @@ struct NightDerivation {
         try sets.map { set in
             let method = NightAnalysisMethods.method(for: kind, parameters: set.parameters)
             var data = night
-            data.guide = set.guide
+            data.guide = set.guides.main
+            data.diaryPeriods = set.guides.others
             if method.inputs.contains(.wholeRecording), let whole = try recording?.input(for: method, timeline: night.timeline) {
                 data.recordingEpochs = whole.epochs
                 data.recording = whole.facts
@@ -31,7 +34,7 @@ struct NightDerivation {
             var analysis = method.analyzeNight(data, parameters: set.parameters)
             // The guide is stored with an analysis made with a diary, so that it can be derived
             // again without the diary.
-            if set.parameters.diaryDigest != nil { analysis.guide = data.guide }
+            if set.parameters.diaryDigest != nil { analysis.guide = data.guide; analysis.diaryPeriods = data.diaryPeriods }
             return analysis
         }
     }

@@ -17,12 +17,12 @@ extension Pipeline {
             state.item = nightID
             progress?.update(state)
             guard let night = try storing({ try db.night(id: nightID) }) else { continue }
-            var guide: TimeInBedGuide? = nil
+            var guides = DiaryGuides()
             if let diary = c.diary, let path = try storing({ try db.recording(forNight: nightID)?.path }) {
-                guide = diary.guide(recordingPath: path, night: night.window, timeline: night.timeline)
+                guides = diary.guides(recordingPath: path, night: night.window, timeline: night.timeline)
             }
             let derivation = NightDerivation(recording: recordings.context(for: night))
-            let analysis = try derivation.analyses(of: night.data, kind: night.kind, sets: [.init(parameters: c.parameters, guide: guide)])[0]
+            let analysis = try derivation.analyses(of: night.data, kind: night.kind, sets: [.init(parameters: c.parameters, guides: guides)])[0]
             try storing { try db.saveAnalysis(analysis, nightID: nightID, runID: runID) }
             summary.nightsAnalysed += 1
             summary.kindsAnalysed.insert(night.kind)

@@ -49,9 +49,11 @@ extension Pipeline {
                 for window in NightSplitter.nights(in: series, timeline: read.timeline) {
                     let id = ids.next(window.date)
                     var night = Self.night(id, window: window, read: read, segment: segment, series: series)
-                    night.guide = configuration.diary?.guide(recordingPath: relativePath, night: window, timeline: read.timeline)
+                    let thisRun = configuration.diary?.guides(recordingPath: relativePath, night: window, timeline: read.timeline) ?? DiaryGuides()
+                    night.guide = thisRun.main
+                    night.diaryPeriods = thisRun.others
                     let sets = ([configuration.parameters] + again).map { p in
-                        NightDerivation.Set(parameters: p, guide: guide(for: p, thisRun: night.guide, stored: guides, date: window.date))
+                        NightDerivation.Set(parameters: p, guides: diaryGuides(for: p, thisRun: thisRun, stored: guides, date: window.date))
                     }
                     try store(night, try derivation.analyses(of: night.data, kind: kind, sets: sets))
                     nightIDs.append(id)
@@ -72,11 +74,11 @@ extension Pipeline {
                            epochs: milestone.epochs, epochFile: milestone.epochFile, kind: read.decision.kind)
     }
 
-    /// The time in bed parameter set `p` was made with: none without a diary, this run's diary's
-    /// guide, or the guide stored with another diary's analyses.
-    func guide(for p: AnalysisParameters, thisRun: TimeInBedGuide?, stored: [String: TimeInBedGuide], date: CivilDate) -> TimeInBedGuide? {
-        guard let digest = p.diaryDigest else { return nil }
-        return guidedByAnotherDiary(p) ? stored[SleepDatabase.guideKey(nightDate: date.description, diaryDigest: digest)] : thisRun
+    /// What a diary said of the night for parameter set `p`: nothing without a diary, this run's
+    /// diary's guides, or the guides stored with another diary's analyses.
+    func diaryGuides(for p: AnalysisParameters, thisRun: DiaryGuides, stored: [String: DiaryGuides], date: CivilDate) -> DiaryGuides {
+        guard let digest = p.diaryDigest else { return DiaryGuides() }
+        return guidedByAnotherDiary(p) ? stored[SleepDatabase.guideKey(nightDate: date.description, diaryDigest: digest)] ?? DiaryGuides() : thisRun
     }
 
     /// Of the parameter sets stored for a recording before it is read again, those to derive again
