@@ -77,13 +77,7 @@ public struct GT3XReader: RawSampleReader {
     /// device wrote cannot be told, and `log.bin` (firmware ≥ 3) beside `activity.bin` (≤ 2.5) are
     /// two recordings in one file; none of them is taken.
     static func requireOneOfEachEntry(_ archive: ZipArchive, path: String) throws(IngestError) {
-        for name in readEntries {
-            let count = archive.entries.filter { $0.name == name }.count
-            if count > 1 {
-                throw IngestError(file: path, byteOffset: archive.directoryOffset,
-                                  message: "the archive holds \(count) entries named \(name): expected one (a damaged or rewritten .gt3x)")
-            }
-        }
+        try archive.requireAtMostOne(of: readEntries, kind: ".gt3x")
         if archive.entry(named: "log.bin") != nil && archive.entry(named: "activity.bin") != nil {
             throw IngestError(file: path, byteOffset: archive.directoryOffset,
                               message: "the archive holds both log.bin (the format of firmware ≥ 3) and activity.bin (firmware ≤ 2.5): expected one of them; which one holds the recording cannot be told")
