@@ -114,6 +114,18 @@ struct StatedFactsTests {
         #expect(try Self.read([("info.txt", infoBytes), ("log.bin", log)], in: folder).quality.sampleCount > 0)
     }
 
+    @Test("the peers' real .gt3x files (SLEEPSTA_PEER_FILES) are read as before: rates, times and entries agree",
+          .enabled(if: PeerActiGraphFiles.folder != nil, "set SLEEPSTA_PEER_FILES to a folder of pygt3x's, read.gt3x's and wristpy's test files (docs/validation.md)"))
+    func peerFilesStillRead() throws {
+        let folder = try #require(PeerActiGraphFiles.folder)
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".gt3x") }.sorted()
+        #expect(!files.isEmpty)
+        for name in files {
+            let r = try GT3XReader().read(path: folder + "/" + name, options: IngestOptions())
+            #expect(r.quality.sampleCount > 0 && !r.warnings.contains { $0.contains("Stop Date") || $0.contains("Sample Rate") }, "\(name): \(r.warnings)")
+        }
+    }
+
     // MARK: .gt3x entries: each one read is there once
 
     @Test(".gt3x: two activity.bin, two calibration.json, or log.bin beside activity.bin are refused; entries not read may repeat")
@@ -129,6 +141,10 @@ struct StatedFactsTests {
         let calibration = Array("{\"isCalibrated\":true}".utf8)
         let calibrations = Self.refusal([("info.txt", newInfo), ("log.bin", log), ("calibration.json", calibration), ("calibration.json", calibration)], in: folder)
         #expect(calibrations?.message.contains("2 entries named calibration.json") == true, "\(String(describing: calibrations))")
+        // ActiLife's .agdc (the calibration of an LSB export) is held to the same rule.
+        let agdc = folder.write("twice.agdc", bytes: ZipBuilder.stored([("calibration.json", calibration), ("calibration.json", calibration), ("info.txt", newInfo)]))
+        let a = #expect(throws: IngestError.self) { try ActiGraphCalibrationV2.agdc(path: agdc, rateHz: 30) }
+        #expect(a?.message.contains("2 entries named calibration.json") == true && a?.message.contains(".agdc") == true, "\(String(describing: a))")
         // lux.bin and log.txt are not read: repeats of them change nothing.
         let r = try Self.read([("info.txt", infoBytes), ("activity.bin", activity), ("lux.bin", [0, 0]), ("lux.bin", [0, 0]), ("log.txt", [])], in: folder)
         #expect(r.quality.sampleCount == 1832)
@@ -191,6 +207,19 @@ struct StatedFactsTests {
         #expect(warning("SLEEP interval 3", "sleep time 95.0 min", "efficiency 150.0 %") != nil, "\(r.warnings)")
         #expect(warning("REST interval 4 is stated 3 times", "none is compared") != nil, "\(r.warnings)")
         #expect(!r.warnings.contains { $0.contains("interval 1 is stated") || $0.contains("REST interval 1 (") }, "\(r.warnings)")
+    }
+
+    @Test("the real Actiware exports (English, French): their statistics are in range, no interval is refused or repeated",
+          .enabled(if: ExternalData.available, Comment(rawValue: ExternalData.skipMessage)))
+    func actiwareRealExportsInRange() throws {
+        for name in ["actiware_rpx/test_sample_rpx_eng.csv", "actiware_rpx/test_sample_rpx_fr.csv"] {
+            let path = try #require(ExternalData.url(name)).path
+            let r = try ActiwareCSVReader().read(path: path, options: IngestOptions())
+            let intervals = try #require(r.actiware?.intervals)
+            // The French export lists its intervals with their duration only.
+            #expect(intervals.contains { $0.kind == .sleep && ($0.statistics != nil || name.hasSuffix("_fr.csv")) }, "\(name)")
+            #expect(!r.warnings.contains { $0.contains("interval") }, "\(name): \(r.warnings)")
+        }
     }
 
     @Test("an Actiware export in a language the reader does not know fails, naming the file, the line and the titles not understood")
