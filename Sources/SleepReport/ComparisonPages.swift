@@ -4,16 +4,10 @@ import SleepCore
 /// The comparison page and its charts' content. Every string from input (night ids, recording
 /// paths) goes through Mustache's escaping `{{ }}`; nothing on the page changes between runs.
 public enum ComparisonPages {
-    static let library: MustacheLibrary = {
-        var lib = MustacheLibrary()
-        do {
-            lib.register(try MustacheTemplate(string: Templates.layoutHead), named: "head")
-            lib.register(try MustacheTemplate(string: ComparisonTemplates.page), named: "compare")
-        } catch {
-            preconditionFailure("built-in template does not parse: \(error)")
-        }
-        return lib
-    }()
+    static let library: PageLibrary = PageLibrary { lib in
+        lib.register(try MustacheTemplate(string: Templates.layoutHead), named: "head")
+        lib.register(try MustacheTemplate(string: ComparisonTemplates.page), named: "compare")
+    }
 
     public static func page(_ input: ComparisonReportInput) -> String {
         let c = input.comparison

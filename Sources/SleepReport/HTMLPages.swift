@@ -6,19 +6,13 @@ import SleepCore
 /// input goes through it. Pages hold nothing that changes between runs (no clock time, no run
 /// id), so the same inputs and parameters give byte-identical files.
 public enum HTMLPages {
-    static let library: MustacheLibrary = {
-        var lib = MustacheLibrary()
-        do {
-            lib.register(try MustacheTemplate(string: Templates.layoutHead), named: "head")
-            lib.register(try MustacheTemplate(string: Templates.night), named: "night")
-            lib.register(try MustacheTemplate(string: Templates.index), named: "index")
-            lib.register(try MustacheTemplate(string: DefinitionsPage.template), named: "definitions")
-            lib.register(try MustacheTemplate(string: ParticipantTemplates.participant), named: "participant")
-        } catch {
-            preconditionFailure("built-in template does not parse: \(error)")
-        }
-        return lib
-    }()
+    static let library: PageLibrary = PageLibrary { lib in
+        lib.register(try MustacheTemplate(string: Templates.layoutHead), named: "head")
+        lib.register(try MustacheTemplate(string: Templates.night), named: "night")
+        lib.register(try MustacheTemplate(string: Templates.index), named: "index")
+        lib.register(try MustacheTemplate(string: DefinitionsPage.template), named: "definitions")
+        lib.register(try MustacheTemplate(string: ParticipantTemplates.participant), named: "participant")
+    }
 
     /// A night's page: what the night is and its status, the method's facts, the chart and the
     /// tables, and what the data and the surveys say.

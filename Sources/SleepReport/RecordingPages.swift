@@ -38,16 +38,10 @@ public struct RecordingReportInput: Sendable {
 }
 
 extension HTMLPages {
-    static let recordingLibrary: MustacheLibrary = {
-        var lib = MustacheLibrary()
-        do {
-            lib.register(try MustacheTemplate(string: Templates.layoutHead), named: "head")
-            lib.register(try MustacheTemplate(string: RecordingTemplates.recording), named: "recording")
-        } catch {
-            preconditionFailure("built-in template does not parse: \(error)")
-        }
-        return lib
-    }()
+    static let recordingLibrary: PageLibrary = PageLibrary { lib in
+        lib.register(try MustacheTemplate(string: Templates.layoutHead), named: "head")
+        lib.register(try MustacheTemplate(string: RecordingTemplates.recording), named: "recording")
+    }
 
     /// The recording page (`recordings/<stem>/index.html`).
     public static func recordingPage(_ r: RecordingReportInput) -> String {

@@ -34,4 +34,30 @@ struct SlurmScriptTests {
             #expect(bash.terminationStatus == 0, "bash -n: \(stderr)")
         }
     }
+
+    @Test("a control character in any value written to a job script is refused naming its option; --shards is bounded like --shard")
+    func slurmValuesAreWritable() throws {
+        let base = ["--data", "/cohort/Data", "--work", "/scratch/w", "--shards", "4", "--sleepsta", "/opt/bin/sleepsta"]
+        for (option, value) in [("--partition", "short\nrm -rf ~"), ("--mem", "4G\r"), ("--time", "02:00:00\u{1B}[2J"),
+                                ("--work", "/scratch/w\nid"), ("--data", "/cohort/\u{202E}Data"), ("--db", "/x/all\n.sqlite"),
+                                ("--reports", "/x/R\u{0}"), ("--tz", "Europe/Berlin\necho"), ("--sleepsta", "/opt/bin/sleepsta\nid")] {
+            var arguments = base
+            if let k = arguments.firstIndex(of: option) { arguments[k + 1] = value } else { arguments += [option, value] }
+            let e = #expect(throws: (any Error).self) { _ = try Slurm.parse(arguments) }
+            let message = e.map { Slurm.message(for: $0) } ?? ""
+            #expect(message.contains(option) && message.contains("control character"), "\(option): \(message)")
+            #expect(!message.contains("\u{1B}") && !message.contains("\u{202E}") && !message.contains("\u{0}"), "the message itself is printable: \(message)")
+        }
+        // The values that reach the scripts, checked again on the script itself (the binary's own path included).
+        let s = SlurmScript(sleepsta: "/opt/bin/sleep\nsta", dataDirectory: "/d", workDirectory: "/w", shards: 2)
+        #expect(SlurmScript.unwritable(s.namedValues)?.contains("--sleepsta") == true)
+        #expect(SlurmScript.unwritable(SlurmScript(sleepsta: "/b", dataDirectory: "/d", workDirectory: "/w", shards: 2, partition: "gpu").namedValues) == nil)
+        for shards in ["0", "10001", "200000000"] {
+            var arguments = base
+            arguments[arguments.firstIndex(of: "--shards")! + 1] = shards
+            let e = #expect(throws: (any Error).self) { _ = try Slurm.parse(arguments) }
+            #expect(e.map { Slurm.message(for: $0) }?.contains("10000") == true, "\(shards)")
+        }
+        _ = try Slurm.parse(base.map { $0 == "4" ? "10000" : $0 })
+    }
 }

@@ -33,6 +33,7 @@ struct GGIRNightAnalysis {
             return plain(.noSleepFound, .ggirNoWindow)
         }
         summary.daysleeper = g.daysleeper
+        if g.l5 { summary.guider = "L5 ± 6 h (GGIR \(GGIRNightMethod.version)'s L512: no night of the recording has an HDCZA window)" }
         summary.guiderOnsetUTC = g.guiderOnsetUTC; summary.guiderWakeupUTC = g.guiderWakeUTC
         summary.hdczaThresholdDegrees = g.threshold.isNaN ? nil : g.threshold
         // The bouts of this night's window (of the 18:00 window for a day sleeper), cut at its edges.
@@ -70,11 +71,13 @@ struct GGIRNightAnalysis {
     }
 
     /// The guider. GGIR stores none for a window cut short at the start (a date bug in
-    /// `g.sib.det`) and part 4 takes the mean of the other nights' windows.
+    /// `g.sib.det`) and part 4 takes the mean of the other nights' windows, or, when no night
+    /// has one (a recording of a day or less), L5 ± 6 h.
     func guider(_ range: Range<Int>) -> Night? {
         let partialFirst = range.lowerBound == recording.part2.judged.lowerBound && range.count != GGIRNightMethod.epochsPerDay
-        return partialFirst ? GGIRNightMethod.meanGuider(for: W, timeline: timeline, in: recording)
-                            : GGIRNightMethod.guider(W, in: recording)
+        guard partialFirst else { return GGIRNightMethod.guider(W, in: recording) }
+        return GGIRNightMethod.meanGuider(for: W, timeline: timeline, in: recording)
+            ?? GGIRNightMethod.l5Guider(range, night: W, timeline: timeline, in: recording)
     }
 
     /// The page's caution: invalid (imputed) minutes in the window, the hour before it and the half

@@ -51,6 +51,8 @@ public struct GGIRNightMethod: NightAnalysisMethod {
     /// What GGIR computes per night window, in UTC seconds of epoch starts.
     struct Night {
         var guiderOnsetUTC: Int64, guiderWakeUTC: Int64, daysleeper: Bool, threshold: Double
+        /// Part 4's fallback when no night has an HDCZA window (``l5Guider(_:night:timeline:in:)``).
+        var l5: Bool = false
     }
 
     /// A night GGIR gives no numbers for, and why.
@@ -76,8 +78,11 @@ public struct GGIRNightMethod: NightAnalysisMethod {
             return .failure(Refusal(status: .unsuitable, note: .ggirNoEpochs))
         }
         // GGIR's clean-up, imputation and read chunks need the whole recording and its format: a
-        // night alone would give other numbers under the same key, so none are given.
-        guard let whole = night.recordingEpochs, whole.count >= stored.count, let facts = night.recording else {
+        // night alone would give other numbers under the same key, so none are given. The whole
+        // recording holds the night's data, but may be shorter than the night's stored epochs
+        // (its window and the 6 h after, padded beyond the recording's ends): a recording of a
+        // day or less is a whole recording too.
+        guard let whole = night.recordingEpochs, Self.holds(whole, dataOf: stored), let facts = night.recording else {
             return .failure(Refusal(status: .unsuitable, note: .ggirNoWholeRecording))
         }
         var prepared = night.recordingResult as? Result<GGIRRecording, GGIRRecording.Unavailable>
@@ -89,6 +94,13 @@ public struct GGIRNightMethod: NightAnalysisMethod {
         case .failure(.nothingAnalysed):
             return .failure(Refusal(status: .insufficientData, note: .ggirNothingAnalysed))
         }
+    }
+
+    /// Whether `whole` spans every epoch of `night` that has data.
+    static func holds(_ whole: WearableEpochs, dataOf night: WearableEpochs) -> Bool {
+        guard whole.count > 0 else { return false }
+        guard let data = night.dataEpochs else { return true }
+        return whole.startUTC <= night.epochStartUTC(data.lowerBound) && night.epochStartUTC(data.upperBound) < whole.endUTC
     }
 
     /// `g.part4`'s SPT and TST in minutes: differences of clock hours (after midnight + 24) on the
@@ -184,6 +196,43 @@ public struct GGIRNightMethod: NightAnalysisMethod {
             }
         }
         return result
+    }
+
+    /// g.part4 when no night of the recording has an HDCZA window (a recording of a day or less:
+    /// its one night is cut short at the start, and GGIR stores no window for such a night): the
+    /// guider `L512`, L5 ± 6 h. L5 is `g.sib.det`'s: the centre of the least active 5 h (3,601
+    /// epochs) of the window's ENMO by a centred rolling mean (zoo's `fill = "extend"` at the edges),
+    /// first minimum, in hours counted as if the window began at noon (it begins at the recording's
+    /// start), 0 for a window of 5 h or less or a flat mean; then part 4's arithmetic on clock hours
+    /// (an onset from 24 h on less 24, a wake less 24 from 24 h on, plus 24).
+    static func l5Guider(_ range: Range<Int>, night w: NightWindow, timeline t: UTCOffsetTimeline, in rec: GGIRRecording) -> Night {
+        let perHour = 3600 / WearableEpochs.epochSeconds
+        let k = 5 * perHour + 1, half = k / 2
+        // ENMO as GGIR's part 2 keeps it, to 4 decimals (a recording of a day or less is not imputed).
+        let acc = range.map { i -> Double in
+            let v = Double(rec.whole.enmo[i])
+            return v.isFinite ? (v * 10_000).rounded() / 10_000 : 0
+        }
+        var l5 = 0.0
+        if acc.count > k {
+            var sum = acc[0..<k].reduce(0, +)
+            var means = [sum / Double(k)]
+            for c in (half + 1)..<(acc.count - half) {
+                sum += acc[c + half] - acc[c - half - 1]
+                means.append(sum / Double(k))
+            }
+            let rolled = [Double](repeating: means[0], count: half) + means + [Double](repeating: means[means.count - 1], count: half)
+            if let lowest = rolled.min(), rolled.contains(where: { $0 != lowest }), let at = rolled.firstIndex(of: lowest) {
+                l5 = Double(at + 1) / Double(perHour) + 12
+            }
+        }
+        var onset = l5 - 6, wake = l5 + 6
+        if onset >= 24 { onset -= 24 }
+        if wake >= 24 { wake -= 24 }
+        wake += 24
+        let base = t.localSecond(atUTC: w.startUTC) - 12 * 3600   // the night date's midnight
+        func at(_ hours: Double) -> Int64 { t.utcSecond(atLocal: base + Int64((hours * 3600).rounded())) }
+        return Night(guiderOnsetUTC: at(onset), guiderWakeUTC: at(wake), daysleeper: false, threshold: .nan, l5: true)
     }
 
     /// g.part4 for a window GGIR stored no guider for: the mean clock time of the other nights'

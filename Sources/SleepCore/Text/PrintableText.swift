@@ -9,12 +9,17 @@
 /// escape instead: `\n`, `\r`, `\t`, `\0`, else `\u{1B}`-style. Other text, non-ASCII letters
 /// included, is kept as it is.
 public enum PrintableText {
-    public static func escaped(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+    public static func escaped(_ text: String) -> String { escaped(text, keepingLineBreaks: false) }
+
+    /// - Parameter keepingLineBreaks: keep `\n` and `\t` as they are (for an HTML page, which shows
+    ///   them as spaces and where they can forge nothing); everything else is escaped all the same.
+    public static func escaped(_ text: String, keepingLineBreaks: Bool) -> String {
+        func escapes(_ s: Unicode.Scalar) -> Bool { needsEscape(s) && !(keepingLineBreaks && (s == "\n" || s == "\t")) }
+        guard text.unicodeScalars.contains(where: escapes) else { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count + 8)
         for s in text.unicodeScalars {
-            guard needsEscape(s) else { out.unicodeScalars.append(s); continue }
+            guard escapes(s) else { out.unicodeScalars.append(s); continue }
             switch s {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
@@ -24,6 +29,13 @@ public enum PrintableText {
             }
         }
         return out
+    }
+
+    /// The first character of `text` that ``escaped(_:)`` would escape, and its position
+    /// (counted in Unicode scalars from 1); nil when the text prints as it is.
+    public static func firstControl(in text: String) -> (scalar: Unicode.Scalar, position: Int)? {
+        for (k, s) in text.unicodeScalars.enumerated() where needsEscape(s) { return (s, k + 1) }
+        return nil
     }
 
     @inline(__always)

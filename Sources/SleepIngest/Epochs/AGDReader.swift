@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import SleepCore
 
@@ -33,21 +34,54 @@ public struct AGDReader: EpochFileReader {
     }
 
     public func read(path: String, options: IngestOptions) throws(IngestError) -> EpochRecording {
-        let head = try FileBytes.head(path: path, count: 16)
-        guard head == Self.sqliteMagic else {
+        let head = try FileBytes.head(path: path, count: 100)
+        guard head.starts(with: Self.sqliteMagic) else {
             throw IngestError(file: path, byteOffset: 0, message: "not an SQLite database: an ActiGraph .agd file starts with 'SQLite format 3'")
         }
+        // Nothing is ever written beside the user's file. SQLite opens a database in WAL mode (the
+        // header's bytes 18–19 are 2) with a `-shm` index and a `-wal` log beside it, creates them
+        // when they are missing, and a read-only connection cannot remove them when it closes; so
+        // such a file, or one that already has a `-wal` beside it, is read from a private copy.
+        let walMode = head.count > 19 && (head[18] == 2 || head[19] == 2)
+        let copy = walMode || FileManager.default.fileExists(atPath: path + "-wal") ? try PrivateCopy(of: path) : nil
+        defer { copy?.remove() }
         var configuration = Configuration()
         configuration.readonly = true
         configuration.label = "agd"
         do {
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            let queue = try DatabaseQueue(path: copy?.databasePath ?? path, configuration: configuration)
             return try queue.read { db in try Self.read(db, path: path, options: options) }
         } catch let error as IngestError {
             throw error
         } catch {
             throw IngestError(file: path, message: "cannot read the .agd database: \(error)")
         }
+    }
+
+    /// The database and its `-wal` log copied into a private temporary folder, to be opened there.
+    struct PrivateCopy {
+        let folder: String
+        let databasePath: String
+
+        init(of path: String) throws(IngestError) {
+            var template = Array((NSTemporaryDirectory() + "/sleepsta-agd-XXXXXX").utf8CString)
+            guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+                throw IngestError(file: path, message: "cannot make a private temporary folder to read this WAL-mode .agd from: \(String(cString: strerror(errno)))")
+            }
+            folder = String(cString: made)
+            databasePath = folder + "/recording.agd"
+            do {
+                try FileManager.default.copyItem(atPath: path, toPath: databasePath)
+                if FileManager.default.fileExists(atPath: path + "-wal") {
+                    try FileManager.default.copyItem(atPath: path + "-wal", toPath: databasePath + "-wal")
+                }
+            } catch {
+                try? FileManager.default.removeItem(atPath: folder)
+                throw IngestError(file: path, message: "cannot copy this WAL-mode .agd into \(folder) to read it without writing beside it: \(error.localizedDescription)")
+            }
+        }
+
+        func remove() { try? FileManager.default.removeItem(atPath: folder) }
     }
 
     package static func read(_ db: Database, path: String, options: IngestOptions) throws -> EpochRecording {
@@ -96,7 +130,12 @@ public struct AGDReader: EpochFileReader {
             guard ticks % ticksPerSecond == 0 else {
                 throw table.error(position: rowNumber, "dataTimestamp \(ticks) is not on a whole second: expected epoch starts in whole seconds")
             }
-            let local = (ticks - unixEpochTicks) / ticksPerSecond
+            // Checked: ticks near Int64.min would overflow the shift to 1970.
+            let (sinceUnixEpoch, overflow) = ticks.subtractingReportingOverflow(unixEpochTicks)
+            guard !overflow else {
+                throw table.error(position: rowNumber, "dataTimestamp \(ticks) lies before year 1: expected .NET ticks")
+            }
+            let local = sinceUnixEpoch / ticksPerSecond
             for (c, index) in valueIndices.enumerated() {
                 // Numbers only: text or a blob in a value cell is a missing value (SQLite would
                 // read it as 0), counted as such by the table.

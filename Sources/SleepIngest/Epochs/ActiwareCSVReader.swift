@@ -97,6 +97,7 @@ public struct ActiwareCSVReader: EpochFileReader {
         }
         let english = banner[0].lowercased().contains("export file")
         let table = try Self.epochTable(lines, path: path)
+        try Self.requireActivity(table, sourceTitles: lines[table.titleIndex].fields, path: path)
         var properties = try Self.headerProperties(lines[..<table.titleIndex], path: path)
         let rows = lines[(table.titleIndex + 1)...].filter { !$0.isBlank }
         let order = LocalClockText.resolveOrder(dates: rows.map { $0[table.dateColumn] }, fallback: english ? .monthFirst : .dayFirst)
@@ -105,8 +106,25 @@ public struct ActiwareCSVReader: EpochFileReader {
         if let device = properties.device.name { properties.metadata["device"] = device }
         var recording = try rowTable.build(format: .actiwareCSV, epochSeconds: properties.epochSeconds, options: options,
                                            statedOffsetSeconds: properties.offset, metadata: properties.metadata)
-        recording.actiware = Self.fileAnalysis(lines[..<table.titleIndex], order: order, recording: recording)
+        let analysis = Self.fileAnalysis(lines[..<table.titleIndex], order: order, recording: recording)
+        recording.actiware = analysis?.analysis
+        recording.warnings += analysis?.warnings ?? []
         return recording
+    }
+
+    /// Every night of an Actiware export is scored from its activity counts: a table without a
+    /// column this reader knows as activity (an export in a language it does not know) leaves
+    /// nothing to analyse, so the file fails, naming the titles it did not understand.
+    static func requireActivity(_ layout: TableLayout, sourceTitles: [String], path: String) throws(IngestError) {
+        guard !layout.titles.contains("activity") else { return }
+        let unknown = layout.titles.indices.filter { c in
+            c != layout.dateColumn && c != layout.timeColumn && c < sourceTitles.count && !sourceTitles[c].trimmingSpaces.isEmpty
+                && !skippedTitles.contains(layout.titles[c]) && !columnAliases.values.contains(layout.titles[c])
+        }.map { "'\(sourceTitles[$0].trimmingSpaces)'" }
+        throw IngestError(file: path, line: layout.titleIndex + 1,
+                          message: "the epoch table has no activity column in a language this reader knows (English, French, German, Italian, Dutch)"
+                            + (unknown.isEmpty ? "" : "; titles not understood: \(unknown.prefix(12).joined(separator: ", "))")
+                            + ": nothing can be analysed; expected a column such as 'Activity', 'Activité', 'Aktivität', 'Attività' or 'Activiteit'")
     }
 
     // MARK: The epoch table
@@ -299,9 +317,15 @@ public struct ActiwareCSVReader: EpochFileReader {
     /// order of the Actiware 5 manual's "Analysis Inputs"). Reading the settings by position with
     /// whole numbers only dropped a German export's "10,00" for the defaults. Statistics rows are those whose
     /// first field names a rest or sleep interval and whose next fields are a number, dates and times.
+    ///
+    /// The statistics are the export's numbers, shown beside sleepsta's: a value outside its range
+    /// (minutes below 0 or beyond the interval's length, an efficiency above 100 %, anything not
+    /// finite) is refused with a warning naming the interval, and an interval number stated more
+    /// than once is reported and none of its rows kept (which one Actiware meant cannot be told).
     static func fileAnalysis(_ lines: ArraySlice<DelimitedText.Line>, order: LocalClockText.DateOrder,
-                             recording: EpochRecording) -> ActiwareFileAnalysis? {
+                             recording: EpochRecording) -> (analysis: ActiwareFileAnalysis, warnings: [String])? {
         var inputs = AnalysisInputs()
+        var warnings: [String] = []
         var section = 0
         var titles: [String] = []
         var intervals: [ActiwareStatedInterval] = []
@@ -335,16 +359,63 @@ public struct ActiwareCSVReader: EpochFileReader {
                 if let key = statisticTitles[titles[c]], case .value(let v) = EpochNumber.parse(line[c]) { values[key] = v }
             }
             let start = utc(dates[0], times[0]), end = utc(dates[1], times[1])
-            var statistics: ActiwareIntervalStatistics? = nil
-            if let sleep = values["sleep"], let wake = values["wake"] {
-                statistics = ActiwareIntervalStatistics(durationMinutes: Double(end - start) / 60, sleepMinutes: sleep, wakeMinutes: wake,
-                                                        invalidMinutes: values["invalid"] ?? 0, efficiencyPercent: values["efficiency"],
-                                                        wakeBouts: values["bouts"].flatMap { $0 >= 0 && $0 < 1e9 ? Int($0) : nil })
+            let name = "\(kind.rawValue.uppercased()) interval \(number) (line \(line.number))"
+            guard end > start else {
+                warnings.append("\(name) ends \(end == start ? "when it starts" : "before it starts"): not compared")
+                continue
             }
+            let (statistics, problem) = Self.statistics(values, minutes: Double(end - start) / 60, epochSeconds: recording.epochSeconds)
+            if let problem { warnings.append("\(name): \(problem)") }
             intervals.append(ActiwareStatedInterval(kind: kind, number: number, startUTC: start, endUTC: end, statistics: statistics, line: line.number))
         }
         guard inputs.stated || !intervals.isEmpty else { return nil }
-        return ActiwareFileAnalysis(settings: inputs.settings, intervals: intervals)
+        let (unique, repeated) = Self.withoutRepeatedNumbers(intervals)
+        return (ActiwareFileAnalysis(settings: inputs.settings, intervals: unique), warnings + repeated)
+    }
+
+    /// A statistics row's numbers, each in its range for an interval of `minutes`: sleep, wake and
+    /// invalid time from 0 to the interval's length, efficiency from 0 to 100 %, wake bouts from 0
+    /// to the interval's epochs. Sleep or wake time out of range drops the row's statistics; another
+    /// value out of range drops that value. Returns what was refused, for the warning.
+    static func statistics(_ values: [String: Double], minutes: Double, epochSeconds: Int)
+        -> (ActiwareIntervalStatistics?, problem: String?) {
+        var refused: [String] = []
+        func shown(_ v: Double) -> String { v.isFinite && abs(v) < 1e9 ? String(format1: v) : "\(v)" }
+        func minutesValue(_ key: String, _ label: String) -> Double? {
+            guard let v = values[key] else { return nil }
+            // An epoch of slack: Actiware rounds the interval's edges to its epochs.
+            guard v.isFinite, v >= 0, v <= minutes + Double(epochSeconds) / 60 else {
+                refused.append("\(label) \(shown(v)) min"); return nil
+            }
+            return v
+        }
+        let sleep = minutesValue("sleep", "sleep time"), wake = minutesValue("wake", "wake time")
+        let invalid = minutesValue("invalid", "invalid time")
+        var efficiency = values["efficiency"]
+        if let e = efficiency, !(e.isFinite && e >= 0 && e <= 100) { refused.append("efficiency \(shown(e)) %"); efficiency = nil }
+        var bouts: Int? = nil
+        if let b = values["bouts"] {
+            let most = minutes * 60 / Double(max(1, epochSeconds)) + 1
+            if b.isFinite, b >= 0, b <= most, let whole = Int(exactly: b.rounded()) { bouts = whole } else { refused.append("wake bouts \(shown(b))") }
+        }
+        let problem = refused.isEmpty ? nil
+            : "the export's \(refused.joined(separator: ", ")) cannot be true of an interval of \(shown(minutes)) min (expected minutes from 0 to its length, an efficiency from 0 to 100 %)"
+            + (values["sleep"] != nil && values["wake"] != nil && (sleep == nil || wake == nil) ? "; its statistics are not shown" : "; that value is not shown")
+        guard let sleep, let wake else { return (nil, problem) }
+        return (ActiwareIntervalStatistics(durationMinutes: minutes, sleepMinutes: sleep, wakeMinutes: wake, invalidMinutes: invalid ?? 0,
+                                           efficiencyPercent: efficiency, wakeBouts: bouts), problem)
+    }
+
+    /// The intervals whose kind and number the statistics state once; a warning for each stated more often.
+    static func withoutRepeatedNumbers(_ intervals: [ActiwareStatedInterval]) -> ([ActiwareStatedInterval], [String]) {
+        var lines: [String: [Int]] = [:]
+        func key(_ i: ActiwareStatedInterval) -> String { "\(i.kind.rawValue.uppercased()) interval \(i.number)" }
+        for i in intervals { lines[key(i), default: []].append(i.line) }
+        let repeated = Set(lines.filter { $0.value.count > 1 }.keys)
+        let warnings = repeated.sorted { lines[$0]![0] < lines[$1]![0] }.map { k in
+            "\(k) is stated \(lines[k]!.count) times (lines \(lines[k]!.map(String.init).joined(separator: ", "))): Actiware lists each interval once, and which row is right cannot be told, so none is compared"
+        }
+        return (intervals.filter { !repeated.contains(key($0)) }, warnings)
     }
 
     /// One row of the "Analysis Inputs" section, by its name.

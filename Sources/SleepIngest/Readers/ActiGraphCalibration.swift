@@ -95,6 +95,7 @@ public struct ActiGraphCalibrationV2: Sendable, Equatable {
     /// and the serial number its `info.txt` states.
     static func agdc(path: String, rateHz: Int) throws(IngestError) -> (calibration: ActiGraphCalibrationV2, serial: String) {
         let archive = try ZipArchive(path: path)
+        try archive.requireAtMostOne(of: ["calibration.json", "info.txt"], kind: ".agdc")
         guard let entry = archive.entry(named: "calibration.json") else {
             throw IngestError(file: path, byteOffset: archive.directoryOffset, message: "no calibration.json in the .agdc archive")
         }

@@ -42,11 +42,7 @@ public struct GT3XReader: RawSampleReader {
 
     public func read<Sink: SampleSink>(path: String, options: IngestOptions, samples: inout Sink) throws(IngestError) -> Recording {
         let archive = try ZipArchive(path: path)
-        // Two entries of one name: which one the device wrote cannot be told, so none is taken.
-        for name in ["info.txt", "log.bin"] where archive.entries.filter({ $0.name == name }).count > 1 {
-            throw IngestError(file: path, byteOffset: archive.directoryOffset,
-                              message: "the archive holds \(archive.entries.filter { $0.name == name }.count) entries named \(name): expected one (a damaged or rewritten .gt3x)")
-        }
+        try Self.requireOneOfEachEntry(archive, path: path)
         guard let infoEntry = archive.entry(named: "info.txt") else {
             throw IngestError(file: path, byteOffset: archive.directoryOffset, message: "no info.txt in the archive: expected an ActiGraph .gt3x (zip with info.txt and log.bin)")
         }
@@ -74,6 +70,20 @@ public struct GT3XReader: RawSampleReader {
         return try parser.finish(compression: log.compression)
     }
 
+    /// The entries the reader takes content from.
+    static let readEntries = ["info.txt", "log.bin", "activity.bin", "calibration.json"]
+
+    /// Every entry the reader reads must be there once: of two entries of one name, which one the
+    /// device wrote cannot be told, and `log.bin` (firmware ≥ 3) beside `activity.bin` (≤ 2.5) are
+    /// two recordings in one file; none of them is taken.
+    static func requireOneOfEachEntry(_ archive: ZipArchive, path: String) throws(IngestError) {
+        try archive.requireAtMostOne(of: readEntries, kind: ".gt3x")
+        if archive.entry(named: "log.bin") != nil && archive.entry(named: "activity.bin") != nil {
+            throw IngestError(file: path, byteOffset: archive.directoryOffset,
+                              message: "the archive holds both log.bin (the format of firmware ≥ 3) and activity.bin (firmware ≤ 2.5): expected one of them; which one holds the recording cannot be told")
+        }
+    }
+
     /// The facts of `info.txt`.
     struct Info {
         var values: [String: String] = [:]
@@ -85,6 +95,11 @@ public struct GT3XReader: RawSampleReader {
         /// and `Last Sample Time` (or `Stop Date`) in .NET ticks; nil where not stated.
         var statedStartSecond: Int64?
         var statedEndSecond: Int64?
+        /// `Last Sample Time`, `Stop Date` and `Download Date` on the device clock, each nil where
+        /// not stated (a `Stop Date` of 0 means none was set: the device recorded until downloaded).
+        var lastSampleSecond: Int64?
+        var stopSecond: Int64?
+        var downloadSecond: Int64?
         var serial: String { values["Serial Number"] ?? "" }
 
         /// The `Key: Value` lines of an ActiGraph `info.txt` (also the one of an `.agdc`).
@@ -100,14 +115,14 @@ public struct GT3XReader: RawSampleReader {
 
         init(bytes: [UInt8], path: String) throws(IngestError) {
             values = Self.keyValues(bytes)
-            guard let rateText = values["Sample Rate"], let rate = Int(rateText) ?? Double(rateText).flatMap({ $0.isFinite && $0 >= 1 && $0 <= 10_000 ? Int($0) : nil }), rate > 0, rate <= 10_000 else {
-                throw IngestError(file: path, path: "info.txt", message: "no valid 'Sample Rate' in info.txt (found '\(values["Sample Rate"] ?? "")'); expected a rate in Hz such as 30 or 100")
-            }
-            sampleRateHz = rate
+            sampleRateHz = try Self.sampleRate(values["Sample Rate"], path: path)
             scaleLSBPerG = values["Acceleration Scale"].flatMap { Double($0.replacingOccurrences(of: ",", with: ".")) }.flatMap { $0 > 0 ? $0 : nil }
             if let tz = values["TimeZone"] { timeZoneOffsetSeconds = Self.offset(tz) }
             statedStartSecond = Self.localSecond(ticks: values["Start Date"])
-            statedEndSecond = Self.localSecond(ticks: values["Last Sample Time"]) ?? Self.localSecond(ticks: values["Stop Date"])
+            lastSampleSecond = Self.localSecond(ticks: values["Last Sample Time"])
+            stopSecond = Self.localSecond(ticks: values["Stop Date"])
+            downloadSecond = Self.localSecond(ticks: values["Download Date"])
+            statedEndSecond = lastSampleSecond ?? stopSecond
             if let maxText = values["Acceleration Max"], let m = Double(maxText.replacingOccurrences(of: ",", with: ".")), m > 0 { rangeG = m }
             if rangeG == nil {
                 // ActiGraph's documented ranges: ±6 g at 341 LSB/g (NEO, CLE), ±8 g at 256 LSB/g (MOS, TAS).
@@ -115,6 +130,25 @@ public struct GT3XReader: RawSampleReader {
                 if s.hasPrefix("NEO") || s.hasPrefix("CLE") || s.hasPrefix("MRA") { rangeG = 6 }
                 else if s.hasPrefix("MOS") || s.hasPrefix("TAS") { rangeG = 8 }
             }
+        }
+
+        /// `Sample Rate`: a whole number of Hz. The devices sample at whole rates (30 to 100 Hz, more
+        /// on the Link), and every sample's time is its index ÷ the rate: a fractional rate such as
+        /// 29.97 cut to 29 would run the clock 3.3 % slow, so it is refused rather than truncated.
+        static func sampleRate(_ text: String?, path: String) throws(IngestError) -> Int {
+            let found = text ?? ""
+            let rate: Int?
+            if let whole = Int(found) { rate = whole }
+            else if let value = Double(found.replacingOccurrences(of: ",", with: ".")), value.isFinite, abs(value) < 1e9 {
+                guard let whole = Int(exactly: value) else {
+                    throw IngestError(file: path, path: "info.txt", message: "'Sample Rate: \(found)' is not a whole number of Hz: the samples' times are their index ÷ the rate, so a fractional rate is not cut to a whole one; expected a rate such as 30 or 100")
+                }
+                rate = whole
+            } else { rate = nil }
+            guard let rate, rate > 0, rate <= 10_000 else {
+                throw IngestError(file: path, path: "info.txt", message: "no valid 'Sample Rate' in info.txt (found '\(found)'); expected a rate in Hz such as 30 or 100")
+            }
+            return rate
         }
 
         /// .NET ticks (100 ns since 0001-01-01, on the device clock) → seconds since 1970 on that
@@ -257,6 +291,12 @@ public struct GT3XReader: RawSampleReader {
                 catch { throw IngestError(file: path, byteOffset: recordOffset, path: "log.bin", message: IngestError.message(for: error)) }
                 last = (gx, gy, gz)
                 i += 1
+            }
+            // One record is one second: more samples than the rate would run into the next record's second.
+            let samples = type == 0x1A ? size / 6 : size * 8 / 36
+            if samples > info.sampleRateHz {
+                throw IngestError(file: path, byteOffset: recordOffset, path: "log.bin",
+                                  message: "an activity record (one second) holds \(samples) samples, but info.txt's Sample Rate is \(info.sampleRateHz) Hz: the stated rate is wrong or the record is damaged; expected at most \(info.sampleRateHz) samples a record")
             }
             if type == 0x1A {
                 let n = size / 6

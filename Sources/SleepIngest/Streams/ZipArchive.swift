@@ -111,6 +111,18 @@ final class ZipArchive {
 
     func entry(named name: String) -> Entry? { entries.first { $0.name == name } }
 
+    /// Refuses an archive holding two entries of a name a reader takes content from: which one
+    /// the device or program wrote cannot be told, so none is taken.
+    func requireAtMostOne(of names: [String], kind: String) throws(IngestError) {
+        for name in names {
+            let count = entries.filter { $0.name == name }.count
+            if count > 1 {
+                throw IngestError(file: path, byteOffset: directoryOffset,
+                                  message: "the archive holds \(count) entries named \(name): expected one (a damaged or rewritten \(kind))")
+            }
+        }
+    }
+
     /// A stream of the entry's uncompressed bytes; the CRC-32 is checked when the stream ends.
     func open(_ entry: Entry) throws(IngestError) -> ZipEntryStream {
         let header = try file.bytes(at: entry.localHeaderOffset, count: 30, what: "the local header of '\(entry.name)'")

@@ -49,8 +49,28 @@ struct Slurm: ParsableCommand {
     var submit = false
 
     func validate() throws {
-        guard shards >= 1 else { throw ValidationError("--shards must be at least 1") }
+        // Bounded as --shard K/N is: the scripts list every shard database by name.
+        guard shards >= 1, shards <= Shard.maximumCount else {
+            throw ValidationError("--shards \(shards): expected 1 to \(Shard.maximumCount) shards (the bound of --shard K/N)")
+        }
         guard cpusPerTask >= 1 else { throw ValidationError("--cpus-per-task must be at least 1") }
+        if let problem = SlurmScript.unwritable(script(binary: sleepsta.map(Self.absolute) ?? "sleepsta").namedValues) {
+            throw ValidationError(problem)
+        }
+    }
+
+    /// The scripts' facts from the options, with every path made absolute.
+    func script(binary: String) -> SlurmScript {
+        var options: [String] = []
+        if let interval { options += ["--interval", interval.description] }
+        if let tz { options += ["--tz", tz] }
+        if let kind { options += ["--kind", kind.rawValue] }
+        if let units { options += ["--units", units.rawValue] }
+        if let sleepAlgorithm { options += ["--sleep-algorithm", sleepAlgorithm.defaultValueDescription] }
+        if let method { options += ["--method", method.rawValue] }
+        return SlurmScript(sleepsta: binary, dataDirectory: Self.absolute(data), workDirectory: Self.absolute(work), shards: shards,
+                           databasePath: db.map(Self.absolute), reportsDirectory: reports.map(Self.absolute), runOptions: options,
+                           partition: partition, cpusPerTask: cpusPerTask, memory: mem, timeLimit: time)
     }
 
     static func absolute(_ path: String) -> String {
@@ -59,18 +79,14 @@ struct Slurm: ParsableCommand {
     }
 
     func run() throws {
-        var options: [String] = []
-        if let interval { options += ["--interval", interval.description] }
-        if let tz { options += ["--tz", tz] }
-        if let kind { options += ["--kind", kind.rawValue] }
-        if let units { options += ["--units", units.rawValue] }
-        if let sleepAlgorithm { options += ["--sleep-algorithm", sleepAlgorithm.defaultValueDescription] }
-        if let method { options += ["--method", method.rawValue] }
         let binary = sleepsta.map(Self.absolute)
             ?? ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? Self.absolute(CommandLine.arguments[0]))
-        let script = SlurmScript(sleepsta: binary, dataDirectory: Self.absolute(data), workDirectory: Self.absolute(work), shards: shards,
-                                 databasePath: db.map(Self.absolute), reportsDirectory: reports.map(Self.absolute), runOptions: options,
-                                 partition: partition, cpusPerTask: cpusPerTask, memory: mem, timeLimit: time)
+        let script = script(binary: binary)
+        // The binary's own path (not an option) is checked here, with everything else again.
+        if let problem = SlurmScript.unwritable(script.namedValues) {
+            FileHandle.standardError.write(Data("sleepsta: \(problem)\n".utf8))
+            throw ExitCode(ExitStatus.environment)
+        }
         let fm = FileManager.default
         do {
             for dir in [script.scriptDirectory, script.shardDirectory, script.logDirectory] {

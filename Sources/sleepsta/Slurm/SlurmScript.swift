@@ -1,4 +1,5 @@
 import Foundation
+import SleepCore
 
 /// The Slurm side of a sharded cohort (`sleepsta slurm`): an array job of N tasks, task K running
 /// `sleepsta run --shard K/N` into its own database, and a merge-and-render job that starts only
@@ -39,6 +40,33 @@ public struct SlurmScript: Sendable {
     public var submitScriptPath: String { scriptDirectory + "/submit.sh" }
     public var shardDirectory: String { workDirectory + "/shards" }
     public var logDirectory: String { workDirectory + "/logs" }
+
+    /// Every value the scripts hold, by the option that set it: `--work` for the work folder …
+    public var namedValues: [(option: String, value: String)] {
+        var values: [(String, String)] = [("--sleepsta", sleepsta), ("--data", dataDirectory), ("--work", workDirectory),
+                                          ("--db", databasePath), ("--reports", reportsDirectory)]
+        for (option, value) in [("--partition", partition), ("--mem", memory), ("--time", timeLimit)] {
+            if let value { values.append((option, value)) }
+        }
+        var option = "run option"
+        for item in runOptions {
+            if item.hasPrefix("--") { option = item }
+            values.append((option, item))
+        }
+        return values
+    }
+
+    /// Why these values cannot be written into a job script, or nil. A line break in one would
+    /// end its `#SBATCH` line or comment and start a shell command of its own; any control or
+    /// bidirectional character is refused the same way (``PrintableText``), naming the option.
+    public static func unwritable(_ values: [(option: String, value: String)]) -> String? {
+        for (option, value) in values {
+            guard let (scalar, position) = PrintableText.firstControl(in: value) else { continue }
+            let shown = PrintableText.escaped(String(Character(scalar)))
+            return "\(option) '\(PrintableText.escaped(value))' holds the control character \(shown) (character \(position)): every value is written into the Slurm job scripts, where it could start a command of its own; expected printable text"
+        }
+        return nil
+    }
 
     /// Single-quoted for the shell.
     static func quoted(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
