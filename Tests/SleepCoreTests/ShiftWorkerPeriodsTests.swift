@@ -91,4 +91,22 @@ struct ShiftWorkerPeriodsTests {
         let plan: ShiftSchedule = schedule == "night" ? .nightShiftWeek(seed: seed) : schedule == "day" ? .dayWorkerWeek(seed: seed) : .rotatingWeek(seed: seed)
         try Self.check(ShiftWorkerWeek(schedule: plan, seed: seed))
     }
+
+    /// Seeds no rule was looked at on, with and without temperature, as weeks the method was not
+    /// written against.
+    @Test("other seeds of every schedule, with and without a temperature channel",
+          arguments: [("night", 3), ("night", 4), ("day", 6), ("day", 7), ("rotating", 7), ("rotating", 8)] as [(String, UInt64)])
+    func otherSeeds(schedule: String, seed: UInt64) throws {
+        let plan: ShiftSchedule = schedule == "night" ? .nightShiftWeek(seed: seed) : schedule == "day" ? .dayWorkerWeek(seed: seed) : .rotatingWeek(seed: seed)
+        for temperature in [false, true] { try Self.check(ShiftWorkerWeek(schedule: plan, seed: seed, temperature: temperature)) }
+    }
+
+    /// Every way a sleeping wrist is still (``SleepModel``: the script's, slow wander, turns, hourly
+    /// turns, breathing), without temperature: the naps and day sleeps of each are found.
+    @Test("every sleep model of the wrist, without a temperature channel", arguments: SleepModel.allCases)
+    func sleepModels(model: SleepModel) throws {
+        var week = ShiftWorkerWeek(schedule: .nightShiftWeek(seed: 5), seed: 5)
+        week.sleepModel = model
+        try Self.check(week)
+    }
 }

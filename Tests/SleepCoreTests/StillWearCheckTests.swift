@@ -134,10 +134,11 @@ struct StillWearCheckTests {
         #expect(try #require(StillWearCheck.stretches(up).first).laidDown)
     }
 
-    /// `lead` epochs before a stillness of `stillMinutes` at 12°, moving before both: the lead
-    /// `quiet` (a wearer lying awake: ENMO 5–30 mg, a posture change every `changeEvery` epochs)
-    /// or handling (ENMO 150–400 mg, the attitude turned every epoch).
-    static func afterLead(quiet: Bool, stillMinutes: Int, changeEvery: Int = 8, leadMinutes: Int = 4) -> WearableEpochs {
+    /// `lead` epochs before a stillness of `stillMinutes` at 12°, then 2 min after it, moving
+    /// around all that: the lead `quiet` (a wearer lying awake: ENMO 5–30 mg, a posture change every
+    /// `changeEvery` epochs) or handling (ENMO 150–400 mg, the attitude turned every epoch); the
+    /// tail quiet (lying a moment before getting up) or handling (`pickedUp`).
+    static func afterLead(quiet: Bool, stillMinutes: Int, changeEvery: Int = 8, leadMinutes: Int = 4, pickedUp: Bool = false) -> WearableEpochs {
         var enmo: [Float] = [], angle: [Float] = [], mad: [Float] = []
         for k in 0..<(60 * perMinute) { enmo.append(0.05); angle.append(Float((k % 7) * 10 - 30)); mad.append(0.06) }
         var held: Float = 40
@@ -150,6 +151,10 @@ struct StillWearCheckTests {
             }
         }
         for k in 0..<(stillMinutes * perMinute) { enmo.append(0.002); angle.append(12 + (k % 3 == 0 ? 0.01 : -0.01)); mad.append(0.003) }
+        for k in 0..<(2 * perMinute) {
+            if pickedUp { enmo.append(0.15 + 0.25 * Float(k % 4) / 3); angle.append(Float((k * 37) % 160) - 80); mad.append(0.2) }
+            else { enmo.append(0.01); angle.append(25 + Float(k / 10) * 7); mad.append(0.012) }
+        }
         for k in 0..<(60 * perMinute) { enmo.append(0.05); angle.append(Float((k % 7) * 10 - 30)); mad.append(0.06) }
         let n = enmo.count
         return WearableEpochs(startUTC: start, enmo: enmo, angleZ: angle, mad: mad, sampleCounts: .init(repeating: 500, count: n),
@@ -161,6 +166,8 @@ struct StillWearCheckTests {
         let window = EpochSpan(startEpoch: 0, endEpoch: 10 * Self.perMinute)
         let still = (60 + 4) * Self.perMinute
         #expect(StillWearCheck.laidDownOutside(Self.afterLead(quiet: true, stillMinutes: 45), window: window).isEmpty, "a nap after lying awake")
+        #expect(StillWearCheck.laidDownOutside(Self.afterLead(quiet: true, stillMinutes: 45, pickedUp: true), window: window)
+                == [still..<(still + 45 * Self.perMinute)], "quiet before, but picked up and put on after: a device laid down")
         #expect(StillWearCheck.laidDownOutside(Self.afterLead(quiet: false, stillMinutes: 45), window: window) == [still..<(still + 45 * Self.perMinute)],
                 "set down after handling")
         #expect(StillWearCheck.laidDownOutside(Self.afterLead(quiet: true, stillMinutes: 150), window: window) == [still..<(still + 150 * Self.perMinute)],
