@@ -12,7 +12,9 @@ public struct ReportBuilder: Sendable {
     public var failures: [(path: String, error: String)]? = nil
     /// How recordings map to participants (`--participants`): the index's participant table, the
     /// participant pages, and each night's previous / next link, which stay within the participant.
-    public var participants: ParticipantRule = .file
+    public var participants: ParticipantRule = .file { didSet { matcher = ParticipantMatcher(participants) } }
+    /// ``participants`` indexed once: every night and recording asks it.
+    private(set) var matcher = ParticipantMatcher(.file)
     /// Where the night pages are rendered (the pipeline lends its work queue's cores).
     public var workers: PageWorkers = .serial
 
@@ -22,7 +24,7 @@ public struct ReportBuilder: Sendable {
 
     /// The participant of a stored recording path, printable.
     func participant(_ recordingPath: String) -> Participant {
-        let p = participants.participant(recordingPath: recordingPath)
+        let p = matcher.participant(recordingPath: recordingPath)
         return Participant(id: PrintableText.escaped(p.id), group: PrintableText.escaped(p.group))
     }
 
