@@ -25,7 +25,7 @@ help:
 	@echo "make deps    install missing Debian packages ($(APT_PACKAGES))"
 	@echo "make build   release build of .build/$(CONFIG)/sleepsta"
 	@echo "make bench   benchmark every stage and the Python peers (docs/performance.md); KEEP=1 keeps bench-work/"
-	@echo "make fuzz    a million generated hostile .agd files and sleep diaries each (FUZZ_RUNS=N); about 10 minutes"
+	@echo "make fuzz    a million generated hostile .agd files and sleep diaries each (FUZZ_RUNS=N), 20000 text files read whole (FUZZ_READWHOLE_RUNS=N); about 12 minutes"
 	@echo "make validate-ggir  sleepsta beside GGIR night by night on the bench's 7-day wrist file and the hard cases (needs R + GGIR)"
 	@echo "make clean   remove build output, the database, generated samples and reports"
 
@@ -134,12 +134,15 @@ CWA_PEERS := actfast==1.3.0
 
 # Hostile input for the readers that take names and structure from the file (docs/formats.md).
 FUZZ_RUNS ?= 1000000
+# Text files read whole, up to 8 MiB each (peak memory checked against its bound, docs/formats.md).
+FUZZ_READWHOLE_RUNS ?= 20000
 .PHONY: fuzz
 fuzz: deps
 	$(SWIFT) build -c release --product sleepsta-bench
 	bin=$$($(SWIFT) build -c release --show-bin-path) && \
 	$$bin/sleepsta-bench fuzz --target diary --runs $(FUZZ_RUNS) && \
-	$$bin/sleepsta-bench fuzz --target agd --runs $(FUZZ_RUNS)
+	$$bin/sleepsta-bench fuzz --target agd --runs $(FUZZ_RUNS) && \
+	$$bin/sleepsta-bench fuzz --target readwhole --runs $(FUZZ_READWHOLE_RUNS)
 
 # sleepsta beside GGIR 3.3-6 on the bench's 7-day wrist recording (.cwa and CSV), night by night, with
 # GGIR's 2013 non-wear rule and its defaults (bench/validate_ggir.py). Needs R and GGIR

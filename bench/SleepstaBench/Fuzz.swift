@@ -18,11 +18,12 @@ struct Fuzz: ParsableCommand {
         execution read or was refused with an IngestError; 1 otherwise.
           sleepsta-bench fuzz --target agd --runs 1000000
           sleepsta-bench fuzz --target diary --runs 1000000
+          sleepsta-bench fuzz --target readwhole --runs 20000   (text files read whole: memory within its bound)
         """)
 
-    enum Target: String, ExpressibleByArgument, CaseIterable { case agd, diary }
+    enum Target: String, ExpressibleByArgument, CaseIterable { case agd, diary, readwhole }
 
-    @Option(help: "agd or diary.") var target: Target
+    @Option(help: "agd, diary or readwhole.") var target: Target
     @Option(help: "Executions.") var runs = 1_000_000
     @Option(help: "Seed of the generator (the same seed, the same inputs).") var seed: UInt64 = 20_261_126
 
@@ -30,6 +31,7 @@ struct Fuzz: ParsableCommand {
         var rng = SplitMix64(seed: seed)
         var read = 0, refused = 0, other: [String] = []
         var slowest = 0.0
+        var readWhole = ReadWholeFuzz()
         let started = Date()
         for k in 0..<runs {
             let t0 = DispatchTime.now().uptimeNanoseconds
@@ -37,6 +39,7 @@ struct Fuzz: ParsableCommand {
             switch target {
             case .agd: outcome = AGDFuzz.execute(&rng)
             case .diary: outcome = DiaryFuzz.execute(&rng)
+            case .readwhole: outcome = readWhole.execute(&rng)
             }
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
             slowest = max(slowest, seconds)
@@ -51,6 +54,11 @@ struct Fuzz: ParsableCommand {
         }
         print("fuzz \(target.rawValue): \(runs) executions in \(String(format: "%.1f", Date().timeIntervalSince(started))) s (seed \(seed)): "
               + "\(read) read, \(refused) refused with a positioned error, \(other.count) other; slowest \(String(format: "%.3f", slowest)) s")
+        if target == .readwhole {
+            let memory = readWhole.memory()
+            print("fuzz readwhole: " + memory.text)
+            if !memory.withinBound { other.append("above the bound: " + memory.text) }
+        }
         for o in other { print("  \(o)") }
         if !other.isEmpty { throw ExitCode(1) }
     }

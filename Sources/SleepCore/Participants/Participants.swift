@@ -14,7 +14,9 @@ public struct ParticipantTableRow: Sendable, Hashable, Codable {
     public var id: String
     public var group: String
     public var path: String
-    public init(id: String, group: String, path: String) { self.id = id; self.group = group; self.path = path }
+    /// The row's line in the table, for messages (nil: not read from a file).
+    public var row: Int?
+    public init(id: String, group: String, path: String, row: Int? = nil) { self.id = id; self.group = group; self.path = path; self.row = row }
 }
 
 /// How recordings map to participants (`--participants`).
@@ -35,7 +37,8 @@ public enum ParticipantRule: Sendable, Hashable, Codable {
         return nil
     }
 
-    /// The participant of the recording stored under `path` (relative to `--data`).
+    /// The participant of the recording stored under `path` (relative to `--data`). Scans a
+    /// table's rows: for many recordings, ask a ``ParticipantMatcher`` made once.
     public func participant(recordingPath path: String) -> Participant {
         switch self {
         case .file:
@@ -60,5 +63,47 @@ public enum ParticipantRule: Sendable, Hashable, Codable {
         case .folder(let level): return level == 1 ? "the first folder under --data" : "folder level \(level) under --data"
         case .table(let rows): return "a participants table (\(rows.count) rows)"
         }
+    }
+}
+
+/// A ``ParticipantRule`` ready to match many recordings: a table's rows indexed once by path,
+/// by folder and by file name, so a match costs a few dictionary look-ups (one per folder of the
+/// recording's path) instead of a scan of every row. It answers exactly as
+/// ``ParticipantRule/participant(recordingPath:)``: the most specific row (the longest path), the
+/// first in the table among rows as specific.
+public struct ParticipantMatcher: Sendable {
+    public let rule: ParticipantRule
+    private let rows: [ParticipantTableRow]
+    /// Row indices by the row's path: the recording's whole path, or its file name, equals it.
+    private let byPath: [String: [Int]]
+    /// Row indices by the row's path with a trailing `/`: a folder holding the recording.
+    private let byFolder: [String: [Int]]
+
+    public init(_ rule: ParticipantRule) {
+        self.rule = rule
+        guard case .table(let rows) = rule else { self.rows = []; self.byPath = [:]; self.byFolder = [:]; return }
+        self.rows = rows
+        var byPath: [String: [Int]] = [:], byFolder: [String: [Int]] = [:]
+        for (k, row) in rows.enumerated() {
+            byPath[row.path, default: []].append(k)
+            byFolder[row.path.hasSuffix("/") ? row.path : row.path + "/", default: []].append(k)
+        }
+        self.byPath = byPath; self.byFolder = byFolder
+    }
+
+    public func participant(recordingPath path: String) -> Participant {
+        guard case .table = rule else { return rule.participant(recordingPath: path) }
+        var candidates = byPath[path] ?? []
+        if let name = path.split(separator: "/").last.map(String.init) { candidates += byPath[name] ?? [] }
+        // Every prefix of the path that ends at a `/`: the folders that may hold it.
+        var index = path.startIndex
+        while index < path.endIndex {
+            let next = path.index(after: index)
+            if path[index].unicodeScalars.last == "/" { candidates += byFolder[String(path[..<next])] ?? [] }
+            index = next
+        }
+        var best: ParticipantTableRow? = nil
+        for k in Set(candidates).sorted() where best.map({ rows[k].path.count > $0.path.count }) ?? true { best = rows[k] }
+        return best.map { Participant(id: $0.id, group: $0.group) } ?? Participant(id: path)
     }
 }

@@ -40,11 +40,19 @@ public struct ActiwatchAWDReader: EpochFileReader {
         return CivilDate(year: year, month: m + 1, day: day)
     }
 
+    /// Largest file read (it is read whole, ``ReadWholeBudget``): over 10 million epochs, four years of 15-s epochs.
+    static let maximumBytes = 64 << 20
+
     public func read(path: String, options: IngestOptions) throws(IngestError) -> EpochRecording {
-        let bytes = try FileBytes.readAll(path: path, limit: 256 << 20)
+        let bytes = try FileBytes.readAll(path: path, limit: Self.maximumBytes)
+        // Counted before allocated (``ReadWholeBudget``): a file of empty lines is no .AWD.
+        let measure = bytes.withUnsafeBufferPointer { ReadWholeBudget.measure($0) }
+        try ReadWholeBudget.check(projected: measure.projected, fileBytes: bytes.count, shape: measure.shape, path: path,
+                                  expected: "an Actiwatch .AWD has a line of counts per epoch, not mostly empty lines")
         // Split on the bytes: in a Swift String, CR LF is one character.
-        var lines = bytes.split(separator: 10, omittingEmptySubsequences: false)
-            .map { String(decoding: $0, as: UTF8.self).trimmingCR.trimmingSpaces }
+        var lines: [String] = []
+        lines.reserveCapacity(measure.lines + 1)
+        ReadWholeBudget.forEachLine(bytes) { lines.append(String(decoding: $0, as: UTF8.self).trimmingCR.trimmingSpaces) }
         while lines.last?.isEmpty == true { lines.removeLast() }
         guard lines.count >= 7 else {
             throw IngestError(file: path, line: max(1, lines.count), message: "\(lines.count) lines: an Actiwatch .AWD has 7 header lines (identifier, start date, start time, epoch code, age, serial, sex) before its epochs")

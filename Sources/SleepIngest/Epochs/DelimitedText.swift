@@ -22,19 +22,31 @@ struct DelimitedText {
     let delimiter: UInt8
 
     /// Files larger than this are refused: a text epoch export is read whole and split into
-    /// fields (measured: 0.84 GB at the peak for a 60 MB ActiLife 1-s export), so 64 MB keeps a
+    /// fields (at most 13 × its size + 16 MiB with its bytes, ``ReadWholeBudget``), so 64 MB keeps a
     /// read under 1 GB. That is three months of 15-s Actiware epochs with every column (a month is
     /// under 20 MB) or two weeks of 1-s ActiLife epochs; `run` reads one epoch file at a time.
     static let sizeLimit = 64 << 20
 
-    /// Reads and splits `path`. `delimiter` nil: `,`, or `;` when the first non-blank line has
-    /// more semicolons than commas (European spreadsheet exports).
-    init(path: String, delimiter: UInt8? = nil) throws(IngestError) {
-        let bytes = try FileBytes.readAll(path: path, limit: Self.sizeLimit)
-        try self.init(path: path, bytes: bytes, delimiter: delimiter)
+    /// Lines of at most this many fields, all of them empty, share one array of fields.
+    static let sharedBlankFields = 64
+
+    /// The longest row a format allows, and what its rows are (for the error).
+    struct RowLimit {
+        var bytes: Int
+        /// `a participants row (id,group,path)`.
+        var row: String
     }
 
-    init(path: String, bytes: [UInt8], delimiter: UInt8? = nil) throws(IngestError) {
+    /// Reads and splits `path`. `delimiter` nil: `,`, or `;` when the first non-blank line has
+    /// more semicolons than commas (European spreadsheet exports).
+    init(path: String, delimiter: UInt8? = nil, rowLimit: RowLimit? = nil) throws(IngestError) {
+        let bytes = try FileBytes.readAll(path: path, limit: Self.sizeLimit)
+        try self.init(path: path, bytes: bytes, delimiter: delimiter, rowLimit: rowLimit)
+    }
+
+    /// Splits `bytes` after counting its lines and fields: what they cost is held to
+    /// ``ReadWholeBudget`` (and each line to `rowLimit`) before any line is allocated.
+    init(path: String, bytes: [UInt8], delimiter: UInt8? = nil, rowLimit: RowLimit? = nil) throws(IngestError) {
         self.path = path
         var start = 0
         if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { start = 3 }
@@ -43,7 +55,16 @@ struct DelimitedText {
         }
         let d = delimiter ?? Self.guessDelimiter(bytes, from: start)
         self.delimiter = d
+        let measure = bytes.withUnsafeBufferPointer { ReadWholeBudget.measure($0, from: start, delimiter: d, lineLimit: rowLimit?.bytes ?? .max) }
+        if let rowLimit, let long = measure.tooLong {
+            throw IngestError(file: path, line: long.number, message: "row is \(long.bytes) bytes long: \(rowLimit.row) is at most \(rowLimit.bytes)")
+        }
+        try ReadWholeBudget.check(projected: measure.projected, fileBytes: bytes.count, shape: measure.shape, path: path,
+                                  expected: "a text export or table has rows of several fields, not mostly empty lines or fields")
         var result: [Line] = []
+        result.reserveCapacity(measure.lines)
+        // Blank lines share their (empty) fields: a file of many blank lines costs a slot per line.
+        var blanks: [Int: [String]] = [:]
         var number = 0
         var i = start
         while i < bytes.count {
@@ -52,7 +73,11 @@ struct DelimitedText {
             while end < bytes.count && bytes[end] != 0x0A { end += 1 }
             var lineEnd = end
             while lineEnd > i && bytes[lineEnd - 1] == 0x0D { lineEnd -= 1 }
-            result.append(Line(number: number, fields: Self.split(bytes, i, lineEnd, delimiter: d)))
+            var fields = Self.split(bytes, i, lineEnd, delimiter: d)
+            if fields.count <= Self.sharedBlankFields && fields.allSatisfy(\.isEmpty) {
+                if let shared = blanks[fields.count] { fields = shared } else { blanks[fields.count] = fields }
+            }
+            result.append(Line(number: number, fields: fields))
             i = end + 1
         }
         lines = result

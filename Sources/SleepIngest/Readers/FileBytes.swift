@@ -78,6 +78,8 @@ enum FileBytes {
             if n == 0 { break }
             filled += n
         }
-        return Array(result.prefix(filled))
+        // Shortened in place (a file that shrank while read): a copy would hold it twice at the peak.
+        if filled < result.count { result.removeSubrange(filled...) }
+        return result
     }
 }

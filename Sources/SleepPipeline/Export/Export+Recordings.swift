@@ -58,7 +58,8 @@ extension Exporter {
             var rows = 0
             try out.write(CSVFormat.line(ExportTable.participants.columns))
             let rhythms = try snapshot.rhythmNumbers()
-            let groups = Dictionary(grouping: analyses) { GroupKey(participant: rule.participant(recordingPath: $0.night.recordingPath), key: $0.parametersKey) }
+            let matcher = ParticipantMatcher(rule)
+            let groups = Dictionary(grouping: analyses) { GroupKey(participant: matcher.participant(recordingPath: $0.night.recordingPath), key: $0.parametersKey) }
             for group in groups.keys.sorted(by: { ($0.participant, $0.key) < ($1.participant, $1.key) }) {
                 let entries = groups[group]!
                 let recordings = Array(Set(entries.map(\.night.recordingPath))).sorted()

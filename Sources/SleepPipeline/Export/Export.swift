@@ -89,9 +89,9 @@ public struct Exporter {
                 return try Self.writeParticipants(snapshot, analyses: analyses, rule: try rule(), to: try CSVOutput(path: c.outputPath))
             }
             if c.table == .periods || c.table == .days {
-                let r = try rule()
+                let matcher = ParticipantMatcher(try rule())
                 return try DayExportCSV.write(snapshot, analyses: analyses, days: c.table == .days,
-                                              participant: { r.participant(recordingPath: $0) }, to: try CSVOutput(path: c.outputPath))
+                                              participant: { matcher.participant(recordingPath: $0) }, to: try CSVOutput(path: c.outputPath))
             }
             let out = try CSVOutput(path: c.outputPath)
             do {

@@ -26,9 +26,11 @@ extension Pipeline {
             logger.notice("\(gone.count) stored recording(s) whose file is no longer in \(configuration.dataDirectory) keep their nights and pages; --prune removes them")
             return
         }
+        // The page folders as the reports named them, before any recording is removed.
+        let folders = ReportBuilder.recordingFolders(try storing { try db.recordingPaths() })
         for path in gone {
             let nights = try storing { try db.deleteRecording(path: path) }
-            removeReportFolders(Set(nights).union([ReportBuilder.recordingFolder(path)]))
+            removeReportFolders(Set(nights).union([folders[path] ?? ReportBuilder.recordingFolder(path)]))
             summary.prunedRecordings += 1
             logger.notice("\(path): file gone, recording and its \(Plural.count(nights.count, "night")) removed (--prune)")
         }

@@ -67,7 +67,8 @@ public struct Pipeline {
             run.filesFailed = summary.filesFailed
             run.status = summary.failures.isEmpty ? "ok" : "some-files-failed"
             let diaryProblems = summary.diary.map { d in d.problems.map { (d.path, $0) } } ?? []
-            try storing { try db.finishRun(run, failures: (summary.failures + diaryProblems).map { ($0.0, PrintableText.escaped($0.1)) }) }
+            let participantProblems = summary.participantProblems.map { (configuration.participantsOption ?? "--participants", $0) }
+            try storing { try db.finishRun(run, failures: (summary.failures + diaryProblems + participantProblems).map { ($0.0, PrintableText.escaped($0.1)) }) }
             summary.runID = run.id
             summary.startedUTC = run.startedUTC
             summary.finishedUTC = run.finishedUTC ?? ""
@@ -101,6 +102,9 @@ public struct Pipeline {
         var affected = try ingestAll(scan, db: db, runID: run.id, summary: &summary)
         try handleGoneRecordings(scan: folder, db: db, summary: &summary)
         if let diary = c.diary { try reportDiaryProblems(diary, db: db, summary: &summary) }
+        if case .table(let rows) = c.participants {
+            summary.participantProblems = ParticipantsTable.contradictions(rows, path: c.participantsOption ?? "--participants")
+        }
         affected.formUnion(try rederive(db: db, runID: run.id, summary: &summary))
         try renderReports(db: db, run: run, previous: previous, affected: affected, summary: &summary)
         return summary

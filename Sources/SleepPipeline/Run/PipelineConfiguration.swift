@@ -100,6 +100,9 @@ public struct RunSummary: Sendable {
     public var twins: [(path: String, storedAs: String)] = []
     /// How the sleep diary (`--diary`) was used, nil without one.
     public var diary: SleepDiary.Use?
+    /// The participants table's rows that contradict an earlier row (``ParticipantsTable/contradictions(_:path:)``),
+    /// each naming its row; stored with the run in `run_failures` under the table's path.
+    public var participantProblems: [String] = []
     /// The kinds of recording whose nights this run analysed: the summary names each one's method
     /// and analysis key, not the phone method's alone.
     public var kindsAnalysed: Set<RecordingKind> = []

@@ -41,6 +41,11 @@ public enum RunSummaryText {
             lines += d.problems.prefix(maximumListedFailures).map { "  \(PrintableText.escaped($0))" }
             if d.problems.count > maximumListedFailures { lines.append("  … and \(d.problems.count - maximumListedFailures) more (stored in run_failures)") }
         }
+        if !s.participantProblems.isEmpty {
+            lines.append("participants: \(Plural.count(s.participantProblems.count, "row")) contradict an earlier row (\(c.participantsOption ?? "--participants"))")
+            lines += s.participantProblems.prefix(maximumListedFailures).map { "  \(PrintableText.escaped($0))" }
+            if s.participantProblems.count > maximumListedFailures { lines.append("  … and \(s.participantProblems.count - maximumListedFailures) more (stored in run_failures)") }
+        }
         if !s.failures.isEmpty {
             lines.append("failed:")
             lines += s.failures.prefix(maximumListedFailures).map { "  \(PrintableText.escaped($0.error))" }

@@ -61,7 +61,7 @@ extension ReportBuilder {
         }
         let indexPath = (reportsDirectory as NSString).appendingPathComponent("index.html")
         return try ReportWriter.write(HTMLPages.indexPage(rows, parameters: parameters,
-                                                          extraLinks: Self.comparisonLinks(in: reportsDirectory, db: db) + recordingLinks(paths),
+                                                          extraLinks: Self.comparisonLinks(in: reportsDirectory, db: db) + (try recordingLinks(paths)),
                                                           failures: try failures ?? db.latestRunFailures(commands: ["run", "nightly", "merge"]),
                                                           participants: try participantEntries(rows, recordingPaths: paths),
                                                           participantRule: participants.description),

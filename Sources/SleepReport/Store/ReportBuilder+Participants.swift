@@ -8,6 +8,12 @@ extension ReportBuilder {
         "participants/" + String(recordingFolder(id).dropFirst("recordings/".count))
     }
 
+    /// Each participant's folder, none shared: an id in two groups is two participants, and two
+    /// ids may make the same name (the hash's 32 bits, or crafted ids); the later one is bumped.
+    static func participantFolders(_ participants: some Sequence<Participant>) -> [Participant: String] {
+        FolderNames.assign(Set(participants).sorted(), base: { participantFolder($0.id) })
+    }
+
     /// Each participant's summary over the index's rows (the analyses the pages show) and the
     /// rhythm of their recordings, in the participant order of the index.
     func participantEntries(_ rows: [IndexRow], recordingPaths: [String]) throws -> [ParticipantIndexEntry] {
@@ -16,6 +22,7 @@ extension ReportBuilder {
         for r in rows { byParticipant[r.participant, default: []].append(r) }
         var recordings: [Participant: Set<String>] = [:]
         for path in recordingPaths { recordings[participant(path), default: []].insert(path) }
+        let folders = Self.participantFolders(byParticipant.keys)
         return byParticipant.keys.sorted().map { p in
             let nights = byParticipant[p] ?? []
             let scored = nights.filter { $0.analysis?.status == .scored }.compactMap { r in
@@ -24,7 +31,7 @@ extension ReportBuilder {
             let paths = (recordings[p] ?? []).sorted()
             let summary = ParticipantSummary.compute(participant: p, recordings: paths.map(PrintableText.escaped), nights: nights.count,
                                                      insufficient: nights.filter { $0.analysis?.status == .insufficientData }.count, scored: scored, rhythms: paths.compactMap { rhythms[$0] })
-            return ParticipantIndexEntry(summary: summary, href: Self.participantFolder(p.id) + "/index.html",
+            return ParticipantIndexEntry(summary: summary, href: (folders[p] ?? Self.participantFolder(p.id)) + "/index.html",
                                          napsPerDay: ParticipantDays.napsPerDay(ParticipantDays.make(nights)))
         }
     }
@@ -33,12 +40,15 @@ extension ReportBuilder {
     func renderParticipants(_ entries: [ParticipantIndexEntry], rows: [IndexRow], renderer: ChartRenderer) throws -> [ReportWriter.Outcome] {
         var outcomes: [ReportWriter.Outcome] = []
         let byParticipant = Dictionary(grouping: rows, by: \.participant)
+        let folders = Self.participantFolders(entries.map(\.summary.participant))
+        // The rows hold printable paths: the folders by the printable path (the same for a plain one).
+        let recordingFolders = Dictionary(try recordingFolders().map { (PrintableText.escaped($0.key), $0.value) }, uniquingKeysWith: { a, _ in a })
         for e in entries {
-            let folder = Self.participantFolder(e.summary.participant.id)
-            guard let directory = try? ReportPaths.path(folder, in: reportsDirectory) else { continue }
+            let folder = folders[e.summary.participant] ?? Self.participantFolder(e.summary.participant.id)
+            let directory = try ReportPaths.path(folder, in: reportsDirectory)
             let nights = (byParticipant[e.summary.participant] ?? []).sorted { ($0.date, $0.nightID) < ($1.date, $1.nightID) }
             let recordings = Set(nights.map(\.recordingPath)).sorted().map {
-                ParticipantReportInput.Link(href: "../../" + Self.recordingFolder($0) + "/index.html", label: $0)
+                ParticipantReportInput.Link(href: "../../" + (recordingFolders[$0] ?? Self.recordingFolder($0)) + "/index.html", label: $0)
             }
             let overview = try Self.writeOverview(Self.overviewCharts(nights, participantInLabel: false), in: directory, renderer: renderer)
             outcomes += overview.outcomes

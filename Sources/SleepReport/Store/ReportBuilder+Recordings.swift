@@ -24,10 +24,23 @@ extension ReportBuilder {
         return "recordings/" + safe
     }
 
+    /// The folder of each of `paths`' pages: ``recordingFolder(_:)``, bumped (``FolderNames``) where
+    /// two paths make the same name (crafted names, or the hash's 32 bits colliding), so that no
+    /// two recordings ever share a page.
+    public static func recordingFolders(_ paths: [String]) -> [String: String] {
+        FolderNames.assign(Set(paths).sorted(), base: recordingFolder)
+    }
+
+    /// ``recordingFolders(_:)`` of every stored recording: the same names wherever a page or link is made.
+    func recordingFolders() throws -> [String: String] {
+        Self.recordingFolders(try db.recordingPaths())
+    }
+
     /// The index's links to the recording pages, one per recording with nights, by path.
-    func recordingLinks(_ paths: [String]) -> [(href: String, label: String)] {
-        Set(paths).sorted().map { path in
-            (href: Self.recordingFolder(path) + "/index.html", label: "Recording " + PrintableText.escaped(path))
+    func recordingLinks(_ paths: [String]) throws -> [(href: String, label: String)] {
+        let folders = try recordingFolders()
+        return Set(paths).sorted().map { path in
+            (href: (folders[path] ?? Self.recordingFolder(path)) + "/index.html", label: "Recording " + PrintableText.escaped(path))
         }
     }
 
@@ -37,19 +50,20 @@ extension ReportBuilder {
         var outcomes: [ReportWriter.Outcome] = []
         let byPath = Dictionary(grouping: overviews, by: \.recordingPath)
         let renderer = ChartRenderer()
+        let folders = try recordingFolders()
         // A night's clock without its series (the catalog reads no blobs).
         let timelines = Dictionary(uniqueKeysWithValues: try db.nightCatalog().map { ($0.nightID, $0.timeline) })
         // Only the recordings whose page is due are read with their activity series: a nightly run
         // over a cohort touches a few of them (and reading every series costs a blob per recording).
         let due = byPath.filter { path, nights in
             guard let only else { return true }
-            let page = (reportsDirectory as NSString).appendingPathComponent(Self.recordingFolder(path)) + "/index.html"
+            let page = (reportsDirectory as NSString).appendingPathComponent(folders[path] ?? Self.recordingFolder(path)) + "/index.html"
             return nights.contains { only.contains($0.nightID) } || !FileManager.default.fileExists(atPath: page)
         }
         for item in try db.recordingsWithRhythm(paths: Set(due.keys)) {
             let r = item.recording
             let nights = (byPath[r.path] ?? []).sorted { ($0.date, $0.nightID) < ($1.date, $1.nightID) }
-            let folder = Self.recordingFolder(r.path)
+            let folder = folders[r.path] ?? Self.recordingFolder(r.path)
             // The folder is made from the path here, but the path came from the store: checked all the same.
             guard let directory = try? ReportPaths.path(folder, in: reportsDirectory) else { continue }
             guard let firstNight = nights.first, let timeline = timelines[firstNight.nightID] else { continue }
@@ -163,5 +177,30 @@ extension ReportBuilder {
             k += 1
         }
         return (outcomes, charts.indices.map(overviewFile))
+    }
+}
+
+/// Folder names for many keys at once, none shared: each key's base name, and where an earlier key
+/// (in the order given) already has it, the name with `-2`, `-3` … (as a night id's second night
+/// of an evening is bumped, ``NightIDSequence``), skipping any name that is another key's base.
+enum FolderNames {
+    static func assign<Key: Hashable>(_ keys: [Key], base: (Key) -> String) -> [Key: String] {
+        let bases = keys.map(base)
+        let allBases = Set(bases)
+        var taken = Set<String>()
+        var result: [Key: String] = [:]
+        result.reserveCapacity(keys.count)
+        for (key, name) in zip(keys, bases) {
+            var chosen = name
+            var n = 2
+            while taken.contains(chosen) {
+                chosen = "\(name)-\(n)"
+                n += 1
+                if allBases.contains(chosen) { chosen = name }   // another key's own name: try the next
+            }
+            taken.insert(chosen)
+            result[key] = chosen
+        }
+        return result
     }
 }

@@ -12,7 +12,9 @@ public struct ReportBuilder: Sendable {
     public var failures: [(path: String, error: String)]? = nil
     /// How recordings map to participants (`--participants`): the index's participant table, the
     /// participant pages, and each night's previous / next link, which stay within the participant.
-    public var participants: ParticipantRule = .file
+    public var participants: ParticipantRule = .file { didSet { matcher = ParticipantMatcher(participants) } }
+    /// ``participants`` indexed once: every night and recording asks it.
+    private(set) var matcher = ParticipantMatcher(.file)
     /// Where the night pages are rendered (the pipeline lends its work queue's cores).
     public var workers: PageWorkers = .serial
 
@@ -22,7 +24,7 @@ public struct ReportBuilder: Sendable {
 
     /// The participant of a stored recording path, printable.
     func participant(_ recordingPath: String) -> Participant {
-        let p = participants.participant(recordingPath: recordingPath)
+        let p = matcher.participant(recordingPath: recordingPath)
         return Participant(id: PrintableText.escaped(p.id), group: PrintableText.escaped(p.group))
     }
 
@@ -45,6 +47,8 @@ public struct ReportBuilder: Sendable {
     /// night is rendered.
     public func render(only: Set<String>?, progress: (@Sendable (Int, Int, String) -> Void)? = nil) throws
         -> (written: Int, unchanged: Int, nightsRendered: Int, nights: Int, skipped: [String]) {
+        // Before any page: a page folder that is a link or a file would lose its pages silently.
+        try ReportPaths.checkPageFolders(in: reportsDirectory)
         var written = 0, unchanged = 0, nightsRendered = 0
         func count(_ o: ReportWriter.Outcome) { if case .written = o { written += 1 } else { unchanged += 1 } }
         let renderer = ChartRenderer()
@@ -68,7 +72,7 @@ public struct ReportBuilder: Sendable {
         let pagesOnly = only.map { only in Set(only.flatMap { id in [neighbours[id]?.previous?.nightID, neighbours[id]?.next?.nightID].compactMap { $0 } })
             .subtracting(only) } ?? []
         let plan = NightPlan(only: only, pagesOnly: pagesOnly, neighbours: neighbours, catalog: catalog, keys: keys,
-                             renderer: renderer, step: step)
+                             recordingFolders: try recordingFolders(), renderer: renderer, step: step)
         let nights = try workers.map(overviews.count) { k in try renderNight(overviews[k], plan) }
         var skipped: [String] = []
         for night in nights {
@@ -92,7 +96,7 @@ public struct ReportBuilder: Sendable {
         try renderParticipants(entries, rows: rows, renderer: renderer).forEach(count)
         let indexPath = (reportsDirectory as NSString).appendingPathComponent("index.html")
         count(try ReportWriter.write(HTMLPages.indexPage(rows, parameters: parameters, extraLinks: Self.comparisonLinks(in: reportsDirectory, db: db)
-                                                                 + recordingLinks(overviews.filter { $0.analysis != nil }.map(\.recordingPath)),
+                                                                 + (try recordingLinks(overviews.filter { $0.analysis != nil }.map(\.recordingPath))),
                                                          failures: try failures ?? db.latestRunFailures(commands: ["run", "nightly", "merge"]),
                                                          participants: entries, participantRule: participants.description,
                                                          overviewCharts: overview.files),
@@ -109,6 +113,8 @@ public struct ReportBuilder: Sendable {
         let neighbours: [String: (previous: (nightID: String, date: CivilDate)?, next: (nightID: String, date: CivilDate)?)]
         let catalog: [String: NightCatalogEntry]
         let keys: [RecordingKind: String]
+        /// Each stored recording's page folder (``recordingFolders(_:)``).
+        let recordingFolders: [String: String]
         let renderer: ChartRenderer
         /// Called once per night listed, after its files.
         let step: @Sendable (String) -> Void
@@ -165,7 +171,7 @@ public struct ReportBuilder: Sendable {
             postBedSurvey: night.postBedSurvey.map { ($0.question, $0.answer) },
             analysis: analysis, sourceResolutionSeconds: night.series.sourceResolutionSeconds)
         input.kindReason = recording?.kindReason ?? ""
-        input.recordingPage = "../" + Self.recordingFolder(overview.recordingPath) + "/index.html"
+        input.recordingPage = "../" + (plan.recordingFolders[overview.recordingPath] ?? Self.recordingFolder(overview.recordingPath)) + "/index.html"
         input.previousNight = plan.neighbours[overview.nightID]?.previous
         input.nextNight = plan.neighbours[overview.nightID]?.next
         input.timeZoneSource = recording?.timeZoneSource

@@ -42,6 +42,38 @@ public enum ReportPaths {
         return full
     }
 
+    /// The folders of the reports folder that hold many pages (`participants/`, `recordings/`).
+    public static let pageFolders = ["participants", "recordings"]
+
+    /// A page folder that is not a real folder: a symbolic link (its pages would be refused, or
+    /// land wherever it points, and the index would link to nothing) or a file.
+    public struct PageFolderProblem: Error, CustomStringConvertible {
+        public var path: String
+        public var reason: String
+        public var description: String {
+            "\(path) \(reason): the \((path as NSString).lastPathComponent) pages are written into a real folder there and linked from the index; "
+                + "nothing was rendered (remove or rename it, then render again)"
+        }
+    }
+
+    /// Each of ``pageFolders`` in `reportsDirectory` is absent (created when a page is written) or a
+    /// real folder, not a symbolic link (`lstat`: the link itself, wherever it points) or a file.
+    public static func checkPageFolders(in reportsDirectory: String) throws(PageFolderProblem) {
+        for name in pageFolders {
+            let path = (reportsDirectory as NSString).appendingPathComponent(name)
+            var st = stat()
+            guard lstat(path, &st) == 0 else { continue }
+            switch st.st_mode & S_IFMT {
+            case S_IFDIR: continue
+            case S_IFLNK:
+                let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
+                throw PageFolderProblem(path: path, reason: "is a symbolic link (to \(target)), not a folder")
+            default:
+                throw PageFolderProblem(path: path, reason: "is not a folder")
+            }
+        }
+    }
+
     static func resolved(_ path: String) -> String {
         guard let r = realpath(path, nil) else { return (path as NSString).standardizingPath }
         defer { free(r) }
