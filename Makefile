@@ -25,7 +25,7 @@ help:
 	@echo "make deps    install missing Debian packages ($(APT_PACKAGES))"
 	@echo "make build   release build of .build/$(CONFIG)/sleepsta"
 	@echo "make bench   benchmark every stage and the Python peers (docs/performance.md); KEEP=1 keeps bench-work/"
-	@echo "make fuzz    a million generated hostile .agd files and sleep diaries each (FUZZ_RUNS=N), 20000 text files read whole (FUZZ_READWHOLE_RUNS=N); about 12 minutes"
+	@echo "make fuzz    a million generated hostile .agd files and sleep diaries each (FUZZ_RUNS=N), 20000 text files read whole (FUZZ_READWHOLE_RUNS=N), 1000 hostile shards merged (FUZZ_MERGED_RUNS), 100 000 remembered parameter rows (FUZZ_REMEMBERED_RUNS); about 15 minutes"
 	@echo "make validate-ggir  sleepsta beside GGIR night by night on the bench's 7-day wrist file and the hard cases (needs R + GGIR)"
 	@echo "make clean   remove build output, the database, generated samples and reports"
 
@@ -132,17 +132,23 @@ COLUMNAR_PEERS := polars duckdb
 # The .cwa reader (Rust) sleepsta's decoder is compared with (issue 12).
 CWA_PEERS := actfast==1.3.0
 
-# Hostile input for the readers that take names and structure from the file (docs/formats.md).
+# Hostile input for the readers that take names and structure from the file (docs/formats.md),
+# and for what is read back from a database: shards with hostile rows (each merged, and rendered
+# and exported when merge takes it; 1000 take about 3 minutes) and remembered parameters.
 FUZZ_RUNS ?= 1000000
 # Text files read whole, up to 8 MiB each (peak memory checked against its bound, docs/formats.md).
 FUZZ_READWHOLE_RUNS ?= 20000
+FUZZ_MERGED_RUNS ?= 1000
+FUZZ_REMEMBERED_RUNS ?= 100000
 .PHONY: fuzz
 fuzz: deps
 	$(SWIFT) build -c release --product sleepsta-bench
 	bin=$$($(SWIFT) build -c release --show-bin-path) && \
 	$$bin/sleepsta-bench fuzz --target diary --runs $(FUZZ_RUNS) && \
 	$$bin/sleepsta-bench fuzz --target agd --runs $(FUZZ_RUNS) && \
-	$$bin/sleepsta-bench fuzz --target readwhole --runs $(FUZZ_READWHOLE_RUNS)
+	$$bin/sleepsta-bench fuzz --target readwhole --runs $(FUZZ_READWHOLE_RUNS) && \
+	$$bin/sleepsta-bench fuzz --target merged --runs $(FUZZ_MERGED_RUNS) && \
+	$$bin/sleepsta-bench fuzz --target remembered --runs $(FUZZ_REMEMBERED_RUNS)
 
 # sleepsta beside GGIR 3.3-6 on the bench's 7-day wrist recording (.cwa and CSV), night by night, with
 # GGIR's 2013 non-wear rule and its defaults (bench/validate_ggir.py). Needs R and GGIR

@@ -77,6 +77,7 @@ let package = Package(
             "SleepPipeline", "SleepIngest", "SleepStore", "SleepCore", "SleepstaWorkloads",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Logging", package: "swift-log"),
         ], path: "bench/SleepstaBench"),
 
         // The benchmark's deterministic wearable signal (CSV and .cwa) with its scripted nights: the

@@ -75,7 +75,7 @@ extension ChartRenderer {
             let bar = colour(0, 114, 178), sleepShade = colour(222, 236, 250), noData = colour(236, 236, 236), offWrist = colour(250, 215, 215)
             let plotW = W - left - right
             let rowSeconds: Int64 = 2 * 86_400
-            func px(_ secondsIntoRow: Int64) -> Int32 { left + Int32(Double(secondsIntoRow) / Double(rowSeconds) * Double(plotW)) }
+            func px(_ secondsIntoRow: Int64) -> Int32 { left + FastGD.pixel(Double(secondsIntoRow) / Double(rowSeconds) * Double(plotW)) }
             text(im, a.title, x: left, y: 24 * s, size: 13 * Double(s), colour: ink)
             text(im, "Double-plotted: each row is a day and the next (48 h, local clock). Bars: mean \(a.unit) per \(a.binSeconds / 60) min; blue band: sleep period; grey: no data; red: not worn.",
                  x: left, y: 44 * s, size: 8.5 * Double(s), colour: ink)
@@ -98,7 +98,7 @@ extension ChartRenderer {
                     guard b < a.activity.count else { FastGD.fill(im, x0, y0, x1, y1, noData); continue }
                     if a.nonWear[b] { FastGD.fill(im, x0, y0, x1, y1, offWrist); continue }
                     guard let v = a.activity[b] else { FastGD.fill(im, x0, y0, x1, y1, noData); continue }
-                    let h = Int32(min(1, v / scale) * Double(y1 - y0))
+                    let h = FastGD.pixel(min(1, v / scale) * Double(y1 - y0))
                     if h > 0 { FastGD.fill(im, x0, y1 - h, max(x0, x1 - 1), y1, bar) }
                 }
                 gdImageSetThickness(im, 1 * s)
@@ -171,7 +171,7 @@ extension ChartRenderer {
             let bed = colour(200, 222, 242), sleep = colour(0, 90, 160)
             let (from, to) = o.span   // 18:00 to 14:00 the next day, as seconds after noon, or wider
             let plotW = W - left - right
-            func px(_ t: Int) -> Int32 { left + Int32(Double(min(max(t, from), to) - from) / Double(to - from) * Double(plotW)) }
+            func px(_ t: Int) -> Int32 { left + FastGD.pixel(Double(min(max(t, from), to) - from) / Double(to - from) * Double(plotW)) }
             text(im, o.title, x: left, y: 22 * s, size: 12 * Double(s), colour: ink)
             let others = o.rows.contains { !$0.others.isEmpty } ? "; green: nap; ochre: secondary sleep" : ""
             text(im, "Light bar: time in bed; dark bar: sleep period (onset to wake)\(others); right: total sleep time.", x: left, y: 38 * s, size: 8.5 * Double(s), colour: ink)
@@ -192,7 +192,7 @@ extension ChartRenderer {
                     FastGD.fill(im, px(p.start), y0 + 3 * s, px(p.end), y1 - 3 * s, colour(rgb.0, rgb.1, rgb.2))
                 }
                 if let t = r.totalSleepMinutes {
-                    let total = Int(t.rounded()), h = total / 60, m = total % 60
+                    let total = Int(exactly: t.rounded()) ?? 0, h = total / 60, m = total % 60
                     text(im, "TST \(h) h \(m < 10 ? "0" : "")\(m)", x: W - right + 10 * s, y: y1, size: 8.5 * Double(s), colour: ink)
                 }
             }

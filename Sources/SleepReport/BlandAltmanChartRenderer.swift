@@ -139,11 +139,11 @@ extension BlandAltmanChartRenderer {
 
         func px(_ v: Double) -> Int32 {
             let (x0, x1) = (xTicks.first!, xTicks.last!)
-            return left + Int32(((v - x0) / (x1 - x0) * Double(plotW)).rounded())
+            return left + FastGD.pixel(((v - x0) / (x1 - x0) * Double(plotW)).rounded())
         }
         func py(_ v: Double) -> Int32 {
             let (y0, y1) = (yTicks.first!, yTicks.last!)
-            return top + plotH - Int32(((v - y0) / (y1 - y0) * Double(plotH)).rounded())
+            return top + plotH - FastGD.pixel(((v - y0) / (y1 - y0) * Double(plotH)).rounded())
         }
 
         /// `string` at `size` points, its baseline at `y`.

@@ -150,8 +150,8 @@ public enum ComparisonPages {
 
     /// A mean of minutes after the night's local noon as a clock time (`HH:MM`, wrapping past midnight).
     static func clockAfterNoon(_ minutes: Double?) -> String {
-        guard let minutes, minutes.isFinite else { return "–" }
-        let m = (Int(minutes.rounded()) + 12 * 60) % 1440
+        guard let minutes, minutes.isFinite, let whole = Int(exactly: minutes.rounded()) else { return "–" }
+        let m = (whole % 1440 + 12 * 60) % 1440
         return LocalClock.hhmm(localSecond: Int64((m + 1440) % 1440) * 60)
     }
 
@@ -160,7 +160,8 @@ public enum ComparisonPages {
         guard let v else { return "–" }
         switch metric {
         case .sleepOnset, .wakeTime:
-            return LocalClock.hhmm(localSecond: timeline.localSecond(atUTC: nightStartUTC + Int64((v * 60).rounded())))
+            guard v.isFinite, v.magnitude <= 1e9, let seconds = Int64(exactly: (v * 60).rounded()) else { return "–" }
+            return LocalClock.hhmm(localSecond: timeline.localSecond(atUTC: nightStartUTC + seconds))
         default:
             return NumberText.fixed(v, nightDecimals(metric))
         }

@@ -59,7 +59,7 @@ extension ChartRenderer {
         let W = Int32(width) * s, H = (L.top + L.rowHeight * n + L.bottom) * s
         return supersampled(width: W, height: H) { im in
             let ink = Self.rgb(40, 40, 40), grid = Self.rgb(215, 215, 215)
-            func px(_ m: Int) -> Int32 { Int32((L.x(minute: m, span: span, width: Int32(width)) * Double(s)).rounded()) }
+            func px(_ m: Int) -> Int32 { FastGD.pixel((L.x(minute: m, span: span, width: Int32(width)) * Double(s)).rounded()) }
             func c(_ rgb: (Int32, Int32, Int32)) -> Int32 { Self.rgb(rgb.0, rgb.1, rgb.2) }
             text(im, t.title, x: L.left * s, y: 22 * s, size: 12 * Double(s), colour: ink)
             text(im, "One row per day, local noon to noon; each minute coloured by its class; periods labelled by kind at their onset.",

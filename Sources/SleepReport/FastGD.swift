@@ -6,6 +6,13 @@ import CGD
 /// on the 7-day benchmark file put about 7 % of all CPU time in `gdImageCopyResampled` and 3 % in
 /// the `gdImageSetPixel` calls of `gdImageFilledRectangle`.
 enum FastGD {
+    /// A pixel coordinate from a computed position: a value that is not finite (a stored series
+    /// holding NaN or infinity) is 0, and one far off the image is clamped, never an Int32 trap.
+    static func pixel(_ v: Double) -> Int32 {
+        guard v.isFinite else { return 0 }
+        return Int32(max(-1_000_000, min(1_000_000, v)))
+    }
+
     /// Halves a true-colour image into another (2×2 box filter): the anti-aliasing step of the
     /// charts, which are drawn at twice their size because libgd smooths only 1-pixel lines.
     /// For an exact 2:1 ratio `gdImageCopyResampled` averages the same four pixels; this rounds

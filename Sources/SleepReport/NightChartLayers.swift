@@ -60,8 +60,8 @@ extension ChartRenderer {
         var t0: Int64 { axis.start }
         var t1: Int64 { axis.end }
         var yMax: Double { yTicks.last ?? 1 }
-        func px(_ t: Int64) -> Int32 { left + Int32(Double(t - t0) / Double(t1 - t0) * Double(plotW)) }
-        func py(_ v: Double) -> Int32 { top + plotH - Int32((v / yMax) * Double(plotH)) }
+        func px(_ t: Int64) -> Int32 { left + FastGD.pixel(Double(t - t0) / Double(t1 - t0) * Double(plotW)) }
+        func py(_ v: Double) -> Int32 { top + plotH - FastGD.pixel((v / yMax) * Double(plotH)) }
         func colour(_ c: (Int32, Int32, Int32)) -> Int32 { ChartRenderer.rgb(c.0, c.1, c.2) }
 
         /// `string` at `size` points, its baseline at `y`.
@@ -126,10 +126,10 @@ extension ChartRenderer {
         func drawSecondaryLine() {
             guard let line = chart.secondary, line.range.upperBound > line.range.lowerBound else { return }
             let lo = line.range.lowerBound, hi = line.range.upperBound
-            func py2(_ v: Double) -> Int32 { top + plotH - Int32((min(max(v, lo), hi) - lo) / (hi - lo) * Double(plotH)) }
+            func py2(_ v: Double) -> Int32 { top + plotH - FastGD.pixel((min(max(v, lo), hi) - lo) / (hi - lo) * Double(plotH)) }
             let angleColour = ChartRenderer.rgb(120, 150, 120)
             for v in stride(from: lo, through: hi, by: (hi - lo) / 4) {
-                text((v < 0 ? "−" : "") + String(Int(abs(v).rounded())), x: left + plotW + 8 * s, y: py2(v) + 5 * s,
+                text((v < 0 ? "−" : "") + NumberText.fixed(abs(v), 0), x: left + plotW + 8 * s, y: py2(v) + 5 * s,
                      size: 9, colour: angleColour)
             }
             text(line.label, x: left + plotW + 58 * s, y: top + plotH / 2 + 40 * s, size: 10, colour: angleColour, angle: .pi / 2)

@@ -29,7 +29,7 @@ public enum NightNoteText {
             return "GGIR drops this night from its cleaned summary (cleaningcode 2): invalid fraction \(fixed(fraction, 3)) > 8/24 (includenightcrit 16 h); GGIR's numbers: onset \(LocalClock.hhmmss(localSecond: onset)), wake \(LocalClock.hhmmss(localSecond: wake)), TST \(fixed(tst, 1)) min"
         case let .ggirClockChange(back, day, shiftAfter):
             let after = shiftAfter == 0 ? "real time again"
-                : "\(hours(seconds: Int(abs(shiftAfter)))) \(shiftAfter > 0 ? "later" : "earlier") than real time"
+                : "\(hours(Double(shiftAfter.magnitude) / 3600)) \(shiftAfter > 0 ? "later" : "earlier") than real time"
             return (back
                 ? "the clocks went back an hour on \(day); GGIR reads this device's clock, which kept the time it was set to, as wall-clock time: it inserts an hour of still filler there"
                 : "the clocks went forward an hour on \(day); GGIR reads this device's clock, which kept the time it was set to, as wall-clock time: it drops an hour of data there")
@@ -105,13 +105,18 @@ public enum NightNoteText {
     static func hours(seconds: Int) -> String { LocalClock.hoursText(seconds: seconds) }
 
     /// Hours to the nearest second, then as ``LocalClock/hoursText(seconds:)`` words them.
-    static func hours(_ h: Double) -> String { LocalClock.hoursText(seconds: Int((h * 3600).rounded())) }
+    static func hours(_ h: Double) -> String {
+        // A note's numbers are read back from the store: one beyond an Int is not worded as hours.
+        guard h.isFinite, h.magnitude <= 1e9, let seconds = Int(exactly: (h * 3600).rounded()) else { return "\(h) h" }
+        return LocalClock.hoursText(seconds: seconds)
+    }
 
     /// `value` with `places` decimals, rounded half away from zero on the scaled value (GGIR
     /// parity's notes always read so; ``NumberText`` rounds after scaling back, which can differ).
     static func fixed(_ value: Double, _ places: Int) -> String {
         var scale = 1.0
         for _ in 0..<places { scale *= 10 }
+        guard value.isFinite, abs(value) * scale < 1e15 else { return "\(value)" }
         let scaled = Int((abs(value) * scale).rounded())
         let whole = scaled / Int(scale), fraction = String(scaled % Int(scale))
         return (value < 0 && scaled > 0 ? "-" : "") + "\(whole)" + (places > 0 ? "." + String(repeating: "0", count: places - fraction.count) + fraction : "")

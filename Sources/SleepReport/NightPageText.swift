@@ -49,7 +49,7 @@ public enum NightPageText {
         // What the file holds: raw samples, the app's interval totals, or a device's epochs.
         let fileEpoch = recording.flatMap { r in
             r.kind == .epochFile ? (r.quality.nominalSampleRateHz ?? r.effectiveSampleRateHz) : nil
-        }.flatMap { $0 > 0 ? Int((1 / $0).rounded()) : nil }
+        }.flatMap { $0 > 0 ? Int(exactly: (1 / $0).rounded()) : nil }
         let appTotals = recording?.format == HTMLPages.appExportFormat
         if let fileEpoch {
             facts.append(("Source resolution", "the device's epochs of \(fileEpoch) s, as the file stores them"))
@@ -118,7 +118,7 @@ public enum NightPageText {
         return facts
     }
 
-    static func number(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(format: "%.3f", v) }
+    static func number(_ v: Double) -> String { Int(exactly: v).map { String($0) } ?? String(format: "%.3f", v) }
 
     /// The night chart of an analysis, by the kind of its recording, with its title.
     public static func chart(_ analysis: NightAnalysis, epochs: WearableEpochs?, timeline: UTCOffsetTimeline, date: CivilDate,

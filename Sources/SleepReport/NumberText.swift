@@ -3,8 +3,8 @@ import SleepCore
 /// Number formatting shared by pages (fixed decimals, no locale: reports are reproducible).
 public enum NumberText {
     public static func minutes(_ v: Double?) -> String {
-        guard let v, v.isFinite else { return "–" }
-        let total = Int(v.rounded())
+        // A value beyond an Int (1e300 minutes from a file) is not shown as a number.
+        guard let v, v.isFinite, let total = Int(exactly: v.rounded()) else { return "–" }
         return total >= 60 ? "\(total / 60) h \(total % 60) min" : "\(total) min"
     }
     static func fixed(_ v: Double?, _ decimals: Int) -> String {
@@ -13,7 +13,7 @@ public enum NumberText {
         for _ in 0..<decimals { p *= 10 }
         let r = (v * p).rounded() / p
         var s = String(r)
-        if decimals == 0 { return String(Int(r)) }
+        if decimals == 0 { return Int(exactly: r).map { String($0) } ?? String(format: "%.0f", r) }
         if let dot = s.firstIndex(of: ".") {
             let have = s.distance(from: dot, to: s.endIndex) - 1
             if have < decimals { s += String(repeating: "0", count: decimals - have) }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SleepCore
 
 /// Merging shard databases (`sleepsta merge`), generic over the schema: the tables and how their
 /// rows are matched are read from SQLite itself (`sqlite_master`, `pragma_table_info`,
@@ -149,7 +150,10 @@ public enum ShardMerge {
     }
 
     /// Merges every table of `shard` into `target` (inside the caller's transaction).
-    static func merge(shard: Database, into target: Database, plan: Plan, counts: inout [String: TableCounts]) throws {
+    /// Every shard row is first checked as the readers read it (``StoredColumns``, ``StoredRowRules``):
+    /// a row sleepsta would not write is refused, naming `shardPath`, the table and the row, and
+    /// the caller's transaction rolls back.
+    static func merge(shard: Database, into target: Database, plan: Plan, counts: inout [String: TableCounts], shardPath: String) throws {
         // Shard row id -> merged row id, per row-id table.
         var idMap: [String: [Int64: Int64]] = [:]
         // Values of referenced columns of rows not taken, per "table.column": their children are not taken either.
@@ -165,7 +169,12 @@ public enum ShardMerge {
             let insert = try target.cachedStatement(sql: "INSERT INTO \(quote(t.name)) (\(t.copied.map(quote).joined(separator: ", "))) VALUES (\(t.copied.map { _ in "?" }.joined(separator: ", ")))")
             let matchWhere = t.naturalKey.map { "\(quote($0)) IS ?" }.joined(separator: " AND ")
             let find = try target.cachedStatement(sql: "SELECT \(selectColumns.map(quote).joined(separator: ", ")) FROM \(quote(t.name)) WHERE \(matchWhere)")
+            let columns = try StoredColumns([t.name], db: shard)
             while let row = try rows.next() {
+                do { try columns.check(row); try StoredRowRules.check(row, table: t.name) } catch let e as StoredRowError {
+                    let key = t.naturalKey.map { "\($0) \(PrintableText.escaped((row[$0] as DatabaseValue?)?.description ?? "?"))" }.joined(separator: ", ")
+                    throw StoreError("shard \(shardPath): table \(t.name), row (\(key)): \(e.message); nothing was merged")
+                }
                 var values: [String: DatabaseValue] = [:]
                 for column in t.copied { values[column] = row[column] as DatabaseValue }
                 for column in t.bookkeepingColumns { values[column] = .null }
@@ -249,7 +258,7 @@ extension SleepDatabase {
                     throw StoreError("\(path) is not a sleepsta database (no migrations or runs table)")
                 }
                 let migrations = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid")
-                let runs = try Row.fetchAll(db, sql: "SELECT * FROM runs ORDER BY id").map(Self.runRecord)
+                let runs = try Row.fetchAll(db, sql: "SELECT * FROM runs ORDER BY id").map { try Self.runRecord($0) }
                 var facts = ShardFacts(path: path, migrations: migrations, runs: runs)
                 facts.views = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name")
                 if facts.views.isEmpty, try db.tableExists("nights") {
@@ -262,8 +271,13 @@ extension SleepDatabase {
         }
     }
 
-    static func runRecord(_ r: Row) -> RunRecord {
-        RunRecord(id: r["id"], startedUTC: r["started_utc"], finishedUTC: r["finished_utc"], toolVersion: r["tool_version"],
+    /// A `runs` row; one whose columns are not of their types (``StoredColumns``) is a
+    /// ``StoredRowError`` naming the run, never a trap.
+    static func runRecord(_ r: Row) throws -> RunRecord {
+        do { try StoredColumns.runs.check(r) } catch let e as StoredRowError {
+            throw StoredRowError("table runs, row \((r["id"] as DatabaseValue).description): \(e.message)")
+        }
+        return RunRecord(id: r["id"], startedUTC: r["started_utc"], finishedUTC: r["finished_utc"], toolVersion: r["tool_version"],
                   command: r["command"], parametersJSON: r["parameters_json"], filesSeen: r["files_seen"],
                   filesIngested: r["files_ingested"], filesUnchanged: r["files_unchanged"], filesFailed: r["files_failed"],
                   status: r["status"], parametersChanged: r["parameters_changed"])
@@ -277,9 +291,10 @@ extension SleepDatabase {
     /// Merges the shard databases at `shardPaths` into this one, in one transaction together with
     /// the `runs` row `run` (finished, with its parameters), so a merge killed at any point leaves
     /// this database as it was. The caller has checked that the shards have this schema. A shard
-    /// whose sleep periods or day minutes this sleepsta's readers would refuse (an unknown kind or
-    /// source, a number that is not finite, a day not covering its night's window) is refused,
-    /// naming the shard, the table and the row, and nothing is merged.
+    /// holding a row this sleepsta's readers would refuse (``StoredColumns``, ``StoredRowRules``:
+    /// a value of another type or beyond its range, a blob of another length, JSON that does not
+    /// decode, a day not covering its night's window) is refused, naming the shard, the table and
+    /// the row, and nothing is merged; so is one SQLite cannot read as this schema (`no such column`).
     public func mergeShards(_ shardPaths: [String], run: RunRecord) throws -> MergeCounts {
         try pool.writeWithoutTransaction { target in
             var counts: MergeCounts = [:]
@@ -295,12 +310,22 @@ extension SleepDatabase {
                 for path in shardPaths {
                     let queue = try DatabaseQueue(path: path)
                     defer { try? queue.close() }
-                    try queue.read { shard in
-                        try Self.checkDays(shard: shard, path: path)
-                        try ShardMerge.merge(shard: shard, into: target, plan: plan, counts: &counts)
-                        for row in try Row.fetchAll(shard, sql: lastRunFailures, arguments: ["run", "nightly"]) {
-                            failures[row["path"]] = row["error"]; fromShards.insert(row["path"])
+                    do {
+                        try queue.read { shard in
+                            // Rows first (a night's window before the day that must cover it), then the days.
+                            try ShardMerge.merge(shard: shard, into: target, plan: plan, counts: &counts, shardPath: path)
+                            try Self.checkDays(shard: shard, path: path)
+                            for row in try Row.fetchAll(shard, sql: lastRunFailures, arguments: ["run", "nightly"]) {
+                                // run_failures is not merged, but read: text sleepsta wrote, or left out.
+                                guard let failed = String.fromDatabaseValue(row["path"] as DatabaseValue) else { continue }
+                                failures[failed] = String.fromDatabaseValue(row["error"] as DatabaseValue) ?? ""; fromShards.insert(failed)
+                            }
                         }
+                    } catch let e as StoreError where e.message.hasPrefix("shard ") {
+                        throw e
+                    } catch {
+                        // SQLite's own words (`no such column: x`) do not say which shard.
+                        throw StoreError("shard \(path): \(SleepDatabase.shortDescription(error)); nothing was merged")
                     }
                 }
                 try target.execute(sql: """

@@ -118,16 +118,24 @@ extension SleepDatabase {
     static func fetchAnalysis(nightID: String, key: String, db: Database, series withSeries: Bool = true) throws -> NightAnalysis? {
         guard let a = try Row.fetchOne(db, sql: "SELECT * FROM analyses WHERE night_id = ? AND parameters_key = ?",
                                        arguments: [nightID, key]) else { return nil }
+        let naming = "night '\(PrintableText.escaped(nightID))'"
+        try checkStored(a, table: "analyses", db: db, naming: naming)
         let id: Int64 = a["id"]
         let parameters = try JSONText.decode(AnalysisParameters.self, a["parameters_json"])
-        let intervals = !withSeries ? [] : try Row.fetchAll(db, sql: "SELECT * FROM intervals WHERE analysis_id = ? ORDER BY start_utc", arguments: [id]).map { r in
-            AnalyzedInterval(movement: IntervalMovement(startUTC: r["start_utc"], endUTC: r["end_utc"], movementSum: r["movement_sum"],
+        let intervalColumns = try StoredColumns(["intervals"], db: db)
+        let intervals: [AnalyzedInterval] = !withSeries ? [] : try Row.fetchAll(db, sql: "SELECT * FROM intervals WHERE analysis_id = ? ORDER BY start_utc", arguments: [id]).map { r -> AnalyzedInterval in
+            try checked(r, columns: intervalColumns, table: "intervals", naming: "\(naming), analysis \(id)")
+            return AnalyzedInterval(movement: IntervalMovement(startUTC: r["start_utc"], endUTC: r["end_utc"], movementSum: r["movement_sum"],
                                                         legacyMovementSum: r["legacy_movement_sum"], coverageSeconds: r["coverage_seconds"]),
                              state: (r["state"] as String?).flatMap(sleepWake), phase: (r["phase"] as String?).flatMap(MovementPhase.init(rawValue:)))
         }
-        let epochs = !withSeries ? [] : try fetchScores(analysisID: id, db: db)
-        let metrics = try Row.fetchOne(db, sql: "SELECT * FROM night_metrics WHERE analysis_id = ?", arguments: [id]).map { r in
-            NightSummaryMetrics(resolutionSeconds: r["resolution_seconds"], inBedStartUTC: r["in_bed_start_utc"], inBedEndUTC: r["in_bed_end_utc"],
+        let epochs: [ScoredEpoch]
+        do { epochs = !withSeries ? [] : try fetchScores(analysisID: id, db: db) } catch let e as StoredRowError {
+            throw StoredRowError("\(naming): \(e.message)")
+        }
+        let metrics = try Row.fetchOne(db, sql: "SELECT * FROM night_metrics WHERE analysis_id = ?", arguments: [id]).map { r -> NightSummaryMetrics in
+            try checkStored(r, table: "night_metrics", db: db, naming: "\(naming), analysis \(id)")
+            return NightSummaryMetrics(resolutionSeconds: r["resolution_seconds"], inBedStartUTC: r["in_bed_start_utc"], inBedEndUTC: r["in_bed_end_utc"],
                                 sleepOnsetUTC: r["sleep_onset_utc"], wakeTimeUTC: r["wake_time_utc"], timeInBedMinutes: r["time_in_bed_min"],
                                 sleepPeriodMinutes: r["sleep_period_min"], totalSleepTimeMinutes: r["total_sleep_time_min"],
                                 sleepOnsetLatencyMinutes: r["sleep_onset_latency_min"], wakeAfterSleepOnsetMinutes: r["waso_min"],
@@ -145,8 +153,12 @@ extension SleepDatabase {
                              kind: kind, notes: try notes(a, analysisID: id),
                              wearable: kind == .wearable24h ? try details.map { try JSONText.decode(WearableNightSummary.self, $0) } : nil,
                              epochFile: kind == .epochFile ? try details.map { try JSONText.decode(EpochFileNightSummary.self, $0) } : nil)
-        analysis.periods = try fetchPeriods(analysisID: id, db: db)
-        analysis.day = try fetchDay(analysisID: id, db: db)
+        do {
+            analysis.periods = try fetchPeriods(analysisID: id, db: db)
+            analysis.day = try fetchDay(analysisID: id, db: db)
+        } catch let e as StoredRowError {
+            throw StoredRowError("\(naming): \(e.message)")
+        }
         return analysis
     }
 
@@ -161,6 +173,13 @@ extension SleepDatabase {
             }
         }
         return (row["status_reason"] as String?).map { [.legacyText($0)] } ?? []
+    }
+
+    /// ``checkStored(_:table:db:naming:)`` with the table's columns looked up once for many rows.
+    static func checked(_ row: Row, columns: StoredColumns, table: String, naming: String) throws {
+        do { try columns.check(row); try StoredRowRules.check(row, table: table) } catch let e as StoredRowError {
+            throw StoredRowError("\(naming): table \(table): \(e.message)")
+        }
     }
 
     static func sleepWake(_ letter: String) -> SleepWake? { letter == "S" ? .sleep : (letter == "W" ? .wake : nil) }

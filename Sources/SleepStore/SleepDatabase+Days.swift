@@ -79,6 +79,10 @@ enum StoredDays {
             throw StoreError("its night's window cannot be read (no night for the analysis)")
         }
         guard case .blob(let data) = blob.storage else { throw StoreError("classes_u8 is not a BLOB") }
+        // Both times in range first: their difference then fits (Int64.max minus a negative start would not).
+        guard StoredLimits.utc.contains(windowStart), StoredLimits.utc.contains(windowEnd), StoredLimits.utc.contains(start) else {
+            throw StoreError("its night's window (\(windowStart) to \(windowEnd)) or start_utc \(start) is not a time between 1900 and 2200")
+        }
         let minutes = Int(max(0, windowEnd - windowStart) / 60)
         guard data.count == minutes else {
             throw StoreError("classes_u8 holds \(data.count) minutes, its night's window \(minutes)")
@@ -137,7 +141,7 @@ extension SleepDatabase {
         guard !rows.isEmpty else { return nil }
         return try rows.map { r in
             do { return try StoredDays.period(r) } catch let e as StoreError {
-                throw StoreError("analysis \(analysisID): sleep_periods row \((r["ordinal"] as DatabaseValue).description): \(e.message)")
+                throw StoredRowError("analysis \(analysisID): sleep_periods row \((r["ordinal"] as DatabaseValue).description): \(e.message)")
             }
         }
     }
@@ -146,7 +150,7 @@ extension SleepDatabase {
     static func fetchDay(analysisID: Int64, db: Database) throws -> DayMinutes? {
         guard let r = try Row.fetchOne(db, sql: StoredDays.daySelect + " WHERE d.analysis_id = ?", arguments: [analysisID]) else { return nil }
         do { return try StoredDays.day(r) } catch let e as StoreError {
-            throw StoreError("analysis \(analysisID): day_minutes: \(e.message)")
+            throw StoredRowError("analysis \(analysisID): day_minutes: \(e.message)")
         }
     }
 

@@ -4,23 +4,36 @@ import SleepCore
 /// Read queries for `sleepsta compare` and `sleepsta export`. Exports walk one analysis at a
 /// time (intervals and epochs by the primary key), so memory stays bounded by one night.
 extension SleepDatabase {
-    /// Every night with its window, clock and recording, by date then id.
-    public func nightCatalog() throws -> [NightCatalogEntry] {
+    /// Every night with its window, clock and recording, by date then id. A row that breaks the
+    /// store's rules is an error naming it, or, given `unreadable`, is passed to it and left out.
+    public func nightCatalog(unreadable: ((String) -> Void)? = nil) throws -> [NightCatalogEntry] {
         try pool.read { db in
-            try Row.fetchAll(db, sql: """
+            let columns = try StoredColumns(["nights", "recordings"], db: db)
+            return try Row.fetchAll(db, sql: """
                 SELECT n.*, r.path, r.format, r.kind, r.time_zone_source FROM nights n JOIN recordings r ON r.id = n.recording_id
                 ORDER BY n.night_date, n.id
-                """).map(Self.catalogEntry)
+                """).compactMap { r in
+                do { return try Self.catalogEntry(r, columns: columns) } catch let e as StoredRowError {
+                    guard let unreadable else { throw e }
+                    unreadable(e.message)
+                    return nil
+                }
+            }
         }
     }
 
-    static func catalogEntry(_ r: Row) throws -> NightCatalogEntry {
+    static func catalogEntry(_ r: Row, columns: StoredColumns) throws -> NightCatalogEntry {
+        let id = String.fromDatabaseValue(r["id"] as DatabaseValue) ?? "?"
+        try checked(r, columns: columns, table: "nights", naming: "night '\(PrintableText.escaped(id))'")
+        do { try StoredRowRules.check(r, table: "recordings") } catch let e as StoredRowError {
+            throw StoredRowError("night '\(PrintableText.escaped(id))': table recordings: \(e.message)")
+        }
         let dateText: String = r["night_date"]
-        guard let date = CivilDate(iso: dateText) else { throw StoreError("night \(r["id"] as String): bad night_date '\(dateText)'") }
+        guard let date = CivilDate(iso: dateText) else { throw StoredRowError("night \(id): bad night_date '\(dateText)'") }
         return NightCatalogEntry(
-            nightID: r["id"], date: date,
+            nightID: id, date: date,
             window: NightWindow(date: date, startUTC: r["window_start_utc"], endUTC: r["window_end_utc"]),
-            timeline: try JSONText.timeline(r["offsets_json"]), timeZone: r["time_zone"],
+            timeline: try StoredRowRules.timeline(r["offsets_json"]), timeZone: r["time_zone"],
             recordingPath: r["path"], recordingFormat: try r.decode(forColumn: "format"), coverageSeconds: r["coverage_seconds"],
             sourceResolutionSeconds: r["source_resolution_seconds"],
             kind: try r.decode(forColumn: "kind"), timeZoneSource: try r.decode(forColumn: "time_zone_source"))
@@ -42,7 +55,27 @@ extension SleepDatabase {
         try pool.read { try Self.exportAnalyses($0, intervalSeconds: intervalSeconds) }
     }
 
-    static func exportAnalyses(_ db: Database, intervalSeconds: Int?) throws -> [AnalysisExportEntry] {
+    /// - Parameter unreadable: receives each analysis whose rows break the store's rules, which is
+    ///   left out; without it such a row is an error.
+    static func exportAnalyses(_ db: Database, intervalSeconds: Int?, unreadable: ((String) -> Void)? = nil) throws -> [AnalysisExportEntry] {
+        let columns = try StoredColumns(["nights", "recordings", "analyses"], db: db)
+        let metricColumns = try StoredColumns(["night_metrics"], db: db)
+        return try exportRows(db, intervalSeconds: intervalSeconds).compactMap { r in
+            do {
+                let naming = "analysis \((r["analysis_id"] as DatabaseValue).description) of night '\(PrintableText.escaped(String.fromDatabaseValue(r["id"] as DatabaseValue) ?? "?"))'"
+                try checked(r, columns: columns, table: "analyses", naming: naming)
+                // Without a metrics row (LEFT JOIN) its columns are NULL, which its NOT NULLs refuse.
+                if !(r["m_id"] as DatabaseValue).isNull { try checked(r, columns: metricColumns, table: "night_metrics", naming: naming) }
+                return try exportEntry(r, columns: columns)
+            } catch let e as StoredRowError {
+                guard let unreadable else { throw e }
+                unreadable(e.message)
+                return nil
+            }
+        }
+    }
+
+    static func exportRows(_ db: Database, intervalSeconds: Int?) throws -> [Row] {
             try Row.fetchAll(db, sql: """
                 SELECT n.*, r.path, r.format, r.kind, r.time_zone_source, a.id AS analysis_id, a.parameters_key, a.parameters_json, a.algorithm,
                        a.details_json AS a_details_json, a.notes_json, a.status_reason,
@@ -57,7 +90,10 @@ extension SleepDatabase {
                 LEFT JOIN night_metrics m ON m.analysis_id = a.id
                 WHERE (?1 IS NULL OR a.interval_seconds = ?1)
                 ORDER BY n.night_date, n.id, a.interval_seconds, a.parameters_key
-                """, arguments: [intervalSeconds]).map { r in
+                """, arguments: [intervalSeconds])
+    }
+
+    static func exportEntry(_ r: Row, columns: StoredColumns) throws -> AnalysisExportEntry {
                 let metrics: NightSummaryMetrics? = (r["m_id"] as Int64?) == nil ? nil : NightSummaryMetrics(
                     resolutionSeconds: r["resolution_seconds"], inBedStartUTC: r["in_bed_start_utc"], inBedEndUTC: r["in_bed_end_utc"],
                     sleepOnsetUTC: r["sleep_onset_utc"], wakeTimeUTC: r["wake_time_utc"], timeInBedMinutes: r["time_in_bed_min"],
@@ -67,7 +103,7 @@ extension SleepDatabase {
                     deepMinutes: r["deep_min"], awakeMinutes: r["awake_min"],
                     sleepMaintenanceEfficiencyPercent: r["sleep_maintenance_efficiency_pct"], sleepFragmentationIndexPerHour: r["sfi_per_hour"],
                     noDataInSleepPeriodMinutes: r["no_data_in_sleep_period_min"], notWornInSleepPeriodMinutes: r["not_worn_in_sleep_period_min"])
-                let night = try Self.catalogEntry(r)
+                let night = try Self.catalogEntry(r, columns: columns)
                 return AnalysisExportEntry(
                     analysisID: r["analysis_id"], night: night, parametersKey: r["parameters_key"],
                     parameters: try JSONText.decode(AnalysisParameters.self, r["parameters_json"]), algorithm: r["algorithm"],
@@ -75,7 +111,6 @@ extension SleepDatabase {
                     notes: try Self.notes(r, analysisID: r["analysis_id"]),
                     epochFile: night.kind == .epochFile
                         ? (r["a_details_json"] as String?).flatMap { try? JSONText.decode(EpochFileNightSummary.self, $0) } : nil)
-            }
     }
 
     /// The intervals of one analysis, by start.
@@ -84,11 +119,13 @@ extension SleepDatabase {
     }
 
     static func intervals(_ db: Database, analysisID: Int64) throws -> [AnalyzedInterval] {
-            try Row.fetchAll(db, sql: """
+            let columns = try StoredColumns(["intervals"], db: db)
+            return try Row.fetchAll(db, sql: """
                 SELECT start_utc, end_utc, movement_sum, legacy_movement_sum, coverage_seconds, state, phase
                 FROM intervals WHERE analysis_id = ? ORDER BY start_utc
-                """, arguments: [analysisID]).map { r in
-                AnalyzedInterval(movement: IntervalMovement(startUTC: r["start_utc"], endUTC: r["end_utc"], movementSum: r["movement_sum"],
+                """, arguments: [analysisID]).map { r -> AnalyzedInterval in
+                try checked(r, columns: columns, table: "intervals", naming: "analysis \(analysisID)")
+                return AnalyzedInterval(movement: IntervalMovement(startUTC: r["start_utc"], endUTC: r["end_utc"], movementSum: r["movement_sum"],
                                                             legacyMovementSum: r["legacy_movement_sum"], coverageSeconds: r["coverage_seconds"]),
                                  state: (r["state"] as String?).flatMap(Self.sleepWake),
                                  phase: (r["phase"] as String?).flatMap(MovementPhase.init(rawValue:)))
@@ -101,10 +138,12 @@ extension SleepDatabase {
     }
 
     static func epochs(_ db: Database, analysisID: Int64) throws -> [(epoch: ScoredEpoch, seconds: Int)] {
-            try Row.fetchAll(db, sql: """
+            let columns = try StoredColumns(["scores"], db: db)
+            return try Row.fetchAll(db, sql: """
                 SELECT start_utc, epoch_seconds, activity, state FROM scores WHERE analysis_id = ? ORDER BY start_utc
-                """, arguments: [analysisID]).map { r in
-                (ScoredEpoch(startUTC: r["start_utc"], activity: (r["activity"] as Double?) ?? .nan,
+                """, arguments: [analysisID]).map { r -> (epoch: ScoredEpoch, seconds: Int) in
+                try checked(r, columns: columns, table: "scores", naming: "analysis \(analysisID)")
+                return (ScoredEpoch(startUTC: r["start_utc"], activity: (r["activity"] as Double?) ?? .nan,
                              state: (r["state"] as String?).flatMap(Self.sleepWake)), r["epoch_seconds"])
             }
     }
@@ -120,8 +159,9 @@ extension SleepDatabase {
 public struct ExportSnapshot {
     let db: Database
 
-    public func analyses(intervalSeconds: Int? = nil) throws -> [AnalysisExportEntry] {
-        try SleepDatabase.exportAnalyses(db, intervalSeconds: intervalSeconds)
+    /// - Parameter unreadable: receives each analysis whose rows cannot be read, which is left out.
+    public func analyses(intervalSeconds: Int? = nil, unreadable: ((String) -> Void)? = nil) throws -> [AnalysisExportEntry] {
+        try SleepDatabase.exportAnalyses(db, intervalSeconds: intervalSeconds, unreadable: unreadable)
     }
     public func intervals(analysisID: Int64) throws -> [AnalyzedInterval] { try SleepDatabase.intervals(db, analysisID: analysisID) }
     public func epochs(analysisID: Int64) throws -> [(epoch: ScoredEpoch, seconds: Int)] { try SleepDatabase.epochs(db, analysisID: analysisID) }
@@ -130,7 +170,7 @@ public struct ExportSnapshot {
     public func rhythmNumbers() throws -> [String: (interdailyStability: Double?, intradailyVariability: Double?, sleepRegularityIndex: Double?)] {
         try SleepDatabase.rhythmNumbers(db)
     }
-    public func runs() throws -> [RunRecord] { try Row.fetchAll(db, sql: "SELECT * FROM runs ORDER BY id").map(SleepDatabase.runRecord) }
+    public func runs() throws -> [RunRecord] { try Row.fetchAll(db, sql: "SELECT * FROM runs ORDER BY id").map { try SleepDatabase.runRecord($0) } }
     /// The parameters JSON of the last finished run of any of `commands`.
     public func lastFinishedRun(commands: [String]) throws -> RunRecord? { try SleepDatabase.lastFinishedRun(db, commands: commands) }
 }

@@ -49,8 +49,14 @@ extension SleepDatabase {
         } else {
             rows = try Row.fetchAll(db, request)
         }
+        let rhythmColumns = try StoredColumns(["recording_rhythm"], db: db)
         return try rows.map { row in
             let h = row.scopes["rhythm"]
+            // A recording without a rhythm row has an all-NULL scope (the LEFT JOIN's).
+            if let h, h.containsNonNullValue {
+                try checked(h, columns: rhythmColumns, table: "recording_rhythm",
+                            naming: "recording '\(PrintableText.escaped(String.fromDatabaseValue(row["path"] as DatabaseValue) ?? "?"))'")
+            }
             return RecordingWithRhythm(recording: try RecordingDetails(row: row).stored, rhythm: try h.flatMap(Self.rhythm),
                                        l5Start: h?["l5_start"], m10Start: h?["m10_start"])
         }
@@ -84,10 +90,12 @@ extension SleepDatabase {
 
     static func rhythmNumbers(_ db: Database) throws -> [String: (interdailyStability: Double?, intradailyVariability: Double?, sleepRegularityIndex: Double?)] {
         var out: [String: (interdailyStability: Double?, intradailyVariability: Double?, sleepRegularityIndex: Double?)] = [:]
+        let columns = try StoredColumns(["recordings", "recording_rhythm"], db: db)
         for row in try Row.fetchAll(db, sql: """
             SELECT r.path, h.interdaily_stability, h.intradaily_variability, h.sleep_regularity_index
             FROM recordings r JOIN recording_rhythm h ON h.recording_id = r.id WHERE h.status = ?
             """, arguments: [RecordingRhythm.Status.computed.rawValue]) {
+            try checked(row, columns: columns, table: "recording_rhythm", naming: "recording rhythm")
             out[row["path"]] = (row["interdaily_stability"], row["intradaily_variability"], row["sleep_regularity_index"])
         }
         return out

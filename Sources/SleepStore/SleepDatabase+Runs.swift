@@ -16,7 +16,7 @@ extension SleepDatabase {
             }
             guard let r = try Row.fetchOne(db, sql: sql + " ORDER BY id DESC LIMIT 1",
                                            arguments: StatementArguments(arguments)) else { return nil }
-            return Self.runRecord(r)
+            return try Self.runRecord(r)
         }
     }
 
@@ -46,7 +46,7 @@ extension SleepDatabase {
         let marks = commands.map { _ in "?" }.joined(separator: ", ")
         return try Row.fetchOne(db, sql: """
             SELECT * FROM runs WHERE command IN (\(marks)) AND status IN ('ok', 'some-files-failed') ORDER BY id DESC LIMIT 1
-            """, arguments: StatementArguments(commands)).map(Self.runRecord)
+            """, arguments: StatementArguments(commands)).map { try Self.runRecord($0) }
     }
 
     /// The newest run that stored an analysis with one of `keys` of any of these nights, and how
@@ -84,7 +84,7 @@ extension SleepDatabase {
     /// Every run, oldest first.
     public func allRuns() throws -> [RunRecord] {
         try pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM runs ORDER BY id").map(Self.runRecord)
+            try Row.fetchAll(db, sql: "SELECT * FROM runs ORDER BY id").map { try Self.runRecord($0) }
         }
     }
 

@@ -57,13 +57,23 @@ extension SleepDatabase {
             guard code == SQLITE_ROW else {
                 throw StoreError("cannot read the scores of analysis \(analysisID): \(String(cString: sqlite3_errmsg(db.sqliteConnection))) (\(code))")
             }
-            let activity = sqlite3_column_type(statement, 1) == SQLITE_NULL ? Double.nan : sqlite3_column_double(statement, 1)
+            // The rules of ``StoredColumns`` for these two columns, without a GRDB row per epoch.
+            let start = sqlite3_column_int64(statement, 0)
+            guard sqlite3_column_type(statement, 0) == SQLITE_INTEGER, StoredLimits.utc.contains(start) else {
+                throw StoredRowError("analysis \(analysisID): table scores: start_utc is not a time between 1900 and 2200")
+            }
+            let activityType = sqlite3_column_type(statement, 1)
+            let activity = activityType == SQLITE_NULL ? Double.nan : sqlite3_column_double(statement, 1)
+            guard activityType == SQLITE_NULL || ((activityType == SQLITE_FLOAT || activityType == SQLITE_INTEGER)
+                                                  && activity.isFinite && activity.magnitude <= StoredLimits.realMagnitude) else {
+                throw StoredRowError("analysis \(analysisID): table scores: the epoch at \(start) has an activity that is not a finite number in range")
+            }
             var state: SleepWake?
             if sqlite3_column_type(statement, 2) == SQLITE_TEXT, sqlite3_column_bytes(statement, 2) == 1,
                let text = sqlite3_column_text(statement, 2) {
                 state = text[0] == UInt8(ascii: "S") ? .sleep : (text[0] == UInt8(ascii: "W") ? .wake : nil)
             }
-            epochs.append(ScoredEpoch(startUTC: sqlite3_column_int64(statement, 0), activity: activity, state: state))
+            epochs.append(ScoredEpoch(startUTC: start, activity: activity, state: state))
         }
         return epochs
     }

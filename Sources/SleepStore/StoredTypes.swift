@@ -107,6 +107,9 @@ public struct NightOverview: Sendable, Equatable {
     public var timeZone: String?
     public var analysis: NightAnalysis?
     public var kind: RecordingKind = .phoneInBed
+    /// Why the night's stored rows cannot be read (``StoredRowError``), nil when they can: such a
+    /// night has no analysis here, and the report names it instead of listing it.
+    public var unreadable: String? = nil
 }
 
 /// A run of the tool: the project's `config.csv` (GGIR's idea): what ran, with which parameters.

@@ -45,6 +45,14 @@ struct RememberedOptionsTests {
         }
         #expect(throws: (any Error).self) { try PipelineOptions.parse(["--diary", diary, "--no-diary"]) }
     }
+
+    @Test("the options given are the remembered parameters nightly does not read from the last run")
+    func givenParameters() throws {
+        #expect(try PipelineOptions.parse([]).givenParameters.isEmpty)
+        #expect(try PipelineOptions.parse(["--interval", "15m", "--no-diary", "--tz", "UTC", "--wake-threshold", "3"]).givenParameters
+                == ["interval", "diary", "tz", "wake-threshold"])
+        #expect(Set(RememberedParameter.all.map(\.key)) == ["interval", "metric", "wake-threshold", "sleep-algorithm", "method", "kind", "units", "tz", "diary", "participants"])
+    }
 }
 
 /// Counts from the command line are bounded: a shard count or `--expect` of 10^12 is a usage

@@ -7,23 +7,27 @@ import SleepstaWorkloads
 
 /// `sleepsta-bench fuzz`: generated hostile input for the readers that take names and structure
 /// from the file (the `.agd` reader, whose file is an SQLite database, and the sleep diary), run
-/// a million times. Each execution must return or refuse with an ``IngestError``; a crash ends the
+/// a million times, and for what is read back from a database (shards with hostile rows merged,
+/// rendered and exported; remembered parameters as nightly reads them). Each execution must return or refuse with an ``IngestError``; a crash ends the
 /// process (and the run fails), and the slowest execution is reported, so a hang or a runaway
 /// allocation shows as a number, not as a stuck cron job.
 struct Fuzz: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Fuzz the .agd reader or the sleep diary parser with generated hostile input.",
+        abstract: "Fuzz the .agd reader, the sleep diary parser, merged shards or remembered parameters with generated hostile input.",
         discussion: """
         Prints executions, how many were read and refused, and the slowest one. Exit 0 when every
-        execution read or was refused with an IngestError; 1 otherwise.
+        execution read or was refused with an error naming its input (an IngestError; for merged,
+        an error naming the shard; for remembered, one naming the parameter); 1 otherwise.
           sleepsta-bench fuzz --target agd --runs 1000000
           sleepsta-bench fuzz --target diary --runs 1000000
           sleepsta-bench fuzz --target readwhole --runs 20000   (text files read whole: memory within its bound)
+          sleepsta-bench fuzz --target merged --runs 1000
+          sleepsta-bench fuzz --target remembered --runs 100000
         """)
 
-    enum Target: String, ExpressibleByArgument, CaseIterable { case agd, diary, readwhole }
+    enum Target: String, ExpressibleByArgument, CaseIterable { case agd, diary, readwhole, merged, remembered }
 
-    @Option(help: "agd, diary or readwhole.") var target: Target
+    @Option(help: "agd, diary, readwhole, merged or remembered.") var target: Target
     @Option(help: "Executions.") var runs = 1_000_000
     @Option(help: "Seed of the generator (the same seed, the same inputs).") var seed: UInt64 = 20_261_126
 
@@ -33,6 +37,8 @@ struct Fuzz: ParsableCommand {
         var slowest = 0.0
         var readWhole = ReadWholeFuzz()
         let started = Date()
+        var merged: MergedFuzz? = nil
+        if target == .merged { merged = try MergedFuzz() }
         for k in 0..<runs {
             let t0 = DispatchTime.now().uptimeNanoseconds
             let outcome: Outcome
@@ -40,6 +46,8 @@ struct Fuzz: ParsableCommand {
             case .agd: outcome = AGDFuzz.execute(&rng)
             case .diary: outcome = DiaryFuzz.execute(&rng)
             case .readwhole: outcome = readWhole.execute(&rng)
+            case .merged: outcome = merged!.execute(&rng, index: k)
+            case .remembered: outcome = RememberedFuzz.execute(&rng)
             }
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
             slowest = max(slowest, seconds)
@@ -48,7 +56,7 @@ struct Fuzz: ParsableCommand {
             case .refused: refused += 1
             case .other(let text): if other.count < 10 { other.append("execution \(k): \(text)") }
             }
-            if (k + 1) % 100_000 == 0 {
+            if (k + 1) % (target == .merged ? 100 : 100_000) == 0 {
                 FileHandle.standardError.write(Data("fuzz \(target.rawValue): \(k + 1) of \(runs) (\(Int(Date().timeIntervalSince(started))) s)\n".utf8))
             }
         }

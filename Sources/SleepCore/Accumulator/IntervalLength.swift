@@ -10,6 +10,20 @@ public struct IntervalLength: Sendable, Hashable, Comparable, Codable, CustomStr
         self.seconds = seconds
     }
 
+    /// A stored length is checked as a parsed one is: an interval of 0 s, a negative one or one
+    /// beyond a day is a decoding error, not a division by zero or an allocation later.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let seconds = try container.decode(Int.self, forKey: .seconds)
+        guard Self(seconds: seconds) != nil else {
+            throw DecodingError.dataCorruptedError(forKey: .seconds, in: container,
+                                                   debugDescription: "\(seconds) s is not an interval length (1 s to 1 day)")
+        }
+        self.seconds = seconds
+    }
+
+    private enum CodingKeys: String, CodingKey { case seconds }
+
     public static let tenMinutes = IntervalLength(seconds: 600)!
     public static let fifteenMinutes = IntervalLength(seconds: 900)!
 

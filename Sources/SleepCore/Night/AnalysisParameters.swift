@@ -34,6 +34,42 @@ public struct AnalysisParameters: Sendable, Hashable, Codable {
         self.deepQuantile = deepQuantile; self.minimumCoverageSeconds = minimumCoverageSeconds
     }
 
+    /// The ranges a parameter set must lie in, the command line's and the defaults' (a wake
+    /// threshold that is a positive finite factor, an epoch that divides a minute …): the first
+    /// parameter outside its range and why, nil when every one is fine. Stored parameters are
+    /// decoded through it, so a stored set the command line could not give is an error.
+    public var problem: (parameter: String, reason: String)? {
+        if !(wakeThresholdFactor.isFinite && wakeThresholdFactor > 0 && wakeThresholdFactor <= 1e6) {
+            return ("wakeThresholdFactor", "\(wakeThresholdFactor) is not a positive factor")
+        }
+        if !(epochSeconds > 0 && epochSeconds <= 60 && 60 % epochSeconds == 0) { return ("epochSeconds", "\(epochSeconds) s does not divide a minute") }
+        if !(1...1440).contains(persistentSleepMinutes) { return ("persistentSleepMinutes", "\(persistentSleepMinutes) is not 1 to 1440 minutes") }
+        if !(deepQuantile.isFinite && (0...1).contains(deepQuantile)) { return ("deepQuantile", "\(deepQuantile) is not a quantile (0 to 1)") }
+        if !(0...86_400).contains(minimumCoverageSeconds) { return ("minimumCoverageSeconds", "\(minimumCoverageSeconds) is not 0 s to 1 day") }
+        return nil
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case interval, metric, epochSeconds, wakeThresholdFactor, persistentSleepMinutes, deepQuantile, minimumCoverageSeconds
+        case diaryDigest, sleepAlgorithm, nightMethod
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(interval: try c.decode(IntervalLength.self, forKey: .interval), metric: try c.decode(MovementMetric.self, forKey: .metric),
+                  epochSeconds: try c.decode(Int.self, forKey: .epochSeconds),
+                  wakeThresholdFactor: try c.decode(Double.self, forKey: .wakeThresholdFactor),
+                  persistentSleepMinutes: try c.decode(Int.self, forKey: .persistentSleepMinutes),
+                  deepQuantile: try c.decode(Double.self, forKey: .deepQuantile),
+                  minimumCoverageSeconds: try c.decode(Int.self, forKey: .minimumCoverageSeconds))
+        diaryDigest = try c.decodeIfPresent(String.self, forKey: .diaryDigest)
+        sleepAlgorithm = try c.decodeIfPresent(SleepAlgorithmChoice.self, forKey: .sleepAlgorithm)
+        nightMethod = try c.decodeIfPresent(NightMethodChoice.self, forKey: .nightMethod)
+        if let (parameter, reason) = problem {
+            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [CodingKeys(stringValue: parameter)!], debugDescription: reason))
+        }
+    }
+
     /// The scoring algorithm's name as stored and shown.
     public static let algorithmName = "oakley-relative"
 

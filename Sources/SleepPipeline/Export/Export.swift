@@ -68,7 +68,30 @@ public struct Exporter {
 
     /// - Returns: the number of data rows written.
     @discardableResult
-    public func run() throws -> Int {
+    public func run() throws -> Int { try runReporting().rows }
+
+    /// What an export wrote, and the stored rows it could not read (each named, its analysis left
+    /// out of the CSV): the CLI exits 1 when there are any.
+    public struct Result: Sendable {
+        public var rows: Int
+        public var unreadable: [String]
+    }
+
+    /// Collects the rows an export skips (written from the snapshot's closure).
+    final class Unreadable: @unchecked Sendable {
+        private let lock = NSLock()
+        private var items: [String] = []
+        func add(_ s: String) { lock.lock(); items.append(PrintableText.escaped(s)); lock.unlock() }
+        var all: [String] { lock.lock(); defer { lock.unlock() }; return items }
+    }
+
+    public func runReporting() throws -> Result {
+        let unreadable = Unreadable()
+        let rows = try write(unreadable)
+        return Result(rows: rows, unreadable: unreadable.all)
+    }
+
+    func write(_ unreadable: Unreadable) throws -> Int {
         let c = configuration
         guard FileManager.default.fileExists(atPath: c.databasePath) else {
             throw PipelineError.environment("database \(c.databasePath) does not exist; create it with `sleepsta run`")
@@ -82,7 +105,7 @@ public struct Exporter {
                        + ": this export is the store as it was when the export began; nights the run stores later are not in it")
             }
             if c.table == .runs { return try Self.writeRuns(snapshot, databasePath: c.databasePath, to: try CSVOutput(path: c.outputPath)) }
-            let analyses = try selectedAnalyses(snapshot)
+            let analyses = try selectedAnalyses(snapshot, unreadable: unreadable)
             if c.table == .recordings { return try Self.writeRecordings(snapshot, analyses: analyses, to: try CSVOutput(path: c.outputPath)) }
             let rule = { try c.participants ?? ParticipantOption.remembered(runs: snapshot.runs()) }
             if c.table == .participants {
@@ -98,20 +121,25 @@ public struct Exporter {
                 var rows = 0
                 try out.write(CSVFormat.line(c.table.columns))
                 for a in analyses {
-                    switch c.table {
-                    case .nights:
-                        try out.write(CSVFormat.line(Self.nightFields(a))); rows += 1
-                    case .intervals:
-                        for iv in try snapshot.intervals(analysisID: a.analysisID) {
-                            try out.write(CSVFormat.line(Self.intervalFields(iv, a))); rows += 1
+                    // An analysis whose rows cannot be read is named and left out, whole.
+                    var lines: [String] = []
+                    do {
+                        switch c.table {
+                        case .nights:
+                            lines = [CSVFormat.line(Self.nightFields(a))]
+                        case .intervals:
+                            lines = try snapshot.intervals(analysisID: a.analysisID).map { CSVFormat.line(Self.intervalFields($0, a)) }
+                        case .epochs:
+                            lines = try snapshot.epochs(analysisID: a.analysisID).map { CSVFormat.line(Self.epochFields($0.epoch, seconds: $0.seconds, a)) }
+                        case .runs, .recordings, .participants, .periods, .days:
+                            break
                         }
-                    case .epochs:
-                        for (epoch, seconds) in try snapshot.epochs(analysisID: a.analysisID) {
-                            try out.write(CSVFormat.line(Self.epochFields(epoch, seconds: seconds, a))); rows += 1
-                        }
-                    case .runs, .recordings, .participants, .periods, .days:
-                        break
+                    } catch let e as StoredRowError {
+                        unreadable.add("night '\(a.night.nightID)': \(e.message)")
+                        continue
                     }
+                    for line in lines { try out.write(line) }
+                    rows += lines.count
                 }
                 try out.finish()
                 return rows
@@ -123,9 +151,9 @@ public struct Exporter {
     }
 
     /// The analyses `--analysis` and `--interval` select, by night.
-    func selectedAnalyses(_ snapshot: ExportSnapshot) throws -> [AnalysisExportEntry] {
+    func selectedAnalyses(_ snapshot: ExportSnapshot, unreadable: Unreadable = Unreadable()) throws -> [AnalysisExportEntry] {
         let c = configuration
-        let stored = try snapshot.analyses(intervalSeconds: c.interval?.seconds)
+        let stored = try snapshot.analyses(intervalSeconds: c.interval?.seconds, unreadable: unreadable.add)
         if let interval = c.interval, stored.isEmpty { throw try Self.notAnalysed(interval, snapshot) }
         switch c.analysis {
         case .all:
@@ -134,8 +162,9 @@ public struct Exporter {
             let chosen = stored.filter { $0.parametersKey == key }
             guard !chosen.isEmpty else {
                 let keys = Set(stored.map(\.parametersKey)).sorted()
-                throw PipelineError.environment("no stored analysis has parameters_key '\(key)'\(c.interval.map { " at \($0)" } ?? ""); nothing was exported. "
-                    + "Stored keys: \(keys.joined(separator: " | ")); or use --analysis current (what the pages show) or all")
+                // The key comes from the command line (and the stored ones from the store): shown escaped.
+                throw PipelineError.environment("no stored analysis has parameters_key '\(PrintableText.escaped(key))'\(c.interval.map { " at \($0)" } ?? ""); nothing was exported. "
+                    + "Stored keys: \(keys.map(PrintableText.escaped).joined(separator: " | ")); or use --analysis current (what the pages show) or all")
             }
             return chosen
         case .current:
@@ -185,7 +214,7 @@ public struct Exporter {
     /// `--interval` names a length no stored analysis has: a header alone would look like "no
     /// nights". Say so, name the stored lengths and how to derive the missing one (nothing is written).
     static func notAnalysed(_ interval: IntervalLength, _ snapshot: ExportSnapshot) throws -> PipelineError {
-        let stored = try Set(snapshot.analyses().map(\.parameters.interval)).sorted().map(\.description)
+        let stored = try Set(snapshot.analyses(unreadable: { _ in }).map(\.parameters.interval)).sorted().map(\.description)
         guard !stored.isEmpty else {
             return .environment("no analysis is stored in the database at all: run `sleepsta run --interval \(interval)` first")
         }

@@ -16,7 +16,14 @@ extension Pipeline {
         for nightID in missing {
             state.item = nightID
             progress?.update(state)
-            guard let night = try storing({ try db.night(id: nightID) }) else { continue }
+            let stored: StoredNight?
+            do { stored = try db.night(id: nightID) } catch let e as StoredRowError {
+                // A row that cannot be read costs its night, not the run (and every later one).
+                summary.unreadableRows.append(PrintableText.escaped(e.message))
+                logger.error("\(e.message); the night is not analysed")
+                continue
+            } catch { throw Self.storeError(error, databasePath: c.databasePath) }
+            guard let night = stored else { continue }
             var guides = DiaryGuides()
             if let diary = c.diary, let path = try storing({ try db.recording(forNight: nightID)?.path }) {
                 guides = diary.guides(recordingPath: path, night: night.window, timeline: night.timeline)

@@ -27,7 +27,7 @@ extension Pipeline {
             }
         }
         summary.reportsWritten = rendered.written
-        summary.warnings += rendered.skipped
+        summary.unreadableRows += rendered.skipped
         for s in rendered.skipped { logger.error("\(s)") }
         summary.reportsUnchanged = rendered.unchanged
         summary.nightsReported = rendered.nightsRendered

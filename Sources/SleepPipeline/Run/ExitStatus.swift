@@ -22,10 +22,10 @@ extension ExitStatus {
 }
 
 extension RunSummary {
-    /// 1 when a file failed, or when a sleep diary was given and none of its rows applies (a typo
+    /// 1 when a file failed, when a stored row could not be read, or when a sleep diary was given and none of its rows applies (a typo
     /// in every id would otherwise pass unnoticed under cron).
     public var exitCode: Int32 {
-        failures.isEmpty && !(diary.map { $0.applied == 0 } ?? false) ? ExitStatus.success : ExitStatus.someFilesFailed
+        failures.isEmpty && unreadableRows.isEmpty && !(diary.map { $0.applied == 0 } ?? false) ? ExitStatus.success : ExitStatus.someFilesFailed
     }
 }
 

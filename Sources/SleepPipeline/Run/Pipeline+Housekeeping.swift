@@ -50,7 +50,8 @@ extension Pipeline {
     /// and stored with the run (`run_failures`, under the diary's path); the other rows apply. A
     /// diary none of whose rows applies makes the run exit 1.
     func reportDiaryProblems(_ diary: SleepDiary, db: SleepDatabase, summary: inout RunSummary) throws {
-        let catalog = try storing { try db.nightCatalog() }
+        // A night whose row cannot be read guides nothing (the report step names it).
+        let catalog = try storing { try db.nightCatalog(unreadable: { _ in }) }
         let timelines = Dictionary(catalog.map { ($0.recordingPath, $0.timeline) }, uniquingKeysWith: { first, _ in first })
         summary.diary = diary.use(nightDates: try storing { try db.nightDatesByRecordingPath() }, timelines: timelines)
         for p in summary.diary?.problems ?? [] { logger.debug("\(p)") }

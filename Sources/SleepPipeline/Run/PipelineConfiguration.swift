@@ -82,6 +82,9 @@ public struct RunSummary: Sendable {
     public var reportsWritten = 0
     public var reportsUnchanged = 0
     public var warnings: [String] = []
+    /// Stored rows the run could not read (a damaged store, or a shard merged from elsewhere),
+    /// each naming its table and row: their nights were skipped, and the run exits 1.
+    public var unreadableRows: [String] = []
     /// Nights whose report pages and charts were rendered, of all nights in the store.
     public var nightsReported = 0
     public var nightsInStore = 0

@@ -1,5 +1,6 @@
 import Foundation
 import SleepCore
+import SleepIngest
 import SleepStore
 
 /// A run's parameters as its `runs` row stores them (`parameters_json`): the analysis parameters,
@@ -31,8 +32,12 @@ public struct RunParameters: Codable, Sendable, Equatable {
     }
 
     /// The parameters the last finished `run` or `nightly` of the database at `path` used; nil
-    /// when there is no database, no such run, or its row predates these fields.
-    public static func remembered(databasePath path: String) throws -> (run: Int64, parameters: RunParameters)? {
+    /// when there is no database, no such run, or its row predates these fields. `given` names the
+    /// parameters the command line gives (``RememberedParameter/key``): those are not taken from
+    /// the row, so a remembered value that cannot be used is overridden by giving its option.
+    /// A remembered value the command line would refuse, or a row that cannot be read, is an
+    /// environment error (exit 2) naming the parameter and its option: never applied, never dropped.
+    public static func remembered(databasePath path: String, given: Set<String> = []) throws -> (run: Int64, parameters: RunParameters)? {
         // No database yet, or one this user cannot write (the run then says so itself). Read before
         // the run lock, without waiting long: another run may hold it (the run then exits 3 as it should).
         guard FileManager.default.fileExists(atPath: path), access(path, W_OK) == 0 else { return nil }
@@ -40,13 +45,70 @@ public struct RunParameters: Codable, Sendable, Equatable {
         do { last = try SleepDatabase.lastFinishedRun(path: path, commands: ["run", "nightly"]) } catch {
             throw PipelineError.environment("database \(path): \(SleepDatabase.shortDescription(error))")
         }
-        guard let run = last, let id = run.id, let p = recorded(in: run) else { return nil }
-        return (id, p)
+        guard let run = last, let id = run.id else { return nil }
+        do {
+            guard let p = try checked(run.parametersJSON, given: given) else { return nil }
+            return (id, p)
+        } catch let e as RememberedProblem {
+            throw PipelineError.environment("database \(path): the last run's parameters (runs row \(id)): \(e.message)")
+        }
     }
 
-    /// The parameters a `runs` row records; nil for a row from before these fields.
+    /// The parameters a `runs` row records; nil for a row from before these fields, or one that
+    /// cannot be read (what a changed parameter is compared with; ``remembered(databasePath:given:)``
+    /// is what refuses such a row).
     static func recorded(in run: RunRecord) -> RunParameters? {
-        try? JSONDecoder().decode(RunParameters.self, from: Data(run.parametersJSON.utf8))
+        try? checked(run.parametersJSON, given: [])
+    }
+
+    /// A remembered value that cannot be used: the message names it and the option that overrides it.
+    public struct RememberedProblem: Error, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
+    }
+
+    /// ``checked(_:given:)`` for the fuzz target: a `parameters_json` text as nightly reads it.
+    public static func remembered(parametersJSON json: String, given: Set<String>) throws -> RunParameters? {
+        try checked(json, given: given)
+    }
+
+    /// `json` decoded with the rules of the command line (``AnalysisParameters`` and
+    /// ``IntervalLength`` decode only values the command line accepts); the parameters in `given`
+    /// are not read from it. nil for a row without these fields (an older sleepsta's).
+    static func checked(_ json: String, given: Set<String>) throws -> RunParameters? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)), var row = object as? [String: Any] else {
+            throw RememberedProblem(message: "parameters_json is not a JSON object, so nightly cannot tell which interval, diary, zone or participants to keep; "
+                                    + "run `sleepsta run` with the options you want (it records them), then nightly again")
+        }
+        guard var analysis = row["analysis"] as? [String: Any] else {
+            if row["analysis"] == nil { return nil }
+            throw RememberedProblem(message: "analysis is not a JSON object; give --interval, --metric and --wake-threshold, or run `sleepsta run` to record new parameters")
+        }
+        let defaults = (try? JSONSerialization.jsonObject(with: JSONEncoder().encode(AnalysisParameters()))) as? [String: Any] ?? [:]
+        for p in RememberedParameter.all where given.contains(p.key) {
+            if p.inAnalysis { analysis[p.field] = defaults[p.field] } else { row[p.field] = nil }
+        }
+        row["analysis"] = analysis
+        if row["units"] == nil { row["units"] = AccelerationUnits.auto.rawValue }
+        let p: RunParameters
+        do { p = try JSONDecoder().decode(RunParameters.self, from: JSONSerialization.data(withJSONObject: row)) } catch let error as DecodingError {
+            throw RememberedParameter.problem(error)
+        }
+        try p.checkOptions()
+        return p
+    }
+
+    /// The values the command line checks with its own types (``RememberedParameter``).
+    func checkOptions() throws {
+        if let kind, kind != RecordingKind.phoneInBed.rawValue, kind != RecordingKind.wearable24h.rawValue {
+            throw RememberedParameter.named("kind").refused("'\(PrintableText.escaped(kind))' is not auto, phone-in-bed or wearable-24h")
+        }
+        if AccelerationUnits(rawValue: units) == nil {
+            throw RememberedParameter.named("units").refused("'\(PrintableText.escaped(units))' is not auto, g or m/s2")
+        }
+        if let timeZone, ZoneTimeline.timeline(identifier: timeZone) == nil {
+            throw RememberedParameter.named("timeZone").refused("'\(PrintableText.escaped(timeZone))' is not an IANA time zone")
+        }
     }
 
     /// What differs from `old`, one phrase per parameter (`interval 10m → 15m`), in a fixed order.
@@ -70,5 +132,48 @@ public struct RunParameters: Codable, Sendable, Equatable {
         note("data", old.dataDirectory, dataDirectory)
         note("reports", old.reportsDirectory, reportsDirectory)
         return out
+    }
+}
+
+/// A parameter `nightly` takes from the last run unless its option is given.
+public struct RememberedParameter: Sendable {
+    /// Its key in `given` (``RunParameters/remembered(databasePath:given:)``): `interval`, `tz`, … (the option without dashes).
+    public var key: String
+    /// Its field in `parameters_json` (inside `analysis` when ``inAnalysis``).
+    var field: String
+    var inAnalysis: Bool
+    /// The option that gives it.
+    public var option: String { "--" + key }
+
+    public static let all: [RememberedParameter] = [
+        .init(key: "interval", field: "interval", inAnalysis: true), .init(key: "metric", field: "metric", inAnalysis: true),
+        .init(key: "wake-threshold", field: "wakeThresholdFactor", inAnalysis: true),
+        .init(key: "sleep-algorithm", field: "sleepAlgorithm", inAnalysis: true), .init(key: "method", field: "nightMethod", inAnalysis: true),
+        .init(key: "kind", field: "kind", inAnalysis: false), .init(key: "units", field: "units", inAnalysis: false),
+        .init(key: "tz", field: "timeZone", inAnalysis: false), .init(key: "diary", field: "diary", inAnalysis: false),
+        .init(key: "participants", field: "participants", inAnalysis: false),
+    ]
+
+    static func named(_ field: String) -> RememberedParameter { all.first { $0.field == field }! }
+
+    func refused(_ reason: String) -> RunParameters.RememberedProblem {
+        RunParameters.RememberedProblem(message: "\(key) \(reason), which \(option) would refuse; give \(option) to override it"
+                                        + (key == "diary" ? " (or --no-diary)" : ""))
+    }
+
+    /// A decoding error of the remembered row, named by the parameter it is in.
+    static func problem(_ error: DecodingError) -> RunParameters.RememberedProblem {
+        let context: DecodingError.Context
+        switch error {
+        case .dataCorrupted(let c), .typeMismatch(_, let c), .valueNotFound(_, let c): context = c
+        case .keyNotFound(let k, let c): context = .init(codingPath: c.codingPath + [k], debugDescription: "it is missing")
+        @unknown default: return .init(message: "parameters_json does not decode (\(error))")
+        }
+        let keys = context.codingPath.map(\.stringValue)
+        let field = keys.first == "analysis" && keys.count > 1 ? keys[1] : keys.first ?? ""
+        guard let p = all.first(where: { $0.field == field && $0.inAnalysis == (keys.first == "analysis") }) else {
+            return .init(message: "\(keys.joined(separator: ".")) does not decode (\(context.debugDescription)); run `sleepsta run` with the options you want to record new parameters")
+        }
+        return p.refused("cannot be used (\(context.debugDescription))")
     }
 }

@@ -54,6 +54,11 @@ public enum RunSummaryText {
                 lines.append("  … and \(rest) more: \(SleepDatabase.failuresCommand(databasePath: c.databasePath, runID: s.runID))")
             }
         }
+        if !s.unreadableRows.isEmpty {
+            lines.append("skipped, stored rows that cannot be read:")
+            lines += s.unreadableRows.prefix(maximumListedFailures).map { "  \($0)" }
+            if s.unreadableRows.count > maximumListedFailures { lines.append("  … and \(s.unreadableRows.count - maximumListedFailures) more") }
+        }
         // Folder and database names come from the command line and may hold control characters too.
         return lines.map(PrintableText.escaped).joined(separator: "\n")
     }

@@ -23,6 +23,15 @@ public final class CSVOutput {
         buffer.reserveCapacity(1 << 16)
     }
 
+    /// An output on `handle` (a test's `/dev/full`), named `name` in errors.
+    init(handle: FileHandle, name: String) {
+        self.handle = handle; finalPath = nil; temporaryPath = nil; displayName = name
+    }
+
+    /// What errors call the output: its path, or standard output.
+    private var displayName: String?
+    private var name: String { displayName ?? finalPath ?? "standard output" }
+
     public func write(_ line: String) throws {
         buffer.append(contentsOf: line.utf8)
         if buffer.count >= 1 << 16 { try flush() }
@@ -30,15 +39,31 @@ public final class CSVOutput {
 
     private func flush() throws {
         guard !buffer.isEmpty else { return }
-        try handle.write(contentsOf: buffer)
+        do { try handle.write(contentsOf: buffer) } catch { throw Failure("cannot write \(name): \(Self.reason(error))") }
         buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// A write error in plain words: the system's reason (`No space left on device`), not
+    /// Foundation's `NSCocoaErrorDomain` text.
+    static func reason(_ error: any Error) -> String {
+        let e = error as NSError
+        if e.domain == NSPOSIXErrorDomain, let code = Int32(exactly: e.code) { return String(cString: strerror(code)) }
+        if let underlying = e.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain,
+           let code = Int32(exactly: underlying.code) {
+            return String(cString: strerror(code))
+        }
+        switch e.code {
+        case CocoaError.Code.fileWriteOutOfSpace.rawValue: return String(cString: strerror(ENOSPC))
+        case CocoaError.Code.fileWriteNoPermission.rawValue: return String(cString: strerror(EACCES))
+        default: return e.localizedDescription
+        }
     }
 
     /// Flushes and, for a file, moves it into place.
     public func finish() throws {
         try flush()
         guard let finalPath, let temporaryPath else { return }
-        try handle.close()
+        do { try handle.close() } catch { throw Failure("cannot write \(finalPath): \(Self.reason(error))") }
         guard rename(temporaryPath, finalPath) == 0 else {
             let reason = String(cString: strerror(errno))
             try? FileManager.default.removeItem(atPath: temporaryPath)

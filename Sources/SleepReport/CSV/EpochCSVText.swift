@@ -30,6 +30,8 @@ public enum EpochCSVText {
         guard v.isFinite else { return "" }
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
+        // Beyond 10^15 the fixed-point arithmetic below would leave Int64: printed as C prints it.
+        guard abs(v) * scale < 1e15 else { return String(format: "%.\(decimals)f", v) }
         let rounded = (v * scale).rounded(.toNearestOrAwayFromZero) / scale
         if decimals == 0 { return String(Int64(rounded)) }
         let negative = rounded < 0

@@ -50,7 +50,7 @@ extension ReportBuilder {
 
     /// Rewrites `index.html` only (same rows and bytes as ``renderAll()`` writes).
     public func renderIndex() throws -> ReportWriter.Outcome {
-        let catalog = Dictionary(uniqueKeysWithValues: try db.nightCatalog().map { ($0.nightID, $0) })
+        let catalog = Dictionary(uniqueKeysWithValues: try db.nightCatalog(unreadable: { _ in }).map { ($0.nightID, $0) })
         var rows: [IndexRow] = []
         var paths: [String] = []
         for overview in try db.overviews(keys: keys) {

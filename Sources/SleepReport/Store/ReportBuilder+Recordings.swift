@@ -52,7 +52,7 @@ extension ReportBuilder {
         let renderer = ChartRenderer()
         let folders = try recordingFolders()
         // A night's clock without its series (the catalog reads no blobs).
-        let timelines = Dictionary(uniqueKeysWithValues: try db.nightCatalog().map { ($0.nightID, $0.timeline) })
+        let timelines = Dictionary(uniqueKeysWithValues: try db.nightCatalog(unreadable: { _ in }).map { ($0.nightID, $0.timeline) })
         // Only the recordings whose page is due are read with their activity series: a nightly run
         // over a cohort touches a few of them (and reading every series costs a blob per recording).
         let due = byPath.filter { path, nights in

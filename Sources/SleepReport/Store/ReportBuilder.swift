@@ -57,7 +57,8 @@ public struct ReportBuilder: Sendable {
         // the series, the intervals, the scored epochs and the files only of the nights rendered: a
         // nightly run over a store of many nights reads little more than what it renders.
         let overviews = try db.overviews(keys: keys, series: false)
-        let catalog = Dictionary(uniqueKeysWithValues: try db.nightCatalog().map { ($0.nightID, $0) })
+        // A night whose row cannot be read is named by its overview (below), not by the catalog.
+        let catalog = Dictionary(uniqueKeysWithValues: try db.nightCatalog(unreadable: { _ in }).map { ($0.nightID, $0) })
         let keys = self.keys
         // Nights are independent: they are rendered on every core (WorkQueue), and counted and
         // listed afterwards in night order, so files and index are those of a serial loop.
@@ -123,6 +124,7 @@ public struct ReportBuilder: Sendable {
     /// One night: its index row, and its chart and page when asked for or missing; nil for a night
     /// without an analysis under its kind's key.
     func renderNight(_ overview: NightOverview, _ plan: NightPlan) throws -> NightRendering? {
+        if let why = overview.unreadable { return .skipped("\(why); its page is not written") }
         guard let listed = overview.analysis else { return nil }
         guard NightNaming.isNightID(overview.nightID) else {
             return .skipped("night '\(PrintableText.escaped(overview.nightID))': not a night id sleepsta makes (stem_YYYY-MM-DD); its page is not written")

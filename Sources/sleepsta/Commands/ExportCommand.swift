@@ -7,7 +7,7 @@ struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write stored intervals, nights, epochs, sleep periods or days as tidy CSV (for pandas, R, spreadsheets).",
         discussion: """
-        One row per observation; times ISO 8601 with the night's UTC offset; missing values empty; standard output unless --output. Movement is exported as stored, in the unit of the method that ran (movement_unit, activity_unit): g·s for phones, ENMO g·s for wearables, the file's counts for epoch files; movement_per_minute is that per minute. --interval of a length never analysed fails (exit 2) and says how to derive it.
+        One row per observation; times ISO 8601 with the night's UTC offset; missing values empty; standard output unless --output. Movement is exported as stored, in the unit of the method that ran (movement_unit, activity_unit): g·s for phones, ENMO g·s for wearables, the file's counts for epoch files; movement_per_minute is that per minute. --interval of a length never analysed fails (exit 2) and says how to derive it. A stored row that cannot be read (a damaged store, a foreign shard) is named on stderr and its analysis left out; the export then exits 1.
 
         By default a night appears once, with the analysis its page shows (--analysis current: the parameters of the last finished run or nightly). --analysis all lists every stored parameter set (a night once per set; analysis_id and parameters_key tell them apart); --analysis KEY one parameters_key. The export reads one consistent snapshot of the store, also while a run is writing (stderr then says so).
           intervals  one row per interval: movement, coverage, state, phase
@@ -49,14 +49,18 @@ struct Export: ParsableCommand {
     func run() throws {
         var configuration = ExportConfiguration(databasePath: db, table: what, interval: interval,
                                                 analysis: AnalysisSelection(analysis), outputPath: output)
+        let result: Exporter.Result
         do {
             if let participants { configuration.participants = try ParticipantOption.rule(participants) }
             var exporter = Exporter(configuration: configuration)
-            exporter.notice = { FileHandle.standardError.write(Data("sleepsta: note: \($0)\n".utf8)) }
-            try exporter.run()
+            exporter.notice = { FileHandle.standardError.write(Data("sleepsta: note: \(PrintableText.escaped($0))\n".utf8)) }
+            result = try exporter.runReporting()
         } catch {
-            FileHandle.standardError.write(Data("sleepsta: \(error)\n".utf8))
+            // ``ExitStatus/errorLine(_:)`` escapes what the message quotes (a key, a path, a stored name).
+            FileHandle.standardError.write(Data(ExitStatus.errorLine(error).utf8))
             throw ExitCode(2)
         }
+        for why in result.unreadable { FileHandle.standardError.write(Data("sleepsta: export: skipped: \(why)\n".utf8)) }
+        if !result.unreadable.isEmpty { throw ExitCode(ExitStatus.someFilesFailed) }
     }
 }

@@ -19,7 +19,7 @@ struct Nightly: ParsableCommand {
 
     func run() throws {
         // Options not given take the parameters of the last finished run (the store remembers them).
-        let remembered = try PipelineInvocation.environment { try RunParameters.remembered(databasePath: options.db) }
+        let remembered = try PipelineInvocation.environment { try RunParameters.remembered(databasePath: options.db, given: options.givenParameters) }
         var configuration = try options.configuration(command: "nightly", remembered: remembered?.parameters)
         configuration.reportScope = .affected
         configuration.createsReportsDirectory = false

@@ -69,6 +69,18 @@ struct PipelineOptions: ParsableArguments {
         guard !(verbose && quiet) else { throw ValidationError("--verbose and --quiet exclude each other") }
     }
 
+    /// The remembered parameters the command line gives (``RememberedParameter/key``): nightly
+    /// does not read them from the last run's row, so giving an option overrides a remembered
+    /// value that cannot be used.
+    var givenParameters: Set<String> {
+        let given: [(String, Bool)] = [
+            ("interval", interval != nil), ("metric", metric != nil), ("wake-threshold", wakeThreshold != nil),
+            ("sleep-algorithm", sleepAlgorithm != nil), ("method", method != nil), ("kind", kind != nil), ("units", units != nil),
+            ("tz", tz != nil), ("diary", diary != nil || noDiary), ("participants", participants != nil),
+        ]
+        return Set(given.filter { $0.1 }.map { $0.0 })
+    }
+
     /// The run's configuration. An option not given takes its default, or under `nightly`
     /// (`remembered`) the value of the last finished run (``RunParameters``): a cron line without
     /// options keeps analysing as the researcher last ran it, the diary included.
