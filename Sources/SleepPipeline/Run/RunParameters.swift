@@ -61,11 +61,8 @@ public struct RunParameters: Codable, Sendable, Equatable {
         try? checked(run.parametersJSON, given: [])
     }
 
-    /// A remembered value that cannot be used: the message names it and the option that overrides it.
-    public struct RememberedProblem: Error, CustomStringConvertible {
-        public var message: String
-        public var description: String { message }
-    }
+    /// A remembered value that cannot be used (``RememberedParameter``).
+    public typealias RememberedProblem = RememberedParameterProblem
 
     /// ``checked(_:given:)`` for the fuzz target: a `parameters_json` text as nightly reads it.
     public static func remembered(parametersJSON json: String, given: Set<String>) throws -> RunParameters? {
@@ -132,48 +129,5 @@ public struct RunParameters: Codable, Sendable, Equatable {
         note("data", old.dataDirectory, dataDirectory)
         note("reports", old.reportsDirectory, reportsDirectory)
         return out
-    }
-}
-
-/// A parameter `nightly` takes from the last run unless its option is given.
-public struct RememberedParameter: Sendable {
-    /// Its key in `given` (``RunParameters/remembered(databasePath:given:)``): `interval`, `tz`, … (the option without dashes).
-    public var key: String
-    /// Its field in `parameters_json` (inside `analysis` when ``inAnalysis``).
-    var field: String
-    var inAnalysis: Bool
-    /// The option that gives it.
-    public var option: String { "--" + key }
-
-    public static let all: [RememberedParameter] = [
-        .init(key: "interval", field: "interval", inAnalysis: true), .init(key: "metric", field: "metric", inAnalysis: true),
-        .init(key: "wake-threshold", field: "wakeThresholdFactor", inAnalysis: true),
-        .init(key: "sleep-algorithm", field: "sleepAlgorithm", inAnalysis: true), .init(key: "method", field: "nightMethod", inAnalysis: true),
-        .init(key: "kind", field: "kind", inAnalysis: false), .init(key: "units", field: "units", inAnalysis: false),
-        .init(key: "tz", field: "timeZone", inAnalysis: false), .init(key: "diary", field: "diary", inAnalysis: false),
-        .init(key: "participants", field: "participants", inAnalysis: false),
-    ]
-
-    static func named(_ field: String) -> RememberedParameter { all.first { $0.field == field }! }
-
-    func refused(_ reason: String) -> RunParameters.RememberedProblem {
-        RunParameters.RememberedProblem(message: "\(key) \(reason), which \(option) would refuse; give \(option) to override it"
-                                        + (key == "diary" ? " (or --no-diary)" : ""))
-    }
-
-    /// A decoding error of the remembered row, named by the parameter it is in.
-    static func problem(_ error: DecodingError) -> RunParameters.RememberedProblem {
-        let context: DecodingError.Context
-        switch error {
-        case .dataCorrupted(let c), .typeMismatch(_, let c), .valueNotFound(_, let c): context = c
-        case .keyNotFound(let k, let c): context = .init(codingPath: c.codingPath + [k], debugDescription: "it is missing")
-        @unknown default: return .init(message: "parameters_json does not decode (\(error))")
-        }
-        let keys = context.codingPath.map(\.stringValue)
-        let field = keys.first == "analysis" && keys.count > 1 ? keys[1] : keys.first ?? ""
-        guard let p = all.first(where: { $0.field == field && $0.inAnalysis == (keys.first == "analysis") }) else {
-            return .init(message: "\(keys.joined(separator: ".")) does not decode (\(context.debugDescription)); run `sleepsta run` with the options you want to record new parameters")
-        }
-        return p.refused("cannot be used (\(context.debugDescription))")
     }
 }

@@ -38,29 +38,29 @@ public enum RunSummaryText {
         }
         if let d = s.diary {
             lines.append("diary: \(d.applied) of \(d.rows) row(s) applied (\(d.path))" + (d.applied == 0 ? ": none, so the run exits 1" : ""))
-            lines += d.problems.prefix(maximumListedFailures).map { "  \(PrintableText.escaped($0))" }
-            if d.problems.count > maximumListedFailures { lines.append("  … and \(d.problems.count - maximumListedFailures) more (stored in run_failures)") }
+            lines += listed(d.problems.map(PrintableText.escaped), more: " (stored in run_failures)")
         }
         if !s.participantProblems.isEmpty {
             lines.append("participants: \(Plural.count(s.participantProblems.count, "row")) contradict an earlier row (\(c.participantsOption ?? "--participants"))")
-            lines += s.participantProblems.prefix(maximumListedFailures).map { "  \(PrintableText.escaped($0))" }
-            if s.participantProblems.count > maximumListedFailures { lines.append("  … and \(s.participantProblems.count - maximumListedFailures) more (stored in run_failures)") }
+            lines += listed(s.participantProblems.map(PrintableText.escaped), more: " (stored in run_failures)")
         }
         if !s.failures.isEmpty {
             lines.append("failed:")
-            lines += s.failures.prefix(maximumListedFailures).map { "  \(PrintableText.escaped($0.error))" }
-            if s.failures.count > maximumListedFailures {
-                let rest = s.failures.count - maximumListedFailures
-                lines.append("  … and \(rest) more: \(SleepDatabase.failuresCommand(databasePath: c.databasePath, runID: s.runID))")
-            }
+            lines += listed(s.failures.map { PrintableText.escaped($0.error) }, more: ": " + SleepDatabase.failuresCommand(databasePath: c.databasePath, runID: s.runID))
         }
         if !s.unreadableRows.isEmpty {
             lines.append("skipped, stored rows that cannot be read:")
-            lines += s.unreadableRows.prefix(maximumListedFailures).map { "  \($0)" }
-            if s.unreadableRows.count > maximumListedFailures { lines.append("  … and \(s.unreadableRows.count - maximumListedFailures) more") }
+            lines += listed(s.unreadableRows, more: "")
         }
         // Folder and database names come from the command line and may hold control characters too.
         return lines.map(PrintableText.escaped).joined(separator: "\n")
+    }
+
+    /// `items` indented, at most ``maximumListedFailures`` of them, then how many more and `more`
+    /// (where the rest are).
+    static func listed(_ items: [String], more: String) -> [String] {
+        items.prefix(maximumListedFailures).map { "  \($0)" }
+            + (items.count > maximumListedFailures ? ["  … and \(items.count - maximumListedFailures) more\(more)"] : [])
     }
 
     /// Each analysed kind's method with its analysis key: `: phone-in-bed scored per 10m intervals
