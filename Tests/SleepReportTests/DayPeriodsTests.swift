@@ -170,7 +170,7 @@ struct DayPeriodsTests {
         phone.kind = .phoneInBed
         let phonePage = HTMLPages.nightPage(DayFixtures.nightInput(phone), chartFile: "movement.png")
         #expect(phonePage.contains("period-nap") && !phonePage.contains("van Hees 2015) for most"))
-        #expect(html.contains("a device is handled before it lies still"), "the still nap's evidence without temperature")
+        #expect(html.contains("only by the skin temperature"), "what a still nap without temperature needs")
         // GGIR parity looks for one window a night and says so; an epoch file names its sources.
         var ggir = DayFixtures.analysis()
         ggir.parameters.nightMethod = .ggir

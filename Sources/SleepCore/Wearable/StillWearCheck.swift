@@ -83,7 +83,6 @@ public enum StillWearCheck {
         + "+temperature(<\(offWristCelsius)C|fall>=\(coolingCelsius)C,live>=\(liveChannelCelsius)C)"
         + "+turns(turn<=\(longestTurnEpochs * WearableEpochs.epochSeconds)s,still>=\(shortestNeighbourEpochs * WearableEpochs.epochSeconds / 60)min,"
         + "twitch<=\(longestTwitchEpochs * WearableEpochs.epochSeconds)s,stillness<=\(longestSleeperStillnessEpochs * WearableEpochs.epochSeconds / 3600)h)"
-        + "+quiet-edges(before\(quietLeadEpochs * WearableEpochs.epochSeconds)s,after\(quietTailEpochs * WearableEpochs.epochSeconds)s,<\(Int(handlingENMOG * 1000))mg,mean<\(Int(quietMeanENMOG * 1000))mg,changes<=half)"
 
     /// A run of epochs with data flagged non-wear, and the judgement.
     public struct Stretch: Sendable, Equatable {
@@ -301,81 +300,20 @@ public enum StillWearCheck {
 
     /// Whether a live temperature channel says the epochs `r` were on the wrist: it decides first,
     /// here as for the stretches GGIR's rule flags (a still nap at skin temperature is worn).
-    static func atSkin(_ e: WearableEpochs, _ r: Range<Int>) -> Bool { temperatureVerdict(e, r) == true }
-
-    /// A live temperature channel's verdict on epochs `r`: on the wrist, off it, or nil (no live
-    /// channel, or too short a stretch for two 5-min means).
-    static func temperatureVerdict(_ e: WearableEpochs, _ r: Range<Int>) -> Bool? {
-        guard isLive(e.temperature), let t = e.temperature else { return nil }
-        return temperatureSaysWorn(t[r])
-    }
-
-    // MARK: A nap, not a device put down
-
-    /// How long before a stillness its edge is looked at (``fromQuietRest(_:_:)``): 2 minutes.
-    public static let quietLeadEpochs = 120 / WearableEpochs.epochSeconds
-    /// How long after a stillness its edge is looked at: 1 minute.
-    public static let quietTailEpochs = 60 / WearableEpochs.epochSeconds
-    /// Mean ENMO (g) of quiet rest: below GGIR's light-activity threshold (`threshold.lig`, 40 mg),
-    /// the range GGIR reads as inactivity.
-    public static let quietMeanENMOG: Float = 0.040
-    /// ENMO (g) at or above which an epoch holds handling: GGIR's moderate-activity threshold
-    /// (`threshold.mod`, 100 mg).
-    public static let handlingENMOG: Float = 0.100
-
-    /// Whether a stillness outside the sleep window lies between quiet rest, as a nap does, rather
-    /// than between the handling that puts a device down and picks it up again.
-    ///
-    /// **The physical reason.** A device is taken off before it lies anywhere: unbuckled, lifted
-    /// off the wrist, turned and set down, so the seconds before it lies still hold the strongest
-    /// movement at the device for minutes around, and it lies still from the moment it is set
-    /// down; it is picked up and put on again the same way, so the seconds after it hold handling
-    /// too. The edges of a removal are where it shows (Syed et al. 2021, "A novel algorithm to
-    /// detect non-wear time from raw accelerometer data using deep convolutional neural networks",
-    /// Sci Rep 11:8832, classify a candidate non-wear episode by the acceleration at its start and
-    /// end). A sleeper lies down and rests awake before sleep comes: sleep-onset latency lasts
-    /// minutes even for a nap (adults' latencies on the multiple sleep latency test average about
-    /// 10 min; Carskadon et al. 1986, "Guidelines for the multiple sleep latency test", Sleep
-    /// 9:519–524), and in those minutes the resting arm moves little: a shift of posture now and
-    /// then, small movements of the hand, stillness between; and a sleeper who wakes lies a moment
-    /// before getting up. So a stillness at one attitude whose ``quietLeadEpochs`` before it and
-    /// ``quietTailEpochs`` after it hold data, are worn, stay below ``handlingENMOG`` in every
-    /// epoch and below ``quietMeanENMOG`` on average (inactivity, by GGIR's cut-point), and change
-    /// posture in at most half of their epochs lies between quiet rest: a
-    /// sleeper's, when it also lasts no longer than ``longestSleeperStillnessEpochs`` (beyond that,
-    /// at one attitude to half a degree, it is a device put down whatever lies around it).
-    ///
-    /// What this cannot see: a device taken off and put on again so gently that neither edge
-    /// holds an epoch of 100 mg or a run of turns would be taken as worn, and its stillness as
-    /// awake or, where it passes every check of a sleep (``WearableDayPeriods``), as a nap; a
-    /// sleeper who falls asleep within two minutes of lying down, or gets up the moment they wake,
-    /// keeps the old verdict (not worn). Where the recording has a live
-    /// temperature channel it decides first.
-    static func fromQuietRest(_ e: WearableEpochs, _ still: Range<Int>) -> Bool {
-        guard still.count <= longestSleeperStillnessEpochs, still.lowerBound >= quietLeadEpochs,
-              still.upperBound + quietTailEpochs <= e.count else { return false }
-        return isQuiet(e, still.lowerBound - quietLeadEpochs..<still.lowerBound)
-            && isQuiet(e, still.upperBound..<(still.upperBound + quietTailEpochs))
-    }
-
-    /// Epochs `r` are quiet rest (``fromQuietRest(_:_:)``): worn data below ``handlingENMOG``
-    /// throughout and below ``quietMeanENMOG`` on average, a change of posture in at most half of them.
-    static func isQuiet(_ e: WearableEpochs, _ r: Range<Int>) -> Bool {
-        guard !r.isEmpty, r.allSatisfy({ e.hasData($0) && !e.nonWear[$0] && e.enmo[$0] < handlingENMOG && e.angleZ[$0].isFinite }),
-              r.reduce(0, { $0 + Double(e.enmo[$1]) }) < Double(quietMeanENMOG) * Double(r.count) else { return false }
-        let changes = r.dropFirst().filter { Double(abs(e.angleZ[$0] - e.angleZ[$0 - 1])) > postureChangeDegrees }.count
-        return changes <= r.count / 2
+    static func atSkin(_ e: WearableEpochs, _ r: Range<Int>) -> Bool {
+        guard isLive(e.temperature), let t = e.temperature else { return false }
+        return temperatureSaysWorn(t[r]) == true
     }
 
     /// Runs of at least ``minimumLaidDownEpochs`` epochs at rest at one attitude (each within
     /// ``restingAngleDegrees`` of the run's first minute) that lie wholly outside `window`: a
     /// device taken off for a shower or laid on a table for less than GGIR's hour. Outside the
-    /// sleep window such stillness is not an awake wearer's: awake, a worn wrist does not hold one
-    /// angle to half a degree for ten minutes. Inside it, the same stillness is deep sleep, and left
-    /// alone; outside it too when it is a sleeper's: a turn joins it to another still segment (a
-    /// sleeper the window missed: see the type's comment on turns), a live temperature channel reads
-    /// skin temperature, or it came out of quiet rest and not out of handling
-    /// (``fromQuietRest(_:_:)``: a nap).
+    /// sleep window such stillness is not a sleeper's: awake, a worn wrist does not hold one angle
+    /// to half a degree for ten minutes. Inside it, the same stillness is deep sleep, and left alone;
+    /// outside it too when a turn joins it to another still segment (a sleeper the window missed:
+    /// see the type's comment on turns), or when a live temperature channel reads skin temperature
+    /// (a nap). Without either, a nap held at one attitude to half a degree, with no turn, cannot be
+    /// told from a device put down, and is taken as not worn: no sleep is made of a table.
     public static func laidDownOutside(_ e: WearableEpochs, window: EpochSpan) -> [Range<Int>] {
         var result: [Range<Int>] = []
         let minute = 60 / WearableEpochs.epochSeconds
@@ -389,17 +327,13 @@ public enum StillWearCheck {
             let attitude = sum / Double(minute)
             var j = i
             while j < e.count && !e.nonWear[j] && atRest(e, j, attitude: attitude) { j += 1 }
-            if j - i >= minimumLaidDownEpochs && (j <= window.startEpoch || i >= window.endEpoch) && !atSkin(e, i..<j) {
-                let still = stillness(e, i..<j, attitude: attitude)
-                // A live temperature channel that reads the device off the wrist is not argued with.
-                let quiet = temperatureVerdict(e, i..<j) == nil && fromQuietRest(e, still)
-                if !betweenTurns(e, still) && !quiet {
-                    result.append(i..<j)
-                    i = j
-                    continue
-                }
+            if j - i >= minimumLaidDownEpochs && (j <= window.startEpoch || i >= window.endEpoch)
+                && !betweenTurns(e, stillness(e, i..<j, attitude: attitude)) && !atSkin(e, i..<j) {
+                result.append(i..<j)
+                i = j
+            } else {
+                i = max(i + 1, j)
             }
-            i = max(i + 1, j)
         }
         return result
     }
