@@ -43,7 +43,7 @@ extension NightAnalysis {
         guard let intervals = night.epochFile?.actiware?.intervals else { return [] }
         let W = night.window
         return intervals.filter { $0.kind == .rest && $0.startUTC >= W.startUTC && $0.startUTC < W.endUTC }.compactMap { rest in
-            if let m = main, rest.startUTC < m.inBedEndUTC && m.inBedStartUTC < rest.endUTC { return nil }
+            if let m = main, rest.startUTC < m.inBedEndUTC && m.inBedStartUTC < rest.endUTC { return nil }   // the main period's own
             let sleep = intervals.first { $0.kind == .sleep && $0.number == rest.number && $0.startUTC >= rest.startUTC && $0.endUTC <= rest.endUTC }
             guard let s = sleep, let stats = s.statistics ?? rest.statistics else { return nil }
             let spt = Double(s.endUTC - s.startUTC) / 60, tib = Double(rest.endUTC - rest.startUTC) / 60

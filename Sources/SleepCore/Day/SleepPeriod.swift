@@ -64,6 +64,20 @@ public struct SleepPeriod: Sendable, Equatable, Codable {
                   awakenings: m.awakenings, sleepEfficiencyPercent: m.sleepEfficiencyPercent)
     }
 
+    /// Whether this period's time in bed overlaps `other`'s.
+    public func inBedOverlaps(_ other: SleepPeriod) -> Bool {
+        inBedStartUTC < other.inBedEndUTC && other.inBedStartUTC < inBedEndUTC
+    }
+
+    /// A day's periods besides `main` from candidates in order of precedence: each candidate whose
+    /// time in bed overlaps neither the main period's nor an earlier candidate's taken, the rest
+    /// dropped; the taken in time order.
+    public static func others(_ candidates: [SleepPeriod], besides main: SleepPeriod?) -> [SleepPeriod] {
+        var taken = main.map { [$0] } ?? []
+        for p in candidates where !taken.contains(where: p.inBedOverlaps) { taken.append(p) }
+        return taken.dropFirst(main == nil ? 0 : 1).sorted { $0.sleepOnsetUTC < $1.sleepOnsetUTC }
+    }
+
     /// The kind of a sleep that is not the day's longest.
     public static func otherKind(sleepPeriodMinutes: Double) -> SleepPeriodKind {
         sleepPeriodMinutes >= secondaryMinimumMinutes ? .secondary : .nap

@@ -170,24 +170,20 @@ public struct WearableDayPeriods {
         func index(_ utc: Int64) -> Int { max(0, min(e.count, Int(LocalClock.floorDiv(utc - e.startUTC, Int64(Self.E))))) }
         let from = index(g.startUTC), to = index(g.endUTC)
         guard to > from, let s = sleep(in: EpochSpan(startEpoch: from, endEpoch: to)) else { return nil }
-        let Es = Double(Self.E) / 60
-        let onUTC = e.epochStartUTC(s.onset), wkUTC = e.epochStartUTC(s.wake)
-        let inBed = (min(g.startUTC, onUTC), max(g.endUTC, wkUTC))
-        let spt = Double(wkUTC - onUTC) / 60, tst = Double(s.sleep) * Es, tib = Double(inBed.1 - inBed.0) / 60
-        return SleepPeriod(kind: g.kind == .nap ? .nap : SleepPeriod.otherKind(sleepPeriodMinutes: spt), source: .diary,
-                           inBedStartUTC: inBed.0, inBedEndUTC: inBed.1, sleepOnsetUTC: onUTC, wakeTimeUTC: wkUTC,
-                           sleepPeriodMinutes: spt, totalSleepTimeMinutes: tst, wasoMinutes: Double(s.awake) * Es,
-                           awakenings: s.awakenings, sleepEfficiencyPercent: tib > 0 ? tst / tib * 100 : 0)
+        var p = period(s, inBed: (min(g.startUTC, e.epochStartUTC(s.onset)), max(g.endUTC, e.epochStartUTC(s.wake))), source: .diary)
+        if g.kind == .nap { p.kind = .nap }
+        return p
     }
 
-    /// The day's periods besides `main`: the diary's (``diaryPeriod(_:)``) first, then those found
-    /// in the data (`found`) that overlap neither the main period nor a diary period, in time order.
-    public static func joined(diary: [SleepPeriod], found: [SleepPeriod], main: SleepPeriod?) -> [SleepPeriod] {
-        var taken = main.map { [$0] } ?? []
-        for p in diary + found where !taken.contains(where: { p.inBedStartUTC < $0.inBedEndUTC && $0.inBedStartUTC < p.inBedEndUTC }) {
-            taken.append(p)
-        }
-        return taken.dropFirst(main == nil ? 0 : 1).sorted { $0.sleepOnsetUTC < $1.sleepOnsetUTC }
+    /// The period of `s` with time in bed `inBed` (UTC): secondary or nap by its SPT, the metrics
+    /// of a night's (TST and WASO from the bouts' epochs, efficiency = TST / time in bed).
+    func period(_ s: Sleep, inBed: (Int64, Int64), source: SleepPeriodSource) -> SleepPeriod {
+        let Es = Double(Self.E) / 60
+        let onUTC = e.epochStartUTC(s.onset), wkUTC = e.epochStartUTC(s.wake)
+        let spt = Double(wkUTC - onUTC) / 60, tst = Double(s.sleep) * Es, tib = Double(inBed.1 - inBed.0) / 60
+        return SleepPeriod(kind: SleepPeriod.otherKind(sleepPeriodMinutes: spt), source: source, inBedStartUTC: inBed.0, inBedEndUTC: inBed.1,
+                           sleepOnsetUTC: onUTC, wakeTimeUTC: wkUTC, sleepPeriodMinutes: spt, totalSleepTimeMinutes: tst,
+                           wasoMinutes: Double(s.awake) * Es, awakenings: s.awakenings, sleepEfficiencyPercent: tib > 0 ? tst / tib * 100 : 0)
     }
 
     /// What the day holds besides its main period.
@@ -219,11 +215,7 @@ public struct WearableDayPeriods {
             guard tst >= SleepPeriod.napMinimumSleepMinutes, tst >= Self.minimumSleepFraction * spt,
                   Double(atRest) >= Self.minimumRestFraction * Double(s.wake - s.onset),
                   Double(changes(s.onset..<s.wake)) <= Self.maximumChangesPerHour * spt / 60 else { continue }
-            let tib = Double(inBed.1 - inBed.0) / 60
-            found.periods.append(SleepPeriod(
-                kind: SleepPeriod.otherKind(sleepPeriodMinutes: spt), source: .data, inBedStartUTC: inBed.0, inBedEndUTC: inBed.1,
-                sleepOnsetUTC: onUTC, wakeTimeUTC: wkUTC, sleepPeriodMinutes: spt, totalSleepTimeMinutes: tst,
-                wasoMinutes: Double(s.awake) * Es, awakenings: s.awakenings, sleepEfficiencyPercent: tib > 0 ? tst / tib * 100 : 0))
+            found.periods.append(period(s, inBed: inBed, source: .data))
         }
         return found
     }

@@ -23,7 +23,6 @@ extension EpochFileNightMethod {
                              parameters p: AnalysisParameters, summary: EpochFileNightSummary, main: SleepPeriod,
                              notWorn: [Bool]) -> [SleepPeriod] {
         let E = scored.epochSeconds, n = scored.states.count
-        func index(_ utc: Int64) -> Int { max(0, min(n, Int(LocalClock.floorDiv(utc - scored.startUTC + Int64(E) - 1, Int64(E))))) }
         func start(_ i: Int) -> Int64 { scored.startUTC + Int64(i) * Int64(E) }
         func period(_ tib: Range<Int>, kind: SleepPeriodKind?, source: SleepPeriodSource) -> SleepPeriod? {
             guard !tib.isEmpty else { return nil }
@@ -36,23 +35,16 @@ extension EpochFileNightMethod {
             sp.kind = kind ?? SleepPeriod.otherKind(sleepPeriodMinutes: sp.sleepPeriodMinutes)
             return sp
         }
-        var taken: [SleepPeriod] = [main]
-        func add(_ candidate: SleepPeriod?) {
-            guard let c = candidate, !taken.contains(where: { c.inBedStartUTC < $0.inBedEndUTC && $0.inBedStartUTC < c.inBedEndUTC }) else { return }
-            taken.append(c)
+        var candidates = night.diaryPeriods.compactMap { g in
+            period(scored.epoch(atOrAfter: g.startUTC)..<scored.epoch(atOrAfter: g.endUTC), kind: g.kind == .nap ? .nap : nil, source: .diary)
         }
-        for g in night.diaryPeriods {
-            add(period(index(g.startUTC)..<index(g.endUTC), kind: g.kind == .nap ? .nap : nil, source: .diary))
-        }
-        for rest in NightAnalysis.fileRestPeriods(night, main: main) { add(rest) }
+        candidates += NightAnalysis.fileRestPeriods(night, main: main)
         let hasRestMarkers = s.column("rest_interval").map { $0.values.contains { !$0.isNaN } } ?? false
         if family == .actiGraphCounts && E == 60 && !hasRestMarkers {
-            for tl in TudorLockeSleepPeriods.detect(states: scored.states, counts: scored.activity, epochSeconds: 60) {
-                guard let sp = period(tl.span.startEpoch..<tl.span.endEpoch, kind: nil, source: .data),
-                      sp.totalSleepTimeMinutes >= SleepPeriod.napMinimumSleepMinutes else { continue }
-                add(sp)
-            }
+            candidates += TudorLockeSleepPeriods.detect(states: scored.states, counts: scored.activity, epochSeconds: 60).compactMap {
+                period($0.span.startEpoch..<$0.span.endEpoch, kind: nil, source: .data)
+            }.filter { $0.totalSleepTimeMinutes >= SleepPeriod.napMinimumSleepMinutes }
         }
-        return taken.dropFirst().sorted { $0.sleepOnsetUTC < $1.sleepOnsetUTC }
+        return SleepPeriod.others(candidates, besides: main)
     }
 }

@@ -341,6 +341,11 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
         /// For intervals: activity × this = the interval's movement sum (1 for counts; epoch seconds for means).
         var movementFactor: Double
 
+        /// The first scoring epoch starting at or after `utc`, clamped to the epochs.
+        func epoch(atOrAfter utc: Int64) -> Int {
+            max(0, min(states.count, Int(LocalClock.floorDiv(utc - startUTC + Int64(epochSeconds) - 1, Int64(epochSeconds)))))
+        }
+
         /// From the first to the last scoring epoch with data; nil without data.
         var withData: Range<Int>? {
             guard let first = states.firstIndex(where: { $0 != nil }), let last = states.lastIndex(where: { $0 != nil }) else { return nil }
@@ -416,8 +421,8 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
     /// Time in bed as scoring-epoch indices `[first, end)`, and its source in the summary.
     static func timeInBed(_ s: EpochNightSeries, scored: Scored, family: EpochActivityFamily, night: NightData,
                           summary: inout EpochFileNightSummary) -> Range<Int>? {
-        let E = scored.epochSeconds, n = scored.states.count
-        func index(_ utc: Int64) -> Int { max(0, min(n, Int((utc - scored.startUTC + Int64(E) - 1) / Int64(E)))) }
+        let E = scored.epochSeconds
+        func index(_ utc: Int64) -> Int { scored.epoch(atOrAfter: utc) }
         if let guide = night.guide {
             summary.guider = guide.source
             let r = index(guide.startUTC)..<index(guide.endUTC)

@@ -77,7 +77,8 @@ struct WearableNightAnalysis {
         if main != nil, case .success(let states) = sleepWake(e) {
             let finder = WearableDayPeriods(epochs: e, window: W, threshold: summary.hdczaThresholdDegrees ?? .nan, states: states)
             others = finder.find(main: main.map { ($0.inBedStartUTC, $0.inBedEndUTC) })
-            others.periods = WearableDayPeriods.joined(diary: night.diaryPeriods.compactMap(finder.diaryPeriod), found: others.periods, main: main)
+            // The diary's rows first: a period found in the data gives way to the row that names it.
+            others.periods = SleepPeriod.others(night.diaryPeriods.compactMap(finder.diaryPeriod) + others.periods, besides: main)
         }
         let periods = (main.map { [$0] } ?? []) + others.periods
         a.periods = periods.isEmpty ? nil : periods
