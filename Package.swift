@@ -68,6 +68,7 @@ let package = Package(
             "SleepPipeline", "SleepCore",
             "SleepReport",   // the epoch commands write their CSV with it
             "SleepIngest",   // `sleepsta inspect` describes files straight from the readers
+            "SleepStore",    // the "waiting for a busy database" lines go to the run's log
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

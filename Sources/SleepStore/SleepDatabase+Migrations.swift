@@ -17,15 +17,17 @@ extension SleepDatabase {
     /// only reads GRDB's migration table. Not a read-only connection: after a crash SQLite must
     /// recover the WAL index, which a read-only connection cannot (the kill tests found this).
     /// A missing file passes (it will be created).
-    static func refuseIfWrittenByNewerVersion(path: String) throws {
+    static func refuseIfWrittenByNewerVersion(path: String, busyMode: Database.BusyMode = .immediateError) throws {
         guard FileManager.default.fileExists(atPath: path) else { return }
         let superseded: Bool
         do {
-            let queue = try DatabaseQueue(path: path)
+            var configuration = Configuration()
+            configuration.busyMode = busyMode
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
             defer { try? queue.close() }
             superseded = try queue.read { db in try Schema.migrator.hasBeenSuperseded(db) }
         } catch {
-            throw StoreError("cannot open database \(path): \(error)")
+            throw StoreError(BusyWait.isBusy(error) ? "database \(path): \(BusyWait.explanation())" : "cannot open database \(path): \(error)")
         }
         if superseded {
             throw StoreError("database \(path) was written by a newer sleepsta (unknown schema migrations); refusing to touch it")

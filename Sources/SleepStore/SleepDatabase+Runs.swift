@@ -33,7 +33,7 @@ extension SleepDatabase {
     /// readonly database"). nil when the file holds no `runs` table.
     public static func lastFinishedRun(path: String, commands: [String]) throws -> RunRecord? {
         var configuration = Configuration()
-        configuration.busyMode = .timeout(5)
+        configuration.busyMode = .callback(BusyWait.callback(path: path, timeout: min(5, try BusyWait.configuredTimeout())))
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         defer { try? queue.close() }
         return try queue.read { db in

@@ -17,25 +17,32 @@ public final class SleepDatabase: Sendable {
     public let path: String
     let pool: DatabasePool
 
-    public init(path: String) throws {
+    /// Opens (creating or migrating) the database at `path`. A write waits `busyTimeout` seconds
+    /// for another program that holds the database (nil: ``BusyWait/configuredTimeout(environment:)``,
+    /// 30 s unless `SLEEPSTA_BUSY_TIMEOUT` says), saying so when the wait starts.
+    public init(path: String, busyTimeout: TimeInterval? = nil) throws {
         self.path = path
         var config = Configuration()
         config.foreignKeysEnabled = true
-        config.busyMode = .timeout(30)
+        config.busyMode = .callback(BusyWait.callback(path: path, timeout: try busyTimeout ?? BusyWait.configuredTimeout()))
         // Opening a pool writes (GRDB makes sure a WAL file exists), so look first, read-only.
-        try Self.refuseIfWrittenByNewerVersion(path: path)
+        try Self.refuseIfWrittenByNewerVersion(path: path, busyMode: config.busyMode)
         do {
             pool = try DatabasePool(path: path, configuration: config)
         } catch {
-            throw StoreError("cannot open database \(path): \(error)")
+            throw StoreError(BusyWait.isBusy(error) ? "database \(path): \(BusyWait.explanation())" : "cannot open database \(path): \(error)")
         }
         let migrator = Schema.migrator
-        try pool.read { db in
-            if try migrator.hasBeenSuperseded(db) {
-                throw StoreError("database \(path) was written by a newer sleepsta (unknown schema migrations); refusing to touch it")
+        do {
+            try pool.read { db in
+                if try migrator.hasBeenSuperseded(db) {
+                    throw StoreError("database \(path) was written by a newer sleepsta (unknown schema migrations); refusing to touch it")
+                }
             }
+            try migrator.migrate(pool)
+        } catch where BusyWait.isBusy(error) {
+            throw StoreError("database \(path): \(BusyWait.explanation())")
         }
-        try migrator.migrate(pool)
     }
 
     /// Row counts per table (for tests and `--verbose`).

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import SleepPipeline
+import SleepStore
 
 /// What `run` and `nightly` do once their options are parsed: set up logging (and the progress
 /// bar on a terminal), run the pipeline, print the summary, and exit with the documented code.
@@ -21,6 +22,7 @@ enum PipelineInvocation {
         let level = options.logLevel(quietByDefault: quietUnlessTerminal && !onTerminal)
         LoggingSystem.bootstrap { label in ProgressAwareLogHandler(label: label, level: level, bar: bar) }
         let logger = Logger(label: "sleepsta")
+        BusyWait.setNoticeSink { line in logger.warning("\(line)") }
         let summary: RunSummary
         do {
             summary = try Pipeline(configuration: configuration, logger: logger, progress: bar).run()

@@ -320,7 +320,7 @@ public enum EpochScoring {
         case "auto", "automatic": return .automatic
         default:
             guard let v = Double(text), v.isFinite, v >= 0 else {
-                throw .usage("--threshold '\(text)': expected counts (e.g. 40) or low (20), medium (40), high (80), auto")
+                throw .usage("--wake-threshold '\(text)': expected counts of 0 or more (e.g. 40) or low (20), medium (40), high (80), auto")
             }
             switch v {
             case 20: return .low

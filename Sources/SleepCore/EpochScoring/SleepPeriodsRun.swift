@@ -56,11 +56,11 @@ public enum SleepPeriodsRun {
     /// Checks Tudor-Locke parameters as the command line gives them.
     public static func parameters(bedtimeStart: Int, wakeTimeEnd: Int, minSleepPeriod: Int, maxSleepPeriod: Int,
                                   minNonzeroEpochs: Int) throws(EpochCommandError) -> TudorLockeSleepPeriods.Parameters {
-        guard bedtimeStart >= 1 else { throw .usage("--bedtime-start must be at least 1 minute") }
-        guard wakeTimeEnd >= 1 else { throw .usage("--wake-time-end must be at least 1 minute") }
-        guard minSleepPeriod >= 0 else { throw .usage("--min-sleep-period must be 0 or more minutes") }
-        guard maxSleepPeriod >= minSleepPeriod else { throw .usage("--max-sleep-period must be at least --min-sleep-period") }
-        guard minNonzeroEpochs >= 0 else { throw .usage("--min-nonzero-epochs must be 0 or more") }
+        guard bedtimeStart >= 1 else { throw .usage("--bedtime-start \(bedtimeStart): must be at least 1 minute") }
+        guard wakeTimeEnd >= 1 else { throw .usage("--wake-time-end \(wakeTimeEnd): must be at least 1 minute") }
+        guard minSleepPeriod >= 0 else { throw .usage("--min-sleep-period \(minSleepPeriod): must be 0 or more minutes") }
+        guard maxSleepPeriod >= minSleepPeriod else { throw .usage("--max-sleep-period \(maxSleepPeriod): must be at least --min-sleep-period (\(minSleepPeriod))") }
+        guard minNonzeroEpochs >= 0 else { throw .usage("--min-nonzero-epochs \(minNonzeroEpochs): must be 0 or more") }
         return TudorLockeSleepPeriods.Parameters(bedtimeStartMinutes: bedtimeStart, wakeTimeEndMinutes: wakeTimeEnd,
                                                  minSleepPeriodMinutes: minSleepPeriod, maxSleepPeriodMinutes: maxSleepPeriod,
                                                  minNonzeroEpochs: minNonzeroEpochs)

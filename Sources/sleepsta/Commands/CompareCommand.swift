@@ -29,7 +29,7 @@ struct Compare: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Per-sample movement formula: mean-abs-axis (default) or legacy-app.", valueName: "metric"))
     var metric: MovementMetric = .meanAbsoluteAxis
 
-    @Option(name: .long, help: ArgumentHelp("Wake threshold as a multiple of the night's median epoch movement.", valueName: "factor"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Wake threshold as a multiple of the night's median epoch movement.", valueName: "factor"))
     var wakeThreshold: Double = AnalysisParameters().wakeThresholdFactor
 
     @Option(name: .long, help: ArgumentHelp("Wrist night method: sleepsta (default) or ggir (GGIR 3.3-6's defaults; see run --help).", valueName: "name"))
@@ -55,7 +55,7 @@ struct Compare: ParsableCommand {
         guard Compare.algorithms.contains(algorithm) else {
             throw ValidationError("--algorithm must be one of: \(Compare.algorithms.joined(separator: ", "))")
         }
-        guard wakeThreshold > 0, wakeThreshold.isFinite else { throw ValidationError("--wake-threshold must be a positive number") }
+        try NumberOption.checkWakeThreshold(wakeThreshold)
     }
 
     func run() throws {

@@ -22,7 +22,7 @@ struct Counts: ParsableCommand {
     @Argument(help: ArgumentHelp("Raw-sample CSV (or an epoch file with axis counts).", valueName: "file"))
     var file: String
 
-    @Option(name: .long, help: ArgumentHelp("Epoch length, e.g. 5s, 10s, 60s.", valueName: "length"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Epoch length, e.g. 5s, 10s, 60s.", valueName: "length"))
     var epoch: IntervalLength = IntervalLength(seconds: 60)!
 
     @Option(name: .long, help: ArgumentHelp("ActiLife filter: normal or lfe (low-frequency extension).", valueName: "filter"))
@@ -31,7 +31,7 @@ struct Counts: ParsableCommand {
     @OptionGroup var out: EpochOutputOptions
 
     func run() throws {
-        let request = CountsRequest(path: file, epochSeconds: epoch.seconds, trimming: filter.trimming, timeZoneIdentifier: out.tz)
+        let request = CountsRequest(path: file, epochSeconds: epoch.seconds, trimming: filter.trimming, timeZoneIdentifier: out.zone)
         try EpochCommandSupport.run {
             let result = try ActivityCountsRun.run(request)
             EpochCommandSupport.note(result.notes, quiet: out.quiet)

@@ -31,7 +31,7 @@ struct Export: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("What to export: \(ExportTable.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "table"))
     var what: ExportTable
 
-    @Option(name: .long, help: ArgumentHelp("Only analyses with this interval length, e.g. 15m. Default: all stored lengths.", valueName: "length"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Only analyses with this interval length, e.g. 15m. Default: all stored lengths.", valueName: "length"))
     var interval: IntervalLength?
 
     @Option(name: .long, help: ArgumentHelp("Which stored analyses: current (what the pages show, one per night; default), all (every parameter set), or a parameters_key.", valueName: "which"))

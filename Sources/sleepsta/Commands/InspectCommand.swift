@@ -12,7 +12,7 @@ struct Inspect: ParsableCommand {
     @Argument(help: ArgumentHelp("Recording files (any supported format, also gzip-compressed).", valueName: "file"))
     var files: [String]
 
-    @Option(name: .long, help: ArgumentHelp("IANA time zone for recordings that do not state one, e.g. Europe/Berlin.", valueName: "zone"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(ZoneOption.help + ".", valueName: "zone"))
     var tz: String?
 
     @Option(name: .long, help: ArgumentHelp("Output format: text or json.", valueName: "format"))
@@ -26,16 +26,14 @@ struct Inspect: ParsableCommand {
 
     func validate() throws {
         guard format == "text" || format == "json" else { throw ValidationError("--format must be text or json") }
-        if let tz, ZoneTimeline.timeline(identifier: tz) == nil {
-            throw ValidationError("unknown time zone '\(tz)': expected an IANA name such as Europe/Berlin")
-        }
+        _ = try ZoneOption.zone(tz)
     }
 
     func run() throws {
         var failed = false
         for (k, file) in files.enumerated() {
             do {
-                let inspection = try RecordingInspector.inspect(path: file, options: IngestOptions(timeZoneIdentifier: tz))
+                let inspection = try RecordingInspector.inspect(path: file, options: IngestOptions(timeZoneIdentifier: try ZoneOption.zone(tz)))
                 print((k > 0 && !asJSON ? "\n" : "") + (asJSON ? RecordingInspector.json(inspection) : RecordingInspector.text(inspection)))
             } catch {
                 FileHandle.standardError.write(Data("sleepsta: \(error)\n".utf8))

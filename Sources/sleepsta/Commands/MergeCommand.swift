@@ -19,14 +19,14 @@ struct Merge: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The merged database (created when missing).", valueName: "file"))
     var db: String
 
-    @Option(name: .long, help: ArgumentHelp("The number of shards the cohort was split into: missing shards are listed and the exit code is 1.", valueName: "N"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The number of shards the cohort was split into: missing shards are listed and the exit code is 1.", valueName: "N"))
     var expect: Int?
 
     @Argument(help: ArgumentHelp("Shard databases.", valueName: "shard.sqlite"))
     var shards: [String] = []
 
     func validate() throws {
-        if let expect, expect < 1 || expect > Shard.maximumCount { throw ValidationError("--expect must be 1 to \(Shard.maximumCount)") }
+        if let expect, expect < 1 || expect > Shard.maximumCount { throw ValidationError("--expect \(expect): must be 1 to \(Shard.maximumCount) shards") }
         guard !shards.isEmpty else { throw ValidationError("give at least one shard database") }
     }
 

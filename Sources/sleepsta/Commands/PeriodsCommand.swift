@@ -33,19 +33,19 @@ struct Periods: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Cole–Kripke only: Webster's rescoring (webster or pyactigraphy).", valueName: "rules"))
     var rescore: String?
 
-    @Option(name: .customLong("bedtime-start"), help: ArgumentHelp("Consecutive asleep minutes that start a period.", valueName: "n"))
+    @Option(name: .customLong("bedtime-start"), parsing: .unconditional, help: ArgumentHelp("Consecutive asleep minutes that start a period.", valueName: "n"))
     var bedtimeStart: Int = 5
 
-    @Option(name: .customLong("wake-time-end"), help: ArgumentHelp("Consecutive awake minutes that end a period.", valueName: "n"))
+    @Option(name: .customLong("wake-time-end"), parsing: .unconditional, help: ArgumentHelp("Consecutive awake minutes that end a period.", valueName: "n"))
     var wakeTimeEnd: Int = 10
 
-    @Option(name: .customLong("min-sleep-period"), help: ArgumentHelp("Shortest sleep period in minutes.", valueName: "n"))
+    @Option(name: .customLong("min-sleep-period"), parsing: .unconditional, help: ArgumentHelp("Shortest sleep period in minutes.", valueName: "n"))
     var minSleepPeriod: Int = 160
 
-    @Option(name: .customLong("max-sleep-period"), help: ArgumentHelp("Longest sleep period in minutes.", valueName: "n"))
+    @Option(name: .customLong("max-sleep-period"), parsing: .unconditional, help: ArgumentHelp("Longest sleep period in minutes.", valueName: "n"))
     var maxSleepPeriod: Int = 1440
 
-    @Option(name: .customLong("min-nonzero-epochs"), help: ArgumentHelp("Fewest minutes with counts > 0 in a period.", valueName: "n"))
+    @Option(name: .customLong("min-nonzero-epochs"), parsing: .unconditional, help: ArgumentHelp("Fewest minutes with counts > 0 in a period.", valueName: "n"))
     var minNonzeroEpochs: Int = 0
 
     @Option(name: .long, help: ArgumentHelp("Activity column (default axis1).", valueName: "name"))
@@ -69,7 +69,7 @@ struct Periods: ParsableCommand {
                 maxSleepPeriod: maxSleepPeriod, minNonzeroEpochs: minNonzeroEpochs)
             let result = try SleepPeriodsRun.run(SleepPeriodsRequest(
                 path: file, sleepAlgorithm: sleepAlgorithm, variant: variant, rescore: rescore,
-                column: column, timeZoneIdentifier: out.tz, parameters: parameters))
+                column: column, timeZoneIdentifier: out.zone, parameters: parameters))
             EpochCommandSupport.note(result.notes, quiet: out.quiet)
             try result.writeCSV(toPath: out.output)
         }

@@ -43,11 +43,11 @@ struct Score: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Cole–Kripke only: apply Webster's rescoring (webster or pyactigraphy).", valueName: "rules"))
     var rescore: String?
 
-    @Option(name: .long, help: ArgumentHelp("Epoch length to score, e.g. 60s; finer epochs are collapsed as ActiLife does. Default: 60s for cole-kripke/sadeh, else the file's.", valueName: "length"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Epoch length to score, e.g. 60s; finer epochs are collapsed as ActiLife does. Default: 60s for cole-kripke/sadeh, else the file's.", valueName: "length"))
     var epoch: IntervalLength?
 
     /// `--wake-threshold`, as `run` and `compare` name their wake threshold; `--threshold` (the old name) still works.
-    @Option(name: [.customLong("wake-threshold"), .customLong("threshold")],
+    @Option(name: [.customLong("wake-threshold"), .customLong("threshold")], parsing: .unconditional,
             help: ArgumentHelp("Oakley only: wake threshold in counts, or low (20), medium (40), high (80), auto (also --threshold).", valueName: "t"))
     var threshold: String?
 
@@ -58,7 +58,7 @@ struct Score: ParsableCommand {
 
     func run() throws {
         let request = ScoreRequest(path: file, algorithm: algorithm, variant: variant, rescore: rescore,
-                                   epochSeconds: epoch?.seconds, threshold: threshold, column: column, timeZoneIdentifier: out.tz)
+                                   epochSeconds: epoch?.seconds, threshold: threshold, column: column, timeZoneIdentifier: out.zone)
         try EpochCommandSupport.run {
             let result = try EpochScoring.run(request)
             EpochCommandSupport.note(result.notes, quiet: out.quiet)

@@ -21,7 +21,7 @@ struct Slurm: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Work folder on a shared file system: scripts, shard databases, logs.", valueName: "dir"))
     var work: String
 
-    @Option(name: .long, help: ArgumentHelp("Number of shards (array tasks).", valueName: "N"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Number of shards (array tasks).", valueName: "N"))
     var shards: Int
 
     @Option(name: .long, help: ArgumentHelp("The merged database (default WORK/all.sqlite).", valueName: "file"))
@@ -34,12 +34,12 @@ struct Slurm: ParsableCommand {
     var sleepsta: String?
 
     @Option(name: .long, help: ArgumentHelp("Slurm partition.", valueName: "name")) var partition: String?
-    @Option(name: .long, help: ArgumentHelp("CPUs per array task.", valueName: "n")) var cpusPerTask: Int = 1
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("CPUs per array task.", valueName: "n")) var cpusPerTask: Int = 1
     @Option(name: .long, help: ArgumentHelp("Memory per task, e.g. 4G.", valueName: "size")) var mem: String?
     @Option(name: .long, help: ArgumentHelp("Time limit per task, e.g. 12:00:00.", valueName: "time")) var time: String?
 
-    @Option(name: .long, help: ArgumentHelp("Interval length, passed to every run (see run --help).", valueName: "length")) var interval: IntervalLength?
-    @Option(name: .long, help: ArgumentHelp("IANA time zone, passed to every run.", valueName: "zone")) var tz: String?
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Interval length, passed to every run (see run --help).", valueName: "length")) var interval: IntervalLength?
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Time zone, passed to every run (see run --help).", valueName: "zone")) var tz: String?
     @Option(name: .long, help: ArgumentHelp("Recording kind, passed to every run.", valueName: "kind")) var kind: KindOption?
     @Option(name: .long, help: ArgumentHelp("Acceleration unit, passed to every run.", valueName: "unit")) var units: AccelerationUnits?
     @Option(name: .long, help: ArgumentHelp("Sleep algorithm, passed to every run (see run --help).", valueName: "name")) var sleepAlgorithm: SleepAlgorithmOption?
@@ -53,17 +53,18 @@ struct Slurm: ParsableCommand {
         guard shards >= 1, shards <= Shard.maximumCount else {
             throw ValidationError("--shards \(shards): expected 1 to \(Shard.maximumCount) shards (the bound of --shard K/N)")
         }
-        guard cpusPerTask >= 1 else { throw ValidationError("--cpus-per-task must be at least 1") }
+        guard cpusPerTask >= 1 else { throw ValidationError("--cpus-per-task \(cpusPerTask): must be at least 1") }
         if let problem = SlurmScript.unwritable(script(binary: sleepsta.map(Self.absolute) ?? "sleepsta").namedValues) {
             throw ValidationError(problem)
         }
+        _ = try ZoneOption.zone(tz)
     }
 
     /// The scripts' facts from the options, with every path made absolute.
     func script(binary: String) -> SlurmScript {
         var options: [String] = []
         if let interval { options += ["--interval", interval.description] }
-        if let tz { options += ["--tz", tz] }
+        if let tz { options += ["--tz", (try? ZoneOption.zone(tz)) ?? tz] }
         if let kind { options += ["--kind", kind.rawValue] }
         if let units { options += ["--units", units.rawValue] }
         if let sleepAlgorithm { options += ["--sleep-algorithm", sleepAlgorithm.defaultValueDescription] }

@@ -62,7 +62,7 @@ enum CountsFilterOption: String, CaseIterable, ExpressibleByArgument {
 
 /// What `score`, `periods` and `counts` share: the file's clock, where the CSV goes, and notes.
 struct EpochOutputOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("IANA time zone of the file's local clock, e.g. Europe/Berlin (times then carry offsets).", valueName: "zone"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Time zone of the file's local clock: an IANA name (Europe/Berlin, with its DST rules) or a fixed UTC offset (+01:00, -05:30, UTC+1: no DST). Times then carry offsets.", valueName: "zone"))
     var tz: String?
 
     @Option(name: .long, help: ArgumentHelp("Output format (only csv).", valueName: "format"))
@@ -73,6 +73,23 @@ struct EpochOutputOptions: ParsableArguments {
 
     @Flag(name: .shortAndLong, help: "Do not print notes on stderr.")
     var quiet = false
+
+    func validate() throws { _ = try ZoneOption.zone(tz) }
+
+    /// `--tz` as the readers take it (a fixed offset in its one spelling, `UTC+01:00`).
+    var zone: String? { try? ZoneOption.zone(tz) }
+}
+
+/// `--tz`: an IANA zone name or a fixed UTC offset, in the spelling a run stores
+/// (``ZoneTimeline/optionZone(_:)``); anything else is a usage error naming the nearest real zones.
+enum ZoneOption {
+    static func zone(_ text: String?, option: String = "--tz") throws -> String? {
+        guard let text else { return nil }
+        do { return try ZoneTimeline.optionZone(text) } catch { throw ValidationError("\(option): \(error)") }
+    }
+
+    /// The help of every `--tz` that places recordings stating no zone.
+    static let help = "Time zone of recordings that do not state one: an IANA name (Europe/Berlin, with its DST rules) or a fixed UTC offset (+01:00, -05:30, +0100, UTC+1, GMT-3: one offset, no DST)"
 }
 
 extension Shard: ExpressibleByArgument {
@@ -82,3 +99,21 @@ extension Shard: ExpressibleByArgument {
 
 /// `--method`: the wearable night method (sleepsta or ggir).
 extension NightMethodChoice: ExpressibleByArgument {}
+
+/// The checks of numeric options. Their values are parsed unconditionally (`parsing:
+/// .unconditional`), so `-1` reaches the check and gets its reason instead of argument-parser's
+/// "Missing value" (it would take `-1` for an option).
+enum NumberOption {
+    /// `--wake-threshold` of `run`, `nightly` and `compare`: a positive multiple of the night's
+    /// median epoch movement.
+    static func checkWakeThreshold(_ value: Double) throws {
+        guard value > 0, value.isFinite else {
+            throw ValidationError("--wake-threshold \(text(value)): must be a number above 0: the multiple of the night's median epoch movement above which an epoch is awake (default \(text(AnalysisParameters().wakeThresholdFactor)))")
+        }
+    }
+
+    /// `-1` rather than `-1.0`.
+    static func text(_ value: Double) -> String {
+        value.isFinite && value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+}

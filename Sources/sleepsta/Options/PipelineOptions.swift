@@ -15,16 +15,16 @@ struct PipelineOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Folder for index.html and one folder per night.", valueName: "dir"))
     var reports: String = "Reports"
 
-    @Option(name: .long, help: ArgumentHelp("Interval length for movement totals, states and metrics: 10m, 15m, 5m, 30m, 1h, 90s (default: 10m; nightly: the last run's).", valueName: "length"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Interval length for movement totals, states and metrics: 10m, 15m, 5m, 30m, 1h, 90s (default: 10m; nightly: the last run's).", valueName: "length"))
     var interval: IntervalLength?
 
-    @Option(name: .long, help: ArgumentHelp("IANA time zone of recordings that do not state one, e.g. Europe/Berlin; a zone a file states wins (a warning names both when they disagree). Nights run noon to noon on this clock.", valueName: "zone"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(ZoneOption.help + "; a zone a file states wins (a warning names both when they disagree). Nights run noon to noon on this clock.", valueName: "zone"))
     var tz: String?
 
     @Option(name: .long, help: ArgumentHelp("Per-sample movement formula of phone recordings: mean-abs-axis ((|x|+|y|+|z|)/3, default) or legacy-app (the original app's |x|+|y|+|z|/3).", valueName: "metric"))
     var metric: MovementMetric?
 
-    @Option(name: .long, help: ArgumentHelp("Wake threshold of phone nights as a multiple of the night's median epoch movement (default: \(AnalysisParameters().wakeThresholdFactor)).", valueName: "factor"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Wake threshold of phone nights as a multiple of the night's median epoch movement (default: \(AnalysisParameters().wakeThresholdFactor)).", valueName: "factor"))
     var wakeThreshold: Double?
 
     @Option(name: .long, help: ArgumentHelp("Recording kind, which picks the night method: auto (decide per file from the data), phone-in-bed (a phone on the mattress) or wearable-24h (a device with gravity worn day and night). Default: auto.", valueName: "kind"))
@@ -64,7 +64,8 @@ struct PipelineOptions: ParsableArguments {
     var quiet = false
 
     func validate() throws {
-        if let wakeThreshold { guard wakeThreshold > 0, wakeThreshold.isFinite else { throw ValidationError("--wake-threshold must be a positive number") } }
+        if let wakeThreshold { try NumberOption.checkWakeThreshold(wakeThreshold) }
+        _ = try ZoneOption.zone(tz)
         guard !(noDiary && diary != nil) else { throw ValidationError("--diary and --no-diary exclude each other") }
         guard !(verbose && quiet) else { throw ValidationError("--verbose and --quiet exclude each other") }
     }
@@ -93,7 +94,7 @@ struct PipelineOptions: ParsableArguments {
         p.sleepAlgorithm = sleepAlgorithm.map(\.choice) ?? r?.analysis.sleepAlgorithm
         p.nightMethod = (method ?? r?.analysis.nightMethod).flatMap { $0 == .sleepsta ? nil : $0 }
         var c = PipelineConfiguration(dataDirectory: data, databasePath: db, reportsDirectory: reports,
-                                      parameters: p, timeZoneIdentifier: tz ?? r?.timeZone, command: command)
+                                      parameters: p, timeZoneIdentifier: try ZoneOption.zone(tz) ?? r?.timeZone, command: command)
         c.kindOverride = kind.map(\.kind) ?? r?.kind.flatMap(RecordingKind.init(rawValue:))
         c.units = units ?? r.flatMap { AccelerationUnits(rawValue: $0.units) } ?? .auto
         c.prune = prune
