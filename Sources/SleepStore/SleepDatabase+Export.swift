@@ -8,7 +8,7 @@ extension SleepDatabase {
     /// store's rules is an error naming it, or, given `unreadable`, is passed to it and left out.
     public func nightCatalog(unreadable: ((String) -> Void)? = nil) throws -> [NightCatalogEntry] {
         try pool.read { db in
-            let columns = try StoredColumns(["nights", "recordings"], db: db)
+            let columns = (nights: try StoredColumns(["nights"], db: db), recordings: try StoredColumns(["recordings"], db: db))
             return try Row.fetchAll(db, sql: """
                 SELECT n.*, r.path, r.format, r.kind, r.time_zone_source FROM nights n JOIN recordings r ON r.id = n.recording_id
                 ORDER BY n.night_date, n.id
@@ -22,12 +22,10 @@ extension SleepDatabase {
         }
     }
 
-    static func catalogEntry(_ r: Row, columns: StoredColumns) throws -> NightCatalogEntry {
+    static func catalogEntry(_ r: Row, columns: (nights: StoredColumns, recordings: StoredColumns)) throws -> NightCatalogEntry {
         let id = String.fromDatabaseValue(r["id"] as DatabaseValue) ?? "?"
-        try checked(r, columns: columns, table: "nights", naming: "night '\(PrintableText.escaped(id))'")
-        do { try StoredRowRules.check(r, table: "recordings") } catch let e as StoredRowError {
-            throw StoredRowError("night '\(PrintableText.escaped(id))': table recordings: \(e.message)")
-        }
+        try checked(r, columns: columns.nights, table: "nights", naming: "night '\(PrintableText.escaped(id))'")
+        try checkJoinedRecording(r, columns: columns.recordings, night: "night '\(PrintableText.escaped(id))'")
         let dateText: String = r["night_date"]
         guard let date = CivilDate(iso: dateText) else { throw StoredRowError("night \(id): bad night_date '\(dateText)'") }
         return NightCatalogEntry(
@@ -60,13 +58,14 @@ extension SleepDatabase {
     static func exportAnalyses(_ db: Database, intervalSeconds: Int?, unreadable: ((String) -> Void)? = nil) throws -> [AnalysisExportEntry] {
         let columns = try StoredColumns(["nights", "recordings", "analyses"], db: db)
         let metricColumns = try StoredColumns(["night_metrics"], db: db)
+        let catalogColumns = (nights: try StoredColumns(["nights"], db: db), recordings: try StoredColumns(["recordings"], db: db))
         return try exportRows(db, intervalSeconds: intervalSeconds).compactMap { r in
             do {
                 let naming = "analysis \((r["analysis_id"] as DatabaseValue).description) of night '\(PrintableText.escaped(String.fromDatabaseValue(r["id"] as DatabaseValue) ?? "?"))'"
                 try checked(r, columns: columns, table: "analyses", naming: naming)
                 // Without a metrics row (LEFT JOIN) its columns are NULL, which its NOT NULLs refuse.
                 if !(r["m_id"] as DatabaseValue).isNull { try checked(r, columns: metricColumns, table: "night_metrics", naming: naming) }
-                return try exportEntry(r, columns: columns)
+                return try exportEntry(r, columns: catalogColumns)
             } catch let e as StoredRowError {
                 guard let unreadable else { throw e }
                 unreadable(e.message)
@@ -93,7 +92,7 @@ extension SleepDatabase {
                 """, arguments: [intervalSeconds])
     }
 
-    static func exportEntry(_ r: Row, columns: StoredColumns) throws -> AnalysisExportEntry {
+    static func exportEntry(_ r: Row, columns: (nights: StoredColumns, recordings: StoredColumns)) throws -> AnalysisExportEntry {
                 let metrics: NightSummaryMetrics? = (r["m_id"] as Int64?) == nil ? nil : NightSummaryMetrics(
                     resolutionSeconds: r["resolution_seconds"], inBedStartUTC: r["in_bed_start_utc"], inBedEndUTC: r["in_bed_end_utc"],
                     sleepOnsetUTC: r["sleep_onset_utc"], wakeTimeUTC: r["wake_time_utc"], timeInBedMinutes: r["time_in_bed_min"],
@@ -165,10 +164,14 @@ public struct ExportSnapshot {
     }
     public func intervals(analysisID: Int64) throws -> [AnalyzedInterval] { try SleepDatabase.intervals(db, analysisID: analysisID) }
     public func epochs(analysisID: Int64) throws -> [(epoch: ScoredEpoch, seconds: Int)] { try SleepDatabase.epochs(db, analysisID: analysisID) }
-    public func recordingsWithRhythm() throws -> [SleepDatabase.RecordingWithRhythm] { try SleepDatabase.recordingsWithRhythm(db, paths: nil) }
-    /// IS, IV and SRI by recording path, without the activity series.
-    public func rhythmNumbers() throws -> [String: (interdailyStability: Double?, intradailyVariability: Double?, sleepRegularityIndex: Double?)] {
-        try SleepDatabase.rhythmNumbers(db)
+    /// - Parameter unreadable: receives each recording whose rows cannot be read, which is left out.
+    public func recordingsWithRhythm(unreadable: ((String) -> Void)? = nil) throws -> [SleepDatabase.RecordingWithRhythm] {
+        try SleepDatabase.recordingsWithRhythm(db, paths: nil, unreadable: unreadable)
+    }
+    /// IS, IV and SRI by recording path, without the activity series; `unreadable` as above.
+    public func rhythmNumbers(unreadable: ((String) -> Void)? = nil)
+        throws -> [String: (interdailyStability: Double?, intradailyVariability: Double?, sleepRegularityIndex: Double?)] {
+        try SleepDatabase.rhythmNumbers(db, unreadable: unreadable)
     }
     public func runs() throws -> [RunRecord] { try Row.fetchAll(db, sql: "SELECT * FROM runs ORDER BY id").map { try SleepDatabase.runRecord($0) } }
     /// The parameters JSON of the last finished run of any of `commands`.

@@ -41,7 +41,8 @@ public struct StoredReadFacts: Sendable, Equatable {
 extension SleepDatabase {
     /// The stat stored for the recording at `path` and the recording's kind; the stat is nil when
     /// none was stored for its current content (recordings from before migration v5-file-stat, or
-    /// a row left by a recording since replaced).
+    /// a row left by a recording since replaced). A recording row that breaks the store's rules is
+    /// a ``StoredRowError`` naming it.
     public func storedFileStat(ofRecordingAt path: String) throws -> (stat: StoredFileStat?, facts: StoredReadFacts)? {
         try pool.read { db in
             guard let row = try Row.fetchOne(db, sql: """
@@ -52,6 +53,9 @@ extension SleepDatabase {
                     ON f.path = r.path AND f.content_hash = r.content_hash AND f.size_bytes = r.size_bytes
                 WHERE r.path = ?
                 """, arguments: [path]) else { return nil }
+            // The recording's kind and zone as sleepsta writes them, else an error naming the row.
+            try Self.checked(Self.recordingColumns(row, ["kind", "time_zone", "time_zone_source"]), columns: StoredColumns(["recordings"], db: db),
+                             table: "recordings", naming: "recording '\(PrintableText.escaped(path))'")
             var facts = StoredReadFacts(kind: try row.decode(forColumn: "kind"), activityCountsAttempted: row["counts_attempted"],
                                         timeZone: row["time_zone"], timeZoneSource: try row.decode(forColumn: "time_zone_source"))
             facts.milestoneOutdated = row["milestone_outdated"]

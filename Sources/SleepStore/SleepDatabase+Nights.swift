@@ -155,8 +155,8 @@ extension SleepDatabase {
     static func overview(_ r: Row, db: Database, analysis: (RecordingKind) throws -> NightAnalysis?) throws -> NightOverview {
         let id = String.fromDatabaseValue(r["id"] as DatabaseValue) ?? "?"
         do {
-            try checked(r, columns: StoredColumns(["nights", "recordings"], db: db), table: "nights", naming: "night '\(PrintableText.escaped(id))'")
-            try StoredRowRules.check(r, table: "recordings")
+            try checked(r, columns: StoredColumns(["nights"], db: db), table: "nights", naming: "night '\(PrintableText.escaped(id))'")
+            try checkJoinedRecording(r, columns: StoredColumns(["recordings"], db: db), night: "night '\(PrintableText.escaped(id))'")
             let date: String = r["night_date"]
             let kind: RecordingKind = try r.decode(forColumn: "kind")
             return NightOverview(nightID: id, date: CivilDate(iso: date)!, recordingPath: r["path"], recordingFormat: try r.decode(forColumn: "format"),

@@ -61,11 +61,11 @@ extension SleepDatabase {
         }
     }
 
-    /// The recording a night came from.
+    /// The recording a night came from; a row that breaks the store's rules is a ``StoredRowError``
+    /// naming the recording and the table.
     public func recording(forNight nightID: String) throws -> StoredRecording? {
         try pool.read { db in
-            try RecordingRow.withDetails().joining(required: RecordingRow.nights.filter(key: nightID))
-                .asRequest(of: RecordingDetails.self).fetchOne(db)?.stored
+            try Self.checkedRecording(RecordingRow.withDetails().joining(required: RecordingRow.nights.filter(key: nightID)), db: db)?.stored
         }
     }
 
@@ -80,10 +80,11 @@ extension SleepDatabase {
 
     /// The recording stored with this content, if any (what the batch compares a hashed file with:
     /// its path, kind and zone), and whether ActiGraph counts were computed, or found not computable,
-    /// when it was read (its quality record has `activityCounts`).
+    /// when it was read (its quality record has `activityCounts`). A row that breaks the store's
+    /// rules is a ``StoredRowError`` naming the recording and the table.
     public func recording(contentHash hash: String) throws -> (recording: StoredRecording, activityCountsAttempted: Bool)? {
         try pool.read { db in
-            try RecordingRow.withDetails().filter(Column("content_hash") == hash).asRequest(of: RecordingDetails.self).fetchOne(db)
+            try Self.checkedRecording(RecordingRow.withDetails().filter(Column("content_hash") == hash), db: db)
                 .map { ($0.stored, $0.quality?.activityCounts != nil) }
         }
     }

@@ -32,11 +32,13 @@ extension SleepDatabase {
     /// Every recording (by path) with its rhythm, if any.
     /// - Parameter paths: only the recordings at these paths (a nightly run renders the pages of the
     ///   recordings it touched: it must not read every recording's activity series); nil for all.
-    public func recordingsWithRhythm(paths: Set<String>? = nil) throws -> [RecordingWithRhythm] {
-        try pool.read { try Self.recordingsWithRhythm($0, paths: paths) }
+    /// - Parameter unreadable: receives each recording whose rows break the store's rules (naming
+    ///   the recording and the table), which is left out; without it such a row is an error.
+    public func recordingsWithRhythm(paths: Set<String>? = nil, unreadable: ((String) -> Void)? = nil) throws -> [RecordingWithRhythm] {
+        try pool.read { try Self.recordingsWithRhythm($0, paths: paths, unreadable: unreadable) }
     }
 
-    static func recordingsWithRhythm(_ db: Database, paths: Set<String>?) throws -> [RecordingWithRhythm] {
+    static func recordingsWithRhythm(_ db: Database, paths: Set<String>?, unreadable: ((String) -> Void)? = nil) throws -> [RecordingWithRhythm] {
         // Quality, warnings and rhythm come with the recordings: one query per kind of row, not one per recording.
         let request = RecordingRow.withDetails().including(optional: RecordingRow.rhythm).order(Column("path"))
         var rows: [Row] = []
@@ -49,16 +51,19 @@ extension SleepDatabase {
         } else {
             rows = try Row.fetchAll(db, request)
         }
-        let rhythmColumns = try StoredColumns(["recording_rhythm"], db: db)
-        return try rows.map { row in
-            let h = row.scopes["rhythm"]
-            // A recording without a rhythm row has an all-NULL scope (the LEFT JOIN's).
-            if let h, h.containsNonNullValue {
-                try checked(h, columns: rhythmColumns, table: "recording_rhythm",
-                            naming: "recording '\(PrintableText.escaped(String.fromDatabaseValue(row["path"] as DatabaseValue) ?? "?"))'")
+        let columns = try RecordingColumns(db)
+        return try rows.compactMap { row in
+            do {
+                let details = try checkedRecording(row, columns: columns)
+                // A recording without a rhythm row has an all-NULL scope (the LEFT JOIN's).
+                let h = row.scopes["rhythm"].flatMap { $0.containsNonNullValue ? $0 : nil }
+                return RecordingWithRhythm(recording: details.stored, rhythm: try h.flatMap(Self.rhythm),
+                                           l5Start: h?["l5_start"], m10Start: h?["m10_start"])
+            } catch let e as StoredRowError {
+                guard let unreadable else { throw e }
+                unreadable(e.message)
+                return nil
             }
-            return RecordingWithRhythm(recording: try RecordingDetails(row: row).stored, rhythm: try h.flatMap(Self.rhythm),
-                                       l5Start: h?["l5_start"], m10Start: h?["m10_start"])
         }
     }
 
@@ -84,18 +89,26 @@ extension SleepDatabase {
 extension SleepDatabase {
     /// IS, IV and SRI of every recording whose rhythm was computed, by path, without the activity
     /// series (the index's participant table needs the numbers only).
-    public func rhythmNumbers() throws -> [String: (interdailyStability: Double?, intradailyVariability: Double?, sleepRegularityIndex: Double?)] {
-        try pool.read { try Self.rhythmNumbers($0) }
+    /// - Parameter unreadable: receives each rhythm row that breaks the store's rules, which is left
+    ///   out; without it such a row is an error.
+    public func rhythmNumbers(unreadable: ((String) -> Void)? = nil)
+        throws -> [String: (interdailyStability: Double?, intradailyVariability: Double?, sleepRegularityIndex: Double?)] {
+        try pool.read { try Self.rhythmNumbers($0, unreadable: unreadable) }
     }
 
-    static func rhythmNumbers(_ db: Database) throws -> [String: (interdailyStability: Double?, intradailyVariability: Double?, sleepRegularityIndex: Double?)] {
+    static func rhythmNumbers(_ db: Database, unreadable: ((String) -> Void)? = nil)
+        throws -> [String: (interdailyStability: Double?, intradailyVariability: Double?, sleepRegularityIndex: Double?)] {
         var out: [String: (interdailyStability: Double?, intradailyVariability: Double?, sleepRegularityIndex: Double?)] = [:]
         let columns = try StoredColumns(["recordings", "recording_rhythm"], db: db)
         for row in try Row.fetchAll(db, sql: """
             SELECT r.path, h.interdaily_stability, h.intradaily_variability, h.sleep_regularity_index
             FROM recordings r JOIN recording_rhythm h ON h.recording_id = r.id WHERE h.status = ?
             """, arguments: [RecordingRhythm.Status.computed.rawValue]) {
-            try checked(row, columns: columns, table: "recording_rhythm", naming: "recording rhythm")
+            do { try checked(row, columns: columns, table: "recording_rhythm", naming: recordingName(row)) } catch let e as StoredRowError {
+                guard let unreadable else { throw e }
+                unreadable(e.message)
+                continue
+            }
             out[row["path"]] = (row["interdaily_stability"], row["intradaily_variability"], row["sleep_regularity_index"])
         }
         return out

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Testing
 @testable import SleepIngest
@@ -14,29 +11,10 @@ import Testing
 struct ReadWholeMemoryTests {
     static let size = 60_000_000
 
-    /// Runs `sleepsta arguments`, returning its exit status, peak resident bytes and stderr.
+    /// Runs `sleepsta arguments` (``ChildProcess``), returning its exit status, peak resident bytes and stderr.
     static func peak(_ arguments: [String], in folder: String) throws -> (status: Int32, peak: Int, stderr: String) {
-        let binary = SleepstaBinary.path ?? "sleepsta"
-        let errPath = folder + "/stderr.txt"
-        #if os(Linux)
-        var actions = posix_spawn_file_actions_t()
-        #else
-        var actions: posix_spawn_file_actions_t? = nil
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        var argv: [UnsafeMutablePointer<CChar>?] = ([binary] + arguments).map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
-        var pid = pid_t()
-        let rc = posix_spawn(&pid, binary, &actions, nil, &argv, environ)
-        guard rc == 0 else { throw POSIXError(POSIXErrorCode(rawValue: rc) ?? .EINVAL) }
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-        return ((status >> 8) & 0xff, Int(usage.ru_maxrss) * 1024, (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+        let r = try ChildProcess.sleepsta(arguments, in: folder, outputPrefix: folder + "/child").wait()
+        return (r.exitCode ?? 128 + (r.signal ?? 0), r.peakResidentBytes, r.stderr)
     }
 
     static func write(_ path: String, head: String, repeating unit: String, tail: String = "") throws {

@@ -29,7 +29,8 @@ public struct IntervalComparisonRun {
         defer { withExtendedLifetime(lock) {} }
         let db: SleepDatabase
         do { db = try SleepDatabase(path: c.databasePath) } catch { throw PipelineError.environment("\(error)") }
-        let nights = try Self.select(c.nightSelectors, from: try db.nightCatalog(), databasePath: c.databasePath)
+        var skipped: [String] = []   // rows that cannot be read: each costs its night, named (exit 1)
+        let nights = try Self.select(c.nightSelectors, from: try db.nightCatalog { skipped.append($0) }, databasePath: c.databasePath)
 
         var run = RunRecord(startedUTC: Pipeline.timestamp(), toolVersion: c.toolVersion, command: "compare",
                             parametersJSON: Self.parametersJSON(c, lengths: lengths, nights: nights))
@@ -40,40 +41,42 @@ public struct IntervalComparisonRun {
         var compared: [IntervalLengthComparison.Night] = []
         var recordings = StoredRecordingContexts(db: db)
         for entry in nights {
-            var stored: StoredNight? = nil
-            var analyses: [NightAnalysis] = []
-            for length in lengths {
-                var p = c.parameters
-                p.interval = length
-                let method = NightAnalysisMethods.method(for: entry.kind, parameters: p)
-                if let a = try db.analysis(nightID: entry.nightID, parametersKey: method.parametersKey(p)) {
-                    analyses.append(a); reused += 1
-                    continue
+            do {
+                var stored: StoredNight? = nil
+                var analyses: [NightAnalysis] = []
+                for length in lengths {
+                    var p = c.parameters
+                    p.interval = length
+                    let method = NightAnalysisMethods.method(for: entry.kind, parameters: p)
+                    if let a = try db.analysis(nightID: entry.nightID, parametersKey: method.parametersKey(p)) {
+                        analyses.append(a); reused += 1
+                        continue
+                    }
+                    if stored == nil { stored = try db.night(id: entry.nightID) }
+                    guard let night = stored else { throw PipelineError.environment("night \(entry.nightID) has no base series in \(c.databasePath)") }
+                    // GGIR parity reads the other days of the recording (its imputation), prepared once per recording.
+                    let derivation = NightDerivation(recording: recordings.context(for: night))
+                    let a = try derivation.analyses(of: night.data, kind: entry.kind, sets: [.init(parameters: p, guide: nil)])[0]
+                    try db.saveAnalysis(a, nightID: entry.nightID, runID: run.id)
+                    analyses.append(a); computed += 1
+                    logger.debug("analysed \(entry.nightID) with \(a.key)")
                 }
-                if stored == nil { stored = try db.night(id: entry.nightID) }
-                guard let night = stored else { throw PipelineError.environment("night \(entry.nightID) has no base series in \(c.databasePath)") }
-                // GGIR parity reads the other days of the recording (its imputation), prepared once per recording.
-                let derivation = NightDerivation(recording: recordings.context(for: night))
-                let a = try derivation.analyses(of: night.data, kind: entry.kind, sets: [.init(parameters: p, guide: nil)])[0]
-                try db.saveAnalysis(a, nightID: entry.nightID, runID: run.id)
-                analyses.append(a); computed += 1
-                logger.debug("analysed \(entry.nightID) with \(a.key)")
-            }
-            compared.append(.init(nightID: entry.nightID, windowStartUTC: entry.window.startUTC, analyses: analyses))
+                compared.append(.init(nightID: entry.nightID, windowStartUTC: entry.window.startUTC, analyses: analyses))
+            } catch let e as StoredRowError { skipped.append(e.message) }   // it names the night and the table
         }
         let comparison = IntervalLengthComparison.compute(lengths: lengths, nights: compared)
 
         let report = ComparisonReportBuilder(reportsDirectory: c.reportsDirectory, parameters: c.parameters)
-        let (folder, written, unchanged) = try report.write(comparison, nights: nights)
+        let (folder, written, unchanged) = try report.write(comparison, nights: nights.filter { [ids = Set(compared.map(\.nightID))] in ids.contains($0.nightID) })
         var summary = CompareSummary(comparison: comparison, analysesComputed: computed, analysesReused: reused,
-                                     reportFolder: folder, reportsWritten: written, reportsUnchanged: unchanged)
+                                     reportFolder: folder, reportsWritten: written, reportsUnchanged: unchanged, skipped: skipped)
         if let outcome = try refreshIndex(db: db) {
             summary.indexLinked = true
             if case .written = outcome { summary.reportsWritten += 1 } else { summary.reportsUnchanged += 1 }
         }
 
         run.finishedUTC = Pipeline.timestamp()
-        run.status = "ok"
+        run.status = skipped.isEmpty ? "ok" : "some-files-failed"
         try db.finishRun(run, failures: [])
         return summary
     }
@@ -94,20 +97,7 @@ public struct IntervalComparisonRun {
     /// The nights named by `selectors` (ids or evening dates), in database order; all without selectors.
     static func select(_ selectors: [String], from catalog: [NightCatalogEntry], databasePath: String) throws -> [NightCatalogEntry] {
         guard !catalog.isEmpty else { throw PipelineError.environment("database \(databasePath) holds no nights; run `sleepsta run` first") }
-        guard !selectors.isEmpty else { return catalog }
-        var unknown: [String] = []
-        var chosen = Set<String>()
-        for s in selectors {
-            let hits = catalog.filter { $0.nightID == s || $0.date.description == s }
-            if hits.isEmpty { unknown.append(s) }
-            chosen.formUnion(hits.map(\.nightID))
-        }
-        guard unknown.isEmpty else {
-            let examples = catalog.prefix(3).map(\.nightID).joined(separator: ", ")
-            throw PipelineError.environment("no night matches \(unknown.map { "'\($0)'" }.joined(separator: ", ")) in \(databasePath); "
-                                            + "give night ids (e.g. \(examples)) or evening dates (YYYY-MM-DD)")
-        }
-        return catalog.filter { chosen.contains($0.nightID) }
+        do { return try NightCatalogEntry.select(selectors, from: catalog, databasePath: databasePath) } catch { throw PipelineError.environment("\(error)") }
     }
 
     static func parametersJSON(_ c: CompareConfiguration, lengths: [IntervalLength], nights: [NightCatalogEntry]) -> String {

@@ -35,4 +35,6 @@ public struct CompareSummary: Sendable {
     public var reportsUnchanged = 0
     /// Whether `<reports>/index.html` now links the comparison.
     public var indexLinked = false
+    /// Nights left out because a stored row of theirs cannot be read, each with why (exit 1).
+    public var skipped: [String] = []
 }

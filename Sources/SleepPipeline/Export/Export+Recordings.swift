@@ -6,12 +6,12 @@ import SleepStore
 extension Exporter {
     /// `export --what recordings`: per recording its rhythm (one row per measure) and, per stored
     /// parameter set, the mean and SD of each night metric over all, weekday and weekend nights.
-    static func writeRecordings(_ snapshot: ExportSnapshot, analyses: [AnalysisExportEntry], to out: CSVOutput) throws -> Int {
+    static func writeRecordings(_ snapshot: ExportSnapshot, analyses: [AnalysisExportEntry], unreadable: Unreadable, to out: CSVOutput) throws -> Int {
         do {
             var rows = 0
             try out.write(CSVFormat.line(ExportTable.recordings.columns))
             let byRecording = Dictionary(grouping: analyses, by: \.night.recordingPath)
-            for item in try snapshot.recordingsWithRhythm() {
+            for item in try snapshot.recordingsWithRhythm(unreadable: unreadable.add) {
                 let r = item.recording
                 let days = item.rhythm.map { CSVFormat.number($0.days) } ?? ""
                 func row(_ measure: String, _ scope: String, _ value: String, sd: Double? = nil, n: Int? = nil, unit: String, source: String, key: String = "") throws {
@@ -53,11 +53,11 @@ extension Exporter {
     /// `export --what participants`: one row per participant and parameter set (``ParticipantSummary``),
     /// from the same analyses as `--what nights`.
     static func writeParticipants(_ snapshot: ExportSnapshot, analyses: [AnalysisExportEntry], rule: ParticipantRule,
-                                  to out: CSVOutput) throws -> Int {
+                                  unreadable: Unreadable, to out: CSVOutput) throws -> Int {
         do {
             var rows = 0
             try out.write(CSVFormat.line(ExportTable.participants.columns))
-            let rhythms = try snapshot.rhythmNumbers()
+            let rhythms = try snapshot.rhythmNumbers(unreadable: unreadable.add)
             let matcher = ParticipantMatcher(rule)
             let groups = Dictionary(grouping: analyses) { GroupKey(participant: matcher.participant(recordingPath: $0.night.recordingPath), key: $0.parametersKey) }
             for group in groups.keys.sorted(by: { ($0.participant, $0.key) < ($1.participant, $1.key) }) {

@@ -106,10 +106,10 @@ public struct Exporter {
             }
             if c.table == .runs { return try Self.writeRuns(snapshot, databasePath: c.databasePath, to: try CSVOutput(path: c.outputPath)) }
             let analyses = try selectedAnalyses(snapshot, unreadable: unreadable)
-            if c.table == .recordings { return try Self.writeRecordings(snapshot, analyses: analyses, to: try CSVOutput(path: c.outputPath)) }
+            if c.table == .recordings { return try Self.writeRecordings(snapshot, analyses: analyses, unreadable: unreadable, to: try CSVOutput(path: c.outputPath)) }
             let rule = { try c.participants ?? ParticipantOption.remembered(runs: snapshot.runs()) }
             if c.table == .participants {
-                return try Self.writeParticipants(snapshot, analyses: analyses, rule: try rule(), to: try CSVOutput(path: c.outputPath))
+                return try Self.writeParticipants(snapshot, analyses: analyses, rule: try rule(), unreadable: unreadable, to: try CSVOutput(path: c.outputPath))
             }
             if c.table == .periods || c.table == .days {
                 let matcher = ParticipantMatcher(try rule())

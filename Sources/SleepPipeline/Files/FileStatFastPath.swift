@@ -71,7 +71,7 @@ extension Pipeline {
     /// without hashing (``FileStatFastPath``).
     func unchangedByStat(_ current: FileStability, relativePath: String, db: SleepDatabase) throws -> Bool {
         guard !configuration.rehash,
-              let stored = try storing({ try db.storedFileStat(ofRecordingAt: relativePath) }), let stat = stored.stat
+              let stored = try storingRow({ try db.storedFileStat(ofRecordingAt: relativePath) }), let stat = stored.stat
         else { return false }
         // (Whether the file holds raw samples is not known before its head is read: assume it does.)
         if ReadAgain.reason(stored.facts, configuration: configuration, isSamples: true) != nil { return false }

@@ -11,25 +11,27 @@ extension Pipeline {
         let c = configuration
         let missing = try storing { try db.nightIDsMissingAnalysis(keys: c.analysisKeys) }
         var state = PipelineProgress(stage: .analyses, done: 0, total: missing.count, nights: summary.nightsAnalysed)
-        var recordings = StoredRecordingContexts(db: db) { Self.storeError($0, databasePath: c.databasePath) }
+        var recordings = StoredRecordingContexts(db: db) { $0 is StoredRowError ? $0 : Self.storeError($0, databasePath: c.databasePath) }
         var analysed = Set<String>()
         for nightID in missing {
             state.item = nightID
             progress?.update(state)
-            let stored: StoredNight?
-            do { stored = try db.night(id: nightID) } catch let e as StoredRowError {
-                // A row that cannot be read costs its night, not the run (and every later one).
+            let night: StoredNight, analysis: NightAnalysis
+            do {
+                guard let stored = try storingRow({ try db.night(id: nightID) }) else { continue }
+                night = stored
+                var guides = DiaryGuides()
+                if let diary = c.diary, let path = try storingRow({ try db.recording(forNight: nightID)?.path }) {
+                    guides = diary.guides(recordingPath: path, night: night.window, timeline: night.timeline)
+                }
+                let derivation = NightDerivation(recording: recordings.context(for: night))
+                analysis = try derivation.analyses(of: night.data, kind: night.kind, sets: [.init(parameters: c.parameters, guides: guides)])[0]
+            } catch let e as StoredRowError {
+                // A row that cannot be read (the night's or its recording's) costs its night, not the run.
                 summary.unreadableRows.append(PrintableText.escaped(e.message))
                 logger.error("\(e.message); the night is not analysed")
                 continue
-            } catch { throw Self.storeError(error, databasePath: c.databasePath) }
-            guard let night = stored else { continue }
-            var guides = DiaryGuides()
-            if let diary = c.diary, let path = try storing({ try db.recording(forNight: nightID)?.path }) {
-                guides = diary.guides(recordingPath: path, night: night.window, timeline: night.timeline)
             }
-            let derivation = NightDerivation(recording: recordings.context(for: night))
-            let analysis = try derivation.analyses(of: night.data, kind: night.kind, sets: [.init(parameters: c.parameters, guides: guides)])[0]
             try storing { try db.saveAnalysis(analysis, nightID: nightID, runID: runID) }
             summary.nightsAnalysed += 1
             summary.kindsAnalysed.insert(night.kind)

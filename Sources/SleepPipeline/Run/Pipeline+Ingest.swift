@@ -95,7 +95,7 @@ extension Pipeline {
         let hashes = try FileHashing.contentHash(path: path, legacySHA256: legacy)
         try turn?.wait()   // from here on the store as earlier files left it (Work/FileWork.swift)
         let identity = hashes.blake3
-        let known = try storing { try identify(hashes, relativePath: relativePath, db: db) }
+        let known = try storingRow { try identify(hashes, relativePath: relativePath, db: db) }
         let again = try known.flatMap { try readAgain($0, contentHash: identity, relativePath: relativePath, isSamples: detected.isSamples, db: db) }
         let decision = FileIdentity.decide(storedPath: known?.recording.path, again: again, relativePath: relativePath) { stored in
             FileManager.default.fileExists(atPath: (configuration.dataDirectory as NSString).appendingPathComponent(stored))

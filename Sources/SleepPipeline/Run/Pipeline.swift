@@ -117,6 +117,12 @@ public struct Pipeline {
         do { return try body() } catch { throw Self.storeError(error, databasePath: configuration.databasePath) }
     }
 
+    /// ``storing(_:)`` for a read of one file's or night's stored rows: a row that breaks the store's
+    /// rules (``StoredRowError``, naming it) costs that file or night, not the run.
+    func storingRow<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let e as StoredRowError { throw e } catch { throw Self.storeError(error, databasePath: configuration.databasePath) }
+    }
+
     /// A store operation's failure as the run reports it: an environment error naming the database.
     static func storeError(_ error: any Error, databasePath: String) -> any Error {
         if error is PipelineError { return error }

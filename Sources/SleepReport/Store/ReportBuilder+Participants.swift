@@ -15,9 +15,10 @@ extension ReportBuilder {
     }
 
     /// Each participant's summary over the index's rows (the analyses the pages show) and the
-    /// rhythm of their recordings, in the participant order of the index.
-    func participantEntries(_ rows: [IndexRow], recordingPaths: [String]) throws -> [ParticipantIndexEntry] {
-        let rhythms = try db.rhythmNumbers()
+    /// rhythm of their recordings, in the participant order of the index. A rhythm row that cannot
+    /// be read is left out of its participant's numbers and passed to `unreadable`.
+    func participantEntries(_ rows: [IndexRow], recordingPaths: [String], unreadable: ((String) -> Void)? = nil) throws -> [ParticipantIndexEntry] {
+        let rhythms = try db.rhythmNumbers(unreadable: unreadable ?? { _ in })
         var byParticipant: [Participant: [IndexRow]] = [:]
         for r in rows { byParticipant[r.participant, default: []].append(r) }
         var recordings: [Participant: Set<String>] = [:]

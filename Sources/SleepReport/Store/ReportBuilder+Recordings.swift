@@ -45,9 +45,12 @@ extension ReportBuilder {
     }
 
     /// Renders the page (and actogram) of each recording with a night in `only` (of every recording
-    /// when nil) and of each recording whose page is missing.
-    func renderRecordings(_ overviews: [NightOverview], only: Set<String>? = nil) throws -> [ReportWriter.Outcome] {
+    /// when nil) and of each recording whose page is missing. A recording whose stored rows cannot
+    /// be read is not rendered: it is listed in `skipped` with why, its path in `unwritten`.
+    func renderRecordings(_ overviews: [NightOverview], only: Set<String>? = nil) throws
+        -> (outcomes: [ReportWriter.Outcome], skipped: [String], unwritten: Set<String>) {
         var outcomes: [ReportWriter.Outcome] = []
+        var skipped: [String] = []
         let byPath = Dictionary(grouping: overviews, by: \.recordingPath)
         let renderer = ChartRenderer()
         let folders = try recordingFolders()
@@ -60,7 +63,8 @@ extension ReportBuilder {
             let page = (reportsDirectory as NSString).appendingPathComponent(folders[path] ?? Self.recordingFolder(path)) + "/index.html"
             return nights.contains { only.contains($0.nightID) } || !FileManager.default.fileExists(atPath: page)
         }
-        for item in try db.recordingsWithRhythm(paths: Set(due.keys)) {
+        let readable = try db.recordingsWithRhythm(paths: Set(due.keys)) { skipped.append("\($0); its recording page is not written") }
+        for item in readable {
             let r = item.recording
             let nights = (byPath[r.path] ?? []).sorted { ($0.date, $0.nightID) < ($1.date, $1.nightID) }
             let folder = folders[r.path] ?? Self.recordingFolder(r.path)
@@ -100,7 +104,7 @@ extension ReportBuilder {
                 actogramFile: actogramFile)
             outcomes.append(try ReportWriter.write(HTMLPages.recordingPage(input), to: directory + "/index.html"))
         }
-        return outcomes
+        return (outcomes, skipped, Set(due.keys).subtracting(readable.map(\.recording.path)))
     }
 }
 

@@ -88,16 +88,23 @@ public struct ReportBuilder: Sendable {
                 continue
             }
         }
-        try renderRecordings(overviews, only: only).forEach(count)
+        let recordings = try renderRecordings(overviews, only: only)
+        recordings.outcomes.forEach(count)
+        skipped += recordings.skipped
+        // The index links the recording pages written (a page skipped above is not there to follow).
+        let linked = overviews.filter { $0.analysis != nil && !recordings.unwritten.contains($0.recordingPath) }.map(\.recordingPath)
         let overview = try Self.writeOverview(Self.overviewCharts(rows, participantInLabel: participants != .file), in: reportsDirectory, renderer: renderer)
         overview.outcomes.forEach(count)
         // The definitions page is the same for every run: written when missing, not counted.
         _ = (try ReportWriter.write(DefinitionsPage.page(), to: (reportsDirectory as NSString).appendingPathComponent(DefinitionsPage.fileName)))
-        let entries = try participantEntries(rows, recordingPaths: overviews.filter { $0.analysis != nil }.map(\.recordingPath))
+        // A rhythm row that cannot be read: named once, by its recording page when that was due.
+        let entries = try participantEntries(rows, recordingPaths: overviews.filter { $0.analysis != nil }.map(\.recordingPath)) { why in
+            if !skipped.contains(where: { $0.hasPrefix(why) }) { skipped.append("\(why); left out of its participant's rhythm") }
+        }
         try renderParticipants(entries, rows: rows, renderer: renderer).forEach(count)
         let indexPath = (reportsDirectory as NSString).appendingPathComponent("index.html")
         count(try ReportWriter.write(HTMLPages.indexPage(rows, parameters: parameters, extraLinks: Self.comparisonLinks(in: reportsDirectory, db: db)
-                                                                 + (try recordingLinks(overviews.filter { $0.analysis != nil }.map(\.recordingPath))),
+                                                                 + (try recordingLinks(linked)),
                                                          failures: try failures ?? db.latestRunFailures(commands: ["run", "nightly", "merge"]),
                                                          participants: entries, participantRule: participants.description,
                                                          overviewCharts: overview.files),

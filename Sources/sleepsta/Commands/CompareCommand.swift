@@ -83,7 +83,13 @@ struct Compare: ParsableCommand {
             FileHandle.standardError.write(Data("sleepsta: \(error)\n".utf8))
             throw ExitCode(2)
         }
-        guard !quiet else { return }
+        // A night whose stored rows cannot be read is left out, named (exit 1), even with --quiet.
+        for why in summary.skipped { FileHandle.standardError.write(Data("sleepsta: compare: skipped: \(why)\n".utf8)) }
+        if !quiet { printSummary(summary) }
+        if !summary.skipped.isEmpty { throw ExitCode(ExitStatus.someFilesFailed) }
+    }
+
+    func printSummary(_ summary: CompareSummary) {
         print("sleepsta \(SleepstaVersion.current): compared \(summary.comparison.lengths.map(\.description).joined(separator: ", ")) over \(summary.comparison.nights.count) night(s) in \(db)")
         print("analyses: \(summary.analysesComputed) derived from the stored nights (no raw file read), \(summary.analysesReused) reused")
         print("report: \(summary.reportFolder)/index.html (\(summary.reportsWritten) file(s) written, \(summary.reportsUnchanged) unchanged)"

@@ -10,7 +10,8 @@ struct Render: ParsableCommand {
         database's content only, so a merged cohort renders byte for byte what one run over the same files does.
         Files whose bytes do not change are not rewritten.
 
-        Exit codes: 0 rendered; 2 environment error; 3 another run holds the database lock.
+        Exit codes: 0 rendered; 1 pages skipped because a stored row cannot be read (each named on stderr, the
+        other pages written); 2 environment error; 3 another run holds the database lock.
         """)
 
     @Option(name: .long, help: ArgumentHelp("The database to render.", valueName: "file"))

@@ -42,6 +42,9 @@ final class ChildProcess {
         var signal: Int32?
         var stdout: String
         var stderr: String
+        /// The child's peak resident memory in bytes (`wait4`'s `ru_maxrss`: KiB on Linux, bytes on
+        /// Darwin). The script's shell before its `exec` is a few hundred KiB of it at most.
+        var peakResidentBytes: Int
         var killed: Bool { signal == SIGKILL }
     }
 
@@ -100,21 +103,28 @@ final class ChildProcess {
     func wait() -> Outcome {
         if let ended { return ended }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return outcome(status)
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        return outcome(status, usage)
     }
 
     /// The outcome if the process has ended, else nil (does not block).
     func poll() -> Outcome? {
         var status: Int32 = 0
-        let r = waitpid(pid, &status, WNOHANG)
-        return r == pid ? outcome(status) : nil
+        var usage = rusage()
+        let r = wait4(pid, &status, WNOHANG, &usage)
+        return r == pid ? outcome(status, usage) : nil
     }
 
-    private func outcome(_ status: Int32) -> Outcome {
+    private func outcome(_ status: Int32, _ usage: rusage) -> Outcome {
         let signal = status & 0x7f
         let read = { (p: String) in (try? String(contentsOfFile: p, encoding: .utf8)) ?? "" }
+        #if os(Linux)
+        let peak = Int(usage.ru_maxrss) * 1024
+        #else
+        let peak = Int(usage.ru_maxrss)   // bytes on Darwin
+        #endif
         return Outcome(exitCode: signal == 0 ? (status >> 8) & 0xff : nil, signal: signal == 0 ? nil : signal,
-                       stdout: read(stdoutPath), stderr: read(stderrPath))
+                       stdout: read(stdoutPath), stderr: read(stderrPath), peakResidentBytes: peak)
     }
 }
