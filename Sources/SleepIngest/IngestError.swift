@@ -16,6 +16,9 @@ public struct IngestError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The row was read whole and its sample refused (a time far back, a span too long): damage
     /// of the data, never a row cut short (``LineScanner/takeLastLine(_:isFirstLine:streamCut:_:)``).
     public var sampleRefused = false
+    /// The file is no recording but a table a study keeps beside them (``NonRecordingFile``): a
+    /// batch skips it with a line in its summary instead of counting it as failed.
+    public var notRecording: NonRecordingFile? = nil
 
     public init(file: String, line: Int? = nil, byteOffset: Int? = nil, path: String? = nil, message: String) {
         self.file = file; self.line = line; self.byteOffset = byteOffset; self.path = path; self.message = message

@@ -78,4 +78,10 @@ public struct SecondSeries: Sendable, Equatable {
               let l = sampleCounts.lastIndex(where: { $0 > 0 }) else { return nil }
         return (startSecond + Int64(f), startSecond + Int64(l) + 1)
     }
+
+    /// The series cut to its first and last covered seconds.
+    public func trimmedToData() -> SecondSeries {
+        guard let span = dataSpan else { return self }
+        return slice(from: span.first, to: span.end)
+    }
 }

@@ -23,8 +23,10 @@ extension FormatDetector {
     /// Reads any epoch file (format told by name and content).
     public static func readEpochs(path: String, options: IngestOptions) throws(IngestError) -> EpochRecording {
         _ = try FileBytes.head(path: path, count: 1)   // an unreadable file says so, not "not an epoch file"
-        guard case .epochs(let reader) = try? detect(path: path) else {
-            throw IngestError(file: path, byteOffset: 0, message: "not an epoch file: expected an ActiGraph .agd, an ActiLife epoch CSV, an Actiware export, an Actiwatch .AWD, a Condor ActTrust export, a MotionWatch .mtn, a UK Biobank epoch CSV, a biobankAccelerometerAnalysis time series, a QUT epoch CSV or an MMASH Actigraph.csv")
+        let detected: DetectedFormat?
+        do throws(IngestError) { detected = try detect(path: path) } catch where error.notRecording != nil { throw error } catch { detected = nil }
+        guard case .epochs(let reader)? = detected else {
+            throw IngestError(file: path, byteOffset: 0, message: "not an epoch file: expected one of \(epochFormatList)")
         }
         return try reader.read(path: path, options: options)
     }

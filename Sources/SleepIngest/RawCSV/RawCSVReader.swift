@@ -12,6 +12,7 @@ import SleepCore
 /// - Timestamp: epoch seconds, milliseconds, microseconds or nanoseconds (told apart by magnitude,
 ///   fractions allowed), or ISO 8601 with or without an offset (`2024-03-30T23:10:00.250+01:00`).
 /// - Rows must not go back in time; rows with the same timestamp are kept and counted.
+/// - Fields are separated by commas, or by `;` or tabs with `,` as the decimal mark (``RawCSVDialect``).
 ///
 /// Hand-written byte-level parsing (not a CSV library) because this is the hot path for
 /// multi-gigabyte logs: chunks of 1 MiB, `memchr` for line ends, ``FastNumber`` for fields, and
@@ -33,9 +34,7 @@ public struct RawCSVReader: RecordingReader {
     public static func accepts(fileName: String, head: [UInt8]) -> Bool {
         let n = fileName.lowercased()
         guard n.hasSuffix(".csv") else { return false }
-        // Count commas on the first line: this reader takes exactly four columns.
-        guard let firstLine = head.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true).first else { return true }
-        return firstLine.filter { $0 == UInt8(ascii: ",") }.count == 3
+        return RawCSVDialect.fourColumns(head)   // this reader takes exactly four columns
     }
 
     public func read(path: String, options: IngestOptions) throws(IngestError) -> Recording {
@@ -46,8 +45,20 @@ public struct RawCSVReader: RecordingReader {
     /// Reads the file and also hands every raw sample to `samples` (e.g. a ``RawSampleBuffer``
     /// for ActiGraph counts). The per-second base series is built either way.
     public func read<Sink: SampleSink>(path: String, options: IngestOptions, samples: inout Sink) throws(IngestError) -> Recording {
+        let dialect = try RawCSVDialect.of(path: path)
+        guard dialect == .comma else {
+            // The fast paths parse commas only; these files take the serial path, lines rewritten.
+            do throws(IngestError) { return try readSerially(path: path, options: options, samples: &samples, dialect: dialect) }
+            catch { throw dialect.explaining(error) }
+        }
         if parallel, let recording = try ParallelRawCSVReader().read(path: path, options: options, samples: &samples) { return recording }
         if parallel && inflater == .isal, let recording = GzipRawCSVReader().read(path: path, options: options, samples: &samples) { return recording }
+        return try readSerially(path: path, options: options, samples: &samples, dialect: .comma)
+    }
+
+    /// The serial reader, the reference of the fast paths, for every dialect.
+    func readSerially<Sink: SampleSink>(path: String, options: IngestOptions, samples: inout Sink,
+                                        dialect: RawCSVDialect) throws(IngestError) -> Recording {
         let stream = try ByteStreams.open(path: path, inflater: inflater)
         stream.salvageCutShort()
         var state = try ParseState(path: path, options: options, sink: samples)
@@ -71,6 +82,7 @@ public struct RawCSVReader: RecordingReader {
                 if carried > 0 {
                     let streamCut = stream.cutShort
                     let (count, offset) = (carried, fileOffset)
+                    if dialect != .comma { dialect.normalise(buffer, 0, count) }
                     let taken = try LineScanner.takeLastLine(&state, isFirstLine: state.lineNumber == 0, streamCut: streamCut) {
                         (s: inout ParseState<Sink>) throws(IngestError) in try s.line(buffer, 0, count, fileOffset: offset)
                     }
@@ -85,6 +97,7 @@ public struct RawCSVReader: RecordingReader {
             var start = 0
             while start < filled, let nl = memchr(buffer + start, Int32(UInt8(ascii: "\n")), filled - start) {
                 let end = buffer.distance(to: nl.assumingMemoryBound(to: UInt8.self))
+                if dialect != .comma { dialect.normalise(buffer, start, end) }
                 try state.line(buffer, start, end, fileOffset: fileOffset)
                 start = end + 1
             }
@@ -115,14 +128,14 @@ extension RawCSVReader {
     /// first pass a lean one (the recording and the calibration features) and computes the
     /// wearable milestone in the second.
     public func takesLeanFirstPass(path: String) -> Bool {
-        parallel && ParallelRawCSVReader.takes(path: path)
+        parallel && (try? RawCSVDialect.of(path: path)) == .comma && ParallelRawCSVReader.takes(path: path)
     }
 
     /// The file's samples again, straight to `samples` (no recording): see
     /// ``ParallelRawCSVReader/replay(path:samples:)``, including when it returns false. Call it only
     /// when ``passedEverySample(_:)`` held for the first read.
     public func replaySamples<Sink: SampleSink>(path: String, options: IngestOptions = IngestOptions(), samples: inout Sink) throws(IngestError) -> Bool {
-        guard parallel else { return false }
+        guard parallel, try RawCSVDialect.of(path: path) == .comma else { return false }
         return try ParallelRawCSVReader().replay(path: path, axisScale: options.rawCSVAxisScale, samples: &samples)
     }
 }

@@ -15,9 +15,6 @@ extension FormatDetector {
         return n.lowercased().hasSuffix(".gz") && (plain.hasSuffix(".csv") || plain.hasSuffix(".json"))
     }
 
-    /// The device and app formats, for error messages.
-    static let rawSampleFormatList = "an ActiGraph .gt3x, an Axivity .cwa, a GENEActiv .bin, an ActiLife raw CSV, a Sleep as Android export, a SensorLog or Sensor Logger CSV, a raw CSV of local time, x, y, z and further columns (also gzip-compressed)"
-
     /// `night.csv.gz` → `night.csv`: readers judge a compressed file by its inner name.
     static func nameWithoutGzipSuffix(_ name: String) -> String {
         name.lowercased().hasSuffix(".gz") ? String(name.dropLast(3)) : name

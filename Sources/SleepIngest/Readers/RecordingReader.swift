@@ -30,9 +30,13 @@ public enum FormatDetector {
 
     /// The format of `path`, judged from its name and first 4 KiB (read once). Epoch files are
     /// recognised first: none of their readers accepts a raw-sample file, while the generic 4-column
-    /// CSV reader would misread `timestamp,axis1,axis2,axis3`.
+    /// CSV reader would misread `timestamp,axis1,axis2,axis3`. A table that is no recording
+    /// (``NonRecordingFile``) is told by its header where only the generic reader, or none, would
+    /// take the file; it throws an error marked ``IngestError/notRecording``, and a file in no
+    /// format at all one that names its first line and every format read (``UnrecognisedFile``).
     public static func detect(path: String) throws(IngestError) -> DetectedFormat {
-        let head = try FileBytes.head(path: path, count: 4096)
+        let headBytes = 4096
+        let head = try FileBytes.head(path: path, count: headBytes)
         let fileName = path.split(separator: "/").last.map(String.init) ?? path
         if let epoch = epochReaders.first(where: { $0.accepts(fileName: fileName, head: head) }) { return .epochs(epoch.init()) }
         let name = Self.nameWithoutGzipSuffix(fileName)
@@ -41,11 +45,13 @@ public enum FormatDetector {
                 + "(e.g. iconv -f UTF-16 -t UTF-8 FILE > FILE.utf8) and run again")
         }
         if let epoch = epochReaders.first(where: { $0.accepts(fileName: name, head: head) }) { return .epochs(epoch.init()) }
+        let cut = head.count == headBytes
         for r in readers where r.accepts(fileName: name, head: head) {
+            if r == RawCSVReader.self, let side = NonRecordingFile.identify(head: head, cut: cut) { throw side.error(path: path) }
             return .samples(r.init())
         }
-        throw IngestError(file: path, byteOffset: 0,
-                          message: "unrecognised format: expected a raw-sample CSV (timestamp,x,y,z), a Sleepsta app JSON export, " + Self.rawSampleFormatList)
+        if let side = NonRecordingFile.identify(head: head, cut: cut) { throw side.error(path: path) }
+        throw UnrecognisedFile.error(path: path, fileName: name, head: head, cut: cut)
     }
 
     /// The reader of a raw-sample file (`inspect`, the epoch commands' raw input); an epoch file is

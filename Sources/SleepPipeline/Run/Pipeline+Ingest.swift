@@ -23,6 +23,9 @@ extension Pipeline {
         let outcomes = ingestFiles(scan.files, db: SleepDatabaseHandle(db), runID: runID, progress: state,
                                    threads: c.ingestThreads ?? WorkQueue.cores)
         for (file, outcome) in zip(scan.files, outcomes) {
+            if case .failure(let e as IngestError) = outcome.result, let side = e.notRecording {   // a table beside the recordings
+                summary.notRecordings.append((file.relativePath, side.kind.label)); continue
+            }
             summary.filesSeen += 1
             let path = (c.dataDirectory as NSString).appendingPathComponent(file.relativePath)
             do {

@@ -160,11 +160,3 @@ public struct Pipeline {
         (try? json(RunParameters(c, shard: shard))) ?? "{}"
     }
 }
-
-extension SecondSeries {
-    /// The series cut to its first and last covered seconds.
-    func trimmedToData() -> SecondSeries {
-        guard let span = dataSpan else { return self }
-        return slice(from: span.first, to: span.end)
-    }
-}

@@ -77,6 +77,8 @@ public struct RunSummary: Sendable {
     /// Of ``filesUnchanged``, those taken for unchanged from their stat, without hashing (``FileStatFastPath``).
     public var filesUnchangedByStat = 0
     public var failures: [(path: String, error: String)] = []
+    /// Files that are tables beside the recordings (``NonRecordingFile``), skipped: not in ``filesSeen``, not failed.
+    public var notRecordings: [(path: String, kind: String)] = []
     public var nightsStored = 0
     public var nightsAnalysed = 0
     public var reportsWritten = 0

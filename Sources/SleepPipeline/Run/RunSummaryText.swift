@@ -15,7 +15,8 @@ public enum RunSummaryText {
             if let reason = s.renderedAllBecause { reportLine += " (all: \(reason))" }
         }
         var lines = [
-            "sleepsta \(SleepstaVersion.current) \(c.command): \(s.filesSeen) file(s) in \(c.dataDirectory): \(s.filesIngested) ingested, \(s.filesUnchanged) unchanged, \(s.filesFailed) failed",
+            "sleepsta \(SleepstaVersion.current) \(c.command): \(s.filesSeen) file(s) in \(c.dataDirectory): \(s.filesIngested) ingested, \(s.filesUnchanged) unchanged, \(s.filesFailed) failed"
+                + (s.notRecordings.isEmpty ? "" : "; \(s.notRecordings.count) skipped as not recordings"),
             "nights: \(s.nightsStored) new, \(s.nightsAnalysed) analysed" + methodsText(s.kindsAnalysed, c),
             "database: \(c.databasePath)",
             reportLine,
@@ -36,6 +37,8 @@ public enum RunSummaryText {
             lines.append("same content, stored once: " + s.twins.prefix(5).map { "\(PrintableText.escaped($0.path)) = \(PrintableText.escaped($0.storedAs))" }.joined(separator: ", ")
                          + (s.twins.count > 5 ? ", … (\(s.twins.count) in all)" : ""))
         }
+        lines += s.notRecordings.prefix(maximumListedFailures).map { "not a recording: \(PrintableText.escaped($0.path)) (\($0.kind))" }
+            + (s.notRecordings.count > maximumListedFailures ? ["… and \(s.notRecordings.count - maximumListedFailures) more not recordings"] : [])
         if let d = s.diary {
             lines.append("diary: \(d.applied) of \(d.rows) row(s) applied (\(d.path))" + (d.applied == 0 ? ": none, so the run exits 1" : ""))
             lines += listed(d.problems.map(PrintableText.escaped), more: " (stored in run_failures)")
