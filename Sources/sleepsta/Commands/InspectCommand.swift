@@ -31,9 +31,10 @@ struct Inspect: ParsableCommand {
 
     func run() throws {
         var failed = false
+        let zone = try ZoneOption.zone(tz)
         for (k, file) in files.enumerated() {
             do {
-                let inspection = try RecordingInspector.inspect(path: file, options: IngestOptions(timeZoneIdentifier: try ZoneOption.zone(tz)))
+                let inspection = try RecordingInspector.inspect(path: file, options: IngestOptions(timeZoneIdentifier: zone))
                 print((k > 0 && !asJSON ? "\n" : "") + (asJSON ? RecordingInspector.json(inspection) : RecordingInspector.text(inspection)))
             } catch where error.notRecording != nil {
                 // A table beside the recordings (a sleep summary, a diary …): said, not failed.
