@@ -80,8 +80,9 @@ public enum ZoneName {
     }
 
     /// Optimal-string-alignment distance (Levenshtein with swaps of neighbours); `bound + 1` as soon
-    /// as it must exceed `bound`, so a scan of some 600 zone ids stays cheap.
-    static func editDistance(_ a: [Character], _ b: [Character], bound: Int) -> Int {
+    /// as it must exceed `bound`, so a scan of some 600 zone ids stays cheap. Also what suggests a
+    /// study file's key for a typo.
+    public static func editDistance(_ a: [Character], _ b: [Character], bound: Int) -> Int {
         if abs(a.count - b.count) > bound { return bound + 1 }
         if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
         var before = [Int](repeating: 0, count: b.count + 1)

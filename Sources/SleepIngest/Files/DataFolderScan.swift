@@ -32,19 +32,22 @@ public struct DataFolderScan: Sendable {
 
     public var files: [File] = []
     public var problems: [Problem] = []
+    /// Candidates and folders left out by the ignore patterns (``IgnorePatterns``), relative paths.
+    public var ignored: [String] = []
     public init() {}
     public var totalBytes: Int64 { files.reduce(0) { $0 + $1.sizeBytes } }
 
     /// Walks `directory`. `excludedName` is the database's file name: the database, its `-wal`,
     /// `-shm` and `.lock` files are never candidates even when they sit in the data folder.
-    public static func scan(_ directory: String, excludedName: String) throws(Unlistable) -> DataFolderScan {
+    /// `ignoring`: the study file's `ignore` globs and `--ignore` (``IgnorePatterns``).
+    public static func scan(_ directory: String, excludedName: String, ignoring: IgnorePatterns = IgnorePatterns()) throws(Unlistable) -> DataFolderScan {
         var result = DataFolderScan()
         var visited = Set<FolderIdentity>()
         guard let root = identity(of: directory) else {
             throw Unlistable(description: "cannot list \(directory): \(String(cString: strerror(errno)))")
         }
         visited.insert(root)
-        try walk(directory, prefix: "", excludedName: excludedName, visited: &visited, into: &result)
+        try walk(directory, prefix: "", excludedName: excludedName, ignoring: ignoring, visited: &visited, into: &result)
         result.files.sort { $0.relativePath < $1.relativePath }
         result.problems.sort { $0.relativePath < $1.relativePath }
         return result
@@ -58,7 +61,7 @@ public struct DataFolderScan: Sendable {
         return FolderIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
     }
 
-    private static func walk(_ directory: String, prefix: String, excludedName: String,
+    private static func walk(_ directory: String, prefix: String, excludedName: String, ignoring: IgnorePatterns,
                              visited: inout Set<FolderIdentity>, into result: inout DataFolderScan) throws(Unlistable) {
         guard let dir = opendir(directory) else {
             if prefix.isEmpty { throw Unlistable(description: "cannot list \(directory): \(String(cString: strerror(errno)))") }
@@ -89,10 +92,14 @@ public struct DataFolderScan: Sendable {
             let path = directory + "/" + name
             var st = stat()
             guard stat(path, &st) == 0 else { continue }   // a dangling link
+            if ignoring.matches(prefix + name, name: name) {
+                if (st.st_mode & S_IFMT) == S_IFDIR || FormatDetector.isCandidate(fileName: name) { result.ignored.append(prefix + name) }
+                continue
+            }
             if (st.st_mode & S_IFMT) == S_IFDIR {
                 let id = FolderIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
                 guard visited.insert(id).inserted else { continue }
-                try walk(path, prefix: prefix + name + "/", excludedName: excludedName, visited: &visited, into: &result)
+                try walk(path, prefix: prefix + name + "/", excludedName: excludedName, ignoring: ignoring, visited: &visited, into: &result)
                 continue
             }
             guard (st.st_mode & S_IFMT) == S_IFREG, FormatDetector.isCandidate(fileName: name), !name.hasPrefix(excludedName) else { continue }

@@ -92,8 +92,9 @@ public struct Pipeline {
         if swept > 0 { logger.notice("removed \(Plural.count(swept, "temporary report file")) left by an interrupted run") }
 
         let folder: DataFolderScan
-        do { folder = try DataFolderScan.scan(c.dataDirectory, excludedName: (c.databasePath as NSString).lastPathComponent) }
+        do { folder = try DataFolderScan.scan(c.dataDirectory, excludedName: (c.databasePath as NSString).lastPathComponent, ignoring: c.ignored) }
         catch { throw PipelineError.environment(error.description) }
+        summary.filesIgnored = folder.ignored.count
         let (scan, shardStamp) = folder.restricted(to: c.shard)   // Shard.swift: `--shard K/N`
         if let shardStamp, let id = run.id {
             try storing { try db.updateRunParameters(id: id, json: Self.parametersJSON(c, shard: shardStamp)) }

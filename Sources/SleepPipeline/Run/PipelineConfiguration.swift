@@ -33,6 +33,10 @@ public struct PipelineConfiguration: Sendable {
     public var participants: ParticipantRule = .file
     /// `--participants` as given (a rule or a table's path), remembered for `nightly` and `render`.
     public var participantsOption: String? = nil
+    /// Files under the data folder that are not recordings: the study file's `ignore` and `--ignore`.
+    public var ignored = IgnorePatterns()
+    /// The study file the run read (``StudyFile``), recorded with its parameters.
+    public var study: StudyFile.Stamp? = nil
     /// `--rehash`: hash every file's content, even one whose stat matches the stored one (``FileStatFastPath``).
     public var rehash = false
     /// The racily-clean margin of ``FileStatFastPath`` (tests set 0).
@@ -74,6 +78,8 @@ public struct RunSummary: Sendable {
     public var filesSeen = 0
     public var filesIngested = 0
     public var filesUnchanged = 0
+    /// Files and folders left out by ``PipelineConfiguration/ignored``.
+    public var filesIgnored = 0
     /// Of ``filesUnchanged``, those taken for unchanged from their stat, without hashing (``FileStatFastPath``).
     public var filesUnchangedByStat = 0
     public var failures: [(path: String, error: String)] = []

@@ -22,6 +22,9 @@ public struct RunParameters: Codable, Sendable, Equatable {
     public var diary: String?
     /// `--participants` as given (absent: each file is a participant).
     public var participants: String?
+    /// The study file (path and SHA-256) and the ignore globs in force.
+    public var study: StudyFile.Stamp?
+    public var ignore: [String]?
 
     public init(_ c: PipelineConfiguration, shard: ShardStamp? = nil) {
         analysis = c.parameters; key = c.parameters.key; timeZone = c.timeZoneIdentifier
@@ -29,6 +32,7 @@ public struct RunParameters: Codable, Sendable, Equatable {
         kind = c.kindOverride?.rawValue; units = c.units.rawValue; self.shard = shard
         diary = c.diary?.path
         participants = c.participantsOption
+        study = c.study; ignore = c.ignored.globs.isEmpty ? nil : c.ignored.globs
     }
 
     /// The parameters the last finished `run` or `nightly` of the database at `path` used; nil
@@ -126,6 +130,7 @@ public struct RunParameters: Codable, Sendable, Equatable {
             out.append(old.diary == diary ? "diary \(diary ?? "none") (its content changed)" : "diary \(old.diary ?? "none") → \(diary ?? "none")")
         }
         note("participants", old.participants, participants, none: "file")
+        note("study", old.study?.path, study?.path)
         note("data", old.dataDirectory, dataDirectory)
         note("reports", old.reportsDirectory, reportsDirectory)
         return out

@@ -6,14 +6,20 @@ import SleepIngest
 
 /// The options `run` and `nightly` share: folders, analysis parameters, log level.
 struct PipelineOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Folder of recordings (searched recursively).", valueName: "dir"))
-    var data: String = "Data"
+    @Option(name: .long, help: ArgumentHelp("Study file (TOML) holding the protocol: data folder, zone, participants, diary, method, interval, files to ignore; options given here override its keys. Without it, sleepsta.toml at the data folder's root is read when present (docs/study-file.md).", valueName: "file"))
+    var study: String?
 
-    @Option(name: .long, help: ArgumentHelp("SQLite database to create or update.", valueName: "file"))
-    var db: String = "Data/sleepsta.sqlite"
+    @Option(name: .customLong("data"), help: ArgumentHelp("Folder of recordings (searched recursively; default: Data).", valueName: "dir"))
+    var dataOption: String?
 
-    @Option(name: .long, help: ArgumentHelp("Folder for index.html and one folder per night.", valueName: "dir"))
-    var reports: String = "Reports"
+    @Option(name: .customLong("db"), help: ArgumentHelp("SQLite database to create or update (default: Data/sleepsta.sqlite).", valueName: "file"))
+    var dbOption: String?
+
+    @Option(name: .customLong("reports"), help: ArgumentHelp("Folder for index.html and one folder per night (default: Reports).", valueName: "dir"))
+    var reportsOption: String?
+
+    @Option(name: .long, help: ArgumentHelp("A glob of files under the data folder that are not recordings, e.g. '*.pdf' or 'old/*' (repeatable; a pattern without / matches a file or folder name anywhere).", valueName: "glob"))
+    var ignore: [String] = []
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Interval length for movement totals, states and metrics: 10m, 15m, 5m, 30m, 1h, 90s (default: 10m; nightly: the last run's).", valueName: "length"))
     var interval: IntervalLength?
@@ -62,6 +68,10 @@ struct PipelineOptions: ParsableArguments {
 
     @Flag(name: .shortAndLong, help: "Log nothing but errors (the default for nightly when stderr is not a terminal, as under cron).")
     var quiet = false
+
+    var data: String { dataOption ?? "Data" }
+    var db: String { dbOption ?? "Data/sleepsta.sqlite" }
+    var reports: String { reportsOption ?? "Reports" }
 
     func validate() throws {
         if let wakeThreshold { try NumberOption.checkWakeThreshold(wakeThreshold) }
