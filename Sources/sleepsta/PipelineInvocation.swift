@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import SleepCore
 import SleepPipeline
 import SleepStore
 
@@ -16,7 +17,8 @@ enum PipelineInvocation {
         }
     }
 
-    static func execute(_ configuration: PipelineConfiguration, options: PipelineOptions, quietUnlessTerminal: Bool) throws {
+    static func execute(_ prepared: StudyRun, quietUnlessTerminal: Bool) throws {
+        let configuration = prepared.configuration, options = prepared.options
         let onTerminal = isatty(STDERR_FILENO) == 1
         let bar = onTerminal ? TerminalProgressBar() : nil
         let level = options.logLevel(quietByDefault: quietUnlessTerminal && !onTerminal)
@@ -33,7 +35,10 @@ enum PipelineInvocation {
             FileHandle.standardError.write(Data(ExitStatus.errorLine(error).utf8))
             throw ExitCode(ExitStatus.environment)
         }
-        print(RunSummaryText.render(summary, configuration: configuration))
+        // The protocol is written once the run has stored its nights (a failed write is a warning).
+        let protocolProblem = ProtocolFile.write(prepared.protocolText, reports: configuration.reportsDirectory)
+        print((prepared.notes.map(PrintableText.escaped) + [RunSummaryText.render(summary, configuration: configuration)]
+               + (protocolProblem.map { [$0] } ?? [])).joined(separator: "\n"))
         if summary.exitCode != ExitStatus.success { throw ExitCode(summary.exitCode) }
     }
 }

@@ -16,7 +16,8 @@ public enum RunSummaryText {
         }
         var lines = [
             "sleepsta \(SleepstaVersion.current) \(c.command): \(s.filesSeen) file(s) in \(c.dataDirectory): \(s.filesIngested) ingested, \(s.filesUnchanged) unchanged, \(s.filesFailed) failed"
-                + (s.notRecordings.isEmpty ? "" : "; \(s.notRecordings.count) skipped as not recordings"),
+                + (s.notRecordings.isEmpty ? "" : "; \(s.notRecordings.count) skipped as not recordings")
+                + (s.filesIgnored == 0 ? "" : "; \(s.filesIgnored) ignored (" + (c.ignored.globs + (c.ignored.paths.isEmpty ? [] : ["the study's own files"])).joined(separator: ", ") + ")"),
             "nights: \(s.nightsStored) new, \(s.nightsAnalysed) analysed" + methodsText(s.kindsAnalysed, c),
             "database: \(c.databasePath)",
             reportLine,

@@ -5,6 +5,8 @@ struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Ingest every recording under a folder, analyse each night, store it and render the reports.",
         discussion: """
+        A study file (sleepsta.toml at the data folder's root, or --study FILE) holds the protocol: data folder, zone, participants, diary, method, interval, files to ignore. Options given here override its keys and the run says so; protocol.toml beside the reports records every value used and where it came from (docs/study-file.md). Without a study file, run uses only the options it is given and names what it drops of the last run's.
+
         Files are recognised by content (BLAKE3 hash): a file already in the database is skipped, a changed file replaces its earlier version, and nights are re-analysed from the stored per-second series when the parameters change. A new --tz splits the nights of the files it concerns again. Report files are rewritten only when their content changes.
 
         Formats, recognised by content (each also gzip-compressed):
@@ -22,6 +24,6 @@ struct Run: ParsableCommand {
     @OptionGroup var options: PipelineOptions
 
     func run() throws {
-        try PipelineInvocation.execute(try options.configuration(command: "run"), options: options, quietUnlessTerminal: false)
+        try PipelineInvocation.execute(try StudyRun.prepare(options, command: "run"), quietUnlessTerminal: false)
     }
 }

@@ -125,6 +125,10 @@ struct PipelineOptions: ParsableArguments {
             c.participantsOption = spec
         }
         c.shard = shard
+        // The study's own files sit among the recordings in many folders: they are not recordings.
+        let own = [study, noDiary ? nil : (diary ?? r?.diary), participants ?? r?.participants].compactMap { $0 }
+        c.ignored = IgnorePatterns(globs: ignore.isEmpty ? (r?.ignore ?? []) : ignore,
+                                   paths: Set(own.compactMap { IgnorePatterns.relativePath(of: $0, inside: data) }))
         return c
     }
 
