@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+@testable import SleepStore
+
+/// A study as researchers keep it: one folder per participant holding recordings of eleven formats
+/// (MMASH's folders as downloaded, with their side tables; two Actiware exports; QUT; `.agd`; a wrist
+/// `.cwa`; `.AWD`; `.mtn`; a phone log; the app's export), a participants table with a group column
+/// and a study file at the data folder's root. `run` twice and `nightly` exit 0; the protocol file
+/// is written; nothing fails.
+@Suite("A study cohort from a study file", .serialized,
+       .enabled(if: SleepstaBinary.path != nil, Comment(rawValue: SleepstaBinary.missingMessage)),
+       .enabled(if: ExternalData.available, Comment(rawValue: ExternalData.skipMessage)))
+struct StudyCohortTests {
+    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+    /// participant → (group, files from ../shared/external or the repository's Data/).
+    static let cohort: [(id: String, group: String, files: [String])] = [
+        ("S01", "control", ["mmash/user_1/Actigraph.csv", "mmash/user_1/sleep.csv", "mmash/user_1/user_info.csv", "mmash/user_1/Activity.csv"]),
+        ("S02", "control", ["mmash/user_2/Actigraph.csv", "mmash/user_2/sleep.csv", "mmash/user_2/user_info.csv", "mmash/user_2/Activity.csv"]),
+        ("S03", "control", ["actiware_rpx/test_sample_rpx_eng.csv"]),
+        ("S04", "control", ["actiware_rpx/test_sample_rpx_fr.csv"]),
+        ("S05", "control", ["qut_applewatch_actiwatch/p02_n01_ready.csv"]),
+        ("S06", "shift", ["peer_test_files/pyactigraphy/test_sample.agd"]),
+        ("S07", "shift", ["peer_test_files/ggirread/ax6_testfile.cwa"]),
+        ("S08", "shift", ["peer_test_files/pyactigraphy/test_sample.AWD"]),
+        ("S09", "shift", ["peer_test_files/pyactigraphy/test_sample.mtn"]),
+        ("S10", "shift", ["Data/phone-1hz-alex.csv"]),
+        ("S11", "shift", ["Data/sleepsta-app-export.json"]),
+    ]
+
+    static func build(_ w: Workspace) throws {
+        let fm = FileManager.default
+        for p in cohort {
+            try fm.createDirectory(atPath: w.data + "/" + p.id, withIntermediateDirectories: true)
+            for file in p.files {
+                let source = file.hasPrefix("Data/") ? repo + "/" + file : try #require(ExternalData.url(file)).path
+                try fm.copyItem(atPath: source, toPath: w.data + "/" + p.id + "/" + (file as NSString).lastPathComponent)
+            }
+        }
+        w.write("participants.csv", "id,group,path\n" + cohort.map { "\($0.id),\($0.group),\($0.id)" }.joined(separator: "\n") + "\n")
+        w.write("consent.pdf", "%PDF-1.4 not data")
+        w.write("sleepsta.toml", """
+            title = "Shift work pilot"
+            tz = "Europe/Berlin"
+            participants = "participants.csv"
+            ignore = ["*.pdf"]
+
+            """)
+    }
+
+    static func sleepsta(_ arguments: [String], in w: Workspace) throws -> ChildProcess.Outcome {
+        try ChildProcess.sleepsta(arguments, in: w.root, outputPrefix: w.root + "/cli-\(UUID().uuidString)").wait()
+    }
+
+    @Test("run twice and nightly from the study file: exit 0, each side table named once, the protocol written, no failure stored")
+    func cohortRuns() throws {
+        let w = Workspace()
+        try Self.build(w)
+        let first = try Self.sleepsta(["run", "-q"], in: w)
+        #expect(first.exitCode == 0, "\(first.stdout)\n\(first.stderr)")
+        #expect(first.stdout.contains("11 file(s) in Data: 11 ingested, 0 unchanged, 0 failed; 6 skipped as not recordings; 2 ignored (*.pdf, the study's own files)"), "\(first.stdout)")
+        #expect(first.stdout.contains("not a recording: S01/sleep.csv (an ActiLife sleep summary)"))
+        let second = try Self.sleepsta(["run", "-q"], in: w)
+        #expect(second.exitCode == 0 && second.stdout.contains("0 ingested, 11 unchanged, 0 failed"), "\(second.stdout)\n\(second.stderr)")
+        let nightly = try Self.sleepsta(["nightly", "-q"], in: w)
+        #expect(nightly.exitCode == 0, "\(nightly.stdout)\n\(nightly.stderr)")
+        let protocolText = try String(contentsOfFile: w.reports + "/protocol.toml", encoding: .utf8)
+        #expect(protocolText.contains("title = \"Shift work pilot\"  # study file") && protocolText.contains("tz = \"Europe/Berlin\"  # study file"), "\(protocolText)")
+        let db = try SleepDatabase(path: w.data + "/sleepsta.sqlite")
+        #expect(try db.query("SELECT COUNT(*) AS n FROM recordings")[0]["n"] == "11")
+        #expect(try db.query("SELECT COUNT(*) AS n FROM run_failures")[0]["n"] == "0")
+        #expect(try db.query("SELECT DISTINCT status FROM runs").map { $0["status"]! } == ["ok"])
+        let nights = Int(try db.query("SELECT COUNT(*) AS n FROM nights")[0]["n"] ?? "0") ?? 0
+        #expect(nights >= 30, "\(nights) nights")
+    }
+}
