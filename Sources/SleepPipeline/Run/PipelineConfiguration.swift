@@ -33,6 +33,8 @@ public struct PipelineConfiguration: Sendable {
     public var participants: ParticipantRule = .file
     /// `--participants` as given (a rule or a table's path), remembered for `nightly` and `render`.
     public var participantsOption: String? = nil
+    /// `--min-valid-nights`, `--min-wear-hours`: which participants and nights the index's Table 1 counts.
+    public var inclusion: InclusionRule = .none
     /// `--rehash`: hash every file's content, even one whose stat matches the stored one (``FileStatFastPath``).
     public var rehash = false
     /// The racily-clean margin of ``FileStatFastPath`` (tests set 0).

@@ -16,12 +16,14 @@ struct Nightly: ParsableCommand {
         """)
 
     @OptionGroup var options: PipelineOptions
+    @OptionGroup var inclusion: InclusionOptions
 
     func run() throws {
         // Options not given take the parameters of the last finished run (the store remembers them).
         let remembered = try PipelineInvocation.environment { try RunParameters.remembered(databasePath: options.db, given: options.givenParameters) }
         var configuration = try options.configuration(command: "nightly", remembered: remembered?.parameters)
         configuration.reportScope = .affected
+        configuration.inclusion = inclusion.rule
         configuration.createsReportsDirectory = false
         try PipelineInvocation.execute(configuration, options: options, quietUnlessTerminal: true)
     }

@@ -20,8 +20,11 @@ struct Run: ParsableCommand {
         """)
 
     @OptionGroup var options: PipelineOptions
+    @OptionGroup var inclusion: InclusionOptions
 
     func run() throws {
-        try PipelineInvocation.execute(try options.configuration(command: "run"), options: options, quietUnlessTerminal: false)
+        var configuration = try options.configuration(command: "run")
+        configuration.inclusion = inclusion.rule
+        try PipelineInvocation.execute(configuration, options: options, quietUnlessTerminal: false)
     }
 }
