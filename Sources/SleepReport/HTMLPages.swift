@@ -10,6 +10,7 @@ public enum HTMLPages {
         lib.register(try MustacheTemplate(string: Templates.layoutHead), named: "head")
         lib.register(try MustacheTemplate(string: Templates.night), named: "night")
         lib.register(try MustacheTemplate(string: Templates.index), named: "index")
+        lib.register(try MustacheTemplate(string: StudyTablePages.template), named: "study")
         lib.register(try MustacheTemplate(string: DefinitionsPage.template), named: "definitions")
         lib.register(try MustacheTemplate(string: ParticipantTemplates.participant), named: "participant")
     }
@@ -218,7 +219,8 @@ public enum HTMLPages {
     /// participants, the overview charts, links to the other pages and the recordings that failed.
     public static func indexPage(_ rows: [IndexRow], parameters: AnalysisParameters, extraLinks: [(href: String, label: String)] = [],
                                  failures: [(path: String, error: String)] = [], participants: [ParticipantIndexEntry] = [],
-                                 participantRule: String = ParticipantRule.file.description, overviewCharts: [String] = ["overview.png"]) -> String {
+                                 participantRule: String = ParticipantRule.file.description, overviewCharts: [String] = ["overview.png"],
+                                 studyTable: StudyTable? = nil) -> String {
         // Nights with too little data for an analysis are listed apart, not among the nights.
         let apart = rows.filter { $0.analysis?.status == .insufficientData }
         let listed = rows.filter { $0.analysis?.status != .insufficientData }
@@ -240,6 +242,7 @@ public enum HTMLPages {
             "failureCount": String(failures.count),
         ]
         context.merge(indexLinks(extraLinks)) { first, _ in first }
+        context.merge(StudyTablePages.context(studyTable)) { first, _ in first }
         return library.render(context, withTemplate: "index") ?? ""
     }
 

@@ -142,6 +142,7 @@ enum Templates {
     {{#participants}}<tr><td data-label="Participant"><a href="{{href}}">{{id}}</a>{{#hasGroup}}<br><span class="def">{{group}}</span>{{/hasGroup}}</td><td class="num" data-label="Nights">{{scored}} of {{nights}}</td><td class="num" data-label="TST">{{tst}}</td><td class="num" data-label="Onset">{{onset}}</td><td class="num" data-label="Wake">{{wake}}</td><td class="num" data-label="SE %">{{se}}</td><td class="num" data-label="WASO">{{waso}}</td><td class="num" data-label="TST weekday / weekend">{{tstWeek}}</td><td class="num" data-label="Naps per day">{{naps}}</td><td class="num" data-label="SRI">{{sri}}</td><td class="num" data-label="IS / IV">{{isiv}}</td></tr>
     {{/participants}}
     </table>{{/hasParticipants}}
+    {{> study}}
     {{#hasNights}}<h2>Nights by participant</h2>
     {{#groups}}<h3 id="{{anchor}}"><a href="{{href}}">{{id}}</a> <span class="def">{{count}}</span></h3>
     <table class="stack">

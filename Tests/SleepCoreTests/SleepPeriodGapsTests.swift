@@ -82,8 +82,16 @@ struct SleepPeriodGapsTests {
         #expect(NightFlag.flags(notes) == [.gapInSleepPeriod, .daySleeper])
         #expect(NightFlag.column(notes) == "gap-in-sleep-period;day-sleeper")
         #expect(NightFlag.column([.daySleeper]) == "day-sleeper")
-        #expect(NightFlag.column([.timeInBedFromDiary(source: "d")]) == "")
-        #expect(NightFlag.allCases.map(\.rawValue) == ["gap-in-sleep-period", "day-sleeper", "sleep-under-way-at-day-start"], "codes are a contract: only ever appended")
+        #expect(NightFlag.column([.timeInBedFromDiary(source: "d")]) == "time-in-bed-from-diary")
+        #expect(NightFlag.column([.noRestBlock]) == "")
+        // From the recording: a phone night without diary or rest period is the whole file in bed.
+        #expect(NightFlag.column([], kind: .phoneInBed) == "whole-file-as-time-in-bed")
+        #expect(NightFlag.column([.mainRestPeriod(coveredSeconds: 1, restSeconds: 1)], kind: .phoneInBed) == "main-rest-period")
+        #expect(NightFlag.column([.daySleeper], kind: .wearable24h) == "day-sleeper")
+        #expect(NightFlag.column([.ggirClockChange(back: true, day: CivilDate(iso: "2024-10-27")!, shiftAfterSeconds: 3600)]) == "clock-change")
+        #expect(NightFlag.allCases.map(\.rawValue) == ["gap-in-sleep-period", "day-sleeper", "sleep-under-way-at-day-start",
+                                                       "whole-file-as-time-in-bed", "time-in-bed-from-diary", "main-rest-period",
+                                                       "clock-change"], "codes are a contract: only ever appended")
     }
 
     // MARK: TST + WASO + no data + not worn = SPT, method by method

@@ -76,4 +76,44 @@ struct StudyCohortTests {
         let nights = Int(try db.query("SELECT COUNT(*) AS n FROM nights")[0]["n"] ?? "0") ?? 0
         #expect(nights >= 30, "\(nights) nights")
     }
+
+    /// Table 1 recomputed by pandas from the nights export and the participants table; quality has
+    /// a row per recording; flags is a column of the nights export.
+    static let pandasCheck = """
+        import sys, pandas as pd
+        d = sys.argv[1]
+        g = pd.read_csv(d + "/groups.csv"); q = pd.read_csv(d + "/quality.csv")
+        n = pd.read_csv(d + "/nights.csv"); p = pd.read_csv(d + "/Data/participants.csv")
+        assert set(g["group"]) == {"control", "shift"}, set(g["group"])
+        assert len(q) == 11 and q["recording"].is_unique, q["recording"].tolist()
+        assert "flags" in n.columns and "wear_hours" in q.columns
+        n["participant"] = n["recording"].str.split("/").str[0]
+        n = n.merge(p[["id", "group"]], left_on="participant", right_on="id")
+        scored = n[(n["status"] == "scored") & n["total_sleep_time_min"].notna()]
+        for group, rows in scored.groupby("group"):
+            r = g[(g["group"] == group) & (g["metric"] == "total_sleep_time_min")].iloc[0]
+            assert int(r["nights"]) == len(rows), (group, r["nights"], len(rows))
+            assert abs(r["nights_mean"] - rows["total_sleep_time_min"].mean()) < 0.01, (group, r["nights_mean"])
+            if len(rows) > 1:
+                assert abs(r["nights_sd"] - rows["total_sleep_time_min"].std(ddof=1)) < 0.01, (group, r["nights_sd"])
+            means = rows.groupby("participant")["total_sleep_time_min"].mean()
+            assert int(r["participants"]) == len(means), (group, r["participants"], len(means))
+            assert abs(r["participants_mean"] - means.mean()) < 0.01, (group, r["participants_mean"])
+        print("ok", len(scored))
+        """
+
+    @Test("Table 1, quality and the nights' flags load in pandas, and Table 1 is what pandas computes from the nights",
+          .enabled(if: Pandas.available, Pandas.skipMessage))
+    func studyExportsInPandas() throws {
+        let w = Workspace()
+        try Self.build(w)
+        let run = try Self.sleepsta(["run", "-q"], in: w)
+        #expect(run.exitCode == 0, "\(run.stdout)\n\(run.stderr)")
+        for what in ["groups", "quality", "nights"] {
+            let out = try Self.sleepsta(["export", "--what", what, "--db", "Data/sleepsta.sqlite", "--output", what + ".csv"], in: w)
+            #expect(out.exitCode == 0, "\(what): \(out.stderr)")
+        }
+        let check = try Pandas.run(Self.pandasCheck, arguments: [w.root])
+        #expect(check.status == 0 && check.output.hasPrefix("ok"), "\(check.output)")
+    }
 }

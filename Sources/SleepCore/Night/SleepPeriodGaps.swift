@@ -121,21 +121,37 @@ public enum NightFlag: String, Sendable, CaseIterable {
     /// minutes may be counted in the night before too (`--method ggir`, which keeps GGIR's one
     /// window a night; the default method gives each sleep to the day of its onset).
     case sleepUnderWayAtDayStart = "sleep-under-way-at-day-start"
+    /// A phone night with neither a diary nor a main rest period: the whole file is time in bed.
+    case wholeFileAsTimeInBed = "whole-file-as-time-in-bed"
+    /// A sleep diary row set time in bed.
+    case timeInBedFromDiary = "time-in-bed-from-diary"
+    /// An all-day phone log narrowed to its main rest period.
+    case mainRestPeriod = "main-rest-period"
+    /// The local clock changed in the night (daylight saving; `--method ggir`).
+    case clockChange = "clock-change"
 
-    /// The flags `notes` carry, in declaration order.
-    public static func flags(_ notes: [NightNote]) -> [NightFlag] {
-        allCases.filter { flag in notes.contains { flag.isCarried(by: $0) } }
+    /// The flags `notes` carry, in declaration order; given the recording's kind, also the flags
+    /// that follow from it.
+    public static func flags(_ notes: [NightNote], kind: RecordingKind? = nil) -> [NightFlag] {
+        allCases.filter { flag in
+            switch flag {
+            case .wholeFileAsTimeInBed:
+                return kind == .phoneInBed && !notes.contains { Self.timeInBedFromDiary.isCarried(by: $0) || Self.mainRestPeriod.isCarried(by: $0) }
+            default: return notes.contains { flag.isCarried(by: $0) }
+            }
+        }
     }
 
     /// The export's `flags` cell: the codes joined by ";", empty for none.
-    public static func column(_ notes: [NightNote]) -> String {
-        flags(notes).map(\.rawValue).joined(separator: ";")
+    public static func column(_ notes: [NightNote], kind: RecordingKind? = nil) -> String {
+        flags(notes, kind: kind).map(\.rawValue).joined(separator: ";")
     }
 
     func isCarried(by note: NightNote) -> Bool {
         switch (self, note) {
         case (.gapInSleepPeriod, .gapInSleepPeriod), (.daySleeper, .daySleeper), (.daySleeper, .ggirDaySleeper),
-             (.sleepUnderWayAtDayStart, .ggirSleepUnderWayAtDayStart): return true
+             (.sleepUnderWayAtDayStart, .ggirSleepUnderWayAtDayStart), (.timeInBedFromDiary, .timeInBedFromDiary),
+             (.mainRestPeriod, .mainRestPeriod), (.clockChange, .ggirClockChange): return true
         default: return false
         }
     }

@@ -45,6 +45,8 @@ public struct StudyFile: Sendable, Equatable {
         Key(name: "units", kind: .text, meaning: "acceleration unit of raw CSVs (--units)"),
         Key(name: "diary", kind: .path, meaning: "sleep diary CSV (--diary)"),
         Key(name: "participants", kind: .path, meaning: "participants rule or table (--participants)"),
+        Key(name: "min-valid-nights", kind: .number, meaning: "inclusion: fewest valid nights of a participant in Table 1 (--min-valid-nights)"),
+        Key(name: "min-wear-hours", kind: .number, meaning: "inclusion: fewest hours worn of a valid night (--min-wear-hours)"),
         Key(name: "ignore", kind: .globs, meaning: "files under the data folder that are not recordings (--ignore)"),
     ]
 

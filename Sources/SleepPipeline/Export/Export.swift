@@ -44,6 +44,8 @@ public struct ExportConfiguration: Sendable {
     public var outputPath: String?
     /// How recordings map to participants for `--what participants`, `periods` and `days`; nil: the last run's (`--participants`).
     public var participants: ParticipantRule? = nil
+    /// Which participants and nights the study exports count (`--min-valid-nights`, `--min-wear-hours`).
+    public var inclusion: InclusionRule = .none
 
     public init(databasePath: String, table: ExportTable, interval: IntervalLength? = nil, analysis: AnalysisSelection = .current,
                 outputPath: String? = nil) {
@@ -104,12 +106,18 @@ public struct Exporter {
                 notice("a run is in progress" + (running.map { " (run \($0.id.map(String.init) ?? "?"), \($0.command), started \($0.startedUTC))" } ?? "")
                        + ": this export is the store as it was when the export began; nights the run stores later are not in it")
             }
-            if c.table == .runs { return try Self.writeRuns(snapshot, databasePath: c.databasePath, to: try CSVOutput(path: c.outputPath)) }
+            if c.table == .runs {
+                return try RunsExportCSV.write(snapshot, databasePath: c.databasePath, columns: ExportTable.runs.columns, to: try CSVOutput(path: c.outputPath))
+            }
             let analyses = try selectedAnalyses(snapshot, unreadable: unreadable)
             if c.table == .recordings { return try Self.writeRecordings(snapshot, analyses: analyses, unreadable: unreadable, to: try CSVOutput(path: c.outputPath)) }
             let rule = { try c.participants ?? ParticipantOption.remembered(runs: snapshot.runs()) }
             if c.table == .participants {
                 return try Self.writeParticipants(snapshot, analyses: analyses, rule: try rule(), unreadable: unreadable, to: try CSVOutput(path: c.outputPath))
+            }
+            if let study = StudyExportCSV.Table(rawValue: c.table.rawValue) {
+                return try StudyExportCSV.write(study, snapshot, analyses: analyses, rule: c.inclusion, participant: ParticipantMatcher(try rule()).participant(recordingPath:),
+                                                unreadable: unreadable.add, to: try CSVOutput(path: c.outputPath))
             }
             if c.table == .periods || c.table == .days {
                 let matcher = ParticipantMatcher(try rule())
@@ -175,29 +183,6 @@ public struct Exporter {
                     + "--analysis all lists the \(stored.count) stored at \(interval), or derive it: `sleepsta run --interval \(interval)` with the same --data and --db")
             }
             return chosen
-        }
-    }
-
-    /// The `runs` table. A row still `running` whose run no live process holds (the run lock on
-    /// the database is free) was killed: it is shown as `interrupted`, as the next run stores it.
-    static func writeRuns(_ snapshot: ExportSnapshot, databasePath: String, to out: CSVOutput) throws -> Int {
-        do {
-            let runs = try snapshot.runs()
-            // A live run is the newest `running` row (it marked the older ones when it started).
-            let newestRunning = runs.last { $0.status == "running" }?.id
-            let liveID = newestRunning != nil && RunLock.isHeld(databasePath: databasePath) ? newestRunning : nil
-            try out.write(CSVFormat.line(ExportTable.runs.columns))
-            for r in runs {
-                let status = r.status == "running" && r.id != liveID ? "interrupted" : r.status
-                try out.write(CSVFormat.line([CSVFormat.number(r.id), r.startedUTC, r.finishedUTC ?? "", r.toolVersion, r.command, status,
-                                              String(r.filesSeen), String(r.filesIngested), String(r.filesUnchanged),
-                                              String(r.filesFailed), r.parametersJSON, r.parametersChanged ?? ""]))
-            }
-            try out.finish()
-            return runs.count
-        } catch {
-            out.abandon()
-            throw error
         }
     }
 

@@ -26,6 +26,15 @@ public enum ExportTable: String, Sendable, CaseIterable {
     case periods
     /// One row per participant day (a night's analysis with stored day minutes): its minutes by class.
     case days
+    /// A paper's Table 1, per participant group and night metric: n and mean ± SD over the valid
+    /// nights and over the participants' means, after `--min-valid-nights` and `--min-wear-hours`.
+    case groups
+    /// One row per participant: valid (weekday, weekend) nights, and whether the rule includes it.
+    case inclusion
+    /// One row per participant or night the rule leaves out, with its reason.
+    case exclusions
+    /// One row per recording: wear, non-wear, gaps, calibration, clock (GGIR's data quality report).
+    case quality
 
     /// The header. These names are a public contract (scripts depend on them): add columns at
     /// the end, never rename or remove one.
@@ -59,6 +68,8 @@ public enum ExportTable: String, Sendable, CaseIterable {
             return DayExportCSV.periodColumns
         case .days:
             return DayExportCSV.dayColumns
+        case .groups, .inclusion, .exclusions, .quality:
+            return StudyExportCSV.columns(StudyExportCSV.Table(rawValue: rawValue)!)
         case .runs:
             return ["run", "started_utc", "finished_utc", "tool_version", "command", "status", "files_seen", "files_ingested",
                     "files_unchanged", "files_failed", "parameters_json", "parameters_changed"]

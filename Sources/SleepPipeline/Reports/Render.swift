@@ -13,6 +13,8 @@ public struct ReportRender {
     public var reportsDirectory: String
     /// nil: the parameters of the database's last finished run or merge.
     public var parameters: AnalysisParameters?
+    /// Which participants and nights the index's Table 1 counts.
+    public var inclusion: InclusionRule = .none
 
     public init(databasePath: String, reportsDirectory: String, parameters: AnalysisParameters? = nil) {
         self.databasePath = databasePath; self.reportsDirectory = reportsDirectory; self.parameters = parameters
@@ -43,7 +45,7 @@ public struct ReportRender {
         }
         _ = ReportWriter.removeStaleTemporaryFiles(in: reportsDirectory)   // left by a killed render
         var builder = ReportBuilder(db: db, reportsDirectory: reportsDirectory, parameters: chosen)
-        builder.workers = .workQueue
+        builder.workers = .workQueue; builder.inclusion = inclusion
         builder.participants = ParticipantOption.remembered(runs: try db.allRuns())
         let result: (written: Int, unchanged: Int, nightsRendered: Int, nights: Int, skipped: [String])
         do { result = try builder.render(only: nil) } catch {

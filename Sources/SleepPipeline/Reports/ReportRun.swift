@@ -18,7 +18,7 @@ extension Pipeline {
         }
         var reporter = ReportBuilder(db: db, reportsDirectory: c.reportsDirectory, parameters: c.parameters)
         reporter.failures = summary.failures.map { ($0.path, PrintableText.escaped($0.error)) }
-        reporter.participants = c.participants
+        reporter.participants = c.participants; reporter.inclusion = c.inclusion
         reporter.workers = .workQueue
         let observer = progress   // the builder reports one step at a time, from its workers
         let rendered = try writingReports {

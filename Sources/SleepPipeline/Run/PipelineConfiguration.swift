@@ -37,6 +37,8 @@ public struct PipelineConfiguration: Sendable {
     public var ignored = IgnorePatterns()
     /// The study file the run read (``StudyFile``), recorded with its parameters.
     public var study: StudyFile.Stamp? = nil
+    /// `--min-valid-nights`, `--min-wear-hours`: which participants and nights the index's Table 1 counts.
+    public var inclusion: InclusionRule = .none
     /// `--rehash`: hash every file's content, even one whose stat matches the stored one (``FileStatFastPath``).
     public var rehash = false
     /// The racily-clean margin of ``FileStatFastPath`` (tests set 0).

@@ -17,6 +17,8 @@ public struct ReportBuilder: Sendable {
     private(set) var matcher = ParticipantMatcher(.file)
     /// Where the night pages are rendered (the pipeline lends its work queue's cores).
     public var workers: PageWorkers = .serial
+    /// Which participants and nights the index's Table 1 counts (`--min-valid-nights`, `--min-wear-hours`).
+    public var inclusion: InclusionRule = .none
 
     public init(db: SleepDatabase, reportsDirectory: String, parameters: AnalysisParameters) {
         self.db = db; self.reportsDirectory = reportsDirectory; self.parameters = parameters
@@ -107,7 +109,7 @@ public struct ReportBuilder: Sendable {
                                                                  + (try recordingLinks(linked)),
                                                          failures: try failures ?? db.latestRunFailures(commands: ["run", "nightly", "merge"]),
                                                          participants: entries, participantRule: participants.description,
-                                                         overviewCharts: overview.files),
+                                                         overviewCharts: overview.files, studyTable: studyTable(rows, catalog: catalog)),
                                      to: indexPath))
         return (written, unchanged, nightsRendered, overviews.count, skipped)
     }

@@ -22,6 +22,12 @@ struct Export: ParsableCommand {
           days       one row per participant day (noon to noon): minutes of
                      main and secondary sleep, naps, awake, not worn, no data;
                      included in the summaries, or why not
+          groups     Table 1: per participant group and night metric, n and
+                     mean ± SD over valid nights and over participants' means
+          inclusion  one row per participant: valid weekday/weekend nights,
+                     included by --min-valid-nights/--min-wear-hours or why not
+          exclusions one row per participant or night left out, with the reason
+          quality    one row per recording: wear, non-wear, gaps, calibration
         Column lists: docs/exports.md.
         """)
 
@@ -40,8 +46,10 @@ struct Export: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("SQLite database written by `sleepsta run`.", valueName: "file"))
     var db: String = "Data/sleepsta.sqlite"
 
-    @Option(name: .long, help: ArgumentHelp("For --what participants, periods and days: file, folder, folder:N or a participants CSV (id,group,path). Default: the last run's --participants.", valueName: "rule|file"))
+    @Option(name: .long, help: ArgumentHelp("For --what participants, periods, days and the study tables: file, folder, folder:N or a participants CSV (id,group,path). Default: the last run's --participants.", valueName: "rule|file"))
     var participants: String?
+
+    @OptionGroup var inclusion: InclusionOptions
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file (whole or not at all) instead of standard output.", valueName: "file"))
     var output: String?
@@ -49,6 +57,7 @@ struct Export: ParsableCommand {
     func run() throws {
         var configuration = ExportConfiguration(databasePath: db, table: what, interval: interval,
                                                 analysis: AnalysisSelection(analysis), outputPath: output)
+        configuration.inclusion = inclusion.rule
         let result: Exporter.Result
         do {
             if let participants { configuration.participants = try ParticipantOption.rule(participants) }

@@ -16,10 +16,11 @@ struct Nightly: ParsableCommand {
         """)
 
     @OptionGroup var options: PipelineOptions
+    @OptionGroup var inclusion: InclusionOptions
 
     func run() throws {
         // Options not given take the study file's keys, then the parameters of the last finished run.
-        var prepared = try StudyRun.prepare(options, command: "nightly")
+        var prepared = try StudyRun.prepare(options, inclusion: inclusion, command: "nightly")
         prepared.configuration.reportScope = .affected
         prepared.configuration.createsReportsDirectory = false
         try PipelineInvocation.execute(prepared, quietUnlessTerminal: true)

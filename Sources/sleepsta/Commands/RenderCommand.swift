@@ -20,9 +20,13 @@ struct Render: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Folder for index.html and one folder per night (created when missing).", valueName: "dir"))
     var reports: String = "Reports"
 
+    @OptionGroup var inclusion: InclusionOptions
+
     func run() throws {
         do {
-            let s = try ReportRender(databasePath: db, reportsDirectory: reports).run()
+            var render = ReportRender(databasePath: db, reportsDirectory: reports)
+            render.inclusion = inclusion.rule
+            let s = try render.run()
             print("render: \(s.nights) night(s) from \(db) with \(s.parameters.interval) intervals (the parameters of the last run; each method's key is in the index footer)")
             print("reports: \(reports)/index.html (\(s.written) file(s) written, \(s.unchanged) unchanged)")
             for why in s.skipped { FileHandle.standardError.write(Data("sleepsta: render: \(why)\n".utf8)) }

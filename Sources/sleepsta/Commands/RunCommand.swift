@@ -22,8 +22,10 @@ struct Run: ParsableCommand {
         """)
 
     @OptionGroup var options: PipelineOptions
+    @OptionGroup var inclusion: InclusionOptions
 
     func run() throws {
-        try PipelineInvocation.execute(try StudyRun.prepare(options, command: "run"), quietUnlessTerminal: false)
+        var prepared = try StudyRun.prepare(options, inclusion: inclusion, command: "run")
+        try PipelineInvocation.execute(prepared, quietUnlessTerminal: false)
     }
 }

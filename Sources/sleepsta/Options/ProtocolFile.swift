@@ -68,6 +68,8 @@ enum ProtocolFile {
                 lines.append("# \(row.key): none  (\(source(row.key)))")
             }
         }
+        lines.append("min-valid-nights = \(c.inclusion.minValidNights)  # \(source("min-valid-nights"))")
+        lines.append("min-wear-hours = \(NumberOption.text(c.inclusion.minWearHours))  # \(source("min-wear-hours"))")
         if let d = c.diary { lines.append("# diary sha256 \(d.digest)") }
         let ignore = c.ignored.globs
         lines.append(ignore.isEmpty ? "# ignore: none" : "ignore = [\(ignore.map(quoted).joined(separator: ", "))]  # \(source("ignore"))")

@@ -13,7 +13,7 @@ struct StudyRun {
     /// `protocol.toml`'s text (``ProtocolFile``).
     var protocolText: String
 
-    static func prepare(_ given: PipelineOptions, command: String) throws -> StudyRun {
+    static func prepare(_ given: PipelineOptions, inclusion: InclusionOptions = InclusionOptions(), command: String) throws -> StudyRun {
         let every = Set(RememberedParameter.all.map(\.key))
         var study = try StudyOptions(given)
         // A cron line without --study keeps the study file the last run read.
@@ -22,7 +22,10 @@ struct StudyRun {
             study = try StudyOptions(given, remembered: path)
         }
         let o = study.options
-        var notes = study.overrides
+        let rule = try inclusion.rule(study: study.study)
+        study.fromCommandLine.formUnion(inclusion.givenKeys)
+        study.fromStudy.subtract(inclusion.givenKeys)
+        var notes = study.overrides + rule.notes
         var taken: Set<String> = []
         var c: PipelineConfiguration
         if command == "nightly" {
@@ -37,6 +40,7 @@ struct StudyRun {
             }
         }
         c.study = study.study?.stamp
+        c.inclusion = rule.rule
         return StudyRun(configuration: c, options: o, notes: notes, protocolText: ProtocolFile.text(c, study: study, remembered: taken))
     }
 

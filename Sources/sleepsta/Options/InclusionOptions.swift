@@ -1,0 +1,55 @@
+import ArgumentParser
+import SleepCore
+
+/// The study inclusion rule (`export --what groups|inclusion|exclusions|quality` and the index's
+/// Table 1): which nights are valid and which participants have enough of them. 0 is no rule.
+struct InclusionOptions: ParsableArguments {
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Study tables: leave out a participant with fewer valid nights than this (0: no rule; default; run and nightly: the study file's min-valid-nights).", valueName: "N"))
+    var minValidNights: Int?
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Study tables: a scored night is valid when worn at least this many hours (0: every scored night; default; run and nightly: the study file's min-wear-hours).", valueName: "H"))
+    var minWearHours: Double?
+
+    func validate() throws {
+        if let minValidNights { try Self.checkNights(Double(minValidNights), option: "--min-valid-nights") }
+        if let minWearHours { try Self.checkHours(minWearHours, option: "--min-wear-hours") }
+    }
+
+    static func checkNights(_ n: Double, option: String) throws {
+        guard n >= 0, n <= 10_000, n == n.rounded() else { throw ValidationError("\(option) must be a whole number from 0 to 10000, got \(NumberOption.text(n))") }
+    }
+
+    static func checkHours(_ h: Double, option: String) throws {
+        guard h.isFinite, h >= 0, h <= 24 else { throw ValidationError("\(option) must be between 0 and 24, got \(NumberOption.text(h))") }
+    }
+
+    var rule: InclusionRule { InclusionRule(minValidNights: minValidNights ?? 0, minWearHours: minWearHours ?? 0) }
+
+    /// The rule of `run` and `nightly`: each value from the command line, else the study file's
+    /// key (checked as the option checks it), else 0; with a line for each option that overrides the file.
+    func rule(study: StudyFile?) throws -> (rule: InclusionRule, notes: [String]) {
+        var r = rule, notes: [String] = []
+        func fileValue(_ key: String) -> Double? {
+            if case .number(let n)? = study?.values[key] { return n }
+            return nil
+        }
+        if let n = fileValue("min-valid-nights"), let study {
+            do { try Self.checkNights(n, option: "min-valid-nights") } catch { throw ValidationError("study file \(study.place("min-valid-nights")): \(error)") }
+            if let given = minValidNights, Double(given) != n {
+                notes.append("--min-valid-nights \(given) overrides the study file's min-valid-nights \(NumberOption.text(n)) (\(study.place("min-valid-nights")))")
+            } else if minValidNights == nil { r.minValidNights = Int(n) }
+        }
+        if let h = fileValue("min-wear-hours"), let study {
+            do { try Self.checkHours(h, option: "min-wear-hours") } catch { throw ValidationError("study file \(study.place("min-wear-hours")): \(error)") }
+            if let given = minWearHours, given != h {
+                notes.append("--min-wear-hours \(NumberOption.text(given)) overrides the study file's min-wear-hours \(NumberOption.text(h)) (\(study.place("min-wear-hours")))")
+            } else if minWearHours == nil { r.minWearHours = h }
+        }
+        return (r, notes)
+    }
+
+    /// The keys the command line gives.
+    var givenKeys: Set<String> {
+        Set([minValidNights != nil ? "min-valid-nights" : nil, minWearHours != nil ? "min-wear-hours" : nil].compactMap { $0 })
+    }
+}
