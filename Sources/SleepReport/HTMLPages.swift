@@ -373,10 +373,11 @@ extension HTMLPages {
         }
         let bout = scorer.map { "sleep run (\($0))" } ?? "sustained inactivity bout"
         let ggir = a.parameters.nightMethod == .ggir
+        let diary = diaryGuider(w)
         let rows: [[String: String]] = [
             ["label": "Sleep period window (guider)", "ggir": "guider_onset – guider_wakeup",
              "value": "\(NumberText.clock(w.guiderOnsetUTC, tl))–\(NumberText.clock(w.guiderWakeupUTC, tl))",
-             "def": "HDCZA (van Hees 2018): the longest block without change in angle-z, on 5-s epochs"],
+             "def": diary.map { "in bed to out of bed from \($0) (GGIR's sleeplog guider)" } ?? "HDCZA (van Hees 2018): the longest block without change in angle-z, on 5-s epochs"],
             ["label": "Sleep onset", "ggir": "sleeponset", "value": NumberText.clock(m.sleepOnsetUTC, tl),
              "def": "start of the first \(bout) that overlaps the guider window"],
             ["label": "Wake time", "ggir": "wakeup", "value": NumberText.clock(m.wakeTimeUTC, tl),
@@ -391,7 +392,7 @@ extension HTMLPages {
             ["label": "Invalid in the sleep period", "ggir": "", "value": NumberText.minutes(w.invalidInSptMinutes),
              "def": ggir ? "invalid (GGIR's non-wear and clean-up): judged on angle-z imputed from the other days, counted in WASO" : "not worn or no data: neither sleep nor wake"],
             ["label": "Time in bed (TIB)", "ggir": "", "value": NumberText.minutes(m.timeInBedMinutes),
-             "def": "guider window widened to the sleep period (no diary: the guider stands in for lights off/on)"],
+             "def": diary.map { "\($0)'s in bed to out of bed, widened to the sleep period" } ?? "guider window widened to the sleep period (no diary: the guider stands in for lights off/on)"],
             ["label": "Sleep onset latency (SOL)", "ggir": "", "value": NumberText.minutes(m.sleepOnsetLatencyMinutes), "def": "TIB start to sleep onset"],
             ["label": "Sleep efficiency (SE)", "ggir": "", "value": NumberText.fixed(m.sleepEfficiencyPercent, 1) + " %", "def": "TST / TIB"],
             ["label": "Sleep maintenance efficiency (SME)", "ggir": "", "value": NumberText.fixed(m.sleepMaintenanceEfficiencyPercent, 1) + " %", "def": "TST / SPT"],
@@ -457,9 +458,17 @@ extension HTMLPages {
         return "\(NumberText.minutes(minutes)) (\(times))"
     }
 
+    /// The diary row that guided a wrist night's window (`the sleep diary (diary.csv row 5)`),
+    /// nil when HDCZA found it.
+    static func diaryGuider(_ w: WearableNightSummary) -> String? {
+        guard let g = w.guider, g.hasPrefix("sleeplog ("), g.hasSuffix(")") else { return nil }
+        return String(g.dropFirst("sleeplog (".count).dropLast())
+    }
+
     /// The wearable night's quality facts (valid hours, non-wear, invalid share).
     static func wearableFacts(_ a: NightAnalysis, _ tl: UTCOffsetTimeline) -> [[String: String]] {
         guard let w = a.wearable else { return [] }
+        let guided = ["label": "Time in bed from", "value": diaryGuider(w) ?? "no diary row: HDCZA's window stands in for lights off/on"]
         if a.parameters.nightMethod == .ggir {
             var rows: [[String: String]] = [
                 ["label": "Valid data", "value": "\(NumberText.fixed(w.validHours, 1)) h (GGIR includenightcrit: 16 h)"],
@@ -471,13 +480,14 @@ extension HTMLPages {
                 rows.append(["label": "Invalid in the sleep window, the hour before it or the half hour after it", "value": NumberText.minutes(near)])
             }
             rows.append(["label": "Day sleeper (daysleeper)", "value": w.daysleeper ? "yes: the window was searched from 18:00 to 18:00" : "no"])
-            return rows
+            return [guided] + rows
         }
         var rows: [[String: String]] = [
             ["label": "Valid (worn) data", "value": "\(NumberText.fixed(w.validHours, 1)) h (GGIR includenightcrit: 16 h)"],
             ["label": "Not worn", "value": "\(NumberText.minutes(w.nonWearMinutes)) (GGIR's 2013 rule, less still sleep, plus the rest of the time a device lay still at one angle)"],
             ["label": "Still, but worn", "value": stillWornText(w, tl)],
             ["label": "Laid down (added to GGIR's non-wear)", "value": laidDownText(w, tl)],
+            ["label": "Not worn by the diary (nonwear rows)", "value": spansText(w.diaryNotWornSpansUTC, tl) ?? "none"],
             ["label": "No data", "value": NumberText.minutes(w.noDataMinutes)],
             ["label": "Fraction of the night invalid (fraction_night_invalid)", "value": NumberText.fixed(w.fractionNightInvalid, 3)],
         ]
@@ -486,7 +496,7 @@ extension HTMLPages {
             rows.append(["label": "Not worn in the sleep window, the hour before it or the half hour after it", "value": NumberText.minutes(near)])
         }
         rows.append(["label": "Day sleeper (daysleeper)", "value": w.daysleeper ? "yes: the window was searched from 18:00 to 18:00" : "no"])
-        return rows
+        return [guided] + rows
     }
 
     static func wearableParameterRows(_ a: NightAnalysis) -> [[String: String]] {
@@ -507,7 +517,7 @@ extension HTMLPages {
             ["label": "Interval length", "value": "\(p.interval) (\(p.interval.seconds) s), for the chart, the interval table and phases"],
             ["label": "Epochs", "value": "5 s (GGIR ws3): ENMO, angle-z (GGIR's rolling median), MAD"],
             ["label": "Non-wear", "value": "GGIR 2013: 60-min windows every 15 min; an axis is still when its SD < 13 mg and range < 50 mg; non-wear when 2 of 3 axes are still"],
-            ["label": "Sleep period window", "value": "HDCZA (GGIR defaults: 5-min window, 10th percentile × 15 constrained to 0.13–0.50°, blocks > 30 min, gaps < 60 min filled); invalid epochs count as movement; day-sleeper re-run 18:00–18:00"],
+            ["label": "Sleep period window", "value": "a sleep diary row where one guides the night (GGIR's sleeplog), else HDCZA (GGIR defaults: 5-min window, 10th percentile × 15 constrained to 0.13–0.50°, blocks > 30 min, gaps < 60 min filled); invalid epochs count as movement; day-sleeper re-run 18:00–18:00"],
             ["label": "Sleep / wake", "value": WearableNightMethod.sleepWakeText(p.sleepAlgorithm)],
             ["label": "Night included", "value": "at least \(NumberText.fixed(WearableNightMethod.minimumValidHours, 0)) h of worn data (GGIR includenightcrit)"],
             ["label": "Deep phase", "value": "sleep intervals at or below the \(Int(p.deepQuantile * 100))th percentile of the night's sleep ENMO"],

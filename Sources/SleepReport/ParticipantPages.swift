@@ -93,6 +93,7 @@ enum ParticipantTemplates {
     static let participant = """
     {{> head}}
     <body>
+    <!-- \(ReportBuilder.participantPageMarker) -->
     <p class="nav"><a href="../../index.html">← all participants and nights</a> · <a href="../../definitions.html">definitions</a></p>
     <h1>Participant {{id}}</h1>
     <p class="sub">{{#hasGroup}}group {{group}} · {{/hasGroup}}{{scored}} of {{nights}} scored{{insufficient}} · participants: {{rule}}</p>

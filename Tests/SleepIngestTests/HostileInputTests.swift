@@ -70,7 +70,7 @@ struct HostileInputTests {
         #expect(d.problems.count == 1 && d.problems[0].contains("row 3") && d.problems[0].contains("not on the night of 2024-06-14"))
         let use = d.use(nightDates: ["smith, john.csv": ["2024-06-14"]])
         #expect(use.applied == 1)
-        #expect(use.problems.filter { $0.contains("nobody") } == ["diary.csv rows 4, 5: id 'nobody' matches no recording (ids match a path, a file name with or without its extension, or a folder name)"])
+        #expect(use.problems.filter { $0.contains("nobody") } == ["diary.csv rows 4, 5: id 'nobody' matches no recording (ids match a path, a file name with or without its extension, or a folder name; if it is a participant id, --participants FILE with a table id,group,path maps ids to files)"])
         // In bed at 02:30 on the night summer time starts in Berlin: that time does not exist.
         let spring = try SleepDiary.parse("id,night,in_bed,out_of_bed\nalex,2024-03-30,02:30,09:00\n", path: "spring.csv")
         let berlin = try #require(ZoneTimeline.timeline(identifier: "Europe/Berlin"))

@@ -56,7 +56,9 @@ struct ReportFolderTests {
         let rule = try ParticipantOption.rule(table)
         let summary = try w.run(tz: "Europe/Berlin") { $0.participants = rule; $0.participantsOption = table }
         #expect(summary.failures.isEmpty, "\(summary.failures)")
-        #expect(summary.participantProblems.count == 2, "\(summary.participantProblems)")
+        // The two colliding files are in no row: a line each.
+        #expect(summary.participantProblems.count == 4, "\(summary.participantProblems)")
+        #expect(summary.participantProblems.filter { $0.contains("is in no row, so it is a participant of its own") }.count == 2)
         #expect(summary.participantProblems.contains { $0.hasPrefix("\(table) row 3: id 'P' is in group 'b' here but in group 'a' in row 2") })
         #expect(summary.participantProblems.contains { $0.hasPrefix("\(table) row 4: path 'n1.csv' is already participant 'P''s (row 2)") })
         var c = PipelineConfiguration(dataDirectory: w.data, databasePath: w.db, reportsDirectory: w.reports)
@@ -64,7 +66,7 @@ struct ReportFolderTests {
         let text = RunSummaryText.render(summary, configuration: c)
         #expect(text.contains("row 3: id 'P' is in group 'b'"), "\(text)")
         let stored = try SleepDatabase(path: w.db).latestRunFailures(commands: ["run"])
-        #expect(stored.filter { $0.path == table }.count == 2, "\(stored)")
+        #expect(stored.filter { $0.path == table }.count == 4, "\(stored)")
 
         // Six participants (P twice, x?, the crafted id, and the two colliding files on their own), six pages.
         let index = try String(contentsOfFile: w.reports + "/index.html", encoding: .utf8)

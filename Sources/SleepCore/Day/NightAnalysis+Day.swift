@@ -20,7 +20,8 @@ extension NightAnalysis {
     }
 
     /// The minutes of a day whose method gave none: by the wrist epochs' non-wear as the method
-    /// judged it, else by the file's epochs, else by the per-second series' samples.
+    /// judged it, else by the file's epochs (not worn where a diary's `nonwear` row says so), else
+    /// by the per-second series' samples.
     static func dayMinutes(_ night: NightData, analysis a: NightAnalysis) -> DayMinutes {
         let W = night.window, periods = a.periods ?? []
         if let e = night.epochs, e.count > 0, let w = a.wearable {
@@ -28,7 +29,9 @@ extension NightAnalysis {
                              periods: periods, carriedUntilUTC: nil)
         }
         if let f = night.epochFile {
-            return .fromCoverage(window: W, hasData: { t in t + 60 > f.startUTC && t < f.endUTC }, periods: periods)
+            let off = night.diaryNotWornUTC
+            return .fromCoverage(window: W, hasData: { t in t + 60 > f.startUTC && t < f.endUTC },
+                                 notWorn: { t in off.contains { $0[0] <= t && t < $0[1] } }, periods: periods)
         }
         let s = night.series
         return .fromCoverage(window: W, hasData: { t in

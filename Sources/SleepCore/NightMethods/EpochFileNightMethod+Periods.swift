@@ -35,7 +35,7 @@ extension EpochFileNightMethod {
             sp.kind = kind ?? SleepPeriod.otherKind(sleepPeriodMinutes: sp.sleepPeriodMinutes)
             return sp
         }
-        var candidates = night.diaryPeriods.compactMap { g in
+        var candidates = night.diarySleeps.compactMap { g in
             period(scored.epoch(atOrAfter: g.startUTC)..<scored.epoch(atOrAfter: g.endUTC), kind: g.kind == .nap ? .nap : nil, source: .diary)
         }
         candidates += NightAnalysis.fileRestPeriods(night, main: main)

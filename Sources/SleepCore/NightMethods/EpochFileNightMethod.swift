@@ -120,7 +120,8 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
         summary.format = series.format
         let bed = Self.bedRecording(series, column: column, family: family, night: night)
         if family != .acceleration {
-            Self.markNonWear(series, column: &column, family: family, parameters: p, inBed: bed.isAccepted, summary: &summary)
+            Self.markNonWear(series, column: &column, family: family, parameters: p, inBed: bed.isAccepted, summary: &summary,
+                             diaryNotWornUTC: night.diaryNotWornUTC)
         }
         let covered = series.coveredSeconds(column)
         if covered < p.minimumCoverageSeconds, let off = summary.nonWearMinutes, off * 60 >= Double(p.minimumCoverageSeconds) {
@@ -213,8 +214,9 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
 
     /// Not worn: runs of zero counts of ``nonWearMinutes`` or more (the device off the wrist), except
     /// inside a rest interval the device software marked, an ActiLife sleep period or a recording
-    /// of the time in bed (`inBed`), and wherever the file's own off-wrist channel says so. Their
-    /// epochs become missing in `column`; the summary keeps how much each rule decided.
+    /// of the time in bed (`inBed`), and wherever the file's own off-wrist channel or a sleep diary's
+    /// `nonwear` row (`diaryNotWornUTC`, `[from, to)` UTC) says so. Their epochs become missing in
+    /// `column`; the summary keeps how much each rule decided.
     ///
     /// In bed, zero counts are immobility, not the device off: Actiware scores a still stretch in
     /// a rest interval as sleep and takes "not worn" only from its off-wrist channel (Actiware 5
@@ -222,7 +224,8 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
     /// QUT's data set (a PSG night, Actiwatch on the wrist throughout) holds 4 h of zero counts
     /// that Actiware scored as sleep.
     static func markNonWear(_ series: EpochNightSeries, column: inout EpochNightSeries.Column, family: EpochActivityFamily,
-                            parameters p: AnalysisParameters, inBed: Bool, summary: inout EpochFileNightSummary) {
+                            parameters p: AnalysisParameters, inBed: Bool, summary: inout EpochFileNightSummary,
+                            diaryNotWornUTC: [[Int64]] = []) {
         let zeroRuns = Self.zeroRunNonWear(column.values, epochSeconds: series.epochSeconds)
         var off = zeroRuns
         // Inside a rest interval the device software marked, a long still stretch is sleep it
@@ -250,6 +253,9 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
             let byChannel = off.indices.filter { offWrist.values[$0] >= 0.5 }
             for i in byChannel { off[i] = true }
             if !byChannel.isEmpty { summary.nonWearOffWristMinutes = Double(byChannel.count) * E }
+        }
+        for span in diaryNotWornUTC where span.count == 2 {
+            for i in off.indices where !column.values[i].isNaN && series.epochStartUTC(i) >= span[0] && series.epochStartUTC(i) < span[1] { off[i] = true }
         }
         let stillInBed = off.indices.filter { zeroRuns[$0] && !off[$0] }.count
         if inBed && stillInBed > 0 { summary.stillInBedMinutes = Double(stillInBed) * E }

@@ -14,6 +14,10 @@ public struct NightData: Sendable {
     /// The diary's other periods of the day (a split night's other sleep, naps), each with its own
     /// time in bed: a method that finds several periods a day makes each a period of source `diary`.
     public var diaryPeriods: [DiaryPeriodGuide] = []
+    /// The diary's sleep periods of the day (its `sleep` and `nap` rows besides the main one).
+    public var diarySleeps: [DiaryPeriodGuide] { diaryPeriods.filter { $0.kind != .nonwear } }
+    /// The diary's spans of the device off the wrist (`nonwear` rows): `[from, to)` UTC seconds.
+    public var diaryNotWornUTC: [[Int64]] { diaryPeriods.filter { $0.kind == .nonwear }.map { [$0.startUTC, $0.endUTC] } }
     /// The whole recording's 5-s epochs, for a method that looks at the other days (GGIR parity:
     /// its imputation and non-wear clean-up); nil when the pipeline did not supply them.
     public var recordingEpochs: WearableEpochs? = nil
@@ -54,9 +58,10 @@ public struct TimeInBedGuide: Sendable, Hashable, Codable {
 
 /// A period of a day that a sleep diary names besides the night's main time in bed: the other
 /// half of a split night (another `sleep` row of the night) or a nap (a `nap` row), with its own
-/// time in bed.
+/// time in bed; or a span the diary says the device was off (a `nonwear` row), which the methods
+/// that judge wear take as not worn.
 public struct DiaryPeriodGuide: Sendable, Hashable, Codable {
-    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable { case sleep, nap }
+    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable { case sleep, nap, nonwear }
     public var kind: Kind
     public var startUTC: Int64
     public var endUTC: Int64

@@ -24,7 +24,10 @@ struct WearableNightAnalysis {
 
     init(night: NightData, parameters: AnalysisParameters, stored: WearableEpochs, judgesStillness: Bool = true) {
         self.night = night; self.parameters = parameters; self.judgesStillness = judgesStillness
-        let (all, stillStretches, grown) = judgesStillness ? StillWearCheck.applied(stored) : (stored, [], [])
+        let (judged, stillStretches, grown) = judgesStillness ? StillWearCheck.applied(stored) : (stored, [], [])
+        // The diary's non-wear rows: off the wrist, whatever the data and the still-wear check say.
+        var all = judged
+        all.markNotWorn(night.diaryNotWornUTC)
         self.all = all; self.stillStretches = stillStretches
         laidDown = grown.map { [all.epochStartUTC($0.lowerBound), all.epochStartUTC($0.upperBound)] }
         range = all.slice(from: night.window.startUTC, to: night.window.endUTC)
@@ -43,6 +46,8 @@ struct WearableNightAnalysis {
         let turns = stillStretches.filter(\.wornByTurns).compactMap { within([all.epochStartUTC($0.startEpoch), all.epochStartUTC($0.endEpoch)]) }
         s.stillBetweenTurnsSpansUTC = turns.isEmpty ? nil : turns
         s.laidDownSpansUTC = laidDown.compactMap(within)
+        let diary = night.diaryNotWornUTC.compactMap(within)
+        s.diaryNotWornSpansUTC = diary.isEmpty ? nil : diary
         s.temperatureDecides = StillWearCheck.isLive(all.temperature) ? true : nil
         return s
     }
@@ -78,7 +83,7 @@ struct WearableNightAnalysis {
             let finder = WearableDayPeriods(epochs: e, window: W, threshold: summary.hdczaThresholdDegrees ?? .nan, states: states)
             others = finder.find(main: main.map { ($0.inBedStartUTC, $0.inBedEndUTC) })
             // The diary's rows first: a period found in the data gives way to the row that names it.
-            others.periods = SleepPeriod.others(night.diaryPeriods.compactMap(finder.diaryPeriod) + others.periods, besides: main)
+            others.periods = SleepPeriod.others(night.diarySleeps.compactMap(finder.diaryPeriod) + others.periods, besides: main)
         }
         let periods = (main.map { [$0] } ?? []) + others.periods
         a.periods = periods.isEmpty ? nil : periods

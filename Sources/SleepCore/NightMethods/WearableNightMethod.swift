@@ -223,13 +223,15 @@ public struct WearableNightSummary: Sendable, Equatable, Codable {
     /// Stillness at one attitude that the method added to GGIR's non-wear: the rest of the time a
     /// laid-down device lay there, and shorter rests outside the sleep window (``StillWearCheck``).
     public var laidDownSpansUTC: [[Int64]]? = nil
+    /// The sleep diary's `nonwear` rows within the night's epochs: not worn, whatever the data say.
+    public var diaryNotWornSpansUTC: [[Int64]]? = nil
     /// `e` with the non-wear flags as the method judged them: ``stillWornSpansUTC`` worn,
-    /// ``laidDownSpansUTC`` not worn (the stored flags are GGIR's rule's).
+    /// ``laidDownSpansUTC`` and ``diaryNotWornSpansUTC`` not worn (the stored flags are GGIR's rule's).
     public func judgedNonWear(_ e: WearableEpochs) -> WearableEpochs {
         var result = e
         let step = Int64(WearableEpochs.epochSeconds)
         if invalidSpansUTC != nil { result.nonWear = .init(repeating: false, count: e.count) }
-        for (spans, flag) in [(stillWornSpansUTC, false), (laidDownSpansUTC, true), (invalidSpansUTC, true)] {
+        for (spans, flag) in [(stillWornSpansUTC, false), (laidDownSpansUTC, true), (invalidSpansUTC, true), (diaryNotWornSpansUTC, true)] {
             for span in spans ?? [] where span.count == 2 {
                 let from = max(0, Int((span[0] - e.startUTC + step - 1) / step)), to = min(e.count, Int((span[1] - e.startUTC + step - 1) / step))
                 for k in from..<max(from, to) { result.nonWear[k] = flag }

@@ -54,19 +54,75 @@ public enum ParticipantsTable {
             let here = "\(path) row \(r.row.map(String.init) ?? "?")"
             if let first = byPath[r.path] {
                 if first.id != r.id {
-                    problems.append("\(here): path '\(r.path)' is already participant '\(first.id)''s (row \(first.row.map(String.init) ?? "?")); this row's id '\(r.id)' is ignored for it")
+                    problems.append("\(here): path '\(r.path)' is already participant '\(first.id)''s (row \(first.row.map(String.init) ?? "?")); this row's id '\(r.id)' is ignored for it (expected one id per path)")
                 }
             } else {
                 byPath[r.path] = r
             }
             if let first = byID[r.id] {
                 if first.group != r.group {
-                    problems.append("\(here): id '\(r.id)' is in group '\(r.group)' here but in group '\(first.group)' in row \(first.row.map(String.init) ?? "?"); the two are kept apart as two participants")
+                    problems.append("\(here): id '\(r.id)' is in group '\(r.group)' here but in group '\(first.group)' in row \(first.row.map(String.init) ?? "?"); the two are kept apart as two participants (expected one group per id)")
                 }
             } else {
                 byID[r.id] = r
             }
         }
         return problems
+    }
+
+    /// Every mistake of the table against the recordings, one line each, in row order and then
+    /// recording order: ``contradictions(_:path:)``, rows whose path names no recording (a typo in
+    /// a path; `present` are the files of the data folder, stored or failed), and stored
+    /// `recordings` that no row names (each is a participant of its own, which a table seldom means).
+    public static func problems(_ rows: [ParticipantTableRow], path: String, recordings: [String], present: [String] = []) -> [String] {
+        var problems = contradictions(rows, path: path)
+        // What a row's path may be for a file to be its: the whole path, the file name, a folder holding it.
+        func keys(_ file: String) -> [String] {
+            let parts = file.split(separator: "/").map(String.init)
+            return [file] + parts.suffix(1) + (1..<max(1, parts.count)).map { parts.prefix($0).joined(separator: "/") }
+        }
+        let all = Array(Set(recordings + present)).sorted()
+        let known = Set(all.flatMap(keys))
+        let names = rows.map(\.path)
+        for r in rows where !known.contains(r.path) {
+            let nearest = Self.nearest(r.path, among: all)
+            problems.append("\(path) row \(r.row.map(String.init) ?? "?"): path '\(r.path)' matches no recording under --data "
+                            + "(expected a recording's path relative to --data, a folder holding recordings, or a file name"
+                            + (nearest.map { "; the nearest is '\($0)'" } ?? "") + ")")
+        }
+        let named = Set(names)
+        for file in recordings.sorted() where !keys(file).contains(where: named.contains) {
+            problems.append("\(path): recording '\(file)' is in no row, so it is a participant of its own named by its path (expected a row id,group,\(file))")
+        }
+        return problems
+    }
+
+    /// The recording path (or file name) closest to `text` by edit distance, when it is close
+    /// (at most a third of its length off): the path meant by a typo. Nil for a large data folder,
+    /// where comparing with every path would cost more than the hint is worth.
+    static func nearest(_ text: String, among paths: [String]) -> String? {
+        guard paths.count <= 20_000, text.count <= 256 else { return nil }
+        let target = Array(text.unicodeScalars)
+        var best: (String, Int)? = nil
+        for p in paths {
+            for candidate in Set([p, String(p.split(separator: "/").last ?? "")]) where abs(candidate.unicodeScalars.count - target.count) <= target.count / 3 {
+                let d = editDistance(target, Array(candidate.unicodeScalars))
+                if d <= max(1, target.count / 3), d < (best?.1 ?? .max) { best = (candidate, d) }
+            }
+        }
+        return best?.0
+    }
+
+    static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+        guard !a.isEmpty else { return b.count }
+        var previous = Array(0...b.count), current = previous
+        for i in 1...a.count {
+            current[0] = i
+            for j in stride(from: 1, through: b.count, by: 1) {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
     }
 }

@@ -8,6 +8,8 @@ import SleepCore
 /// CSV with a header row; column titles, any case (`_`, `-` and spaces alike):
 /// - `id` (or `recording`, `participant`): matches a recording whose path, file name, file name
 ///   without extension, or one of its folder names is this text (`user_1` matches `user_1/Actigraph.csv`);
+///   with a participants table (``bind(participants:)``), a participant id matches that
+///   participant's recordings (`S02`, as diaries are usually keyed);
 /// - `night` (or `date`): the evening's date, `YYYY-MM-DD` (the night of 2024-03-30 runs into the 31st);
 /// - `in_bed` (or `lights_off`, `bedtime`), `out_of_bed` (or `lights_on`, `wake`, `rise`): local clock
 ///   times `HH:MM[:SS]`, or `YYYY-MM-DD HH:MM[:SS]`. A bare time at or after noon is on the night's
@@ -16,7 +18,8 @@ import SleepCore
 ///   rows (a split night: asleep 22:45–01:50, up, asleep again 03:50–06:50) and `nap` rows: each is
 ///   a sleep period of the day with its own time in bed. The longest `sleep` row is the night's
 ///   time in bed (the main period, which the night's row and metrics report); the others are
-///   periods beside it (``DiaryPeriodGuide``). Non-wear rows are kept and listed.
+///   periods beside it (``DiaryPeriodGuide``). A `nonwear` row marks its span not worn (the
+///   methods that judge wear take it as off the wrist, whatever the data say).
 ///
 /// Rows that cannot be used (a bad date or time, end not after start, a sleep or nap row that
 /// overlaps an earlier one of the same night, an id that matches no recording) are reported with
@@ -38,7 +41,13 @@ public struct SleepDiary: Sendable {
     /// Problems found while reading, each naming its row.
     public var problems: [String]
     /// A digest of the usable rows: part of the analysis key, so that a changed diary re-analyses.
+    /// With a participants table bound, the table's rows of the diary's participant ids are in it too.
     public var digest: String
+    /// The digest of the rows alone, before a table was bound.
+    private var rowsDigest = ""
+    /// The participants table bound (``bind(participants:)``), and the diary's ids that are its participant ids.
+    private var table: ParticipantMatcher? = nil
+    private var participantIDs: Set<String> = []
 
     static let idTitles: Set<String> = ["id", "recording", "participant", "participant_id", "subject", "file"]
     static let nightTitles: Set<String> = ["night", "date", "night_date"]
@@ -92,7 +101,7 @@ public struct SleepDiary: Sendable {
         }
         var hasher = FNV1a()
         for e in entries { hasher.add("\(e.id)|\(e.night)|\(e.startLocal)|\(e.endLocal)|\(e.kind.rawValue);") }
-        return SleepDiary(path: path, entries: entries, problems: problems, digest: hasher.hex)
+        return SleepDiary(path: path, entries: entries, problems: problems, digest: hasher.hex, rowsDigest: hasher.hex)
     }
 
     /// The text's lines without line ends, byte-order mark or trailing blank lines; a row longer
@@ -212,6 +221,28 @@ public struct SleepDiary: Sendable {
         return h * 3600 + m * 60 + s
     }
 
+    /// Matches ids that are participant ids of `rule`'s table (`--participants FILE`) to that
+    /// participant's recordings; any other rule unbinds. Which files such an id names is part of
+    /// what the diary says, so those table rows join the digest: another table re-analyses, while
+    /// a diary none of whose ids is a participant id keeps its digest.
+    public mutating func bind(participants rule: ParticipantRule) {
+        guard case .table(let rows) = rule else { table = nil; participantIDs = []; digest = rowsDigest; return }
+        participantIDs = Set(rows.map(\.id)).intersection(entries.map(\.id))
+        table = ParticipantMatcher(rule)
+        var hasher = FNV1a()
+        hasher.add(rowsDigest)
+        for r in rows where participantIDs.contains(r.id) { hasher.add("\(r.id)>\(r.path);") }
+        digest = participantIDs.isEmpty ? rowsDigest : hasher.hex
+    }
+
+    /// Whether row id `id` names the recording at `path`: ``matches(id:recordingPath:)``, or `id` is
+    /// the recording's participant in the bound participants table.
+    public func applies(_ id: String, to path: String) -> Bool {
+        if Self.matches(id: id, recordingPath: path) { return true }
+        guard let table, participantIDs.contains(id) else { return false }
+        return table.participant(recordingPath: path).id == id
+    }
+
     /// Whether a diary id names the recording at `path` (relative to the data folder).
     public static func matches(id: String, recordingPath path: String) -> Bool {
         if id == path { return true }
@@ -230,9 +261,10 @@ public struct SleepDiary: Sendable {
     }
 
     /// What the diary says of a recording's night: the main time in bed (the longest `sleep` row;
-    /// the first of equals) and the day's other periods (other `sleep` rows, `nap` rows), in time order.
+    /// the first of equals) and the day's other periods (other `sleep` rows, `nap` rows, and the
+    /// spans of `nonwear` rows), in time order.
     public func guides(recordingPath: String, night: NightWindow, timeline: UTCOffsetTimeline) -> DiaryGuides {
-        let rows = entries.filter { $0.kind != .nonwear && $0.night == night.date && Self.matches(id: $0.id, recordingPath: recordingPath) }
+        let rows = entries.filter { $0.night == night.date && applies($0.id, to: recordingPath) }
         let name = (path as NSString).lastPathComponent
         func span(_ e: Entry) -> (Int64, Int64)? {
             let start = timeline.utcSecond(atLocal: e.startLocal), end = timeline.utcSecond(atLocal: e.endLocal)
@@ -248,21 +280,34 @@ public struct SleepDiary: Sendable {
         }
         for e in rows where e.row != main?.row {
             guard let s = span(e) else { continue }
-            result.others.append(DiaryPeriodGuide(kind: e.kind == .nap ? .nap : .sleep, startUTC: s.0, endUTC: s.1,
+            let kind = DiaryPeriodGuide.Kind(rawValue: e.kind.rawValue) ?? .sleep
+            result.others.append(DiaryPeriodGuide(kind: kind, startUTC: s.0, endUTC: s.1,
                                                   source: "the sleep diary (\(name) row \(e.row))"))
         }
         result.others.sort { $0.startUTC < $1.startUTC }
         return result
     }
 
-    /// How the diary's rows meet the stored nights: how many rows there are (sleep and nap rows and
-    /// unusable ones; non-wear rows are kept, not counted), how many guide a night, and one line per
-    /// row that guides none, naming the row and why.
+    /// How the diary's rows meet the stored nights: how many rows there are (every kind, and
+    /// unusable ones), how many apply to a night, the same by kind, and one line per row that
+    /// applies to none, naming the row and why.
     public struct Use: Sendable {
         public var path: String
         public var rows: Int
         public var applied: Int
         public var problems: [String]
+        /// Usable rows of each kind, and of those the rows applied to a night.
+        public var rowsByKind: [Entry.Kind: Int] = [:]
+        public var appliedByKind: [Entry.Kind: Int] = [:]
+        /// Rows that could not be read (a bad date or time, an overlap).
+        public var unusable = 0
+
+        /// `sleep 10 of 11, nap 1 of 2, nonwear 1 of 1, 1 unusable` (kinds the diary has).
+        public var byKindText: String {
+            let kinds = [Entry.Kind.sleep, .nap, .nonwear].filter { (rowsByKind[$0] ?? 0) > 0 }
+                .map { "\($0.rawValue) \(appliedByKind[$0] ?? 0) of \(rowsByKind[$0] ?? 0)" }
+            return (kinds + (unusable > 0 ? ["\(unusable) unusable"] : [])).joined(separator: ", ")
+        }
     }
 
     /// The diary's use over `nightDates` (each stored recording's path with its nights' evening
@@ -277,21 +322,21 @@ public struct SleepDiary: Sendable {
     /// hour off, where the clock goes on.
     public func use(nightDates: [String: Set<String>], timelines: [String: UTCOffsetTimeline] = [:]) -> Use {
         var problems = self.problems
-        var guiding = 0
+        var applied: [Entry.Kind: Int] = [:]
         var unmatched: [(id: String, rows: [Int])] = []
         for e in entries {
-            let recordings = nightDates.filter { Self.matches(id: e.id, recordingPath: $0.key) }
+            let recordings = nightDates.filter { applies(e.id, to: $0.key) }
             if recordings.isEmpty {
                 if let k = unmatched.firstIndex(where: { $0.id == e.id }) { unmatched[k].rows.append(e.row) } else { unmatched.append((e.id, [e.row])) }
-            } else if e.kind != .nonwear && !recordings.values.contains(where: { $0.contains(e.night.description) }) {
+            } else if !recordings.values.contains(where: { $0.contains(e.night.description) }) {
                 problems.append("\(path) row \(e.row): '\(e.id)' has no night of \(e.night) (nights run noon to noon, named by their evening)")
-            } else if e.kind != .nonwear {
+            } else {
                 let placed = recordings.keys.compactMap { timelines[$0] }
                 if let tl = placed.first, tl.utcSecond(atLocal: e.endLocal) <= tl.utcSecond(atLocal: e.startLocal) {
                     problems.append("\(path) row \(e.row): \(LocalClock.hhmm(localSecond: e.startLocal)) to \(LocalClock.hhmm(localSecond: e.endLocal)) spans no time on the recording's clock (the hour skipped when summer time starts): not applied")
                     continue
                 }
-                guiding += 1
+                applied[e.kind, default: 0] += 1
                 for (recording, _) in recordings {
                     guard let tl = timelines[recording] else { continue }
                     for (label, local) in [("in bed", e.startLocal), ("out of bed", e.endLocal)]
@@ -303,13 +348,19 @@ public struct SleepDiary: Sendable {
         }
         for u in unmatched {
             let rows = u.rows.prefix(5).map(String.init).joined(separator: ", ") + (u.rows.count > 5 ? ", … (\(u.rows.count) rows)" : "")
-            problems.append("\(path) row\(u.rows.count > 1 ? "s" : "") \(rows): id '\(u.id)' matches no recording (ids match a path, a file name with or without its extension, or a folder name)")
+            problems.append("\(path) row\(u.rows.count > 1 ? "s" : "") \(rows): id '\(u.id)' matches no recording "
+                            + (table == nil ? "(ids match a path, a file name with or without its extension, or a folder name; if it is a participant id, --participants FILE with a table id,group,path maps ids to files)"
+                                            : "nor a participant id of the participants table (ids match a participant id, a path, a file name with or without its extension, or a folder name)"))
         }
-        return Use(path: path, rows: entries.filter { $0.kind != .nonwear }.count + self.problems.count, applied: guiding, problems: problems)
+        var use = Use(path: path, rows: entries.count + self.problems.count, applied: applied.values.reduce(0, +), problems: problems)
+        use.rowsByKind = Dictionary(grouping: entries, by: \.kind).mapValues(\.count)
+        use.appliedByKind = applied
+        use.unusable = self.problems.count
+        return use
     }
 
     /// Rows whose id matches none of `recordingPaths`.
     public func unmatchedRows(recordingPaths: [String]) -> [Entry] {
-        entries.filter { e in !recordingPaths.contains { Self.matches(id: e.id, recordingPath: $0) } }
+        entries.filter { e in !recordingPaths.contains { applies(e.id, to: $0) } }
     }
 }

@@ -104,7 +104,7 @@ public struct Pipeline {
         try handleGoneRecordings(scan: folder, db: db, summary: &summary)
         if let diary = c.diary { try reportDiaryProblems(diary, db: db, summary: &summary) }
         if case .table(let rows) = c.participants {
-            summary.participantProblems = ParticipantsTable.contradictions(rows, path: c.participantsOption ?? "--participants")
+            summary.participantProblems = ParticipantsTable.problems(rows, path: c.participantsOption ?? "--participants", recordings: try storing { try db.recordingPaths() }, present: summary.failures.map(\.path))
         }
         affected.formUnion(try rederive(db: db, runID: run.id, summary: &summary))
         try renderReports(db: db, run: run, previous: previous, affected: affected, summary: &summary)

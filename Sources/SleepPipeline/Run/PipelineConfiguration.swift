@@ -23,14 +23,14 @@ public struct PipelineConfiguration: Sendable {
     /// `--prune`: remove stored recordings whose file is no longer in the data folder, with their
     /// nights and report folders. Without it they are kept, and the summary says so.
     public var prune = false
-    /// `--diary FILE`: a sleep diary whose rows guide time in bed of their nights (``SleepDiary``).
-    /// Setting it puts its digest into the parameters, so a new or changed diary re-analyses.
+    /// `--diary FILE`: a sleep diary whose rows guide their nights (``SleepDiary``); its digest goes into the parameters
+    /// (a changed diary re-analyses), its participant ids match through ``participants`` (``SleepDiary/bind(participants:)``).
     public var diary: SleepDiary? = nil {
-        didSet { parameters.diaryDigest = diary?.digest }
+        didSet { let rule = participants; diary?.bind(participants: rule); parameters.diaryDigest = diary?.digest }
     }
-    /// `--participants`: how recordings map to participants on the index, the participant pages
-    /// and `export --what participants` (each file by default).
-    public var participants: ParticipantRule = .file
+    /// `--participants`: how recordings map to participants on the index, the participant pages,
+    /// `export --what participants` and the diary's participant ids (each file by default).
+    public var participants: ParticipantRule = .file { didSet { let rule = participants; diary?.bind(participants: rule) } }
     /// `--participants` as given (a rule or a table's path), remembered for `nightly` and `render`.
     public var participantsOption: String? = nil
     /// Files under the data folder that are not recordings: the study file's `ignore` and `--ignore`.
@@ -113,8 +113,8 @@ public struct RunSummary: Sendable {
     public var twins: [(path: String, storedAs: String)] = []
     /// How the sleep diary (`--diary`) was used, nil without one.
     public var diary: SleepDiary.Use?
-    /// The participants table's rows that contradict an earlier row (``ParticipantsTable/contradictions(_:path:)``),
-    /// each naming its row; stored with the run in `run_failures` under the table's path.
+    /// The participants table's mistakes (``ParticipantsTable/problems(_:path:recordings:present:)``), each naming
+    /// its row or recording; stored with the run in `run_failures` under the table's path (warnings: exit 0).
     public var participantProblems: [String] = []
     /// The kinds of recording whose nights this run analysed: the summary names each one's method
     /// and analysis key, not the phone method's alone.

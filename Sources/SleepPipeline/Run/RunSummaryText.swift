@@ -41,11 +41,11 @@ public enum RunSummaryText {
         lines += s.notRecordings.prefix(maximumListedFailures).map { "not a recording: \(PrintableText.escaped($0.path)) (\($0.kind))" }
             + (s.notRecordings.count > maximumListedFailures ? ["… and \(s.notRecordings.count - maximumListedFailures) more not recordings"] : [])
         if let d = s.diary {
-            lines.append("diary: \(d.applied) of \(d.rows) row(s) applied (\(d.path))" + (d.applied == 0 ? ": none, so the run exits 1" : ""))
+            lines.append("diary: \(d.applied) of \(d.rows) row(s) applied (\(d.path)): \(d.byKindText)" + (d.applied == 0 ? "; none, so the run exits 1" : ""))
             lines += listed(d.problems.map(PrintableText.escaped), more: " (stored in run_failures)")
         }
         if !s.participantProblems.isEmpty {
-            lines.append("participants: \(Plural.count(s.participantProblems.count, "row")) contradict an earlier row (\(c.participantsOption ?? "--participants"))")
+            lines.append("participants: \(Plural.count(s.participantProblems.count, "mistake")) in the table, each below; the other rows apply (\(c.participantsOption ?? "--participants"))")
             lines += listed(s.participantProblems.map(PrintableText.escaped), more: " (stored in run_failures)")
         }
         if !s.failures.isEmpty {

@@ -65,6 +65,8 @@ extension ReportBuilder {
             let page = HTMLPages.participantPage(input)
             outcomes.append(try ReportWriter.write(page, to: directory + "/index.html"))
         }
+        // The pages of a grouping the run no longer has would be listed nowhere and stay wrong.
+        _ = try removeStaleParticipantFolders(written: Set(entries.map { folders[$0.summary.participant] ?? Self.participantFolder($0.summary.participant.id) }))
         return outcomes
     }
 }
