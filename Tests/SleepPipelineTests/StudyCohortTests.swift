@@ -90,8 +90,9 @@ struct StudyCohortTests {
         n["participant"] = n["recording"].str.split("/").str[0]
         n = n.merge(p[["id", "group"]], left_on="participant", right_on="id")
         scored = n[(n["status"] == "scored") & n["total_sleep_time_min"].notna()]
-        for group, rows in scored.groupby("group"):
-            r = g[(g["group"] == group) & (g["metric"] == "total_sleep_time_min")].iloc[0]
+        # Table 1 has a row per group, metric and method (parameters_key): methods are not pooled.
+        for (group, key), rows in scored.groupby(["group", "parameters_key"]):
+            r = g[(g["group"] == group) & (g["parameters_key"] == key) & (g["metric"] == "total_sleep_time_min")].iloc[0]
             assert int(r["nights"]) == len(rows), (group, r["nights"], len(rows))
             assert abs(r["nights_mean"] - rows["total_sleep_time_min"].mean()) < 0.01, (group, r["nights_mean"])
             if len(rows) > 1:
@@ -99,6 +100,7 @@ struct StudyCohortTests {
             means = rows.groupby("participant")["total_sleep_time_min"].mean()
             assert int(r["participants"]) == len(means), (group, r["participants"], len(means))
             assert abs(r["participants_mean"] - means.mean()) < 0.01, (group, r["participants_mean"])
+        assert scored.groupby(["group", "parameters_key"]).ngroups >= 3
         print("ok", len(scored))
         """
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import SleepCore
+import SleepIngest
 
 /// The study inclusion rule (`export --what groups|inclusion|exclusions|quality` and the index's
 /// Table 1): which nights are valid and which participants have enough of them. 0 is no rule.
@@ -27,7 +28,7 @@ struct InclusionOptions: ParsableArguments {
 
     /// The rule of `run` and `nightly`: each value from the command line, else the study file's
     /// key (checked as the option checks it), else 0; with a line for each option that overrides the file.
-    func rule(study: StudyFile?) throws -> (rule: InclusionRule, notes: [String]) {
+    func resolved(study: StudyFile?) throws -> (rule: InclusionRule, notes: [String]) {
         var r = rule, notes: [String] = []
         func fileValue(_ key: String) -> Double? {
             if case .number(let n)? = study?.values[key] { return n }

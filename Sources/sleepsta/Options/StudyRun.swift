@@ -22,7 +22,7 @@ struct StudyRun {
             study = try StudyOptions(given, remembered: path)
         }
         let o = study.options
-        let rule = try inclusion.rule(study: study.study)
+        let rule = try inclusion.resolved(study: study.study)
         study.fromCommandLine.formUnion(inclusion.givenKeys)
         study.fromStudy.subtract(inclusion.givenKeys)
         var notes = study.overrides + rule.notes
