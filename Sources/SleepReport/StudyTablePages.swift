@@ -29,8 +29,9 @@ enum StudyTablePages {
         let names = NightMetricAverages.metrics.map { $0.unit.isEmpty ? $0.label : "\($0.label) (\($0.unit))" }
         return [
             "hasStudyTable": true,
-            "minWear": table.rule.minWearHours > 0 ? CSVFormat.number(table.rule.minWearHours) : "",
-            "minNights": table.rule.minValidNights > 0 ? String(table.rule.minValidNights) : "",
+            // A section over an empty string still renders: no rule is `false`, which hides its words.
+            "minWear": table.rule.minWearHours > 0 ? CSVFormat.number(table.rule.minWearHours) as Any : false,
+            "minNights": table.rule.minValidNights > 0 ? String(table.rule.minValidNights) as Any : false,
             "metricNames": names,
             "studyGroups": table.groups.map { g -> [String: Any] in
                 ["name": g.name, "participants": String(g.participants), "nights": String(g.nights),

@@ -64,7 +64,8 @@ extension ReportBuilder {
                                                           extraLinks: Self.comparisonLinks(in: reportsDirectory, db: db) + (try recordingLinks(paths)),
                                                           failures: try failures ?? db.latestRunFailures(commands: ["run", "nightly", "merge"]),
                                                           participants: try participantEntries(rows, recordingPaths: paths),
-                                                          participantRule: participants.description),
+                                                          participantRule: participants.description,
+                                                          studyTable: studyTable(rows, catalog: catalog)),
                                       to: indexPath)
     }
 }
