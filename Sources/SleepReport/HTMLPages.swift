@@ -220,7 +220,7 @@ public enum HTMLPages {
     public static func indexPage(_ rows: [IndexRow], parameters: AnalysisParameters, extraLinks: [(href: String, label: String)] = [],
                                  failures: [(path: String, error: String)] = [], participants: [ParticipantIndexEntry] = [],
                                  participantRule: String = ParticipantRule.file.description, overviewCharts: [String] = ["overview.png"],
-                                 studyTable: StudyTable? = nil) -> String {
+                                 studyTables: [StudyTableSection] = []) -> String {
         // Nights with too little data for an analysis are listed apart, not among the nights.
         let apart = rows.filter { $0.analysis?.status == .insufficientData }
         let listed = rows.filter { $0.analysis?.status != .insufficientData }
@@ -242,7 +242,7 @@ public enum HTMLPages {
             "failureCount": String(failures.count),
         ]
         context.merge(indexLinks(extraLinks)) { first, _ in first }
-        context.merge(StudyTablePages.context(studyTable)) { first, _ in first }
+        context.merge(StudyTablePages.context(studyTables)) { first, _ in first }
         return library.render(context, withTemplate: "index") ?? ""
     }
 

@@ -5,43 +5,61 @@ import SleepStore
 /// metric over the valid nights and over the participants' means, then the participants and
 /// nights the inclusion rule leaves out, with their reasons. The markup is the `study` partial of
 /// the index; its context is ``context(_:)``.
+/// One method's Table 1: the nights one night-analysis method scored (one parameters key),
+/// under the heading that names the method.
+public struct StudyTableSection: Sendable {
+    public var method: String
+    public var table: StudyTable
+    public init(method: String, table: StudyTable) { self.method = method; self.table = table }
+}
+
 enum StudyTablePages {
     static let template = """
     {{#hasStudyTable}}<h2 id="table-1">Table 1: nights by group</h2>
-    <p class="def">Per group: participants and valid nights (scored{{#minWear}}, worn at least {{minWear}} h{{/minWear}}{{#minNights}}; participants with at least {{minNights}} valid nights{{/minNights}}); each metric as mean ± SD over the valid nights, and over the participants' means. A weekend night starts on a Friday or Saturday evening. <code>sleepsta export --what groups</code> writes this table.</p>
+    <p class="def">Per group: participants and valid nights (scored{{#minWear}}, worn at least {{minWear}} h{{/minWear}}{{#minNights}}; participants with at least {{minNights}} valid nights{{/minNights}}); each metric as mean ± SD over the valid nights, and over the participants' means. A weekend night starts on a Friday or Saturday evening. Methods are not pooled: each method's nights have their own table. <code>sleepsta export --what groups</code> writes these tables.</p>
+    {{#studyTables}}{{#hasMethodHeading}}<h3 id="table-1-{{anchor}}">{{method}}</h3>{{/hasMethodHeading}}
     <table class="stack">
     <tr><th>Group</th><th>n participants</th><th>n nights</th>{{#metricNames}}<th>{{.}}</th>{{/metricNames}}</tr>
     {{#studyGroups}}<tr><td data-label="Group">{{name}}</td><td class="num" data-label="n participants">{{participants}}</td><td class="num" data-label="n nights">{{nights}}</td>{{#cells}}<td class="num" data-label="{{label}}">{{overNights}}<br><span class="def">{{overParticipants}}</span></td>{{/cells}}</tr>
     {{/studyGroups}}
     </table>
+    {{/studyTables}}
     <p class="def">Each cell: over nights, then (below) over participants' means.</p>
     {{#hasStudyExclusions}}<h3 id="exclusions">Left out of Table 1 ({{studyExclusionCount}})</h3>
     <table class="stack">
-    <tr><th>Participant</th><th>Group</th><th>Night</th><th>Reason</th></tr>
-    {{#studyExclusions}}<tr><td data-label="Participant">{{participant}}</td><td data-label="Group">{{group}}</td><td data-label="Night">{{night}}</td><td data-label="Reason">{{reason}}</td></tr>
+    <tr><th>Participant</th><th>Group</th><th>Method</th><th>Night</th><th>Reason</th></tr>
+    {{#studyExclusions}}<tr><td data-label="Participant">{{participant}}</td><td data-label="Group">{{group}}</td><td data-label="Method">{{method}}</td><td data-label="Night">{{night}}</td><td data-label="Reason">{{reason}}</td></tr>
     {{/studyExclusions}}
     </table>{{/hasStudyExclusions}}{{/hasStudyTable}}
     """
 
     /// The partial's context; nothing shows without a table or without nights.
-    static func context(_ table: StudyTable?) -> [String: Any] {
-        guard let table, !table.participants.isEmpty else { return ["hasStudyTable": false] }
+    static func context(_ sections: [StudyTableSection]) -> [String: Any] {
+        let shown = sections.filter { !$0.table.participants.isEmpty }
+        guard let first = shown.first else { return ["hasStudyTable": false] }
         let names = NightMetricAverages.metrics.map { $0.unit.isEmpty ? $0.label : "\($0.label) (\($0.unit))" }
+        let rule = first.table.rule
         return [
             "hasStudyTable": true,
             // A section over an empty string still renders: no rule is `false`, which hides its words.
-            "minWear": table.rule.minWearHours > 0 ? CSVFormat.number(table.rule.minWearHours) as Any : false,
-            "minNights": table.rule.minValidNights > 0 ? String(table.rule.minValidNights) as Any : false,
+            "minWear": rule.minWearHours > 0 ? CSVFormat.number(rule.minWearHours) as Any : false,
+            "minNights": rule.minValidNights > 0 ? String(rule.minValidNights) as Any : false,
             "metricNames": names,
-            "studyGroups": table.groups.map { g -> [String: Any] in
-                ["name": g.name, "participants": String(g.participants), "nights": String(g.nights),
-                 "cells": zip(g.statistics, names).map { s, label in
-                     ["label": label, "overNights": meanSD(s.nights), "overParticipants": meanSD(s.participants)]
+            "studyTables": shown.enumerated().map { index, section -> [String: Any] in
+                ["method": section.method, "anchor": String(index + 1), "hasMethodHeading": shown.count > 1,
+                 "studyGroups": section.table.groups.map { g -> [String: Any] in
+                     ["name": g.name, "participants": String(g.participants), "nights": String(g.nights),
+                      "cells": zip(g.statistics, names).map { s, label in
+                          ["label": label, "overNights": meanSD(s.nights), "overParticipants": meanSD(s.participants)]
+                      }]
                  }]
             },
-            "hasStudyExclusions": !table.exclusions.isEmpty, "studyExclusionCount": String(table.exclusions.count),
-            "studyExclusions": table.exclusions.map { e in
-                ["participant": e.participant.id, "group": e.group, "night": e.nightID ?? "all nights", "reason": e.reason]
+            "hasStudyExclusions": shown.contains { !$0.table.exclusions.isEmpty },
+            "studyExclusionCount": String(shown.map(\.table.exclusions.count).reduce(0, +)),
+            "studyExclusions": shown.flatMap { section in
+                section.table.exclusions.map { e in
+                    ["participant": e.participant.id, "group": e.group, "method": section.method, "night": e.nightID ?? "all nights", "reason": e.reason]
+                }
             },
         ]
     }
@@ -55,14 +73,28 @@ enum StudyTablePages {
 }
 
 extension ReportBuilder {
-    /// Table 1 over the index's rows (the analyses the pages show), under ``inclusion``.
-    func studyTable(_ rows: [IndexRow], catalog: [String: NightCatalogEntry]) -> StudyTable {
-        StudyTable.compute(rows.map { r in
-            StudyNight(participant: r.participant, nightID: r.nightID, date: r.date, recordingPath: r.recordingPath,
-                       status: r.analysis?.status.rawValue ?? "not analysed",
-                       wearHours: StudyNight.wearHours(coverageSeconds: catalog[r.nightID]?.coverageSeconds ?? 0,
-                                                       notWornInSleepPeriodMinutes: r.analysis?.metrics?.notWornInSleepPeriodMinutes),
-                       metrics: r.analysis?.status == .scored ? r.analysis?.metrics : nil)
-        }, rule: inclusion)
+    /// Table 1 over the index's rows (the analyses the pages show), under ``inclusion``: one
+    /// table per parameters key, as `export --what groups` writes them, so a phone night's
+    /// movement sums are never averaged with a wearable's sleep times. Nights without an
+    /// analysis stand under the method their kind would run.
+    func studyTables(_ rows: [IndexRow], catalog: [String: NightCatalogEntry]) -> [StudyTableSection] {
+        let byKey = Dictionary(grouping: rows) { r -> String in
+            let p = r.analysis?.parameters ?? parameters
+            return NightAnalysisMethods.method(for: r.analysis?.kind ?? catalog[r.nightID]?.kind ?? .phoneInBed, parameters: p).parametersKey(p)
+        }
+        return byKey.keys.sorted().map { key in
+            let own = byKey[key]!
+            let sample = own.first!
+            let p = sample.analysis?.parameters ?? parameters
+            let method = NightAnalysisMethods.method(for: sample.analysis?.kind ?? catalog[sample.nightID]?.kind ?? .phoneInBed, parameters: p)
+            let table = StudyTable.compute(own.map { r in
+                StudyNight(participant: r.participant, nightID: r.nightID, date: r.date, recordingPath: r.recordingPath,
+                           status: r.analysis?.status.rawValue ?? "not analysed",
+                           wearHours: StudyNight.wearHours(coverageSeconds: catalog[r.nightID]?.coverageSeconds ?? 0,
+                                                           notWornInSleepPeriodMinutes: r.analysis?.metrics?.notWornInSleepPeriodMinutes),
+                           metrics: r.analysis?.status == .scored ? r.analysis?.metrics : nil)
+            }, rule: inclusion)
+            return StudyTableSection(method: "\(method.kind.rawValue): \(method.algorithm(p))", table: table)
+        }
     }
 }

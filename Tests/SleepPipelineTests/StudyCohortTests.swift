@@ -101,7 +101,7 @@ struct StudyCohortTests {
             assert int(r["participants"]) == len(means), (group, r["participants"], len(means))
             assert abs(r["participants_mean"] - means.mean()) < 0.01, (group, r["participants_mean"])
         assert scored.groupby(["group", "parameters_key"]).ngroups >= 3
-        print("ok", len(scored))
+        print("ok", len(scored), g["parameters_key"].nunique())
         """
 
     @Test("Table 1, quality and the nights' flags load in pandas, and Table 1 is what pandas computes from the nights",
@@ -117,5 +117,10 @@ struct StudyCohortTests {
         }
         let check = try Pandas.run(Self.pandasCheck, arguments: [w.root])
         #expect(check.status == 0 && check.output.hasPrefix("ok"), "\(check.output)")
+        // The index shows the export's tables: one per method, never one pooling them.
+        let keys = Int(check.output.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? -1
+        let index = try String(contentsOfFile: w.reports + "/index.html", encoding: .utf8)
+        #expect(index.components(separatedBy: "<h3 id=\"table-1-").count - 1 == keys, "\(keys) parameter sets in groups.csv")
+        for kind in ["phone-in-bed: ", "wearable-24h: ", "epoch-file: "] { #expect(index.contains(kind), "no Table 1 for \(kind)") }
     }
 }

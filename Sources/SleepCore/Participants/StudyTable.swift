@@ -131,11 +131,12 @@ public struct StudyTable: Sendable, Equatable {
         }
         let groupNames = Set(byParticipant.keys.map(groupName)).sorted()
         let groups = groupNames.map { name -> Group in
-            let members = valid.filter { groupName($0.key) == name }
-            let all = members.values.flatMap { $0 }
+            // In participant order, so the sums (and a mean that rounds at .x5) are the same on every run.
+            let members = valid.filter { groupName($0.key) == name }.sorted { $0.key < $1.key }.map(\.value)
+            let all = members.flatMap { $0 }
             let statistics = NightMetricAverages.metrics.map { m -> Statistic in
                 let overNights = summary(all.compactMap { $0.metrics.flatMap(m.value) })
-                let means = members.values.compactMap { own in summary(own.compactMap { $0.metrics.flatMap(m.value) }).mean }
+                let means = members.compactMap { own in summary(own.compactMap { $0.metrics.flatMap(m.value) }).mean }
                 return Statistic(metric: m.name, label: m.label, unit: m.unit, nights: overNights, participants: summary(means))
             }
             return Group(name: name, participants: members.count, nights: all.count, statistics: statistics)

@@ -65,7 +65,7 @@ extension ReportBuilder {
                                                           failures: try failures ?? db.latestRunFailures(commands: ["run", "nightly", "merge"]),
                                                           participants: try participantEntries(rows, recordingPaths: paths),
                                                           participantRule: participants.description,
-                                                          studyTable: studyTable(rows, catalog: catalog)),
+                                                          studyTables: studyTables(rows, catalog: catalog)),
                                       to: indexPath)
     }
 }

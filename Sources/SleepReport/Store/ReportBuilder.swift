@@ -109,7 +109,7 @@ public struct ReportBuilder: Sendable {
                                                                  + (try recordingLinks(linked)),
                                                          failures: try failures ?? db.latestRunFailures(commands: ["run", "nightly", "merge"]),
                                                          participants: entries, participantRule: participants.description,
-                                                         overviewCharts: overview.files, studyTable: studyTable(rows, catalog: catalog)),
+                                                         overviewCharts: overview.files, studyTables: studyTables(rows, catalog: catalog)),
                                      to: indexPath))
         return (written, unchanged, nightsRendered, overviews.count, skipped)
     }
