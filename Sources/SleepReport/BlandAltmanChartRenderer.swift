@@ -131,10 +131,32 @@ extension BlandAltmanChartRenderer {
             yTicks = BlandAltmanChartRenderer.ticks(min: yLo, max: yHi)
         }
 
-        /// A margin of 4 % of the range on each side, so that no point sits on the frame.
+        /// A margin of 4 % of the range on each side, so that no point sits on the frame. Values
+        /// all (nearly) equal, e.g. differences that are zero by design, get a fixed span of
+        /// ±1 unit or ±5 % of the value, whichever is wider, so that ticks stay round numbers
+        /// instead of steps of a millionth.
         static func padded(_ v: [Double]) -> (Double, Double) {
-            let lo = v.min()!, hi = v.max()!, m = Swift.max((hi - lo) * 0.04, 1e-6 * Swift.max(1, abs(hi)))
+            let lo = v.min()!, hi = v.max()!
+            if hi - lo < 1e-3 * Swift.max(1, abs(hi)) {
+                let centre = (lo + hi) / 2, half = Swift.max(1, abs(centre) * 0.05)
+                return (centre - half, centre + half)
+            }
+            let m = (hi - lo) * 0.04
             return (lo - m, hi + m)
+        }
+
+        /// Label baselines for lines at `ys` (pixels, any order), moved apart so that consecutive
+        /// labels are at least `gap` apart (coinciding lines, e.g. limits equal to the bias, get
+        /// stacked labels instead of overprinted ones); same order as `ys`.
+        static func labelBaselines(_ ys: [Int32], gap: Int32) -> [Int32] {
+            let order = ys.indices.sorted { ys[$0] < ys[$1] }
+            var out = ys
+            var previous: Int32? = nil
+            for i in order {
+                if let p = previous, out[i] < p + gap { out[i] = p + gap }
+                previous = out[i]
+            }
+            return out
         }
 
         func px(_ v: Double) -> Int32 {
@@ -177,13 +199,18 @@ extension BlandAltmanChartRenderer {
         func drawAgreementLines() {
             gdImageSetThickness(im, 2 * s)
             let limit = BlandAltmanChartRenderer.colour(BlandAltmanChartRenderer.limitColour)
-            drawLine(at: chart.upperLimit, "+1.96 SD", limit, dashed: true)
-            drawLine(at: chart.lowerLimit, "−1.96 SD", limit, dashed: true)
-            drawLine(at: chart.bias, "bias", BlandAltmanChartRenderer.colour(BlandAltmanChartRenderer.biasColour), dashed: false)
+            let lines: [(Double, String, Int32, Bool)] = [
+                (chart.upperLimit, "+1.96 SD", limit, true), (chart.bias, "bias", BlandAltmanChartRenderer.colour(BlandAltmanChartRenderer.biasColour), false),
+                (chart.lowerLimit, "−1.96 SD", limit, true),
+            ].compactMap { v, name, c, dashed in v.flatMap { $0.isFinite ? ($0, name, c, dashed) : nil } }
+            let baselines = Self.labelBaselines(lines.map { py($0.0) + 4 * s }, gap: 13 * s)
+            // Dashed limits first, the solid bias on top.
+            for k in lines.indices.filter({ lines[$0].3 }) + lines.indices.filter({ !lines[$0].3 }) {
+                drawLine(at: lines[k].0, lines[k].1, lines[k].2, dashed: lines[k].3, labelY: baselines[k])
+            }
         }
 
-        private func drawLine(at v: Double?, _ name: String, _ c: Int32, dashed: Bool) {
-            guard let v, v.isFinite else { return }
+        private func drawLine(at v: Double, _ name: String, _ c: Int32, dashed: Bool, labelY: Int32) {
             let y = py(v)
             if dashed {
                 var x = left
@@ -191,7 +218,7 @@ extension BlandAltmanChartRenderer {
             } else {
                 gdImageLine(im, left, y, left + plotW, y, c)
             }
-            text("\(name) \(BlandAltmanChartRenderer.label(v))", x: left + plotW + 8 * s, y: y + 4 * s, size: 9, colour: c)
+            text("\(name) \(BlandAltmanChartRenderer.label(v))", x: left + plotW + 8 * s, y: labelY, size: 9, colour: c)
         }
 
         /// Nights: translucent discs, so coinciding nights show darker.

@@ -94,9 +94,13 @@ public enum ComparisonPages {
             "phaseAccuracy": percent(n.grid.phases.accuracy), "phaseKappa": NumberText.fixed(n.grid.phases.cohenKappa, 3),
         ] }
         let referenceAwakenings = pair.referenceAwakenings
+        let unpooled = pair.nights.count - pair.pooledNightCount
         return [
-            "fewNights": pair.nights.count < minimumNightsForAgreement, "minimumNights": String(minimumNightsForAgreement),
-            "reference": pair.reference.description, "test": pair.test.description, "nights": String(pair.nights.count), "nightsText": Plural.count(pair.nights.count, "night"),
+            "nightsText": Plural.count(pair.pooledNightCount, "night"), "methodRows": methodRows(pair),
+            "hasUnpooled": unpooled > 0, "unpooledText": Plural.count(unpooled, "night"),
+            "unpooledKinds": pair.methods.filter { !$0.metricsDependOnInterval }.map(\.kind.rawValue).joined(separator: " and "),
+            "fewNights": pair.pooledNightCount < minimumNightsForAgreement, "minimumNights": String(minimumNightsForAgreement),
+            "reference": pair.reference.description, "test": pair.test.description, "nights": String(pair.nights.count),
             "metrics": metrics, "cell": IntervalLength(seconds: g.cellSeconds)?.description ?? "\(g.cellSeconds)s",
             "swCells": String(g.sleepWake.total), "swAccuracy": percent(g.sleepWake.accuracy), "swKappa": NumberText.fixed(g.sleepWake.cohenKappa, 3),
             "phaseCells": String(g.phases.total), "phaseAccuracy": percent(g.phases.accuracy), "phaseKappa": NumberText.fixed(g.phases.cohenKappa, 3),
@@ -110,6 +114,21 @@ public enum ComparisonPages {
             "either": String(pair.eitherAwakenings), "eitherText": Plural.count(pair.eitherAwakenings, "awakening"),
             "perNight": perNight,
         ]
+    }
+
+    /// One row per method and metric: each method's own agreement, so that per-epoch methods
+    /// (zero differences by design) are seen apart from the per-interval ones.
+    static func methodRows(_ pair: IntervalLengthComparison.Pair) -> [[String: String]] {
+        pair.methods.flatMap { method in
+            method.metrics.map { m in
+                let d = decimals(m.metric), ba = m.blandAltman
+                return ["method": method.kind.rawValue, "depends": method.metricsDependOnInterval ? "yes" : "no (per epoch)",
+                        "name": "\(m.metric.abbreviation) (\(m.metric.rawValue))", "n": String(m.count),
+                        "bias": NumberText.fixed(ba?.bias, d + 1), "sd": NumberText.fixed(ba?.standardDeviation, d + 1),
+                        "loa": ba?.lowerLimitOfAgreement.map { "\(NumberText.fixed($0, d + 1)) to \(NumberText.fixed(ba?.upperLimitOfAgreement, d + 1))" } ?? "–",
+                        "icc": NumberText.fixed(m.intraclassCorrelation, 3)]
+            }
+        }
     }
 
     static func nightContext(_ c: IntervalLengthComparison, index k: Int, info: ComparisonReportInput.NightInfo) -> [String: Any] {
@@ -219,7 +238,8 @@ public enum ComparisonPages {
 
     /// The Bland–Altman plot of one metric of a pair.
     public static func blandAltmanChart(_ pair: IntervalLengthComparison.Pair, metric: ComparedMetric) -> BlandAltmanChart {
-        let points = pair.nights.compactMap { n -> BlandAltmanChart.Point? in
+        // The nights of the statistics beside the plot: per-interval methods only.
+        let points = pair.nights.filter(\.metricsDependOnInterval).compactMap { n -> BlandAltmanChart.Point? in
             guard let r = n.referenceValue(metric), let t = n.testValue(metric) else { return nil }
             return BlandAltmanChart.Point(mean: (r + t) / 2, difference: t - r)
         }

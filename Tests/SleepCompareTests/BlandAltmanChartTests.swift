@@ -40,3 +40,30 @@ struct BlandAltmanChartTests {
         #expect(bytes.count > 1000)
     }
 }
+
+@Suite("Bland–Altman chart without variance")
+struct BlandAltmanZeroVarianceTests {
+    @Test("all differences 0: a ±1 axis with round ticks, and stacked line labels")
+    func zeroDifferences() throws {
+        let (lo, hi) = BlandAltmanChartRenderer.Plot.padded([0, 0, 0, 0])
+        #expect(lo == -1 && hi == 1)
+        let ticks = BlandAltmanChartRenderer.ticks(min: lo, max: hi)
+        let step = ticks[1] - ticks[0]
+        #expect(step >= 0.1 && ticks.count <= 9, "\(ticks)")
+        let labels = ticks.map { BlandAltmanChartRenderer.tickLabel($0, step: step) }
+        #expect(labels.allSatisfy { $0.count <= 4 }, "\(labels)")
+        #expect(Set(labels).count == labels.count)
+        // A mean shared by every night: ±5 % around it.
+        let (xLo, xHi) = BlandAltmanChartRenderer.Plot.padded([420, 420])
+        #expect(xLo == 399 && xHi == 441)
+        // Three lines on one pixel row: labels 13 px apart, in line order.
+        #expect(BlandAltmanChartRenderer.Plot.labelBaselines([300, 300, 300], gap: 13) == [300, 313, 326])
+        #expect(BlandAltmanChartRenderer.Plot.labelBaselines([100, 300, 90], gap: 13) == [103, 300, 90])
+        let points = (0..<5).map { BlandAltmanChart.Point(mean: 400 + Double($0) * 10, difference: 0) }
+        let chart = BlandAltmanChart(title: "TIB: 15m − 10m, 5 nights", xAxisLabel: "mean (min)", yAxisLabel: "difference (min)",
+                                     points: points, bias: 0, lowerLimit: 0, upperLimit: 0)
+        let bytes = BlandAltmanChartRenderer().png(chart)
+        #expect(bytes.count > 1000)
+        try Data(bytes).write(to: URL(fileURLWithPath: NSTemporaryDirectory() + "sleepsta-bland-altman-zero.png"))
+    }
+}

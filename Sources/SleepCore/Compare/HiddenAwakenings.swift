@@ -10,7 +10,13 @@
 /// The other direction counts as much: an awakening of the longer hypnogram during which the
 /// reference scores sleep throughout **appears** only at the longer length (a grid that cuts the
 /// data differently can make a wake interval out of wake epochs the shorter grid split between
-/// two sleep intervals). The awakenings found by either length are the reference's plus those.
+/// two sleep intervals).
+///
+/// The awakenings found by either length are the larger of two counts: the reference's plus
+/// those found only by the test, and the test's plus those hidden by it. Each count starts from
+/// one length's own awakenings, so the result is never below either length's count, even where
+/// one length splits an awakening in two that the other sees as one (then neither split part is
+/// "found only" by its length, and a count from the other length alone would miss one).
 public struct HiddenAwakenings: Sendable, Equatable, Codable {
     /// Awakenings of the reference hypnogram.
     public var referenceAwakenings: Int
@@ -25,18 +31,22 @@ public struct HiddenAwakenings: Sendable, Equatable, Codable {
     public var appearedCount: Int { appeared.count }
     /// Wake minutes of the awakenings only the test length found (at the test resolution).
     public var appearedMinutes: Double { appeared.reduce(0) { $0 + $1.minutes } }
-    /// Awakenings found by either length: the reference's, and the test's that the reference lacks.
-    public var eitherCount: Int { referenceAwakenings + appearedCount }
+    /// Awakenings of the test hypnogram.
+    public var testAwakenings: Int
+    /// Awakenings found by either length: never below ``referenceAwakenings`` nor ``testAwakenings``.
+    public var eitherCount: Int { max(referenceAwakenings + appearedCount, testAwakenings + hiddenCount) }
 
-    public init(referenceAwakenings: Int, hidden: [IntervalHypnogram.Bout], appeared: [IntervalHypnogram.Bout] = []) {
+    public init(referenceAwakenings: Int, hidden: [IntervalHypnogram.Bout], appeared: [IntervalHypnogram.Bout], testAwakenings: Int) {
         self.referenceAwakenings = referenceAwakenings; self.hidden = hidden; self.appeared = appeared
+        self.testAwakenings = testAwakenings
     }
 
     public static func compute(reference: IntervalHypnogram, test: IntervalHypnogram) -> HiddenAwakenings {
         let bouts = reference.awakenings
         return HiddenAwakenings(referenceAwakenings: bouts.count,
                                 hidden: bouts.filter { asleepThroughout($0, in: test) },
-                                appeared: test.awakenings.filter { asleepThroughout($0, in: reference) })
+                                appeared: test.awakenings.filter { asleepThroughout($0, in: reference) },
+                                testAwakenings: test.awakenings.count)
     }
 
     /// Whether every interval of `hypnogram` overlapping the bout is sleep (outside the hypnogram

@@ -19,6 +19,10 @@ public struct IntervalLengthComparison: Sendable, Equatable {
     /// One night's comparison of a pair of lengths.
     public struct PairNight: Sendable, Equatable {
         public var nightID: String
+        /// The night-analysis method (recording kind) of the night.
+        public var kind: RecordingKind = .phoneInBed
+        /// Whether the method scores sleep/wake per interval, so that its metrics depend on the length.
+        public var metricsDependOnInterval = true
         /// Metric values at the reference and test lengths, in ``ComparedMetric/allCases`` order.
         public var reference: [Double?]
         public var test: [Double?]
@@ -35,14 +39,32 @@ public struct IntervalLengthComparison: Sendable, Equatable {
         public func testValue(_ metric: ComparedMetric) -> Double? { test[ComparedMetric.allCases.firstIndex(of: metric)!] }
     }
 
+    /// The agreement of one method's nights (one recording kind) of a pair.
+    public struct MethodAgreement: Sendable, Equatable {
+        public var kind: RecordingKind
+        /// Whether this method's metrics depend on the interval length (phones); the others'
+        /// differ by design only in the phase minutes.
+        public var metricsDependOnInterval: Bool
+        public var nightCount: Int
+        /// One per ``ComparedMetric``, in `allCases` order.
+        public var metrics: [MetricAgreement]
+        public func agreement(_ metric: ComparedMetric) -> MetricAgreement { metrics[ComparedMetric.allCases.firstIndex(of: metric)!] }
+    }
+
     /// A longer length compared with the reference.
     public struct Pair: Sendable, Equatable {
         public var reference: IntervalLength
         public var test: IntervalLength
-        /// Nights scored at both lengths, in input order.
+        /// Nights scored at both lengths, in input order (every method).
         public var nights: [PairNight]
-        /// One per ``ComparedMetric``, in `allCases` order.
+        /// One per ``ComparedMetric``, in `allCases` order, over the nights whose method scores per
+        /// interval (``PairNight/metricsDependOnInterval``) only: nights of per-epoch methods have
+        /// zero differences by design and would inflate n and the ICC.
         public var metrics: [MetricAgreement]
+        /// Per method (recording kind), in ``RecordingKind/allCases`` order, kinds without nights left out.
+        public var methods: [MethodAgreement] = []
+        /// Nights that enter ``metrics``.
+        public var pooledNightCount: Int { nights.filter(\.metricsDependOnInterval).count }
         /// Cells of all nights pooled.
         public var pooledGrid: CommonGridAgreement
         public var referenceAwakenings: Int { nights.reduce(0) { $0 + $1.hiddenAwakenings.referenceAwakenings } }
@@ -103,18 +125,29 @@ public struct IntervalLengthComparison: Sendable, Equatable {
                                                    gridOriginUTC: night.windowStartUTC, cellSeconds: cell)
             pooled.add(grid)
             rows.append(PairNight(
-                nightID: night.nightID,
+                nightID: night.nightID, kind: a.kind, metricsDependOnInterval: a.labels().metricsDependOnInterval,
                 reference: ComparedMetric.allCases.map { $0.value(ma, nightStartUTC: night.windowStartUTC) },
                 test: ComparedMetric.allCases.map { $0.value(mb, nightStartUTC: night.windowStartUTC) },
                 grid: grid, hiddenAwakenings: HiddenAwakenings.compute(reference: ha, test: hb)))
         }
-        let metrics = ComparedMetric.allCases.enumerated().map { k, metric -> MetricAgreement in
+        let methods = RecordingKind.allCases.compactMap { kind -> MethodAgreement? in
+            let own = rows.filter { $0.kind == kind }
+            guard let first = own.first else { return nil }
+            return MethodAgreement(kind: kind, metricsDependOnInterval: first.metricsDependOnInterval, nightCount: own.count,
+                                   metrics: agreements(own))
+        }
+        return Pair(reference: lengths[r], test: lengths[t], nights: rows, metrics: agreements(rows.filter(\.metricsDependOnInterval)),
+                    methods: methods, pooledGrid: pooled)
+    }
+
+    /// One agreement per metric over the nights where it is defined at both lengths.
+    static func agreements(_ rows: [PairNight]) -> [MetricAgreement] {
+        ComparedMetric.allCases.enumerated().map { k, metric -> MetricAgreement in
             var ref: [Double] = [], test: [Double] = []
             for row in rows {
                 if let x = row.reference[k], let y = row.test[k] { ref.append(x); test.append(y) }
             }
             return MetricAgreement.compute(metric: metric, reference: ref, test: test)
         }
-        return Pair(reference: lengths[r], test: lengths[t], nights: rows, metrics: metrics, pooledGrid: pooled)
     }
 }

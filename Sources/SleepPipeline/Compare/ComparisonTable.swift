@@ -13,7 +13,7 @@ public enum ComparisonTable {
         if !lines.isEmpty { lines.append("") }
         for pair in c.pairs {
             let r = pair.reference.description, t = pair.test.description
-            lines.append("\(t) vs \(r): differences \(t) − \(r) over \(Plural.count(pair.nights.count, "night")) scored at both lengths")
+            lines.append("\(t) vs \(r): differences \(t) − \(r) over \(Plural.count(pair.pooledNightCount, "night")) scored per interval at both lengths")
             lines.append("")
             lines.append("| metric | unit | n | mean \(r) | mean \(t) | mean difference (bias) | SD of differences | 95 % limits of agreement | ICC(2,1) |")
             lines.append("|---|---|---:|---:|---:|---:|---:|---:|---:|")
