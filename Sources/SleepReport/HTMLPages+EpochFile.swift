@@ -53,6 +53,9 @@ extension HTMLPages {
             rows.append(["label": "The file's own scoring", "value": "“\(name)”: TST \(NumberText.minutes(e.fileTotalSleepMinutes)) (its sleep epochs between our sleep onset and wake time)"])
             rows.append(["label": "Agreement with it", "value": "accuracy \(NumberText.fixed(e.agreementAccuracy.map { $0 * 100 }, 1)) %, Cohen's κ \(NumberText.fixed(e.agreementKappa, 3)) over \(e.agreementEpochs ?? 0) epochs in bed"])
         }
+        if let light = e.light {
+            rows.append(["label": "Light", "value": "mean \(NumberText.fixed(light.meanLuxSleepPeriod, 1)) lux in the sleep period, \(NumberText.fixed(light.meanLuxHourBefore, 1)) lux in the hour before onset (file channel “\(light.columnTitle)”)"])
+        }
         return rows
     }
 

@@ -91,6 +91,7 @@ public enum HTMLPages {
             "interval": a.parameters.interval.description,
             "scoredPer": a.labels(appTotals: input.recordingFormat == appExportFormat).scoredPer,
             "chartAlt": chartAlt(a, interval: a.parameters.interval),
+            "chartFocus": chartFocus(a).map { NumberText.fixed($0, 3) as Any } ?? false,
             "metrics": metricRows,
             "intervals": a.kind == .wearable24h ? wearableIntervalRows(a, tl) : intervalRows(a, tl),
             "parameters": parameters,
@@ -160,6 +161,21 @@ public enum HTMLPages {
     static let appExportFormat = SourceFormat.samples(.appJSON)
 
     /// The chart's alternative text, by what the chart shows for the night's method.
+    /// Where on the night chart (a share of its width) the sleep period's middle falls, or the
+    /// time in bed's: the point a narrow screen scrolls the chart to. The chart's plot spans the
+    /// intervals between ``NightChartLayers`` margins (90 px left, 30 px right of 1,200); a few
+    /// pixels off where a secondary axis widens the right margin, which is close enough to centre.
+    static func chartFocus(_ a: NightAnalysis) -> Double? {
+        guard let first = a.intervals.first?.movement.startUTC, let last = a.intervals.last?.movement.endUTC, last > first else { return nil }
+        let span: (Int64, Int64)? = a.metrics.flatMap { m in
+            if let on = m.sleepOnsetUTC, let off = m.wakeTimeUTC { return (on, off) }
+            return (m.inBedStartUTC, m.inBedEndUTC)
+        }
+        guard let (start, end) = span else { return nil }
+        let share = min(1, max(0, (Double(start + end) / 2 - Double(first)) / Double(last - first)))
+        return (90 + share * (1200 - 90 - 30)) / 1200
+    }
+
     static func chartAlt(_ a: NightAnalysis, interval: IntervalLength) -> String {
         let shown: String
         switch a.kind {

@@ -68,12 +68,16 @@ public enum NightPageText {
                 facts.append(("Samples", "\(r.sampleCount), effective rate \(String(format: "%.2f", r.effectiveSampleRateHz)) Hz"))
             }
             facts.append(("Time zone", "\(HTMLPages.timeZoneText(name: r.timeZone, source: r.timeZoneSource)); time_zone_source \(r.timeZoneSource.rawValue)"))
-            facts.append(("Gravity", r.gravity.rawValue))
+            // An epoch file holds the device software's activity, never acceleration: gravity and a
+            // sample rate are words for raw samples (its epochs are named above).
+            if fileEpoch == nil { facts.append(("Gravity", r.gravity.rawValue)) }
             facts.append(("Recording kind", "\(r.kind.rawValue): \(r.kindReason.isEmpty ? "stored before kinds existed (a phone)" : r.kindReason)"))
             let q = r.quality
             facts.append(("Gaps ≥ 60 s (recording)", "\(q.gapCount), \(q.gapTotalSeconds) s in total, longest \(q.longestGapSeconds) s"))
             facts.append(("Repeated timestamps", "\(q.duplicateTimestamps)"))
-            facts += Self.deviceQualityFacts(q)
+            var device = q
+            if fileEpoch != nil { device.nominalSampleRateHz = nil }
+            facts += Self.deviceQualityFacts(device)
         }
         return facts
     }

@@ -18,11 +18,12 @@ enum StudyTablePages {
     {{#hasStudyTable}}<h2 id="table-1">Table 1: nights by group</h2>
     <p class="def">Per group: participants and valid nights (scored{{#minWear}}, worn at least {{minWear}} h{{/minWear}}{{#minNights}}; participants with at least {{minNights}} valid nights{{/minNights}}); each metric as mean ± SD over the valid nights, and over the participants' means. A weekend night starts on a Friday or Saturday evening. Methods are not pooled: each method's nights have their own table. <code>sleepsta export --what groups</code> writes these tables.</p>
     {{#studyTables}}{{#hasMethodHeading}}<h3 id="table-1-{{anchor}}">{{method}}</h3>{{/hasMethodHeading}}
-    <table class="stack">
+    {{#noValidNight}}<p class="def">No valid night: every night of this method is left out (below).</p>{{/noValidNight}}{{^noValidNight}}
+    <table class="stats stack">
     <tr><th>Group</th><th>n participants</th><th>n nights</th>{{#metricNames}}<th>{{.}}</th>{{/metricNames}}</tr>
     {{#studyGroups}}<tr><td data-label="Group">{{name}}</td><td class="num" data-label="n participants">{{participants}}</td><td class="num" data-label="n nights">{{nights}}</td>{{#cells}}<td class="num" data-label="{{label}}">{{overNights}}<br><span class="def">{{overParticipants}}</span></td>{{/cells}}</tr>
     {{/studyGroups}}
-    </table>
+    </table>{{/noValidNight}}
     {{/studyTables}}
     <p class="def">Each cell: over nights, then (below) over participants' means.</p>
     {{#hasStudyExclusions}}<h3 id="exclusions">Left out of Table 1 ({{studyExclusionCount}})</h3>
@@ -47,6 +48,7 @@ enum StudyTablePages {
             "metricNames": names,
             "studyTables": shown.enumerated().map { index, section -> [String: Any] in
                 ["method": section.method, "anchor": String(index + 1), "hasMethodHeading": shown.count > 1,
+                 "noValidNight": section.table.groups.allSatisfy { $0.nights == 0 },
                  "studyGroups": section.table.groups.map { g -> [String: Any] in
                      ["name": g.name, "participants": String(g.participants), "nights": String(g.nights),
                       "cells": zip(g.statistics, names).map { s, label in

@@ -24,8 +24,10 @@ enum Templates {
     .multiples img { width: 100%; height: auto; border: 1px solid #eee; } .multiples figcaption { font-size: .8rem; color: #555; }
     /* Narrow screens (phones, 400 px): a wide table scrolls sideways inside the page instead of being cut off. */
     table { display: block; max-width: 100%; overflow-x: auto; -webkit-overflow-scrolling: touch; }
-    code { overflow-wrap: anywhere; }
-    @media (max-width: 640px) { body { margin: 1rem auto; padding: 0 .5rem; } th, td { padding: .2rem .4rem; overflow-wrap: anywhere; } h1 { font-size: 1.25rem; } }
+    code { overflow-wrap: break-word; }
+    /* break-word, not anywhere: a long path still wraps, but a cell's minimum width stays its longest
+       word, so a narrow table scrolls instead of splitting "Value" or a file name letter by letter. */
+    @media (max-width: 640px) { body { margin: 1rem auto; padding: 0 .5rem; } th, td { padding: .2rem .4rem; overflow-wrap: break-word; } h1 { font-size: 1.25rem; } }
     /* Charts keep their size on narrow screens and scroll inside their own box. */
     .chartbox { display: block; max-width: 100%; overflow-x: auto; }
     @media (max-width: 640px) { .chartbox img.chart { max-width: none; width: 900px; } }
@@ -53,7 +55,7 @@ enum Templates {
     {{#scoredNote}}<p class="note">{{statusReason}}.</p>{{/scoredNote}}
     {{#hasNonWearNote}}<p class="note caution">{{nonWearNote}}</p>{{/hasNonWearNote}}
     {{#coarseSource}}<p class="note">The source holds totals per {{sourceResolution}} only; intervals shorter than that are spread evenly, not measured.</p>{{/coarseSource}}
-    <span class="chartbox"><img class="chart" src="{{chart}}" alt="{{chartAlt}}"></span>
+    <span class="chartbox"{{#chartFocus}} data-focus="{{.}}"{{/chartFocus}}><img class="chart" src="{{chart}}" alt="{{chartAlt}}"></span>
     {{#scored}}
     <h2>Night metrics (per {{scoredPer}})</h2>
     <table>
@@ -111,6 +113,13 @@ enum Templates {
     </table>
     </details>
     <footer>sleepsta · <a href="../definitions.html">definitions</a> (also in sleepsta’s docs/methods.md)</footer>
+    <script>
+    // A chart wider than the screen (phones) opens on the night's sleep, not on its left edge (noon).
+    document.querySelectorAll(".chartbox[data-focus]").forEach(function (box) {
+      var centre = box.scrollWidth * parseFloat(box.dataset.focus);
+      if (box.scrollWidth > box.clientWidth) { box.scrollLeft = Math.max(0, centre - box.clientWidth / 2); }
+    });
+    </script>
     </body>
     </html>
 

@@ -177,6 +177,7 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
         let notWorn = Self.notWornEpochs(series, original: activityColumn(series)?.values ?? [], blanked: column.values, scored: scored)
         let metrics = Self.metrics(inBedStates, period: period, inBed: (inBedStart, inBedEnd), sleep: (onsetUTC, wakeUTC),
                                    epochSeconds: E, intervals: intervals, notWorn: Array(notWorn[tib]))
+        summary.light = NightLight.compute(all, onsetUTC: onsetUTC, wakeUTC: wakeUTC)
         var analysis = NightAnalysis(status: .scored, parameters: p, intervals: intervals, epochs: epochs, wakeThreshold: scored.threshold,
                                      metrics: metrics, kind: kind, epochFile: summary)
         if let main = SleepPeriod(main: metrics, source: night.guide == nil ? .data : .diary) {
@@ -656,6 +657,8 @@ public struct EpochFileNightSummary: Sendable, Equatable, Codable {
     public var periodRule: String? = nil
     /// Actiwatch counts: Actiware's sleep interval by sleepsta and the export's own, side by side.
     public var actiware: ActiwareNightComparison? = nil
+    /// Light around the sleep period, where the file has a light channel (scored nights only).
+    public var light: NightLight? = nil
 
     /// Whether the file comes from Philips Respironics' Actiware (an Actiware export, or QUT's
     /// Actiwatch data scored by Actiware): only then are its rules named "Actiware's". A CamNtech

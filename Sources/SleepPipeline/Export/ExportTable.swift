@@ -51,7 +51,7 @@ public enum ExportTable: String, Sendable, CaseIterable {
                     "light_min", "deep_min", "coverage_seconds", "source_resolution_seconds",
                     "interval_seconds", "metric", "algorithm", "parameters_key", "epoch_seconds", "wake_threshold_factor", "wake_threshold", "persistent_sleep_min",
                     "deep_quantile", "min_coverage_seconds", "time_zone_source", "analysis_id", "method", "scored_per",
-                    "no_data_in_sleep_period_min", "not_worn_in_sleep_period_min", "flags"]
+                    "no_data_in_sleep_period_min", "not_worn_in_sleep_period_min", "flags", "mean_lux_sleep", "mean_lux_hour_before"]
         case .epochs:
             return ["night", "start", "end", "epoch_seconds", "activity", "state", "interval_seconds", "metric", "algorithm",
                     "parameters_key", "analysis_id", "method", "activity_unit"]

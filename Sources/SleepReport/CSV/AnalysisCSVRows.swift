@@ -68,6 +68,7 @@ public enum AnalysisCSVRows {
                String(p.persistentSleepMinutes), CSVFormat.number(p.deepQuantile), String(p.minimumCoverageSeconds),
                a.night.timeZoneSource.rawValue, String(a.analysisID), a.night.kind.rawValue, a.labels.scoredPer,
                CSVFormat.number(m?.noDataInSleepPeriodMinutes), CSVFormat.number(m?.notWornInSleepPeriodMinutes),
-               NightFlag.column(a.notes, kind: a.night.kind)]
+               NightFlag.column(a.notes, kind: a.night.kind),
+               CSVFormat.number(a.epochFile?.light?.meanLuxSleepPeriod), CSVFormat.number(a.epochFile?.light?.meanLuxHourBefore)]
     }
 }
