@@ -8,6 +8,7 @@ import SleepCore
 public enum HTMLPages {
     static let library: PageLibrary = PageLibrary { lib in
         lib.register(try MustacheTemplate(string: Templates.layoutHead), named: "head")
+        lib.register(try MustacheTemplate(string: Templates.chartFocusScript), named: "chartFocusScript")
         lib.register(try MustacheTemplate(string: Templates.night), named: "night")
         lib.register(try MustacheTemplate(string: Templates.index), named: "index")
         lib.register(try MustacheTemplate(string: StudyTablePages.template), named: "study")

@@ -109,7 +109,7 @@ enum ParticipantTemplates {
     {{#hasDays}}
     <h2>Every sleep of the day</h2>
     <p>Naps per day: <b class="naps-per-day">{{napsPerDay}}</b> · nap minutes per day: <b>{{napMinutesPerDay}}</b> <span class="def">(means over {{includedDays}}: days whose night is scored)</span></p>
-    {{#dayChart}}<p><span class="chartbox"><img class="chart" src="{{.}}" alt="Each day from noon to noon, every minute coloured by its class: sleep by kind (main, secondary, nap), awake, not worn, no data"></span></p>{{/dayChart}}
+    {{#dayChart}}<p><span class="chartbox" data-focus="0.5"><img class="chart" src="{{.}}" alt="Each day from noon to noon, every minute coloured by its class: sleep by kind (main, secondary, nap), awake, not worn, no data"></span></p>{{/dayChart}}
     <table class="stack">
     <tr><th>Day</th><th>Sleep periods (onset–wake)</th><th>Naps</th><th>Nap minutes</th><th>Not worn</th><th>Worn, with data</th><th>Included</th></tr>
     {{#dayRows}}<tr><td data-label="Day"><a href="{{href}}">{{date}}</a></td><td data-label="Sleep periods">{{periods}}</td><td class="num" data-label="Naps">{{naps}}</td><td class="num" data-label="Nap minutes">{{napMinutes}}</td><td class="num" data-label="Not worn">{{notWorn}}</td><td class="num" data-label="Worn, with data">{{valid}}</td><td data-label="Included">{{included}}</td></tr>
@@ -126,6 +126,7 @@ enum ParticipantTemplates {
     {{#nightRows}}<tr><td data-label="Night"><a href="{{href}}">{{date}}</a></td><td data-label="Recording"><code>{{recording}}</code></td><td data-label="In bed">{{inBed}}</td><td class="num" data-label="TST">{{tst}}</td><td class="num" data-label="SE %">{{se}}</td><td data-label="Status">{{status}}</td></tr>
     {{/nightRows}}
     </table>
+    {{> chartFocusScript}}
     </body>
     </html>
 

@@ -43,6 +43,17 @@ enum Templates {
     </head>
     """
 
+    /// A chart wider than the screen (phones) opens on the night's sleep, not on its left edge
+    /// (noon): each `.chartbox` with `data-focus` (a share of the chart's width) scrolls to it.
+    static let chartFocusScript = """
+    <script>
+    document.querySelectorAll(".chartbox[data-focus]").forEach(function (box) {
+      var centre = box.scrollWidth * parseFloat(box.dataset.focus);
+      if (box.scrollWidth > box.clientWidth) { box.scrollLeft = Math.max(0, centre - box.clientWidth / 2); }
+    });
+    </script>
+    """
+
     static let night = """
     {{> head}}
     <body>
@@ -113,13 +124,7 @@ enum Templates {
     </table>
     </details>
     <footer>sleepsta · <a href="../definitions.html">definitions</a> (also in sleepsta’s docs/methods.md)</footer>
-    <script>
-    // A chart wider than the screen (phones) opens on the night's sleep, not on its left edge (noon).
-    document.querySelectorAll(".chartbox[data-focus]").forEach(function (box) {
-      var centre = box.scrollWidth * parseFloat(box.dataset.focus);
-      if (box.scrollWidth > box.clientWidth) { box.scrollLeft = Math.max(0, centre - box.clientWidth / 2); }
-    });
-    </script>
+    {{> chartFocusScript}}
     </body>
     </html>
 

@@ -69,7 +69,10 @@ struct NightLightTests {
             let onset = String(row[col("sleep_onset")].prefix(19))   // local clock, without the offset
             guard let theirs = reference[onset] else { continue }
             let ours = try #require(Double(row[col("mean_lux_sleep")]), "\(row[col("night")]): no mean_lux_sleep")
-            #expect(abs(ours - theirs) <= 0.005, "\(row[col("night")]): \(ours) lux vs Actiware's \(theirs)")
+            // Actiware averages its own unrounded light and prints the mean to 0.01 lux; the export's
+            // epochs carry light to 0.01 lux, with dark readings at the floor of 0.01 (Actiware's
+            // Exposure White runs 0.2–0.5 % below the sum of the printed epochs). So: within 0.01 lux.
+            #expect(abs(ours - theirs) <= 0.01, "\(row[col("night")]): \(ours) lux vs Actiware's \(theirs)")
             #expect(Double(row[col("mean_lux_hour_before")]) != nil)
             matched += 1
         }
