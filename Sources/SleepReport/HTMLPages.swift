@@ -16,6 +16,10 @@ public enum HTMLPages {
         lib.register(try MustacheTemplate(string: ParticipantTemplates.participant), named: "participant")
     }
 
+    /// The pages' own scripts, as they appear in a page: the only `<script` a page holds (tests
+    /// strip these, then check that no markup from input remains).
+    public static let ownScripts = [Templates.chartFocusScript]
+
     /// A night's page: what the night is and its status, the method's facts, the chart and the
     /// tables, and what the data and the surveys say.
     public static func nightPage(_ input: NightReportInput, chartFile: String) -> String {
