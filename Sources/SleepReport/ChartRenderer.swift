@@ -20,7 +20,10 @@ public struct ChartRenderer: Sendable {
         "/usr/share/fonts/TTF/DejaVuSans.ttf",
     ]
 
-    public init(width: Int = 1200, height: Int = 420, fontPath: String? = ChartRenderer.defaultFont()) {
+    /// The night chart's width in pixels.
+    public static let defaultWidth = 1200
+
+    public init(width: Int = ChartRenderer.defaultWidth, height: Int = 420, fontPath: String? = ChartRenderer.defaultFont()) {
         self.width = width; self.height = height; self.fontPath = fontPath
     }
 

@@ -165,11 +165,10 @@ public enum HTMLPages {
     /// The recording format of the app's export: its movement is the app's own interval totals.
     static let appExportFormat = SourceFormat.samples(.appJSON)
 
-    /// The chart's alternative text, by what the chart shows for the night's method.
     /// Where on the night chart (a share of its width) the sleep period's middle falls, or the
     /// time in bed's: the point a narrow screen scrolls the chart to. The chart's plot spans the
-    /// intervals between ``NightChartLayers`` margins (90 px left, 30 px right of 1,200); a few
-    /// pixels off where a secondary axis widens the right margin, which is close enough to centre.
+    /// intervals between the night frame's margins; a few pixels off where a secondary axis
+    /// widens the right margin, which is close enough to centre.
     static func chartFocus(_ a: NightAnalysis) -> Double? {
         guard let first = a.intervals.first?.movement.startUTC, let last = a.intervals.last?.movement.endUTC, last > first else { return nil }
         let span: (Int64, Int64)? = a.metrics.flatMap { m in
@@ -177,10 +176,14 @@ public enum HTMLPages {
             return (m.inBedStartUTC, m.inBedEndUTC)
         }
         guard let (start, end) = span else { return nil }
-        let share = min(1, max(0, (Double(start + end) / 2 - Double(first)) / Double(last - first)))
-        return (90 + share * (1200 - 90 - 30)) / 1200
+        // In Double: the times come from the store, and their sum must not trap.
+        let share = min(1, max(0, ((Double(start) + Double(end)) / 2 - Double(first)) / (Double(last) - Double(first))))
+        let width = Double(ChartRenderer.defaultWidth), left = Double(ChartRenderer.NightFrame.leftMargin)
+        let right = Double(ChartRenderer.NightFrame.rightMargin(secondaryAxis: false))
+        return (left + share * (width - left - right)) / width
     }
 
+    /// The chart's alternative text, by what the chart shows for the night's method.
     static func chartAlt(_ a: NightAnalysis, interval: IntervalLength) -> String {
         let shown: String
         switch a.kind {

@@ -9,16 +9,21 @@ extension ChartRenderer {
         let s: Int32
         let left: Int32, top: Int32, plotW: Int32, plotH: Int32
 
+        /// The plot's margins at scale 1: the y-axis labels on the left; on the right, room for
+        /// a secondary axis (angle-z) when there is one.
+        static let leftMargin: Int32 = 90
+        static func rightMargin(secondaryAxis: Bool) -> Int32 { secondaryAxis ? 70 : 30 }
+
         init(_ chart: MovementChart, width W: Int32, height H: Int32, scale s: Int32) {
             // Sleep/wake strips per series (comparisons) sit between the title and the plot.
             let stripRows = Int32(chart.seriesSleepWake.count)
             // Above the plot: the time-in-bed bracket and the sleep/wake strip.
             let above: Int32 = (chart.inBed != nil ? 10 : 0) + (chart.sleepWake.isEmpty ? 0 : 12)
                 + (chart.periods.isEmpty && chart.carried.isEmpty ? 0 : 16)   // the periods' brackets and labels
-            let right: Int32 = (chart.secondary == nil ? 30 : 70) * s
+            let right: Int32 = Self.rightMargin(secondaryAxis: chart.secondary != nil) * s
             let bottom: Int32 = (chart.showPhases ? 88 : 62) * s
             self.s = s
-            left = 90 * s
+            left = Self.leftMargin * s
             top = (50 + 13 * stripRows + above) * s
             plotW = W - left - right
             plotH = H - top - bottom

@@ -80,23 +80,23 @@ extension ReportBuilder {
     /// movement sums are never averaged with a wearable's sleep times. Nights without an
     /// analysis stand under the method their kind would run.
     func studyTables(_ rows: [IndexRow], catalog: [String: NightCatalogEntry]) -> [StudyTableSection] {
-        let byKey = Dictionary(grouping: rows) { r -> String in
+        func method(_ r: IndexRow) -> (method: any NightAnalysisMethod, parameters: AnalysisParameters) {
             let p = r.analysis?.parameters ?? parameters
-            return NightAnalysisMethods.method(for: r.analysis?.kind ?? catalog[r.nightID]?.kind ?? .phoneInBed, parameters: p).parametersKey(p)
+            return (NightAnalysisMethods.method(for: r.analysis?.kind ?? catalog[r.nightID]?.kind ?? .phoneInBed, parameters: p), p)
+        }
+        let byKey = Dictionary(grouping: rows) { r -> String in
+            let (m, p) = method(r)
+            return m.parametersKey(p)
         }
         return byKey.keys.sorted().map { key in
             let own = byKey[key]!
-            let sample = own.first!
-            let p = sample.analysis?.parameters ?? parameters
-            let method = NightAnalysisMethods.method(for: sample.analysis?.kind ?? catalog[sample.nightID]?.kind ?? .phoneInBed, parameters: p)
+            let (m, p) = method(own.first!)
             let table = StudyTable.compute(own.map { r in
-                StudyNight(participant: r.participant, nightID: r.nightID, date: r.date, recordingPath: r.recordingPath,
-                           status: r.analysis?.status.rawValue ?? "not analysed",
-                           wearHours: StudyNight.wearHours(coverageSeconds: catalog[r.nightID]?.coverageSeconds ?? 0,
-                                                           notWornInSleepPeriodMinutes: r.analysis?.metrics?.notWornInSleepPeriodMinutes),
-                           metrics: r.analysis?.status == .scored ? r.analysis?.metrics : nil)
+                StudyNight.stored(participant: r.participant, nightID: r.nightID, date: r.date, recordingPath: r.recordingPath,
+                                  status: r.analysis?.status.rawValue ?? "not analysed", coverageSeconds: catalog[r.nightID]?.coverageSeconds ?? 0,
+                                  metrics: r.analysis?.metrics)
             }, rule: inclusion)
-            return StudyTableSection(method: "\(method.kind.rawValue): \(method.algorithm(p))", table: table)
+            return StudyTableSection(method: "\(m.kind.rawValue): \(m.algorithm(p))", table: table)
         }
     }
 }

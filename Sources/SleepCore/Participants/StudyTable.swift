@@ -28,6 +28,15 @@ public struct StudyNight: Sendable, Equatable {
         self.status = status; self.wearHours = wearHours; self.metrics = metrics; self.parametersKey = parametersKey
     }
 
+    /// A stored night as the tables read it, from what the store keeps: wear hours by
+    /// ``wearHours(coverageSeconds:notWornInSleepPeriodMinutes:)``, metrics only when scored.
+    public static func stored(participant: Participant, nightID: String, date: CivilDate, recordingPath: String, status: String,
+                              coverageSeconds: Int, metrics: NightSummaryMetrics?, parametersKey: String = "") -> StudyNight {
+        StudyNight(participant: participant, nightID: nightID, date: date, recordingPath: recordingPath, status: status,
+                   wearHours: wearHours(coverageSeconds: coverageSeconds, notWornInSleepPeriodMinutes: metrics?.notWornInSleepPeriodMinutes),
+                   metrics: status == NightStatus.scored.rawValue ? metrics : nil, parametersKey: parametersKey)
+    }
+
     /// Wear hours of a night from what the store keeps: its covered seconds less the minutes the
     /// analysis found not worn in the sleep period (never below 0).
     public static func wearHours(coverageSeconds: Int, notWornInSleepPeriodMinutes: Double?) -> Double {

@@ -7,7 +7,7 @@ extension Exporter {
     /// `export --what recordings`: per recording its rhythm (one row per measure) and, per stored
     /// parameter set, the mean and SD of each night metric over all, weekday and weekend nights.
     static func writeRecordings(_ snapshot: ExportSnapshot, analyses: [AnalysisExportEntry], unreadable: Unreadable, to out: CSVOutput) throws -> Int {
-        do {
+        return try out.whole {
             var rows = 0
             try out.write(CSVFormat.line(ExportTable.recordings.columns))
             let byRecording = Dictionary(grouping: analyses, by: \.night.recordingPath)
@@ -40,11 +40,7 @@ extension Exporter {
                     }
                 }
             }
-            try out.finish()
             return rows
-        } catch {
-            out.abandon()
-            throw error
         }
     }
 }
@@ -54,7 +50,7 @@ extension Exporter {
     /// from the same analyses as `--what nights`.
     static func writeParticipants(_ snapshot: ExportSnapshot, analyses: [AnalysisExportEntry], rule: ParticipantRule,
                                   unreadable: Unreadable, to out: CSVOutput) throws -> Int {
-        do {
+        return try out.whole {
             var rows = 0
             try out.write(CSVFormat.line(ExportTable.participants.columns))
             let rhythms = try snapshot.rhythmNumbers(unreadable: unreadable.add)
@@ -77,11 +73,7 @@ extension Exporter {
                            CSVFormat.number(s.sleepRegularityIndex), group.key, String(s.nightsInsufficient)]
                 try out.write(CSVFormat.line(fields)); rows += 1
             }
-            try out.finish()
             return rows
-        } catch {
-            out.abandon()
-            throw error
         }
     }
 

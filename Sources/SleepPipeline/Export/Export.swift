@@ -125,7 +125,7 @@ public struct Exporter {
                                               participant: { matcher.participant(recordingPath: $0) }, to: try CSVOutput(path: c.outputPath))
             }
             let out = try CSVOutput(path: c.outputPath)
-            do {
+            return try out.whole {
                 var rows = 0
                 try out.write(CSVFormat.line(c.table.columns))
                 let kind: AnalysisCSVRows.Table = c.table == .nights ? .nights : c.table == .intervals ? .intervals : .epochs
@@ -139,11 +139,7 @@ public struct Exporter {
                     for line in lines { try out.write(line) }
                     rows += lines.count
                 }
-                try out.finish()
                 return rows
-            } catch {
-                out.abandon()
-                throw error
             }
         }
     }

@@ -78,6 +78,20 @@ public final class CSVOutput {
         init(_ description: String) { self.description = description }
     }
 
+    /// Runs `body`, which writes the rows, then moves the file into place (``finish()``); on any
+    /// error, the body's or the move's, removes the partly written file (``abandon()``) and
+    /// rethrows. Every export goes through this, so none leaves half a file behind.
+    public func whole<T>(_ body: () throws -> T) throws -> T {
+        do {
+            let result = try body()
+            try finish()
+            return result
+        } catch {
+            abandon()
+            throw error
+        }
+    }
+
     /// Removes a partly written file after an error.
     public func abandon() {
         guard let temporaryPath else { return }

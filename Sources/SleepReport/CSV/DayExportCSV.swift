@@ -45,7 +45,7 @@ public enum DayExportCSV {
     /// - Returns: the number of data rows written.
     public static func write(_ snapshot: ExportSnapshot, analyses: [AnalysisExportEntry], days: Bool,
                              participant: (String) -> Participant, to out: CSVOutput) throws -> Int {
-        do {
+        return try out.whole {
             var rows = 0
             try out.write(CSVFormat.line(days ? dayColumns : periodColumns))
             if days {
@@ -57,11 +57,7 @@ public enum DayExportCSV {
                     try out.write(CSVFormat.line(periodFields(r, participant: participant(r.analysis.night.recordingPath)))); rows += 1
                 }
             }
-            try out.finish()
             return rows
-        } catch {
-            out.abandon()
-            throw error
         }
     }
 }

@@ -3,12 +3,8 @@
 public enum EpochCSVWriter {
     public static func write(_ lines: [String], toPath path: String?) throws {
         let out = try CSVOutput(path: path)
-        do {
+        try out.whole {
             for line in lines { try out.write(line) }
-            try out.finish()
-        } catch {
-            out.abandon()
-            throw error
         }
     }
 }

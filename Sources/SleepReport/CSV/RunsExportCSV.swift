@@ -7,7 +7,7 @@ public enum RunsExportCSV {
     /// run lock on the database is free) was killed: it is shown as `interrupted`, as the next run stores it.
     /// - Returns: the number of data rows written.
     public static func write(_ snapshot: ExportSnapshot, databasePath: String, columns: [String], to out: CSVOutput) throws -> Int {
-        do {
+        return try out.whole {
             let runs = try snapshot.runs()
             // A live run is the newest `running` row (it marked the older ones when it started).
             let newestRunning = runs.last { $0.status == "running" }?.id
@@ -19,11 +19,7 @@ public enum RunsExportCSV {
                                               String(r.filesSeen), String(r.filesIngested), String(r.filesUnchanged),
                                               String(r.filesFailed), r.parametersJSON, r.parametersChanged ?? ""]))
             }
-            try out.finish()
             return runs.count
-        } catch {
-            out.abandon()
-            throw error
         }
     }
 }

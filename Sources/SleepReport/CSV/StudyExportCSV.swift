@@ -30,11 +30,9 @@ public enum StudyExportCSV {
     /// The study nights of `analyses`, by parameters key (one table per parameter set).
     public static func studyNights(_ analyses: [AnalysisExportEntry], participant: (String) -> Participant) -> [String: [StudyNight]] {
         Dictionary(grouping: analyses.map { a in
-            StudyNight(participant: participant(a.night.recordingPath), nightID: a.night.nightID, date: a.night.date,
-                       recordingPath: a.night.recordingPath, status: a.status,
-                       wearHours: StudyNight.wearHours(coverageSeconds: a.night.coverageSeconds,
-                                                       notWornInSleepPeriodMinutes: a.metrics?.notWornInSleepPeriodMinutes),
-                       metrics: a.status == NightStatus.scored.rawValue ? a.metrics : nil, parametersKey: a.parametersKey)
+            StudyNight.stored(participant: participant(a.night.recordingPath), nightID: a.night.nightID, date: a.night.date,
+                              recordingPath: a.night.recordingPath, status: a.status, coverageSeconds: a.night.coverageSeconds,
+                              metrics: a.metrics, parametersKey: a.parametersKey)
         }, by: \.parametersKey)
     }
 
@@ -95,7 +93,7 @@ public enum StudyExportCSV {
     /// - Returns: the number of data rows written.
     public static func write(_ table: Table, _ snapshot: ExportSnapshot, analyses: [AnalysisExportEntry], rule: InclusionRule,
                              participant: (String) -> Participant, unreadable: @escaping (String) -> Void, to out: CSVOutput) throws -> Int {
-        do {
+        return try out.whole {
             var rows = 0
             try out.write(CSVFormat.line(columns(table)))
             let byKey = studyNights(analyses, participant: participant)
@@ -111,11 +109,7 @@ public enum StudyExportCSV {
                     }
                 }
             }
-            try out.finish()
             return rows
-        } catch {
-            out.abandon()
-            throw error
         }
     }
 }

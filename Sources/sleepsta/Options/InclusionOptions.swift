@@ -30,21 +30,16 @@ struct InclusionOptions: ParsableArguments {
     /// key (checked as the option checks it), else 0; with a line for each option that overrides the file.
     func resolved(study: StudyFile?) throws -> (rule: InclusionRule, notes: [String]) {
         var r = rule, notes: [String] = []
-        func fileValue(_ key: String) -> Double? {
-            if case .number(let n)? = study?.values[key] { return n }
-            return nil
-        }
-        if let n = fileValue("min-valid-nights"), let study {
-            do { try Self.checkNights(n, option: "min-valid-nights") } catch { throw ValidationError("study file \(study.place("min-valid-nights")): \(error)") }
-            if let given = minValidNights, Double(given) != n {
-                notes.append("--min-valid-nights \(given) overrides the study file's min-valid-nights \(NumberOption.text(n)) (\(study.place("min-valid-nights")))")
-            } else if minValidNights == nil { r.minValidNights = Int(n) }
-        }
-        if let h = fileValue("min-wear-hours"), let study {
-            do { try Self.checkHours(h, option: "min-wear-hours") } catch { throw ValidationError("study file \(study.place("min-wear-hours")): \(error)") }
-            if let given = minWearHours, given != h {
-                notes.append("--min-wear-hours \(NumberOption.text(given)) overrides the study file's min-wear-hours \(NumberOption.text(h)) (\(study.place("min-wear-hours")))")
-            } else if minWearHours == nil { r.minWearHours = h }
+        let keys: [(key: String, given: Double?, check: (Double, String) throws -> Void, take: (inout InclusionRule, Double) -> Void)] = [
+            ("min-valid-nights", minValidNights.map(Double.init), Self.checkNights, { $0.minValidNights = Int($1) }),
+            ("min-wear-hours", minWearHours, Self.checkHours, { $0.minWearHours = $1 }),
+        ]
+        for k in keys {
+            guard let study, case .number(let value)? = study.values[k.key] else { continue }
+            do { try k.check(value, k.key) } catch { throw ValidationError("study file \(study.place(k.key)): \(error)") }
+            if let given = k.given, given != value {
+                notes.append("--\(k.key) \(NumberOption.text(given)) overrides the study file's \(k.key) \(NumberOption.text(value)) (\(study.place(k.key)))")
+            } else if k.given == nil { k.take(&r, value) }
         }
         return (r, notes)
     }
