@@ -93,6 +93,14 @@ public struct ParticipantMatcher: Sendable {
 
     public func participant(recordingPath path: String) -> Participant {
         guard case .table = rule else { return rule.participant(recordingPath: path) }
+        var best: ParticipantTableRow? = nil
+        for k in candidates(recordingPath: path) where best.map({ rows[k].path.count > $0.path.count }) ?? true { best = rows[k] }
+        return best.map { Participant(id: $0.id, group: $0.group) } ?? Participant(id: path)
+    }
+
+    /// The rows that may hold `path`, in row order: those whose path is the recording's whole path
+    /// or its file name, and the folders on its path. The lookup reads these rows only.
+    func candidates(recordingPath path: String) -> [Int] {
         var candidates = byPath[path] ?? []
         if let name = path.split(separator: "/").last.map(String.init) { candidates += byPath[name] ?? [] }
         // Every prefix of the path that ends at a `/`: the folders that may hold it.
@@ -102,8 +110,6 @@ public struct ParticipantMatcher: Sendable {
             if path[index].unicodeScalars.last == "/" { candidates += byFolder[String(path[..<next])] ?? [] }
             index = next
         }
-        var best: ParticipantTableRow? = nil
-        for k in Set(candidates).sorted() where best.map({ rows[k].path.count > $0.path.count }) ?? true { best = rows[k] }
-        return best.map { Participant(id: $0.id, group: $0.group) } ?? Participant(id: path)
+        return Set(candidates).sorted()
     }
 }
