@@ -18,6 +18,11 @@ struct SlurmScriptTests {
         #expect(s.mergeScript.contains("merge --db '/scratch/w/all.sqlite' --expect 8"))
         #expect(s.mergeScript.contains("'/scratch/w/shards'/shard-8.sqlite"))
         #expect(s.mergeScript.contains("render --db '/scratch/w/all.sqlite' --reports '/scratch/w/Reports'"))
+        // The protocol every shard used goes beside the merged reports, replaced whole, after the render succeeded.
+        #expect(s.protocolPath == "/scratch/w/slurm/protocol.toml")
+        #expect(s.mergeScript.contains("cp '/scratch/w/slurm/protocol.toml' '/scratch/w/Reports/protocol.toml.part'"))
+        #expect(s.mergeScript.contains("mv -f '/scratch/w/Reports/protocol.toml.part' '/scratch/w/Reports/protocol.toml'"))
+        #expect(s.mergeScript.contains("--reports '/scratch/w/Reports' || exit $?"), "a failed render is the job's exit code")
         #expect(s.submitScript.contains("--dependency=afterok:\"$array\""))
         for script in [s.shardsScript, s.mergeScript, s.submitScript] {
             let file = NSTemporaryDirectory() + "sleepsta-slurm-\(UUID().uuidString).sh"

@@ -88,8 +88,15 @@ require_ok() { # require_ok JOBID WHAT
 compare() { # compare WORK
     "$BIN" digest --db "$1/all.sqlite" > "$1/all.digest"
     diff -u "$T/single.digest" "$1/all.digest" > "$1/digest.diff" || fail "merged database differs from the single run's: $(cat "$1/digest.diff")"
-    diff -r -q "$T/single/Reports" "$1/Reports" > "$1/reports.diff" || fail "merged reports differ from the single run's: $(head -20 "$1/reports.diff")"
-    say "$(basename "$1"): merged database equals the single run's ($(tail -1 "$1/all.digest" | cut -d' ' -f2) rows in $(( $(wc -l < "$1/all.digest") - 1 )) tables), $(find "$1/Reports" -type f | wc -l) report files identical byte for byte"
+    diff -r -q -x protocol.toml "$T/single/Reports" "$1/Reports" > "$1/reports.diff" || fail "merged reports differ from the single run's: $(head -20 "$1/reports.diff")"
+    # protocol.toml names its own database and reports and the command that wrote it; every other line
+    # (zone, interval, method, analysis keys, and where each value came from) equals the single run's.
+    [ -f "$1/Reports/protocol.toml" ] || fail "the merge job put no protocol.toml beside the merged reports"
+    protocol_values() { grep -v -E '^(db|reports) = |^# The protocol of the last ' "$1"; }
+    diff -u <(protocol_values "$T/single/Reports/protocol.toml") <(protocol_values "$1/Reports/protocol.toml") > "$1/protocol.diff" \
+        || fail "the merged protocol.toml differs from the single run's: $(cat "$1/protocol.diff")"
+    grep -q "^db = \"$1/all.sqlite\"" "$1/Reports/protocol.toml" || fail "the merged protocol.toml does not name the merged database: $(grep '^db' "$1/Reports/protocol.toml")"
+    say "$(basename "$1"): merged database equals the single run's ($(tail -1 "$1/all.digest" | cut -d' ' -f2) rows in $(( $(wc -l < "$1/all.digest") - 1 )) tables), $(find "$1/Reports" -type f | wc -l) report files identical byte for byte, protocol.toml equal but for its own paths"
 }
 
 # ---- 3. round A: submit, merge, render, compare ------------------------------------------------

@@ -11,7 +11,8 @@ struct Slurm: ParsableCommand {
         Writes WORK/slurm/shards.sbatch (an array of N tasks: task K runs `sleepsta run --shard K/N` into
         WORK/shards/shard-K.sqlite, log WORK/logs/shard-JOB_K.out), WORK/slurm/merge.sbatch (merge all shards
         into --db with --expect N, then render --reports) and WORK/slurm/submit.sh, which submits the array and
-        the merge with --dependency=afterok. A task that fails or is killed holds the merge: rerun that shard
+        the merge with --dependency=afterok. WORK/slurm/protocol.toml records the protocol every task uses (the study
+        file at the data folder's root and these options); the merge job puts it beside the merged reports. A task that fails or is killed holds the merge: rerun that shard
         with `sbatch --array=K WORK/slurm/shards.sbatch`, then `sbatch WORK/slurm/merge.sbatch` (docs/scale-out.md).
         """)
 
@@ -88,6 +89,12 @@ struct Slurm: ParsableCommand {
             FileHandle.standardError.write(Data("sleepsta: \(problem)\n".utf8))
             throw ExitCode(ExitStatus.environment)
         }
+        // The protocol is resolved now, as every shard will resolve it (the study file at the data
+        // folder's root, these options), so a bad study file stops here before any job is submitted.
+        let shardRun = try Run.parse(
+            ["--data", script.dataDirectory, "--db", script.databasePath, "--reports", script.reportsDirectory] + script.runOptions)
+        let prepared = try StudyRun.prepare(shardRun.options, inclusion: shardRun.inclusion, command: "slurm")
+        for note in prepared.notes { print(PrintableText.escaped(note)) }
         let fm = FileManager.default
         do {
             for dir in [script.scriptDirectory, script.shardDirectory, script.logDirectory] {
@@ -96,6 +103,7 @@ struct Slurm: ParsableCommand {
             try script.shardsScript.write(toFile: script.shardsScriptPath, atomically: true, encoding: .utf8)
             try script.mergeScript.write(toFile: script.mergeScriptPath, atomically: true, encoding: .utf8)
             try script.submitScript.write(toFile: script.submitScriptPath, atomically: true, encoding: .utf8)
+            try prepared.protocolText.write(toFile: script.protocolPath, atomically: true, encoding: .utf8)
             for path in [script.shardsScriptPath, script.mergeScriptPath, script.submitScriptPath] {
                 try fm.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
             }

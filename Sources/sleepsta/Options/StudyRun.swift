@@ -13,7 +13,7 @@ struct StudyRun {
     /// `protocol.toml`'s text (``ProtocolFile``).
     var protocolText: String
 
-    static func prepare(_ given: PipelineOptions, inclusion: InclusionOptions = InclusionOptions(), command: String) throws -> StudyRun {
+    static func prepare(_ given: PipelineOptions, inclusion: InclusionOptions, command: String) throws -> StudyRun {
         let every = Set(RememberedParameter.all.map(\.key))
         var study = try StudyOptions(given)
         // A cron line without --study keeps the study file the last run read.

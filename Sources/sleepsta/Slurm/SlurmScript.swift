@@ -6,7 +6,7 @@ import SleepCore
 /// when every task exited 0 (`--dependency=afterok`). Texts only; the command writes and submits them.
 ///
 /// Layout under the work folder W (every path absolute, since jobs start in Slurm's spool folder):
-/// `W/slurm/shards.sbatch`, `W/slurm/merge.sbatch`, `W/slurm/submit.sh`, `W/shards/shard-K.sqlite`
+/// `W/slurm/shards.sbatch`, `W/slurm/merge.sbatch`, `W/slurm/submit.sh`, `W/slurm/protocol.toml`, `W/shards/shard-K.sqlite`
 /// (one database per task, never shared), `W/shards/reports-K/` (the shard's own pages),
 /// `W/logs/shard-<job>_<K>.out` (one log per task), `W/logs/merge-<job>.out`, and the merged
 /// database and reports where `--db` and `--reports` say (default `W/all.sqlite`, `W/Reports`).
@@ -38,6 +38,10 @@ public struct SlurmScript: Sendable {
     public var shardsScriptPath: String { scriptDirectory + "/shards.sbatch" }
     public var mergeScriptPath: String { scriptDirectory + "/merge.sbatch" }
     public var submitScriptPath: String { scriptDirectory + "/submit.sh" }
+    /// The cohort's `protocol.toml`, resolved when the scripts are written (the study file and options
+    /// every shard reads), with the merged database and reports as its paths; the merge job puts it
+    /// beside the merged reports, as a single run puts its own.
+    public var protocolPath: String { scriptDirectory + "/protocol.toml" }
     public var shardDirectory: String { workDirectory + "/shards" }
     public var logDirectory: String { workDirectory + "/logs" }
 
@@ -106,7 +110,12 @@ public struct SlurmScript: Sendable {
             "set -u",
             "\(Self.quoted(sleepsta)) merge --db \(Self.quoted(databasePath)) --expect \(shards) \\",
             "    \(shardList) || exit $?",
-            "exec \(Self.quoted(sleepsta)) render --db \(Self.quoted(databasePath)) --reports \(Self.quoted(reportsDirectory))",
+            "\(Self.quoted(sleepsta)) render --db \(Self.quoted(databasePath)) --reports \(Self.quoted(reportsDirectory)) || exit $?",
+            "# The protocol beside the reports, replaced whole (a reader never sees half of it).",
+            "cp \(Self.quoted(protocolPath)) \(Self.quoted(reportsDirectory + "/protocol.toml.part")) \\",
+            "    && exec mv -f \(Self.quoted(reportsDirectory + "/protocol.toml.part")) \(Self.quoted(reportsDirectory + "/protocol.toml"))",
+            "echo 'sleepsta: cannot copy the protocol beside the reports:' \(Self.quoted(protocolPath)) >&2",
+            "exit 2",
         ]).joined(separator: "\n") + "\n"
     }
 
