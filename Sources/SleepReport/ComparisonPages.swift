@@ -97,6 +97,8 @@ public enum ComparisonPages {
         let unpooled = pair.nights.count - pair.pooledNightCount
         return [
             "nightsText": Plural.count(pair.pooledNightCount, "night"), "methodRows": methodRows(pair),
+            // One method scored per interval is the pooled table itself: the per-method table would repeat it.
+            "perMethod": pair.methods.count > 1 || unpooled > 0,
             "hasUnpooled": unpooled > 0, "unpooledText": Plural.count(unpooled, "night"),
             "unpooledKinds": pair.methods.filter { !$0.metricsDependOnInterval }.map(\.kind.rawValue).joined(separator: " and "),
             "fewNights": pair.pooledNightCount < minimumNightsForAgreement, "minimumNights": String(minimumNightsForAgreement),

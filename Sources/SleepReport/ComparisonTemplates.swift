@@ -20,12 +20,14 @@ enum ComparisonTemplates {
     {{#metrics}}<tr><td data-label="Metric">{{name}}</td><td data-label="Unit">{{unit}}</td><td class="num" data-label="n">{{n}}</td><td class="num" data-label="Mean {{reference}}">{{refMean}}</td><td class="num" data-label="Mean {{test}}">{{testMean}}</td><td class="num" data-label="Bias">{{bias}}</td><td class="num" data-label="95 % CI of bias">{{biasCI}}</td><td class="num" data-label="SD of diff.">{{sd}}</td><td class="num" data-label="95 % limits of agreement">{{loa}}</td><td class="num" data-label="Mean |diff.|">{{mad}}</td><td class="num" data-label="ICC (2,1)">{{icc}}</td><td data-label="Plot"><a href="{{chart}}">plot</a></td></tr>
     {{/metrics}}
     </table>
+    {{#perMethod}}
     <h3>Per method: {{test}} − {{reference}}</h3>
     <table class="stats stack permethod">
     <tr><th>Method</th><th>Depends on the interval</th><th>Metric</th><th>n</th><th>Bias (mean diff.)</th><th>SD of diff.</th><th>95 % limits of agreement</th><th>ICC (2,1)</th></tr>
     {{#methodRows}}<tr><td data-label="Method">{{method}}</td><td data-label="Depends on the interval">{{depends}}</td><td data-label="Metric">{{name}}</td><td class="num" data-label="n">{{n}}</td><td class="num" data-label="Bias">{{bias}}</td><td class="num" data-label="SD of diff.">{{sd}}</td><td class="num" data-label="95 % limits of agreement">{{loa}}</td><td class="num" data-label="ICC (2,1)">{{icc}}</td></tr>
     {{/methodRows}}
     </table>
+    {{/perMethod}}
     <h3>Bland–Altman plots: {{test}} − {{reference}}</h3>
     <div class="multiples">{{#metrics}}<figure><a href="{{chart}}"><img src="{{chart}}" alt="Bland–Altman plot, {{label}}"></a><figcaption>{{label}}</figcaption></figure>{{/metrics}}</div>
     <h3>Epoch-level agreement on a common {{cell}} grid (all nights pooled)</h3>

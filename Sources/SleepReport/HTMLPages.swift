@@ -413,16 +413,16 @@ extension HTMLPages {
             ["label": "Wake after sleep onset (WASO)", "ggir": "WASO", "value": NumberText.minutes(m.wakeAfterSleepOnsetMinutes),
              "def": ggir ? "SPT − TST: invalid epochs inside the sleep period count as wake, as in GGIR" : scorer.map { "worn, scored wake by \($0), inside the sleep period" } ?? "worn, not sustained inactivity, inside the sleep period"],
             ["label": "Awakenings", "ggir": "number_of_awakenings", "value": String(m.awakenings), "def": "wake bouts inside the sleep period"],
-            ["label": "Invalid in the sleep period", "ggir": "", "value": NumberText.minutes(w.invalidInSptMinutes),
+            ["label": "Invalid in the sleep period", "value": NumberText.minutes(w.invalidInSptMinutes),
              "def": ggir ? "invalid (GGIR's non-wear and clean-up): judged on angle-z imputed from the other days, counted in WASO" : "not worn or no data: neither sleep nor wake"],
-            ["label": "Time in bed (TIB)", "ggir": "", "value": NumberText.minutes(m.timeInBedMinutes),
+            ["label": "Time in bed (TIB)", "value": NumberText.minutes(m.timeInBedMinutes),
              "def": diary.map { "\($0)'s in bed to out of bed, widened to the sleep period" } ?? "guider window widened to the sleep period (no diary: the guider stands in for lights off/on)"],
-            ["label": "Sleep onset latency (SOL)", "ggir": "", "value": NumberText.minutes(m.sleepOnsetLatencyMinutes), "def": "TIB start to sleep onset"],
-            ["label": "Sleep efficiency (SE)", "ggir": "", "value": NumberText.fixed(m.sleepEfficiencyPercent, 1) + " %", "def": "TST / TIB"],
-            ["label": "Sleep maintenance efficiency (SME)", "ggir": "", "value": NumberText.fixed(m.sleepMaintenanceEfficiencyPercent, 1) + " %", "def": "TST / SPT"],
-            ["label": "Sleep fragmentation index (SFI)", "ggir": "", "value": NumberText.fixed(m.sleepFragmentationIndexPerHour, 2) + " /h",
+            ["label": "Sleep onset latency (SOL)", "value": NumberText.minutes(m.sleepOnsetLatencyMinutes), "def": "TIB start to sleep onset"],
+            ["label": "Sleep efficiency (SE)", "value": NumberText.fixed(m.sleepEfficiencyPercent, 1) + " %", "def": "TST / TIB"],
+            ["label": "Sleep maintenance efficiency (SME)", "value": NumberText.fixed(m.sleepMaintenanceEfficiencyPercent, 1) + " %", "def": "TST / SPT"],
+            ["label": "Sleep fragmentation index (SFI)", "value": NumberText.fixed(m.sleepFragmentationIndexPerHour, 2) + " /h",
              "def": "awakenings + 1 per hour of TST"],
-            ["label": "Light / deep (movement phases)", "ggir": "", "value": "\(NumberText.minutes(m.lightMinutes)) / \(NumberText.minutes(m.deepMinutes))",
+            ["label": "Light / deep (movement phases)", "value": "\(NumberText.minutes(m.lightMinutes)) / \(NumberText.minutes(m.deepMinutes))",
              "def": "sleep intervals above / at or below the night's quantile of ENMO (movement intensity, not EEG stages)"],
         ]
         let invalid = rows.firstIndex { $0["label"] == "Invalid in the sleep period" } ?? rows.count - 1
@@ -434,9 +434,9 @@ extension HTMLPages {
     static func splitInvalidRows(_ m: NightSummaryMetrics) -> [[String: String]] {
         guard m.noDataInSleepPeriodMinutes != nil || m.notWornInSleepPeriodMinutes != nil else { return [] }
         return [
-            ["label": "No data in the sleep period", "ggir": "", "value": NumberText.minutes(m.noDataInSleepPeriodMinutes),
+            ["label": "No data in the sleep period", "value": NumberText.minutes(m.noDataInSleepPeriodMinutes),
              "def": "5-s epochs without samples: neither sleep nor wake"],
-            ["label": "Not worn in the sleep period", "ggir": "", "value": NumberText.minutes(m.notWornInSleepPeriodMinutes),
+            ["label": "Not worn in the sleep period", "value": NumberText.minutes(m.notWornInSleepPeriodMinutes),
              "def": "5-s epochs with samples taken as non-wear, and sleep fragments beside them left unscored: neither sleep nor wake (TST + WASO + no data + not worn = SPT)"],
         ]
     }

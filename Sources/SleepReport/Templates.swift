@@ -19,7 +19,7 @@ enum Templates {
     img.chart { max-width: 100%; height: auto; border: 1px solid #eee; }
     details summary { cursor: pointer; color: #0072b2; }
     footer { margin-top: 3rem; color: #888; font-size: .85rem; }
-    table.stats td.num { white-space: nowrap; } table.stats td, table.stats th { padding: .25rem .45rem; }
+    table.stats td.num, td.date { white-space: nowrap; } table.stats td, table.stats th { padding: .25rem .45rem; }
     .multiples { display: flex; flex-wrap: wrap; gap: .6rem; } .multiples figure { margin: 0; width: 300px; }
     .multiples img { width: 100%; height: auto; border: 1px solid #eee; } .multiples figcaption { font-size: .8rem; color: #555; }
     /* Narrow screens (phones, 400 px): a wide table scrolls sideways inside the page instead of being cut off. */
@@ -38,6 +38,7 @@ enum Templates {
       table.stack tr { border-bottom: 1px solid #ddd; padding: .3rem 0; }
       table.stack td { border: none; padding: .05rem .3rem; text-align: left; }
       table.stack td::before { content: attr(data-label) ": "; font-weight: 600; color: #555; }
+      table.stack td:empty { display: none; }
     }
     </style>
     </head>
@@ -69,9 +70,9 @@ enum Templates {
     <span class="chartbox"{{#chartFocus}} data-focus="{{.}}"{{/chartFocus}}><img class="chart" src="{{chart}}" alt="{{chartAlt}}"></span>
     {{#scored}}
     <h2>Night metrics (per {{scoredPer}})</h2>
-    <table>
+    <table class="stack">
     <tr><th>Metric</th>{{#ggirNames}}<th>GGIR part 4</th>{{/ggirNames}}<th>Value</th><th>Definition</th></tr>
-    {{#metrics}}<tr><td>{{label}}</td>{{#ggirNames}}<td><code>{{ggir}}</code></td>{{/ggirNames}}<td class="num">{{value}}</td><td class="def">{{def}}</td></tr>
+    {{#metrics}}<tr><td data-label="Metric">{{label}}</td>{{#ggirNames}}<td data-label="GGIR part 4">{{#ggir}}<code>{{ggir}}</code>{{/ggir}}</td>{{/ggirNames}}<td class="num" data-label="Value">{{value}}</td><td class="def" data-label="Definition">{{def}}</td></tr>
     {{/metrics}}
     </table>
     {{/scored}}
@@ -169,7 +170,7 @@ enum Templates {
     <p class="def">Stored and shown, but not scored: too few hours of data (or not worn) for a night's analysis, or a fragment of a day at the start or end of a recording. They are left out of the tables above.</p>
     <table class="stack">
     <tr><th>Night</th><th>Participant</th><th>Recording</th><th>Reason</th></tr>
-    {{#apart}}<tr><td data-label="Night"><a href="{{id}}/index.html">{{date}}</a></td><td data-label="Participant">{{participant}}</td><td data-label="Recording"><code>{{recording}}</code></td><td data-label="Reason">{{reason}}</td></tr>
+    {{#apart}}<tr><td class="date" data-label="Night"><a href="{{id}}/index.html">{{date}}</a></td><td data-label="Participant">{{participant}}</td><td data-label="Recording"><code>{{recording}}</code></td><td data-label="Reason">{{reason}}</td></tr>
     {{/apart}}
     </table>{{/hasApart}}
     <footer>Parameters: {{#keys}}{{#kind}}{{kind}}: {{/kind}}<code>{{key}}</code>{{^last}} · {{/last}}{{/keys}} · data span {{span}} · <a href="definitions.html">definitions</a></footer>

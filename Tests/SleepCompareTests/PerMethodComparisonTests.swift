@@ -67,6 +67,22 @@ struct PerMethodComparisonTests {
         let rows = page.components(separatedBy: "\n").filter { $0.contains("<td data-label=\"Method\">") }
         #expect(rows.count == 2 * ComparedMetric.allCases.count)
         #expect(rows.contains { $0.contains(">wearable-24h<") && $0.contains(">no (per epoch)<") && $0.contains("(total_sleep_time_min)") })
+        #expect(page.contains("<h3>Per method: "))
+    }
+
+    @Test("phone nights only: the pooled table is the one method's, so no per-method table repeats it")
+    func onePhoneMethod() throws {
+        let phones = IntervalLengthComparison.compute(lengths: [.tenMinutes, .fifteenMinutes],
+                                                      nights: Self.comparison().nights.filter { $0.nightID.hasPrefix("phone-") })
+        let info = ComparisonReportInput.NightInfo(date: CivilDate(year: 2024, month: 6, day: 14),
+                                                   timeline: UTCOffsetTimeline(initialOffsetSeconds: 0), recordingPath: "r.csv")
+        let page = ComparisonPages.page(ComparisonReportInput(comparison: phones, nights: Array(repeating: info, count: phones.nights.count),
+                                                              parameters: AnalysisParameters()))
+        #expect(page.contains("night metrics across 3 nights scored per interval</h2>"))
+        #expect(!page.contains("Per method: ") && !page.contains("<td data-label=\"Method\">"))
+        #expect(!page.contains("do not depend on the interval length"))
+        // The CSV keeps its per-method rows: a script reads one shape whatever the cohort.
+        #expect(ComparisonCSV.statistics(phones).contains(",phone-in-bed\n"))
     }
 }
 

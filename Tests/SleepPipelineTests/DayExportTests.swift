@@ -208,15 +208,17 @@ struct DayExportTests {
     }
 }
 
-/// Python 3 with pandas, where the machine has them (tests that read exports as a user would).
+/// Python 3 with pandas, where the machine has them (tests that read exports as a user would):
+/// SLEEPSTA_PYTHON (the venv `make test` makes under CI=true or WITH_PANDAS=1), else python3.
 enum Pandas {
     static let available: Bool = (try? run("import pandas", arguments: []).status == 0) ?? false
-    static let skipMessage = Comment(rawValue: "python3 with pandas not found (pip install pandas); the pandas check of the export is skipped")
+    static let skipMessage = Comment(rawValue: "python3 with pandas not found (pip install pandas, or make test WITH_PANDAS=1); the pandas check of the export is skipped")
+    static let python = ProcessInfo.processInfo.environment["SLEEPSTA_PYTHON"].flatMap { $0.isEmpty ? nil : $0 } ?? "python3"
 
     static func run(_ script: String, arguments: [String]) throws -> (status: Int32, output: String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", "-c", script] + arguments
+        p.arguments = [python, "-c", script] + arguments
         let pipe = Pipe()
         p.standardOutput = pipe; p.standardError = pipe
         try p.run()

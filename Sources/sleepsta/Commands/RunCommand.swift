@@ -25,7 +25,7 @@ struct Run: ParsableCommand {
     @OptionGroup var inclusion: InclusionOptions
 
     func run() throws {
-        var prepared = try StudyRun.prepare(options, inclusion: inclusion, command: "run")
+        let prepared = try StudyRun.prepare(options, inclusion: inclusion, command: "run")
         try PipelineInvocation.execute(prepared, quietUnlessTerminal: false)
     }
 }
