@@ -11,7 +11,7 @@ SAMPLE_TZ    ?= Europe/Berlin
 COMPARE      ?= 10m,15m
 APT_PACKAGES := libsqlite3-dev libgd-dev fonts-dejavu-core pkg-config tzdata python3 zlib1g-dev libisal-dev libssl-dev
 BIN          := .build/$(CONFIG)/sleepsta
-TEST_SCRATCH ?= .build-test
+TEST_SCRATCH ?= .build
 
 .PHONY: all deps build test test-without-shared run-tests pandas-venv test-slurm slurm-deps report sample-data clean help
 
@@ -58,10 +58,10 @@ report: build sample-data
 	$(BIN) compare --intervals $(COMPARE) --db $(DB) --reports $(REPORTS)
 
 # Release mode: the numeric tests run 40-600x slower in debug builds.
-# `swift test` itself builds with -enable-testing, which @testable imports need in release mode.
-# The tests build in their own folder ($(TEST_SCRATCH)): `swift test` compiles with -enable-testing,
-# which `swift build` does not, so sharing .build/ made `make report` and `make test` rebuild
-# everything after each other. The run ends with the count of skipped tests and why.
+# The tests reach what they check through `package` declarations, not @testable imports, so
+# `swift test --disable-testable-imports` compiles the library modules exactly as `swift build`
+# does and reuses them: after `make report`, `make test` compiles only the test targets (which
+# Package.swift builds without optimisation). The run ends with the count of skipped tests and why.
 test: deps
 	@$(MAKE) --no-print-directory run-tests TEST_ENV=
 
@@ -82,7 +82,7 @@ pandas-venv:
 run-tests: $(if $(filter true,$(CI))$(WITH_PANDAS),pandas-venv)
 	@mkdir -p $(TEST_SCRATCH); log=$(TEST_SCRATCH)/test.log; \
 	if [ -x $(PANDAS_VENV)/bin/python ]; then export SLEEPSTA_PYTHON=$(CURDIR)/$(PANDAS_VENV)/bin/python; fi; \
-	{ $(TEST_ENV) $(SWIFT) test -c $(CONFIG) --scratch-path $(TEST_SCRATCH); echo $$? > $(TEST_SCRATCH)/test.status; } 2>&1 | tee $$log; \
+	{ $(TEST_ENV) $(SWIFT) test -c $(CONFIG) --disable-testable-imports --scratch-path $(TEST_SCRATCH); echo $$? > $(TEST_SCRATCH)/test.status; } 2>&1 | tee $$log; \
 	status=$$(cat $(TEST_SCRATCH)/test.status); \
 	skipped=$$(grep -c ' skipped: ' $$log || true); \
 	if [ "$$skipped" -gt 0 ]; then \
@@ -124,7 +124,7 @@ test-slurm: deps slurm-deps
 	bash Tests/Slurm/test-slurm.sh
 
 clean:
-	rm -rf .build $(TEST_SCRATCH) $(REPORTS)/*/ $(REPORTS)/*.html $(REPORTS)/*.png $(REPORTS)/*.json
+	rm -rf .build .build-test $(TEST_SCRATCH) $(REPORTS)/*/ $(REPORTS)/*.html $(REPORTS)/*.png $(REPORTS)/*.json
 	rm -f $(DB) $(DB)-wal $(DB)-shm $(DB).lock $(DATA)/phone-50hz-sam.csv
 
 # ---- make bench: the performance benchmark (docs/performance.md). Workloads are generated

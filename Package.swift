@@ -2,6 +2,10 @@
 // sleepsta: overnight motion recordings -> sleep analysis (Ingest -> Core -> Store -> Report).
 import PackageDescription
 
+// The tests' own code is compiled without optimisation, also under `-c release`: the work they check
+// runs in the optimised library modules, and their compile time would otherwise double the suite's.
+let testSettings: [SwiftSetting] = [.unsafeFlags(["-Onone"], .when(configuration: .release))]
+
 let package = Package(
     name: "sleepsta",
     platforms: [.macOS(.v13)],
@@ -85,18 +89,18 @@ let package = Package(
         // bench times it, the tests check the wearable method against its script.
         .target(name: "SleepstaWorkloads", dependencies: ["SleepCore", "CZlib"], path: "bench/SleepstaWorkloads"),
 
-        .testTarget(name: "SleepCoreTests", dependencies: ["SleepCore", "SleepstaWorkloads"], exclude: ["Fixtures"]),
-        .testTarget(name: "SleepIngestTests", dependencies: ["SleepIngest", "SleepCore", .product(name: "GRDB", package: "GRDB.swift")], exclude: ["Fixtures"]),
-        .testTarget(name: "SleepStoreTests", dependencies: ["SleepStore", "SleepCore", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "SleepReportTests", dependencies: ["SleepReport", "SleepCore", "CGD"]),
+        .testTarget(name: "SleepCoreTests", dependencies: ["SleepCore", "SleepstaWorkloads"], exclude: ["Fixtures"], swiftSettings: testSettings),
+        .testTarget(name: "SleepIngestTests", dependencies: ["SleepIngest", "SleepCore", .product(name: "GRDB", package: "GRDB.swift")], exclude: ["Fixtures"], swiftSettings: testSettings),
+        .testTarget(name: "SleepStoreTests", dependencies: ["SleepStore", "SleepCore", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: testSettings),
+        .testTarget(name: "SleepReportTests", dependencies: ["SleepReport", "SleepCore", "CGD"], swiftSettings: testSettings),
         .testTarget(name: "SleepPipelineTests", dependencies: ["SleepPipeline", "SleepIngest", "SleepStore", "SleepReport", "SleepCore", "SleepstaWorkloads",
                                                       .product(name: "GRDB", package: "GRDB.swift"),
                                                       .product(name: "Logging", package: "swift-log")],
-                    exclude: ["Fixtures"]),
+                    exclude: ["Fixtures"], swiftSettings: testSettings),
         .testTarget(name: "SleepCompareTests", dependencies: ["SleepPipeline", "SleepReport", "SleepStore", "SleepCore", "CGD",
                                                      .product(name: "Logging", package: "swift-log")],
-                    exclude: ["Fixtures"]),
+                    exclude: ["Fixtures"], swiftSettings: testSettings),
         // The CLI's own pieces (the terminal's progress line).
-        .testTarget(name: "SleepstaCLITests", dependencies: ["sleepsta", "SleepPipeline", "SleepCore"]),
+        .testTarget(name: "SleepstaCLITests", dependencies: ["sleepsta", "SleepPipeline", "SleepCore"], swiftSettings: testSettings),
     ]
 )

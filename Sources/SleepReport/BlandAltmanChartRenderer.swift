@@ -16,7 +16,7 @@ public struct BlandAltmanChartRenderer: Sendable {
 
     /// Okabe–Ito blue for the nights, vermillion for the bias, grey for the limits.
     static let pointColour: (Int32, Int32, Int32) = (0, 114, 178)
-    static let biasColour: (Int32, Int32, Int32) = (213, 94, 0)
+    package static let biasColour: (Int32, Int32, Int32) = (213, 94, 0)
     static let limitColour: (Int32, Int32, Int32) = (90, 90, 90)
 
     static func colour(_ c: (Int32, Int32, Int32), alpha: Int32 = 0) -> Int32 { sleepsta_gd_rgba(c.0, c.1, c.2, alpha) }
@@ -86,13 +86,13 @@ public struct BlandAltmanChartRenderer: Sendable {
     }
 
     /// An axis tick with the decimals its step needs, the same for every tick of the axis; a true minus sign.
-    static func tickLabel(_ v: Double, step: Double) -> String {
+    package static func tickLabel(_ v: Double, step: Double) -> String {
         let text = ChartRenderer.format(abs(v), step: step)
         return v < 0 && abs(v) > 1e-9 ? "−" + text : text
     }
 
     /// 4–8 round ticks covering `[min, max]` (a unit-wide range around a single value).
-    static func ticks(min lo: Double, max hi: Double) -> [Double] {
+    package static func ticks(min lo: Double, max hi: Double) -> [Double] {
         var (lo, hi) = (lo, hi)
         if hi - lo < 1e-9 { lo -= 1; hi += 1 }
         let rough = (hi - lo) / 5
@@ -112,7 +112,7 @@ public struct BlandAltmanChartRenderer: Sendable {
 extension BlandAltmanChartRenderer {
     /// A Bland–Altman plot with nights, drawn layer by layer on the supersampled canvas: round
     /// ticks around the nights and the lines, in points of the finished chart times `s`.
-    struct Plot {
+    package struct Plot {
         let renderer: BlandAltmanChartRenderer
         let im: gdImagePtr
         let chart: BlandAltmanChart
@@ -135,7 +135,7 @@ extension BlandAltmanChartRenderer {
         /// all (nearly) equal, e.g. differences that are zero by design, get a fixed span of
         /// ±1 unit or ±5 % of the value, whichever is wider, so that ticks stay round numbers
         /// instead of steps of a millionth.
-        static func padded(_ v: [Double]) -> (Double, Double) {
+        package static func padded(_ v: [Double]) -> (Double, Double) {
             let lo = v.min()!, hi = v.max()!
             if hi - lo < 1e-3 * Swift.max(1, abs(hi)) {
                 let centre = (lo + hi) / 2, half = Swift.max(1, abs(centre) * 0.05)
@@ -148,7 +148,7 @@ extension BlandAltmanChartRenderer {
         /// Label baselines for lines at `ys` (pixels, any order), moved apart so that consecutive
         /// labels are at least `gap` apart (coinciding lines, e.g. limits equal to the bias, get
         /// stacked labels instead of overprinted ones); same order as `ys`.
-        static func labelBaselines(_ ys: [Int32], gap: Int32) -> [Int32] {
+        package static func labelBaselines(_ ys: [Int32], gap: Int32) -> [Int32] {
             let order = ys.indices.sorted { ys[$0] < ys[$1] }
             var out = ys
             var previous: Int32? = nil

@@ -131,7 +131,7 @@ public struct ChartRenderer: Sendable {
 
     /// The width in pixels of `string` drawn by ``text(_:_:x:y:size:colour:angle:)`` at `size`
     /// (FreeType's bounding box, nothing drawn; the bitmap fallback's 6 pixels a character).
-    func textWidth(_ string: String, size: Double) -> Int32 {
+    package func textWidth(_ string: String, size: Double) -> Int32 {
         if let box = freeType(nil, string, x: 0, y: 0, size: size, colour: 0, angle: 0) { return box[2] - box[0] }
         return Int32(string.unicodeScalars.count * 6)
     }
@@ -139,7 +139,7 @@ public struct ChartRenderer: Sendable {
     /// `string` as it fits in `width` pixels at `size`: whole when it fits, else its start and its
     /// end with "…" between (the end of a file name often tells recordings apart: a participant,
     /// a device serial); empty when not even "…" fits.
-    func fitted(_ string: String, size: Double, width: Int32) -> String {
+    package func fitted(_ string: String, size: Double, width: Int32) -> String {
         guard textWidth(string, size: size) > width else { return string }
         let characters = Array(string)
         var lo = 0, hi = characters.count   // the most characters kept such that the elided text fits
@@ -157,7 +157,7 @@ public struct ChartRenderer: Sendable {
     }
 
     /// 4–6 round tick values from 0 covering `max`.
-    static func niceTicks(max: Double) -> [Double] {
+    package static func niceTicks(max: Double) -> [Double] {
         guard max > 0, max.isFinite else { return [0, 1] }
         let rough = max / 4
         var magnitude = 1.0

@@ -170,7 +170,7 @@ public enum ComparisonPages {
     public static let minimumNightsForAgreement = 10
 
     /// A mean of minutes after the night's local noon as a clock time (`HH:MM`, wrapping past midnight).
-    static func clockAfterNoon(_ minutes: Double?) -> String {
+    package static func clockAfterNoon(_ minutes: Double?) -> String {
         guard let minutes, minutes.isFinite, let whole = Int(exactly: minutes.rounded()) else { return "–" }
         let m = (whole % 1440 + 12 * 60) % 1440
         return LocalClock.hhmm(localSecond: Int64((m + 1440) % 1440) * 60)

@@ -6,18 +6,18 @@ import SleepCore
 extension ChartRenderer {
     /// Each period kind's colour (Okabe–Ito where it can be): the main sleep the overview's dark
     /// blue, a secondary sleep ochre, a nap bluish green. None is a phase's or the sleep/wake strip's.
-    static let kindColours: [SleepPeriodKind: (Int32, Int32, Int32)] = [
+    package static let kindColours: [SleepPeriodKind: (Int32, Int32, Int32)] = [
         .main: (0, 90, 160), .secondary: (190, 140, 0), .nap: (0, 158, 115),
     ]
     /// The pale shade of a period other than the main one in the night chart's plot (the main one
     /// keeps the light blue sleep-period shade): light enough for the movement line to read on it,
     /// apart from the grey of no data and the pink of not worn.
-    static let kindShades: [SleepPeriodKind: (Int32, Int32, Int32)] = [
+    package static let kindShades: [SleepPeriodKind: (Int32, Int32, Int32)] = [
         .main: (232, 242, 252), .secondary: (250, 240, 190), .nap: (208, 240, 226),
     ]
     /// Each minute class's colour on the day timeline: sleep by its kind, not worn in three reds
     /// (darker the surer the device was off), awake a pale cream and no data grey.
-    static func classColour(_ c: DayMinuteClass) -> (Int32, Int32, Int32) {
+    package static func classColour(_ c: DayMinuteClass) -> (Int32, Int32, Int32) {
         switch c {
         case .noData: return (205, 205, 205)
         case .awake: return (246, 238, 214)
@@ -73,7 +73,7 @@ extension MovementChart {
     /// sleep period and time in bed, which may run past the window's end (a day sleep from 08:30
     /// to 15:30 ends after the noon that closes the night). Nil without periods: the axis then
     /// spans the data alone, as it always did.
-    var periodSpan: (start: Int64, end: Int64)? {
+    package var periodSpan: (start: Int64, end: Int64)? {
         guard let first = periods.first else { return nil }
         var lo = first.start, hi = first.end
         for p in periods { lo = min(lo, p.start); hi = max(hi, p.end) }

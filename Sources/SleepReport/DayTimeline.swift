@@ -37,14 +37,14 @@ public struct DayTimeline: Sendable {
 
     /// Where things sit, in points of the finished PNG (the canvas is twice that): the tests read
     /// the colours at these places.
-    enum Layout {
+    package enum Layout {
         static let left: Int32 = 96, right: Int32 = 150, top: Int32 = 58, rowHeight: Int32 = 34
         /// Within a row: the labels' band above the bar, the bar, the gap below it.
-        static let labelBand: Int32 = 12, barHeight: Int32 = 16
+        package static let labelBand: Int32 = 12, barHeight: Int32 = 16
         static let bottom: Int32 = 72
-        static func barTop(row k: Int) -> Int32 { top + Int32(k) * rowHeight + labelBand }
+        package static func barTop(row k: Int) -> Int32 { top + Int32(k) * rowHeight + labelBand }
         /// The x of minute `m` of a timeline `width` points wide spanning `span` minutes.
-        static func x(minute m: Int, span: Int, width: Int32) -> Double {
+        package static func x(minute m: Int, span: Int, width: Int32) -> Double {
             Double(left) + Double(m) / Double(span) * Double(width - left - right)
         }
     }

@@ -5,7 +5,7 @@ import CGD
 /// (2400 × 840) that was most of the time spent rendering reports: `perf record` of `sleepsta run`
 /// on the 7-day benchmark file put about 7 % of all CPU time in `gdImageCopyResampled` and 3 % in
 /// the `gdImageSetPixel` calls of `gdImageFilledRectangle`.
-enum FastGD {
+package enum FastGD {
     /// A pixel coordinate from a computed position: a value that is not finite (a stored series
     /// holding NaN or infinity) is 0, and one far off the image is clamped, never an Int32 trap.
     static func pixel(_ v: Double) -> Int32 {
@@ -18,7 +18,7 @@ enum FastGD {
     /// For an exact 2:1 ratio `gdImageCopyResampled` averages the same four pixels; this rounds
     /// each channel to nearest (ties up) and averages alpha like the colours (charts are opaque).
     /// `destination` must be `source`'s size halved (rounded down).
-    static func halve(_ source: gdImagePtr, into destination: gdImagePtr) {
+    package static func halve(_ source: gdImagePtr, into destination: gdImagePtr) {
         let w = Int(sleepsta_gd_width(destination)), h = Int(sleepsta_gd_height(destination))
         precondition(Int(sleepsta_gd_width(source)) >= 2 * w && Int(sleepsta_gd_height(source)) >= 2 * h)
         guard let src = source.pointee.tpixels, let dst = destination.pointee.tpixels else { return }
@@ -43,7 +43,7 @@ enum FastGD {
 
     /// `gdImageFilledRectangle` with an opaque colour (alpha 0: it replaces what is there, with or
     /// without blending): corners in any order, clipped to the image.
-    static func fill(_ im: gdImagePtr, _ x1: Int32, _ y1: Int32, _ x2: Int32, _ y2: Int32, _ colour: Int32) {
+    package static func fill(_ im: gdImagePtr, _ x1: Int32, _ y1: Int32, _ x2: Int32, _ y2: Int32, _ colour: Int32) {
         guard (colour >> 24) & 0x7F == 0, im.pointee.trueColor != 0, let rows = im.pointee.tpixels else {
             gdImageFilledRectangle(im, x1, y1, x2, y2, colour)
             return

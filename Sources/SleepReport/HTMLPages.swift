@@ -217,7 +217,7 @@ public enum HTMLPages {
     /// The caution of a wearable night with non-wear in or just before its sleep window
     /// (``WearableNightSummary/nonWearNearWindowMinutes``, at least 15 minutes: GGIR's non-wear
     /// windows are 15 min long), nil otherwise.
-    static func nonWearNote(_ a: NightAnalysis, _ tl: UTCOffsetTimeline) -> String? {
+    package static func nonWearNote(_ a: NightAnalysis, _ tl: UTCOffsetTimeline) -> String? {
         guard let w = a.wearable, let minutes = w.nonWearNearWindowMinutes, minutes >= 15,
               let on = w.guiderOnsetUTC, let off = w.guiderWakeupUTC else { return nil }
         if a.parameters.nightMethod == .ggir {
@@ -443,7 +443,7 @@ extension HTMLPages {
 
     /// The still stretches GGIR's rule calls not worn that were taken as worn, with their clock
     /// times and what cleared them: the temperature, the angle's wander, or turns at their ends.
-    static func stillWornText(_ w: WearableNightSummary, _ tl: UTCOffsetTimeline) -> String {
+    package static func stillWornText(_ w: WearableNightSummary, _ tl: UTCOffsetTimeline) -> String {
         guard let all = spansText(w.stillWornSpansUTC, tl) else { return "none" }
         let rule = "still for an hour or more, which GGIR's 2013 rule takes for non-wear"
         if w.temperatureDecides == true {
@@ -490,7 +490,7 @@ extension HTMLPages {
     }
 
     /// The wearable night's quality facts (valid hours, non-wear, invalid share).
-    static func wearableFacts(_ a: NightAnalysis, _ tl: UTCOffsetTimeline) -> [[String: String]] {
+    package static func wearableFacts(_ a: NightAnalysis, _ tl: UTCOffsetTimeline) -> [[String: String]] {
         guard let w = a.wearable else { return [] }
         let guided = ["label": "Time in bed from", "value": diaryGuider(w) ?? "no diary row: HDCZA's window stands in for lights off/on"]
         if a.parameters.nightMethod == .ggir {

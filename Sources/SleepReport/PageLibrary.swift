@@ -9,7 +9,7 @@ import SleepCore
 /// `vsc.png`), and other control characters are invisible. So no string from input reaches a page
 /// raw: every string value, however deep in the context, goes through ``PrintableText`` (line
 /// breaks and tabs kept, which HTML shows as spaces) before it is rendered.
-struct PageLibrary {
+package struct PageLibrary {
     let templates: MustacheLibrary
 
     init(_ register: (inout MustacheLibrary) throws -> Void) {
@@ -26,7 +26,7 @@ struct PageLibrary {
 
     /// `value` with every string in it made printable: dictionaries and arrays are walked, other
     /// values (flags, numbers) kept.
-    static func printable(_ value: Any) -> Any {
+    package static func printable(_ value: Any) -> Any {
         switch value {
         case let text as String: return PrintableText.escaped(text, keepingLineBreaks: true)
         case let dictionary as [String: Any]: return dictionary.mapValues(printable)

@@ -2,14 +2,14 @@ import Foundation
 import SleepCore
 
 /// Little-endian packing of the base series into BLOBs (compact: 10 bytes per second).
-enum BlobCodec {
-    static func data(_ values: [Float]) -> Data {
+package enum BlobCodec {
+    package static func data(_ values: [Float]) -> Data {
         values.map { $0.bitPattern.littleEndian }.withUnsafeBytes { Data($0) }
     }
-    static func data(_ values: [UInt16]) -> Data {
+    package static func data(_ values: [UInt16]) -> Data {
         values.map { $0.littleEndian }.withUnsafeBytes { Data($0) }
     }
-    static func data(_ values: [Double]) -> Data {
+    package static func data(_ values: [Double]) -> Data {
         values.withUnsafeBufferPointer { Data(buffer: $0) }
     }
     static func doubles(_ data: Data) -> [Double] {
@@ -18,7 +18,7 @@ enum BlobCodec {
         return out
     }
     /// Sleep/wake labels as bytes: 0 = none, 1 = sleep, 2 = wake.
-    static func labels(_ values: [SleepWake?]) -> Data {
+    package static func labels(_ values: [SleepWake?]) -> Data {
         Data(values.map { $0 == nil ? 0 : ($0 == .sleep ? 1 : 2) })
     }
     static func labels(_ data: Data) -> [SleepWake?] {
@@ -32,7 +32,7 @@ enum BlobCodec {
         return result
     }
     /// ActiGraph counts: int32 x, y, z interleaved per epoch.
-    static func data(_ c: WearableEpochs.Counts) -> Data {
+    package static func data(_ c: WearableEpochs.Counts) -> Data {
         var out = [Int32](); out.reserveCapacity(3 * c.count)
         for i in 0..<c.count { out.append(c.x[i].littleEndian); out.append(c.y[i].littleEndian); out.append(c.z[i].littleEndian) }
         return out.withUnsafeBytes { Data($0) }

@@ -93,7 +93,7 @@ public enum BusyWait {
     static func delay(tries: Int) -> TimeInterval { tries < delays.count ? delays[tries] : 0.1 }
 
     /// The time slept before try `tries` (0 before the first).
-    static func waitedSeconds(tries: Int) -> TimeInterval {
+    package static func waitedSeconds(tries: Int) -> TimeInterval {
         let early = delays.prefix(min(tries, delays.count)).reduce(0, +)
         return early + Double(max(0, tries - delays.count)) * 0.1
     }
@@ -111,10 +111,13 @@ public enum BusyWait {
 /// write lock (byte 120 of `FILE-shm`) or, in rollback-journal mode, a write lock in the lock
 /// bytes of the file itself (from 0x40000000). Empty where the system does not tell (macOS, a
 /// process in another pid namespace) and for this process's own locks.
-enum LockHolders {
-    struct Holder: Equatable, Sendable { var pid: Int32; var name: String }
+package enum LockHolders {
+    package struct Holder: Equatable, Sendable {
+        package var pid: Int32; package var name: String
+        package init(pid: Int32, name: String) { self.pid = pid; self.name = name }
+    }
 
-    static func of(databasePath path: String) -> [Holder] {
+    package static func of(databasePath path: String) -> [Holder] {
         guard let table = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return [] }
         let shm = fileID(path + "-shm"), db = fileID(path)
         var pids: [Int32] = []

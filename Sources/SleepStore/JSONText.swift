@@ -2,8 +2,8 @@ import Foundation
 import SleepCore
 
 /// Deterministic JSON text (sorted keys) for columns that hold small structured values.
-enum JSONText {
-    static func encode<T: Encodable>(_ value: T) throws -> String {
+package enum JSONText {
+    package static func encode<T: Encodable>(_ value: T) throws -> String {
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys]
         return String(decoding: try e.encode(value), as: UTF8.self)
@@ -23,7 +23,7 @@ enum JSONText {
         return timeline
     }
 
-    static func encode(_ timeline: UTCOffsetTimeline) throws -> String {
+    package static func encode(_ timeline: UTCOffsetTimeline) throws -> String {
         if let known = TimelineTexts.shared.withLock({ $0.encoded[timeline] }) { return known }
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys]

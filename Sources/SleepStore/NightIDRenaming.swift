@@ -7,12 +7,12 @@ import GRDB
 /// table and in every table that names a night (base and epoch series, analyses, intervals,
 /// night metrics), in the migration's one transaction. A new id that another night already has
 /// (a `p1.csv` next to a `p1.cwa`) is left as it was, so ids stay unique and reports stable.
-enum NightIDRenaming {
+package enum NightIDRenaming {
     /// Device extensions, longest first (the same list as `NightNaming.recordingStem`).
     static let deviceExtensions = [".gt3x.gz", ".cwa.gz", ".bin.gz", ".gt3x", ".cwa", ".bin", ".agd", ".awd", ".mtn"]
 
     /// The id without the extension, when `id` is `<stem><extension>_<date…>` for the recording at `path`.
-    static func renamed(_ id: String, recordingPath path: String) -> String? {
+    package static func renamed(_ id: String, recordingPath path: String) -> String? {
         let lower = path.lowercased()
         guard let ext = deviceExtensions.first(where: { lower.hasSuffix($0) }) else { return nil }
         // The id's stem is the path made safe; find "<ext>_" right before the date part.

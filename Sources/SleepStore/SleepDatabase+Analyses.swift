@@ -115,7 +115,7 @@ extension SleepDatabase {
     /// - Parameter series: also read the intervals and the scored epochs (a wearable night has
     ///   17,000 of them); the index and the recording pages need the status and metrics only.
     ///   The sleep periods and the day's minutes (a few rows, one 1,440-byte BLOB) are always read.
-    static func fetchAnalysis(nightID: String, key: String, db: Database, series withSeries: Bool = true) throws -> NightAnalysis? {
+    package static func fetchAnalysis(nightID: String, key: String, db: Database, series withSeries: Bool = true) throws -> NightAnalysis? {
         guard let a = try Row.fetchOne(db, sql: "SELECT * FROM analyses WHERE night_id = ? AND parameters_key = ?",
                                        arguments: [nightID, key]) else { return nil }
         let naming = "night '\(PrintableText.escaped(nightID))'"

@@ -36,7 +36,7 @@ extension SleepDatabase {
 
     /// Creates a database with the schema as it was after migration `lastMigration` — what an
     /// older sleepsta left behind — so that migrating forward can be tested on real files.
-    static func createSchema(path: String, upTo lastMigration: String) throws {
+    package static func createSchema(path: String, upTo lastMigration: String) throws {
         let queue = try DatabaseQueue(path: path)
         try Schema.migrator.migrate(queue, upTo: lastMigration)
         try queue.close()

@@ -15,7 +15,7 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
 /// their analyses, or one night's analysis. A failure leaves nothing half written.
 public final class SleepDatabase: Sendable {
     public let path: String
-    let pool: DatabasePool
+    package let pool: DatabasePool
 
     /// Opens (creating or migrating) the database at `path`. A write waits `busyTimeout` seconds
     /// for another program that holds the database (nil: ``BusyWait/configuredTimeout(environment:)``,

@@ -1,7 +1,7 @@
 import CGD
 import Foundation
 import Testing
-@testable import SleepReport
+import SleepReport
 
 @Suite("Bland–Altman chart")
 struct BlandAltmanChartTests {

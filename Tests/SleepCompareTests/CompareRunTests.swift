@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepPipeline
-@testable import SleepReport
-@testable import SleepStore
+import SleepCore
+import SleepPipeline
+import SleepReport
+import SleepStore
 
 @Suite("sleepsta compare end to end", .serialized)
 struct CompareRunTests {

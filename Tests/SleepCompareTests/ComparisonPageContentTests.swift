@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepPipeline
-@testable import SleepStore
-@testable import SleepReport
+import SleepCore
+import SleepPipeline
+import SleepStore
+import SleepReport
 
 /// Issue 14 item 7: the comparison page shows its Bland–Altman plots, onset and wake as clock
 /// times, and a caution when there are too few nights for limits of agreement or ICC.

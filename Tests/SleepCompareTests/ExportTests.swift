@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepPipeline
-@testable import SleepStore
+import SleepCore
+import SleepPipeline
+import SleepStore
 
 @Suite("sleepsta export", .serialized)
 struct ExportTests {

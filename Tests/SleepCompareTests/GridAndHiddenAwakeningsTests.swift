@@ -1,5 +1,5 @@
 import Testing
-@testable import SleepCore
+import SleepCore
 
 /// Hand-worked examples of the common grid and of hidden awakenings.
 @Suite("Common grid and hidden awakenings")

@@ -1,5 +1,5 @@
 import Testing
-@testable import SleepCore
+import SleepCore
 
 /// For methods that score per epoch, the comparison's sleep/wake labels are the epochs the
 /// metrics saw, not the intervals' majority votes.

@@ -1,6 +1,6 @@
 import Testing
-@testable import SleepCore
-@testable import SleepReport
+import SleepCore
+import SleepReport
 
 /// Nights of methods that score per epoch have zero metric differences between interval lengths
 /// by design: the interval statistics pool only the per-interval (phone) nights, and every

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SleepCore
+import SleepCore
 
 /// Property: for nights whose sleep/wake truth is known, the night metrics at 10- and 15-minute
 /// intervals are each within the interval resolution of the truth, and the same input gives the

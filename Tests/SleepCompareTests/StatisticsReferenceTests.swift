@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SleepCore
+import SleepCore
 
 /// The comparison statistics against values computed independently: numpy/scipy (Bland–Altman,
 /// t quantile), pingouin `intraclass_corr` (ICC), scikit-learn (accuracy, Cohen's κ), by

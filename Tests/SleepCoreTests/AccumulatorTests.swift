@@ -1,5 +1,5 @@
 import Testing
-@testable import SleepCore
+import SleepCore
 
 @Suite("Per-second accumulator")
 struct AccumulatorTests {

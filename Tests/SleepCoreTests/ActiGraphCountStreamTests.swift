@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SleepCore
+import SleepCore
 
 /// ``ActiGraphCountStream``: the counts the wearable milestone carries for `--sleep-algorithm
 /// cole-kripke|sadeh`, a sample at a time, equal to the batch counts and to ActiLife.

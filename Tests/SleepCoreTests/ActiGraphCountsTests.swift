@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SleepCore
+import SleepCore
 
 /// Reads a file from Fixtures/actigraph-counts (committed next to this test file).
 private enum CountsFixture {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SleepCore
+import SleepCore
 
 /// The SRI sample (yasa 0.8.1 tests/data): per subject, PSG and device stages per 30-s epoch.
 private struct SRISample {

@@ -1,5 +1,5 @@
 import Testing
-@testable import SleepCore
+import SleepCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

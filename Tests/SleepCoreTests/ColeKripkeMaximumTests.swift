@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SleepCore
+import SleepCore
 
 /// Cole–Kripke's 1992 maximum variants on 10-s epochs scored 60-s sums instead of the
 /// per-minute maximum of the 10-s (or 30-s) epochs that Cole et al. 1992 define them on.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SleepCore
+import SleepCore
 
 /// Every sleep of the day on signals made at the 5-s epoch (not from samples, unlike the bench's
 /// generators): a split night, a nap, a night worker's day sleep carried past noon, and awake-still

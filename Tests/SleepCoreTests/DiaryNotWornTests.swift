@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SleepCore
+import SleepCore
 
 /// A sleep diary's `nonwear` row: its span is not worn, whatever the data say, on the wrist and
 /// in epoch files, and it is no sleep period.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SleepCore
+import SleepCore
 
 /// A sleep diary that names several periods of a day (a split night's two `sleep` rows, a `nap`
 /// row), and an ActiGraph day with two sleeps: each is a period of its own, with its own time in

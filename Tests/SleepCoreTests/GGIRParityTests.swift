@@ -1,5 +1,5 @@
 import Testing
-@testable import SleepCore
+import SleepCore
 
 /// The pieces of GGIR parity (``GGIRNonWear2023``, ``GGIRPart2``) against GGIR 3.3-6's code read by
 /// hand: `detect_nonwear_clipping.R` (`"2023"`), `g.weardec.R` and `g.impute.R`.

@@ -1,5 +1,5 @@
 import Testing
-@testable import SleepCore
+import SleepCore
 
 @Suite("Interval lengths and aggregation")
 struct IntervalTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import SleepCore
+import SleepCore
 
 /// A synthetic night whose truth is known: awake 20 min, asleep, a 20-minute awakening,
 /// asleep, awake the last 10 min. Sleep seconds carry sensor noise; wake seconds movement.

@@ -1,5 +1,5 @@
 import Testing
-@testable import SleepCore
+import SleepCore
 
 /// A hypnogram given as bouts (stage, seconds), expanded to any epoch length.
 private struct NightMetricsTruth {

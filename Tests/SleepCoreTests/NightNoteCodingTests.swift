@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SleepCore
+import SleepCore
 
 /// The stored form of a night's notes: every case comes back as it went, under its stable code,
 /// and a code this sleepsta does not know is read, not fatal.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SleepCore
+import SleepCore
 
 // Non-wear detection checked against ActiLife 6 exports.
 //

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SleepCore
+import SleepCore
 
 /// A participants table indexed once (``ParticipantMatcher``) answers as the rule's scan of every
 /// row does, for every recording, and in time that does not grow with the table.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SleepCore
+import SleepCore
 
 /// Feeds samples `i = 0..<n` at `t0 + i / rate` through a fresh accumulator.
 private func rawMetricsStream(_ configuration: RawMetrics.Configuration, t0: Double = 1_000, count n: Int,

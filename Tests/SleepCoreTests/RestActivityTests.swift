@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SleepCore
+import SleepCore
 
 /// One Actiware epoch table, read the way pyActigraphy's `read_raw_rpx` reads it.
 private struct RestActivityRecording {

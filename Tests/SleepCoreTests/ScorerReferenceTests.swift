@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SleepCore
+import SleepCore
 
 // Sleep/wake scorers and epoch collapsing checked epoch for epoch against other people's software:
 // - ActiLife 6 Sadeh and Cole–Kripke exports and ActiLife's 10 s → 60 s collapse

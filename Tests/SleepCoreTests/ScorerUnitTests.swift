@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SleepCore
+import SleepCore
 
 // Hand-made inputs for the sleep/wake scorers: Webster's rules one by one, edge padding, ties with
 // the threshold, the GGIR van Hees bout rule and ActiLife's epoch collapse.

@@ -1,5 +1,5 @@
 import Testing
-@testable import SleepCore
+import SleepCore
 
 /// Gaps that touch the sleep period (``SleepPeriodGaps``), the caution they give a night, the
 /// export's flags, and no data apart from not worn in every method: TST + WASO + no data + not

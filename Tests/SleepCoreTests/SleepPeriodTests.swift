@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SleepCore
+import SleepCore
 
 // Sleep-period detection: Tudor-Locke against ActiLife exports, HDCZA against GGIR's own test
 // expectations, and synthetic windows for the movement-based fallback.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SleepCore
+import SleepCore
 import SleepstaWorkloads
 
 /// The wearable method over the family of generated sleepers (``SleeperFamily``): every way of

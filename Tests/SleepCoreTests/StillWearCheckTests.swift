@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SleepCore
+import SleepCore
 
 /// ``StillWearCheck``: a still sleeper's wrist against a device laid down, on 5-s epochs built to
 /// the physics each stands for.

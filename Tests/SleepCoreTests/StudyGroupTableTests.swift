@@ -1,5 +1,5 @@
 import Testing
-@testable import SleepCore
+import SleepCore
 
 /// ``StudyTable``: Table 1's statistics per group (over nights and over participants' means) and
 /// the inclusion rule, with every excluded participant and night named with its reason.

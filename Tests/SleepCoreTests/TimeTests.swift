@@ -1,5 +1,5 @@
 import Testing
-@testable import SleepCore
+import SleepCore
 
 /// Europe/Berlin 2024: CET (+1) until 2024-03-31 01:00 UTC, CEST (+2) until 2024-10-27 01:00 UTC.
 let berlin2024 = UTCOffsetTimeline(initialOffsetSeconds: 3600, transitions: [

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SleepCore
+import SleepCore
 import SleepstaWorkloads
 
 /// A wrist signal for unit tests: 10 Hz, gravity included; worn stretches move and turn, a table

@@ -1,5 +1,5 @@
 import Testing
-@testable import SleepCore
+import SleepCore
 
 /// `--tz` beyond IANA names: fixed UTC offsets (one spelling stored), and the nearest real zone
 /// ids suggested for a name that is not one.

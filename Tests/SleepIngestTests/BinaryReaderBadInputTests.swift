@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepIngest
+import SleepCore
+import SleepIngest
 
 /// Truncated files, wrong headers, garbage bytes, wrong units and empty files: every reader
 /// throws an ``IngestError`` naming the file and the offset or line, and returns nothing.

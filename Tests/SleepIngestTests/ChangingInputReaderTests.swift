@@ -5,8 +5,8 @@ import Darwin
 #endif
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepIngest
+import SleepCore
+import SleepIngest
 
 /// Issue 15, the readers' part: files that shrink while mapped, lines without an end, `.gt3x`
 /// idle-sleep events that claim weeks, UTF-16 text and zip64 archives.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepIngest
+import SleepCore
+import SleepIngest
 
 /// Spec-built device files (make_raw_fixtures.py) read by sleepsta, compared sample by sample with
 /// what independent readers from PyPI decode from the same bytes (crosscheck_references.py) and

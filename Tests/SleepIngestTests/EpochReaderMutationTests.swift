@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepIngest
+import SleepCore
+import SleepIngest
 
 /// Deterministic mutation fuzzing of the epoch-file readers, with the text readers' mutator and
 /// budget (``TextReaderMutationTests``): every mutant of a small valid file must read (a regular

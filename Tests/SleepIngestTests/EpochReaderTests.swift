@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import Testing
-@testable import SleepCore
-@testable import SleepIngest
+import SleepCore
+import SleepIngest
 
 /// Epoch-file readers: the reference files in ../shared/external read as their sources describe
 /// them (cross-checked against each other where two files hold the same data), hand-made files for

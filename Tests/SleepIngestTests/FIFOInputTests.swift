@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Testing
-@testable import SleepIngest
+import SleepIngest
 
 /// A FIFO (named pipe) where a file is expected: opened for reading it would wait for a writer
 /// forever. Every way in (a recording, the diary, the participants table, an `.agdc` beside an

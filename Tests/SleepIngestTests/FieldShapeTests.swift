@@ -1,5 +1,5 @@
 import Testing
-@testable import SleepIngest
+import SleepIngest
 
 /// The shape path of ``RawCSVFastLines`` (``FieldShape``: one 8-byte load per field) must give
 /// exactly what the character loop and ``FastNumber`` give, row by row, whatever the mix of

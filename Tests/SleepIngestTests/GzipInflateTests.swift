@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepIngest
+import SleepCore
+import SleepIngest
 
 /// Issue 18, item 2: gzip inflated by ISA-L (and, for `*.csv.gz`, overlapped with parsing) gives
 /// exactly what zlib gives: the same bytes, the same recordings bit for bit, and for a truncated or

@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import Testing
-@testable import SleepCore
-@testable import SleepIngest
+import SleepCore
+import SleepIngest
 
 /// Nothing from a file is trusted: names never become SQL, every reader bounds what it
 /// allocates, units and clocks are checked over the whole file.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepIngest
+import SleepCore
+import SleepIngest
 
 /// Files of a study folder that are no recordings, told by their header (``NonRecordingFile``);
 /// files in no format at all, with the line and the visible cause (``UnrecognisedFile``); and the

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepIngest
+import SleepCore
+import SleepIngest
 
 /// The parallel raw-CSV path must give exactly what the serial reader gives: the same per-second
 /// series bit for bit, the same quality facts and warnings, and for a bad file the same error

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepIngest
+import SleepCore
+import SleepIngest
 
 /// A participants table: rows of at most 4 KiB and the read-whole budget, as a diary's; rows that
 /// contradict an earlier row named by row.

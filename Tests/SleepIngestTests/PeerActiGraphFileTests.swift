@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepIngest
+import SleepCore
+import SleepIngest
 
 /// The real ActiGraph files of other projects' test suites (pygt3x, read.gt3x, wristpy: GPL, LGPL
 /// and EUPL, so they are not committed and not in `../shared`), read by sleepsta and compared

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepIngest
+import SleepCore
+import SleepIngest
 
 /// The real device files other projects test their readers on (`../shared/external/peer_test_files`,
 /// SOURCES.md section 8), checked against the numbers those projects' tests assert. Skipped when

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepIngest
+import SleepCore
+import SleepIngest
 
 /// The text formats: ActiLife raw CSV, SensorLog, Sensor Logger, Sleep as Android, and gzip.
 @Suite("Phone and text formats")

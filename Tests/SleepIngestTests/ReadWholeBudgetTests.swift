@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepIngest
+import SleepCore
+import SleepIngest
 
 /// Text formats read whole count their lines and fields before allocating them and refuse a file
 /// whose split would cost more than ``ReadWholeBudget`` allows (12 bytes per byte + 16 MiB); the

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepIngest
+import SleepCore
+import SleepIngest
 
 /// Deterministic mutation fuzzing of every binary reader (and the gzip layer), run by `make test`:
 /// seeded byte flips, truncations, insertions, duplications and zeroed ranges of the spec-built

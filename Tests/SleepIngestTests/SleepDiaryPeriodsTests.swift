@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import SleepCore
-@testable import SleepIngest
+import SleepIngest
 
 /// A diary that names several sleep periods of a night: the longest `sleep` row is the night's time
 /// in bed, the other `sleep` rows and the `nap` rows are periods beside it; rows that overlap an

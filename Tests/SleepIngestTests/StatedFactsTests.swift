@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import Testing
-@testable import SleepCore
-@testable import SleepIngest
+import SleepCore
+import SleepIngest
 
 /// What a file states about itself is checked against what it holds: an older `.gt3x`'s rate
 /// against its times, the entries a `.gt3x` reader takes, Actiware's statistics against their

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SleepIngest
+import SleepIngest
 
 /// The study file's reader (``StudyTOML``, ``StudyFile``) and the ignore globs (``IgnorePatterns``).
 @Suite("Study file and ignore patterns")

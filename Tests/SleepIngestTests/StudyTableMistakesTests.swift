@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepIngest
+import SleepCore
+import SleepIngest
 
 /// A researcher's participants table and diary as they come: every mistake of the table named by
 /// row or recording with what was expected, diary ids that are participant ids, and the diary's

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepIngest
+import SleepCore
+import SleepIngest
 
 /// Deterministic mutation fuzzing of the text readers, run by `make test`: valid seed files are
 /// mutated (bit flips, truncations, deleted and duplicated ranges, swapped lines, and tokens that

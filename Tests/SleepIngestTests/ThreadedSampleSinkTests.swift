@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepIngest
+import SleepCore
+import SleepIngest
 
 @Suite("ThreadedSampleSink")
 struct ThreadedSampleSinkTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepIngest
+import SleepCore
+import SleepIngest
 
 /// Every real device file of the peer projects, cut at 20 seeded random offsets: each cut file is
 /// either read (salvaged up to its last whole page, block or record) or refused with an error that

@@ -1,6 +1,6 @@
 import Testing
-@testable import SleepCore
-@testable import SleepIngest
+import SleepCore
+import SleepIngest
 
 /// A zone the file states wins over `--tz`; `--tz` places only files that state none.
 @Suite("Which zone places a recording's nights")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepIngest
+import SleepCore
+import SleepIngest
 
 /// `--tz` as the readers and the store take it: IANA names as given, fixed offsets in one
 /// spelling with no DST, anything else refused with the nearest real zones.

@@ -6,9 +6,9 @@ import Darwin
 import Foundation
 import Logging
 import Testing
-@testable import SleepPipeline
+import SleepPipeline
 import SleepReport
-@testable import SleepStore
+import SleepStore
 
 /// One bad (or merely unusual) input and what must come of it.
 struct BadInput: @unchecked Sendable {

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepIngest
-@testable import SleepPipeline
-@testable import SleepStore
+import SleepCore
+import SleepIngest
+import SleepPipeline
+import SleepStore
 
 /// `sleepsta run` on a database another program holds: a line when the wait starts, then one
 /// error naming the database, the holder and what to do (exit 2), instead of 30 s of silence and

@@ -6,10 +6,10 @@ import Darwin
 import Foundation
 import Logging
 import Testing
-@testable import SleepIngest
-@testable import SleepPipeline
-@testable import SleepReport
-@testable import SleepStore
+import SleepIngest
+import SleepPipeline
+import SleepReport
+import SleepStore
 
 /// Issue 15, the batch's part: a file that shrinks or is rewritten while it is read, the run lock
 /// under other spellings of the database, control characters in file names, runs that were

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SleepPipeline
+import SleepPipeline
 
 /// Issue 14 items 11 and 12: help written for the 80 columns argument-parser wraps to when not on
 /// a terminal, `run --help` naming every format, and one name per option (old spellings kept).

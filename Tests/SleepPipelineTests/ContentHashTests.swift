@@ -1,9 +1,9 @@
 import Foundation
 import GRDB
 import Testing
-@testable import SleepIngest
-@testable import SleepPipeline
-@testable import SleepStore
+import SleepIngest
+import SleepPipeline
+import SleepStore
 
 /// Issue 18, item 1: the content identity is BLAKE3 (``FileHashing``), checked against BLAKE3's
 /// published test vectors, and a store from before migration v8 (SHA-256 identities) still knows

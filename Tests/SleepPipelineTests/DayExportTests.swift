@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepPipeline
-@testable import SleepReport
-@testable import SleepStore
+import SleepCore
+import SleepPipeline
+import SleepReport
+import SleepStore
 
 /// `sleepsta export --what periods` and `--what days`, from analyses stored with their periods and
 /// day minutes (built here: the night methods fill them elsewhere), across the spring change of the

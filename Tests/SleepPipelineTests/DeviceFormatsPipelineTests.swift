@@ -1,9 +1,9 @@
 import Foundation
 import Logging
 import Testing
-@testable import SleepCore
-@testable import SleepPipeline
-@testable import SleepStore
+import SleepCore
+import SleepPipeline
+import SleepStore
 
 /// Device files through `run`: stored with their quality facts, shown on the night page; a
 /// damaged device file is listed as failed and nothing of it is stored.

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepIngest
-@testable import SleepPipeline
-@testable import SleepStore
+import SleepCore
+import SleepIngest
+import SleepPipeline
+import SleepStore
 
 /// The device software's own night numbers from epoch files: Actiware's sleep intervals and
 /// statistics, ActiLife's Tudor-Locke periods the same in `run` and `periods`, and the invariant

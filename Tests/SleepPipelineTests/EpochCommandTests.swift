@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepIngest
-@testable import SleepPipeline
-@testable import SleepReport
+import SleepCore
+import SleepIngest
+import SleepPipeline
+import SleepReport
 
 /// The library behind `sleepsta score`, `periods` and `counts`, run on the reference files and
 /// compared through the CSV each command prints (so the column contract is tested too).

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepIngest
-@testable import SleepPipeline
-@testable import SleepStore
+import SleepCore
+import SleepIngest
+import SleepPipeline
+import SleepStore
 
 /// Which data are a night: a short file is a night in bed only when it looks like one, zero
 /// counts in bed are lying still, a day the device was off is not a night without sleep, and an

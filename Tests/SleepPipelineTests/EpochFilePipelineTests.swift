@@ -1,11 +1,11 @@
 import Foundation
 import Logging
 import Testing
-@testable import SleepCore
-@testable import SleepIngest
-@testable import SleepPipeline
-@testable import SleepReport
-@testable import SleepStore
+import SleepCore
+import SleepIngest
+import SleepPipeline
+import SleepReport
+import SleepStore
 import SleepstaWorkloads
 
 /// Epoch files (Actiware, QUT, MMASH, `.agd`, ActiLife CSV) through `run` (issue 13).

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepPipeline
-@testable import SleepStore
+import SleepCore
+import SleepPipeline
+import SleepStore
 
 /// Issue 14 item 14: `export --interval` of a length never analysed says so and fails.
 @Suite("export --interval of a length not analysed", .serialized)

@@ -3,8 +3,8 @@ import Glibc
 #endif
 import Foundation
 import Testing
-@testable import SleepPipeline
-@testable import SleepStore
+import SleepPipeline
+import SleepStore
 
 /// A FIFO where a side file belongs (an `.agdc` beside an ActiLife LSB export) is that
 /// recording's failure: the batch stores the other files, and the run lock is released, so the

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SleepPipeline
+import SleepPipeline
 
 /// Issue 14 item 15: a failed file's error is printed once (the summary), not also in the log.
 @Suite("Each failed file's error is printed once", .serialized)

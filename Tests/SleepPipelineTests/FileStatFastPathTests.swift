@@ -6,9 +6,9 @@ import Darwin
 import Foundation
 import GRDB
 import Testing
-@testable import SleepIngest
-@testable import SleepPipeline
-@testable import SleepStore
+import SleepIngest
+import SleepPipeline
+import SleepStore
 
 /// Issue 18, item 1: a nightly run takes an untouched file for unchanged from its stat, without
 /// hashing it, and never takes a changed file for unchanged (``FileStatFastPath``).

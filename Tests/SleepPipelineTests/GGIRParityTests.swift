@@ -1,9 +1,9 @@
 import Foundation
 import GRDB
 import Testing
-@testable import SleepCore
-@testable import SleepPipeline
-@testable import SleepStore
+import SleepCore
+import SleepPipeline
+import SleepStore
 import SleepstaWorkloads
 
 /// `--method ggir` against GGIR 3.3-6 itself. The reference rows are GGIR's own output

@@ -2,10 +2,10 @@ import Foundation
 import GRDB
 import Logging
 import Testing
-@testable import SleepCore
-@testable import SleepPipeline
-@testable import SleepReport
-@testable import SleepStore
+import SleepCore
+import SleepPipeline
+import SleepReport
+import SleepStore
 
 /// Values read from a database are input too: night ids never become paths outside the reports
 /// folder, shards with views or foreign names are refused, a row that cannot be read costs its night.

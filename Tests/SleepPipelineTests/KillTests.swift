@@ -6,9 +6,9 @@ import Darwin
 import Foundation
 import GRDB
 import Testing
-@testable import SleepPipeline
+import SleepPipeline
 import SleepReport
-@testable import SleepStore
+import SleepStore
 
 /// A data folder big enough for kills to land in ingest and in report writing (three 3-hour 50 Hz
 /// logs, 21 MB each, and five 8-hour 1 Hz logs), generated once, with the database and reports of

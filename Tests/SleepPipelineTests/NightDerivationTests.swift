@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepPipeline
-@testable import SleepStore
+import SleepCore
+import SleepPipeline
+import SleepStore
 import SleepstaWorkloads
 
 /// The one place nights become analyses (``NightDerivation``): GGIR parity's recording-level work

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepPipeline
-@testable import SleepStore
+import SleepCore
+import SleepPipeline
+import SleepStore
 
 /// Light per night (``NightLight``): mean lux over the sleep period and the hour before onset,
 /// in the nights export's `mean_lux_sleep` and `mean_lux_hour_before`.

@@ -1,10 +1,10 @@
 import Foundation
 import Logging
 import Testing
-@testable import SleepCore
-@testable import SleepPipeline
+import SleepCore
+import SleepPipeline
 import SleepReport
-@testable import SleepStore
+import SleepStore
 
 /// Collects what a run reports as progress.
 final class RecordedProgress: PipelineProgressObserver, @unchecked Sendable {

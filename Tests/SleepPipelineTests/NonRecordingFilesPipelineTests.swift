@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-@testable import SleepIngest
-@testable import SleepPipeline
-@testable import SleepStore
+import SleepIngest
+import SleepPipeline
+import SleepStore
 
 /// A study folder as downloaded: recordings beside tables that are no recordings (MMASH's sleep
 /// summary, activity log, participant details …) and the usual non-data files. The tables are

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
-@testable import SleepReport
-@testable import SleepCore
-@testable import SleepIngest
-@testable import SleepPipeline
-@testable import SleepStore
+import SleepReport
+import SleepCore
+import SleepIngest
+import SleepPipeline
+import SleepStore
 
 /// Participants: the rule (`--participants`), the index's participant table and pages, the night
 /// pages' previous / next links within a participant, and `export --what participants`.

@@ -1,9 +1,9 @@
 import Foundation
 import Logging
 import Testing
-@testable import SleepCore
-@testable import SleepPipeline
-@testable import SleepStore
+import SleepCore
+import SleepPipeline
+import SleepStore
 
 /// End-to-end runs over temporary data folders.
 final class Workspace {

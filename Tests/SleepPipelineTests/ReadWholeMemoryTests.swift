@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SleepIngest
+import SleepIngest
 
 /// The text formats read whole, on 60 MB hostile shapes, as `sleepsta` reads them in a child
 /// process: its peak resident memory (`wait4`'s `ru_maxrss`) stays within the stated bound,

@@ -2,11 +2,11 @@ import Foundation
 import GRDB
 import Logging
 import Testing
-@testable import SleepCore
-@testable import SleepIngest
-@testable import SleepPipeline
-@testable import SleepReport
-@testable import SleepStore
+import SleepCore
+import SleepIngest
+import SleepPipeline
+import SleepReport
+import SleepStore
 
 /// A recording's own rows read back (`recordings`, `recording_quality`, `recording_rhythm`) are
 /// input too: a value sleepsta never writes there costs that recording's pages in `render`, its

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepIngest
-@testable import SleepPipeline
-@testable import SleepReport
-@testable import SleepStore
+import SleepCore
+import SleepIngest
+import SleepPipeline
+import SleepReport
+import SleepStore
 
 /// Page folders: no two participants or recordings share one (a name already taken is bumped),
 /// contradictory participants rows are named by row, and a page folder that is a symbolic link

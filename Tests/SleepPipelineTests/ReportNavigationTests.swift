@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepPipeline
-@testable import SleepReport
-@testable import SleepStore
+import SleepCore
+import SleepPipeline
+import SleepReport
+import SleepStore
 
 /// Issue 14 item 9: night pages link their neighbours, the definitions ship with the reports, and
 /// the index lists the files that failed.

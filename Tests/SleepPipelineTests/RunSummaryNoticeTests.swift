@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-@testable import SleepIngest
-@testable import SleepPipeline
-@testable import SleepStore
+import SleepIngest
+import SleepPipeline
+import SleepStore
 
 /// A sleep diary's rows that guide no night are visible to cron: listed in the summary on stdout
 /// and stored with the run, and a diary none of whose rows applies makes the run exit 1.

@@ -1,9 +1,9 @@
 import Foundation
 import Logging
 import Testing
-@testable import SleepCore
-@testable import SleepPipeline
-@testable import SleepStore
+import SleepCore
+import SleepPipeline
+import SleepStore
 import SleepstaWorkloads
 
 /// Issue 17: a cohort split into shards (`run --shard K/N`), merged (`merge`) and rendered from

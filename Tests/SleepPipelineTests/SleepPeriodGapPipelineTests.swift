@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepPipeline
-@testable import SleepStore
+import SleepCore
+import SleepPipeline
+import SleepStore
 
 /// The gap caution and the split of no data and not worn, from a file to the nights export and
 /// the night page, on MMASH (Rossi et al. 2020, PhysioNet): ActiGraph counts per second, one

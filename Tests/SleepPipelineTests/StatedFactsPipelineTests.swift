@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepPipeline
-@testable import SleepStore
+import SleepCore
+import SleepPipeline
+import SleepStore
 import SleepstaWorkloads
 
 /// What readers refuse or report reaches a run as a failed file or a warning, and what pages print

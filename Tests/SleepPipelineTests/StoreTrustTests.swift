@@ -1,11 +1,11 @@
 import Foundation
 import Logging
 import Testing
-@testable import SleepCore
-@testable import SleepIngest
-@testable import SleepPipeline
-@testable import SleepReport
-@testable import SleepStore
+import SleepCore
+import SleepIngest
+import SleepPipeline
+import SleepReport
+import SleepStore
 import SleepstaWorkloads
 
 /// The store never loses or mislabels a result: a zone the file states wins over `--tz`, runs

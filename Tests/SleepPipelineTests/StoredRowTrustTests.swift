@@ -2,10 +2,10 @@ import Foundation
 import GRDB
 import Logging
 import Testing
-@testable import SleepCore
-@testable import SleepPipeline
-@testable import SleepReport
-@testable import SleepStore
+import SleepCore
+import SleepPipeline
+import SleepReport
+import SleepStore
 
 /// What is read back from a database is input: a value sleepsta never writes (1e300 minutes, text
 /// in a number column, a time of Int64.max, a blob shorter than its count, a clock that does not

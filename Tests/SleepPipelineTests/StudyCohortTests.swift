@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SleepStore
+import SleepStore
 
 /// A study as researchers keep it: one folder per participant holding recordings of eleven formats
 /// (MMASH's folders as downloaded, with their side tables; two Actiware exports; QUT; `.agd`; a wrist

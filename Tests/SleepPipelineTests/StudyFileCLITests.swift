@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SleepStore
+import SleepStore
 
 /// A study file at the data folder's root holds the protocol: `run` and `nightly` read it with no
 /// option at all, options on the command line override its keys and say so, `protocol.toml`

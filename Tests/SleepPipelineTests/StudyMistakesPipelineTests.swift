@@ -1,10 +1,10 @@
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepIngest
-@testable import SleepPipeline
-@testable import SleepReport
-@testable import SleepStore
+import SleepCore
+import SleepIngest
+import SleepPipeline
+import SleepReport
+import SleepStore
 import SleepstaWorkloads
 
 /// What a researcher with a participants table and a diary meets: every mistake of the table in

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepPipeline
-@testable import SleepStore
+import SleepCore
+import SleepPipeline
+import SleepStore
 
 /// Issue 14 item 4: the zone that splits nights is a parameter; a new `--tz` splits them again.
 @Suite("--tz on a re-run", .serialized)

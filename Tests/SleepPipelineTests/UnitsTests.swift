@@ -1,10 +1,10 @@
 import Foundation
 import Logging
 import Testing
-@testable import SleepCore
-@testable import SleepIngest
-@testable import SleepPipeline
-@testable import SleepStore
+import SleepCore
+import SleepIngest
+import SleepPipeline
+import SleepStore
 
 /// Issue: a gravity-free raw CSV in m/s² was taken as g (movement 9.81× too large, units stored as g).
 @Suite("Acceleration units of raw CSVs")

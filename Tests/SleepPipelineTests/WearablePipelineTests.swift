@@ -1,11 +1,11 @@
 import Foundation
 import Logging
 import Testing
-@testable import SleepCore
-@testable import SleepPipeline
-@testable import SleepStore
+import SleepCore
+import SleepPipeline
+import SleepStore
 import SleepstaWorkloads
-@testable import SleepIngest
+import SleepIngest
 
 /// The wearable method end to end: the benchmark's wrist signal (100 Hz, gravity included, a
 /// scripted day/night, a table afternoon) as `.cwa` and CSV, through `sleepsta run`.

@@ -1,8 +1,8 @@
 import CGD
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepReport
+import SleepCore
+import SleepReport
 
 /// Fixed synthetic nights, one for each kind of night chart and each layer the renderers draw
 /// (bands, strips, brackets, a second axis, a clock change, a comparison's legend), and the

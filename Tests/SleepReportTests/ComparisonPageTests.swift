@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepReport
+import SleepCore
+import SleepReport
 
 /// Issue 14 item 7: the comparison page's onset and wake as clock times, a caution for few nights.
 @Suite("Comparison page")

@@ -1,8 +1,8 @@
 import CGD
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepReport
+import SleepCore
+import SleepReport
 
 /// Issue 14 item 3: charts of DST nights run on elapsed time, labelled with the local clock.
 @Suite("DST nights: elapsed-time charts and UTC offsets")

@@ -1,8 +1,8 @@
 import CGD
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepReport
+import SleepCore
+import SleepReport
 
 /// A day with a main sleep, a nap and a secondary (day) sleep that runs past the window's noon,
 /// and the next day, which carries that sleep's last hour: what the method will fill and the

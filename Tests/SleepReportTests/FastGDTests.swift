@@ -1,6 +1,6 @@
 import CGD
 import Testing
-@testable import SleepReport
+import SleepReport
 
 /// ``FastGD`` stands in for two libgd calls on the charts' canvas; it must draw what they draw.
 @Suite("Pixel operations written over libgd's rows")

@@ -1,6 +1,6 @@
 import Testing
-@testable import SleepCore
-@testable import SleepReport
+import SleepCore
+import SleepReport
 
 /// Each night note in words: the sentences the night methods stored before notes were typed,
 /// character for character, so pages read the same whether a night was derived before or after.

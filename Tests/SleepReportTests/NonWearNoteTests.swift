@@ -1,6 +1,6 @@
 import Testing
-@testable import SleepCore
-@testable import SleepReport
+import SleepCore
+import SleepReport
 
 @Suite("Night page: non-wear beside the sleep window")
 struct NonWearNoteTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepReport
+import SleepCore
+import SleepReport
 
 /// No control or bidirectional character from input reaches a page raw (``PageLibrary``).
 @Suite("Pages print input printably")

@@ -1,8 +1,8 @@
 import CGD
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepReport
+import SleepCore
+import SleepReport
 
 @Suite("Charts and pages")
 struct ReportTests {

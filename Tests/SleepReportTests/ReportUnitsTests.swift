@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import SleepCore
-@testable import SleepReport
+import SleepCore
+import SleepReport
 
 /// Issue 14 item 8: charts and pages give movement in mg; every number has its unit.
 @Suite("Units on charts and pages")

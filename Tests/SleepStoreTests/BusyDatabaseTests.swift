@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import Testing
-@testable import SleepStore
+import SleepStore
 
 /// A database another program holds (an open write transaction): a write says it waits, and
 /// when the wait runs out the error names the database, the holder where the system tells, and

@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import Testing
-@testable import SleepCore
-@testable import SleepStore
+import SleepCore
+import SleepStore
 
 /// Migration v21: the diary's other periods given to an analysis are stored with it, read back as
 /// the guides a recording read again derives its diary-guided analyses with, merged with their

@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import Testing
-@testable import SleepCore
-@testable import SleepStore
+import SleepCore
+import SleepStore
 
 /// Every migration, one at a time: a database as an older sleepsta left it just before the step
 /// (GRDB's `migrate(_:upTo:)`), holding rows of that schema (a run, a wearable `.cwa` recording

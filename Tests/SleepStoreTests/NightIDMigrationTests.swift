@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import Testing
-@testable import SleepCore
-@testable import SleepStore
+import SleepCore
+import SleepStore
 
 /// Issue 14 item 13: night ids drop `.gt3x`, `.cwa`, `.bin`; migration v6 renames stored nights.
 @Suite("Migration v6: night ids without device extensions")

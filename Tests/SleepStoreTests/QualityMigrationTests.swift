@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import Testing
-@testable import SleepCore
-@testable import SleepStore
+import SleepCore
+import SleepStore
 
 /// Migration v9: the quality facts leave `recordings.quality_json` for the typed columns of
 /// `recording_quality`, and every reader of the store gets them back as one ``QualitySummary``.

@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import Testing
-@testable import SleepCore
-@testable import SleepStore
+import SleepCore
+import SleepStore
 
 /// Migration v20: a night's sleep periods and day minutes are stored with its analysis, read back
 /// as written, copied by merge with their analyses, and refused (never a trap) where a row holds

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 import Testing
-@testable import SleepCore
+import SleepCore
 import SleepPipeline
-@testable import sleepsta
+import sleepsta
 
 /// Numbers below zero reach the option's own check (argument-parser would take `-1` for an option
 /// and answer "Missing value"), and `--tz` takes fixed offsets and suggests the zone a typo meant.

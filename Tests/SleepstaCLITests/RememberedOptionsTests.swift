@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import SleepCore
 import SleepPipeline
-@testable import sleepsta
+import sleepsta
 
 /// `nightly` without options analyses as the researcher last ran: the remembered parameters fill
 /// every option it is not given; given options and `--no-diary` win.

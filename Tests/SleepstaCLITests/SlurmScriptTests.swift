@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import sleepsta
+import sleepsta
 
 /// The job scripts `sleepsta slurm` writes (the real Slurm runs them in `make test-slurm`).
 @Suite("Slurm job scripts")

@@ -1,6 +1,6 @@
 import Testing
 import SleepPipeline
-@testable import sleepsta
+import sleepsta
 
 /// The terminal's progress line: what it says at each stage, and that it fits the terminal.
 @Suite("Terminal progress bar")

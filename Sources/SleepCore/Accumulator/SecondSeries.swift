@@ -67,7 +67,7 @@ public struct SecondSeries: Sendable, Equatable {
     }
 
     /// Whether `movement` and `legacyMovement` are one array (the same storage), not just equal.
-    var channelsShareStorage: Bool {
+    package var channelsShareStorage: Bool {
         movement.withUnsafeBufferPointer { m in legacyMovement.withUnsafeBufferPointer { l in m.baseAddress == l.baseAddress } }
             && !movement.isEmpty
     }

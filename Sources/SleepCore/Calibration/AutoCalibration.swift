@@ -192,7 +192,7 @@ public enum AutoCalibration {
         /// Keep every window.
         case none
 
-        func isDuplicate(_ a: Window, of b: Window) -> Bool {
+        package func isDuplicate(_ a: Window, of b: Window) -> Bool {
             switch self {
             case .none: return false
             case .identical: return a.mean == b.mean && a.sd == b.sd
@@ -220,7 +220,7 @@ public enum AutoCalibration {
             self.index = index; self.sampleCount = sampleCount; self.mean = mean; self.sd = sd
         }
 
-        func isStill(_ p: Parameters) -> Bool {
+        package func isStill(_ p: Parameters) -> Bool {
             let c = p.sdCriterionG, m = p.maxAbsoluteMeanG
             return sd.x < c && sd.y < c && sd.z < c && abs(mean.x) < m && abs(mean.y) < m && abs(mean.z) < m
         }

@@ -23,6 +23,8 @@ public struct IntervalHypnogram: Sendable, Equatable {
         public var startUTC: Int64
         public var endUTC: Int64
         public var minutes: Double { Double(endUTC - startUTC) / 60 }
+
+        package init(startUTC: Int64, endUTC: Int64) { self.startUTC = startUTC; self.endUTC = endUTC }
     }
 
     public init(startUTC: Int64, intervalSeconds: Int, stages: [SleepStage], states: [SleepWake?]) {

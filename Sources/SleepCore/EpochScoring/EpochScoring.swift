@@ -311,7 +311,7 @@ public enum EpochScoring {
         throw .input("no \(request.algorithm.defaultColumns.joined(separator: " or ")) column: pick the activity column with --column (the data has \(available))")
     }
 
-    static func oakleyThreshold(_ text: String?) throws(EpochCommandError) -> Oakley.WakeThreshold {
+    package static func oakleyThreshold(_ text: String?) throws(EpochCommandError) -> Oakley.WakeThreshold {
         guard let text else { return .medium }
         switch text.lowercased() {
         case "low": return .low

@@ -31,6 +31,10 @@ public struct GGIRClockView: Sendable, Equatable {
         public var shiftAfter: Int64
         /// Positive: an hour of filler (autumn); negative: an hour dropped (spring).
         public var jump: Int64 { shiftAfter - shiftBefore }
+
+        package init(atUTC: Int64, shiftBefore: Int64, shiftAfter: Int64) {
+            self.atUTC = atUTC; self.shiftBefore = shiftBefore; self.shiftAfter = shiftAfter
+        }
     }
 
     /// Where one of GGIR's 5-s rows comes from.

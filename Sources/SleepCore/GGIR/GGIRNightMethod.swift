@@ -112,7 +112,7 @@ public struct GGIRNightMethod: NightAnalysisMethod {
     ///   (`correctSptEdgingInDoubleHour`) an hour more for onset by `h` with wake inside `h…h + 1`,
     ///   and another for onset inside `h…h + 1` with wake from `h + 1`.
     /// On any other night these are the epochs' elapsed time.
-    static func part4Durations(onsetUTC: Int64, wakeUTC: Int64, bouts: [(Int64, Int64)], night w: NightWindow,
+    package static func part4Durations(onsetUTC: Int64, wakeUTC: Int64, bouts: [(Int64, Int64)], night w: NightWindow,
                                timeline: UTCOffsetTimeline) -> (spt: Double, tst: Double) {
         let midnightLocal = timeline.localSecond(atUTC: w.startUTC) - 12 * 3600
         // Clock seconds after the night's first midnight (GGIR's hours × 3600), whole seconds.
@@ -136,7 +136,7 @@ public struct GGIRNightMethod: NightAnalysisMethod {
     /// GGIR's `is_this_a_dst_night`: the local hours of the ten hours from 21:00 on the night's date;
     /// fewer than nine hours between the first and the last means the clocks went back (the
     /// repeated hour), more means they went forward (the first hour of 21–23, 0–7 that is missing).
-    static func clockChangeNight(_ w: NightWindow, timeline: UTCOffsetTimeline) -> (forward: Bool, hour: Int)? {
+    package static func clockChangeNight(_ w: NightWindow, timeline: UTCOffsetTimeline) -> (forward: Bool, hour: Int)? {
         let midnightLocal = timeline.localSecond(atUTC: w.startUTC) - 12 * 3600
         let evening = timeline.utcSecond(atLocal: midnightLocal + 21 * 3600)
         let hours = (0...9).map { k in Int(LocalClock.floorDiv(timeline.localSecond(atUTC: evening + Int64(k) * 3600), 3600) % 24 + 24) % 24 }

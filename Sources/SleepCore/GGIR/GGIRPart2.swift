@@ -72,7 +72,7 @@ public struct GGIRPart2: Sendable {
     /// sample): for a 100-Hz recording, the median of 10 min before the chunk's end. Half
     /// the epoch then holds that earlier attitude, and a posture change of GGIR's own can appear
     /// there. (The head of the next chunk takes its first median, a change too small to matter.)
-    static func chunkTails(first: Int, alignedUTC: Int64, firstDataUTC: Int64, dataEpochs: Int, chunkSeconds: Int,
+    package static func chunkTails(first: Int, alignedUTC: Int64, firstDataUTC: Int64, dataEpochs: Int, chunkSeconds: Int,
                            clock: GGIRClockView? = nil) -> [Int] {
         let perBlock = GGIRNonWear2023.blockSeconds / WearableEpochs.epochSeconds
         return GGIRNonWear2023.chunkEnds(firstUTC: firstDataUTC, alignedUTC: alignedUTC, totalBlocks: dataEpochs / perBlock,
@@ -80,7 +80,7 @@ public struct GGIRPart2: Sendable {
     }
 
     /// How many epochs before a chunk's end GGIR takes the attitude it fills the end with.
-    static func tailLookbackEpochs(sampleRateHz rate: Double) -> Int {
+    package static func tailLookbackEpochs(sampleRateHz rate: Double) -> Int {
         // The medians are of every ⌊rate / 10⌋-th value; the look-back counts those values.
         let step = max((rate / 10).rounded(.down), 1)
         let values = max(rate * 60, 1000)
@@ -90,7 +90,7 @@ public struct GGIRPart2: Sendable {
     /// `g.weardec`'s `r3`: wear gaps between non-wear runs that become non-wear, and the edge
     /// correction, given `r1` (non-wear score ≥ 2) per block. Transcribed on GGIR's 1-based,
     /// zero-padded vectors.
-    static func wearGapsAndEdges(_ r1: [Bool]) -> [Bool] {
+    package static func wearGapsAndEdges(_ r1: [Bool]) -> [Bool] {
         let count = r1.count
         let perHour = 3600 / GGIRNonWear2023.blockSeconds
         // s[k] for R index k (1...count+2); s[0] unused.

@@ -138,7 +138,7 @@ public struct RestActivityMetrics: Sendable, Hashable, Codable {
 
     /// Sums of consecutive groups of `binSeconds / epochSeconds` epochs starting at the first
     /// epoch; NaN skipped, all-NaN bin = 0 (pandas `sum`). Identity when the bin is one epoch.
-    static func resampled(_ values: [Double], epochSeconds: Int, binSeconds: Int) -> [Double] {
+    package static func resampled(_ values: [Double], epochSeconds: Int, binSeconds: Int) -> [Double] {
         precondition(epochSeconds > 0 && binSeconds >= epochSeconds && binSeconds % epochSeconds == 0,
                      "resampling length must be a multiple of the epoch length")
         let m = binSeconds / epochSeconds

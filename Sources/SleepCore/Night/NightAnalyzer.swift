@@ -99,7 +99,7 @@ public enum NightAnalyzer {
 
     /// Indices `[first, last)` from the start of the first run of at least `minimumRun` sleep
     /// epochs to the end of the last such run, or nil without one.
-    static func persistentSleepPeriod(_ states: [SleepWake?], minimumRun: Int) -> Range<Int>? {
+    package static func persistentSleepPeriod(_ states: [SleepWake?], minimumRun: Int) -> Range<Int>? {
         var runs: [Range<Int>] = []
         var start: Int? = nil
         for i in 0...states.count {

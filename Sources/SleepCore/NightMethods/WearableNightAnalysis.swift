@@ -1,7 +1,7 @@
 /// One night of the wearable method (``WearableNightMethod``), in the steps its documentation lists:
 /// valid data, the guider window (with GGIR's day-sleeper rerun), stillness at one attitude outside
 /// it, sleep and wake, onset and wake-up, metrics. Each step cites its source where it is implemented.
-struct WearableNightAnalysis {
+package struct WearableNightAnalysis {
     let night: NightData
     let parameters: AnalysisParameters
     /// The night's epochs with still stretches that are a worn wrist taken as worn.
@@ -10,7 +10,7 @@ struct WearableNightAnalysis {
     /// Stillness at one attitude the method adds to GGIR's non-wear: `[from, to)` UTC seconds.
     var laidDown: [[Int64]]
     /// The epochs the night is judged on (moved to 18:00 to 18:00 for a day sleeper).
-    var range: WearableEpochs
+    package var range: WearableEpochs
     var summary: WearableNightSummary
     /// The day's only rest block was sleep carried from the day before (``ownWindow(_:in:carried:)``).
     var carriedOnly = false
@@ -22,7 +22,7 @@ struct WearableNightAnalysis {
     /// rule's); a device laid down is non-wear for the whole time it lay there (``StillWearCheck``).
     let judgesStillness: Bool
 
-    init(night: NightData, parameters: AnalysisParameters, stored: WearableEpochs, judgesStillness: Bool = true) {
+    package init(night: NightData, parameters: AnalysisParameters, stored: WearableEpochs, judgesStillness: Bool = true) {
         self.night = night; self.parameters = parameters; self.judgesStillness = judgesStillness
         let (judged, stillStretches, grown) = judgesStillness ? StillWearCheck.applied(stored) : (stored, [], [])
         // The diary's non-wear rows: off the wrist, whatever the data and the still-wear check say.
@@ -289,7 +289,7 @@ struct WearableNightAnalysis {
     /// (``WearableNightMethod/withoutNonWearFragments(_:_:)``), a count minute whose scoring window
     /// reached into them. Every other unscored epoch is no data: without samples, or unscored only
     /// because its neighbours have none (a count scorer's window across a gap).
-    func unscored(_ states: [SleepWake?], from: Int, to: Int) -> (noData: Int, notWorn: Int) {
+    package func unscored(_ states: [SleepWake?], from: Int, to: Int) -> (noData: Int, notWorn: Int) {
         var noData = 0, notWorn = 0, k = from
         while k < to {
             guard states[k] == nil else { k += 1; continue }

@@ -250,7 +250,7 @@ public struct WearableNightSummary: Sendable, Equatable, Codable {
     /// HDCZA's threshold on the change in angle-z (degrees).
     public var hdczaThresholdDegrees: Double? = nil
 
-    init(epochs e: WearableEpochs) {
+    package init(epochs e: WearableEpochs) {
         let E = Double(WearableEpochs.epochSeconds)
         var valid = 0, nonWear = 0, noData = 0
         for i in 0..<e.count {

@@ -100,7 +100,7 @@ public struct ParticipantMatcher: Sendable {
 
     /// The rows that may hold `path`, in row order: those whose path is the recording's whole path
     /// or its file name, and the folders on its path. The lookup reads these rows only.
-    func candidates(recordingPath path: String) -> [Int] {
+    package func candidates(recordingPath path: String) -> [Int] {
         var candidates = byPath[path] ?? []
         if let name = path.split(separator: "/").last.map(String.init) { candidates += byPath[name] ?? [] }
         // Every prefix of the path that ends at a `/`: the folders that may hold it.

@@ -73,6 +73,11 @@ public struct StudyTable: Sendable, Equatable {
         public var date: CivilDate?
         public var recordingPath: String?
         public var reason: String
+
+        package init(participant: Participant, group: String, nightID: String?, date: CivilDate?, recordingPath: String?, reason: String) {
+            self.participant = participant; self.group = group; self.nightID = nightID
+            self.date = date; self.recordingPath = recordingPath; self.reason = reason
+        }
     }
 
     /// One metric of one group.

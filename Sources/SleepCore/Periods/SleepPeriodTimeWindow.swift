@@ -27,7 +27,7 @@ public struct SleepPeriodTimeWindow: Sendable, Hashable {
 /// The final three steps that GGIR's `HASPT` applies to a per-epoch no-movement indicator,
 /// whatever produced it (HDCZA, NotWorn, sleepsta's movement fallback). Reproduces GGIR 3.x
 /// (`HASPT.R`, the `rle`-based version, wadpac/GGIR ≥ 3.1) including its indexing.
-enum SleepPeriodTimeWindowSteps {
+package enum SleepPeriodTimeWindowSteps {
     /// - Parameters:
     ///   - noMovement: per-epoch "no movement" indicator.
     ///   - minBlockEpochs: blocks of at most this many epochs are discarded (GGIR keeps blocks
@@ -35,7 +35,7 @@ enum SleepPeriodTimeWindowSteps {
     ///   - maxGapEpochs: interior gaps shorter than this are filled (`spt_max_gap_dur`).
     ///   - maxGapRatio: optional GGIR `spt_max_gap_ratio`; a gap is then filled only when it
     ///     is also shorter than this fraction of both neighbouring blocks.
-    static func longestBlock(noMovement: [Bool], minBlockEpochs: Int, maxGapEpochs: Int, maxGapRatio: Double?,
+    package static func longestBlock(noMovement: [Bool], minBlockEpochs: Int, maxGapEpochs: Int, maxGapRatio: Double?,
                              threshold: Double) -> SleepPeriodTimeWindow? {
         let n = noMovement.count
         guard n > 0 else { return nil }

@@ -14,16 +14,16 @@ extension RawMetrics {
     /// angle-z, atan(z / √(x² + y²)), x and y are squared and a zero z gives a zero angle, which
     /// leaves a per-epoch sum that starts at +0.0 unchanged (the streaming-equals-batch test, whose
     /// quantised values include −0.0, compares the angle sums bit for bit).
-    struct AxesMedianWindow: Sendable {
+    package struct AxesMedianWindow: Sendable {
         /// The longest window kept sorted.
-        static let sortedLimit = 128
+        package static let sortedLimit = 128
 
         let capacity: Int
         private let sortedPath: Bool
         private var sorted: SortedAxes
         private var x: MedianWindow, y: MedianWindow, z: MedianWindow
 
-        init(capacity: Int) {
+        package init(capacity: Int) {
             precondition(capacity >= 1)
             self.capacity = capacity
             sortedPath = capacity <= Self.sortedLimit
@@ -32,20 +32,20 @@ extension RawMetrics {
             x = MedianWindow(capacity: heap); y = MedianWindow(capacity: heap); z = MedianWindow(capacity: heap)
         }
 
-        var count: Int { sortedPath ? sorted.count : x.count }
+        package var count: Int { sortedPath ? sorted.count : x.count }
 
-        mutating func reset() {
+        package mutating func reset() {
             if sortedPath { sorted.reset() } else { x.reset(); y.reset(); z.reset() }
         }
 
         /// Adds one value per axis (finite); when the window is full the oldest ones leave.
         @inline(__always)
-        mutating func push(_ vx: Double, _ vy: Double, _ vz: Double) {
+        package mutating func push(_ vx: Double, _ vy: Double, _ vz: Double) {
             if sortedPath { sorted.push(vx, vy, vz) } else { x.push(vx); y.push(vy); z.push(vz) }
         }
 
         /// The three medians (R's `median`: the mean of the two middle values for an even count).
-        var medians: (x: Double, y: Double, z: Double) {
+        package var medians: (x: Double, y: Double, z: Double) {
             sortedPath ? sorted.medians : (x.median, y.median, z.median)
         }
     }

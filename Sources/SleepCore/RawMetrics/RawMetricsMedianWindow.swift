@@ -9,7 +9,7 @@ extension RawMetrics {
     /// leaving one in place and is sifted within its heap; if it crossed the median the two heap tops
     /// swap. The median is the lower half's top (odd count) or the mean of both tops (even count, only
     /// while the window is filling), as R's `median`.
-    struct MedianWindow: Sendable {
+    package struct MedianWindow: Sendable {
         let capacity: Int
         private var values: [Double]
         /// Three arrays of `capacity` in one (one uniqueness check per push instead of three):
@@ -21,7 +21,7 @@ extension RawMetrics {
         private var oldest = 0
         private(set) var count = 0
 
-        init(capacity: Int) {
+        package init(capacity: Int) {
             precondition(capacity >= 1)
             self.capacity = capacity
             values = [Double](repeating: 0, count: capacity)
@@ -36,7 +36,7 @@ extension RawMetrics {
         }
 
         /// Adds `value` (finite); when the window is full the oldest value leaves.
-        mutating func push(_ value: Double) {
+        package mutating func push(_ value: Double) {
             // One uniqueness check per array per value, then plain pointer work (three times per
             // sample in the full-rate variant; GGIR's 51-value window uses `SortedAxes` instead).
             let filling = count < capacity
@@ -57,7 +57,7 @@ extension RawMetrics {
             if filling { count += 1 } else { oldest = oldest + 1 == capacity ? 0 : oldest + 1 }
         }
 
-        var median: Double {
+        package var median: Double {
             precondition(count > 0, "median of an empty window")
             let lowTop = indices[capacity]
             return count % 2 == 1 ? values[lowTop] : (values[lowTop] + values[indices[2 * capacity]]) / 2
@@ -182,23 +182,23 @@ extension RawMetrics {
     /// (epoch, samples): consecutive samples share their epoch, so a push is usually one increment
     /// and a pop hands a whole run at once (a queue entry per sample was about a tenth of the
     /// metrics' time on a 7-day recording).
-    struct EpochRunQueue: Sendable {
+    package struct EpochRunQueue: Sendable {
         private var epochs: [Int32]
         private var counts: [Int]
         private var head = 0
         /// Runs held.
         private var runs = 0
         /// Samples held, over all runs.
-        private(set) var sampleCount = 0
+        package private(set) var sampleCount = 0
 
         /// `capacity`: the most samples held at once (at most that many runs).
-        init(capacity: Int) {
+        package init(capacity: Int) {
             epochs = [Int32](repeating: 0, count: max(capacity, 1))
             counts = [Int](repeating: 0, count: max(capacity, 1))
         }
 
         @inline(__always)
-        mutating func push(_ epoch: Int32) {
+        package mutating func push(_ epoch: Int32) {
             precondition(sampleCount < counts.count, "epoch run queue overflow")
             sampleCount += 1
             if runs > 0 {
@@ -233,7 +233,7 @@ extension RawMetrics {
 
         /// Removes the first `samples` samples (at most ``sampleCount``), calling `body` once per
         /// run or part of a run, in order, with its epoch and how many of its samples leave.
-        mutating func pop(samples: Int, _ body: (Int32, Int) -> Void) {
+        package mutating func pop(samples: Int, _ body: (Int32, Int) -> Void) {
             precondition(samples <= sampleCount, "popping more samples than held")
             var left = samples
             while left > 0 {
@@ -249,6 +249,6 @@ extension RawMetrics {
             }
         }
 
-        mutating func reset() { head = 0; runs = 0; sampleCount = 0 }
+        package mutating func reset() { head = 0; runs = 0; sampleCount = 0 }
     }
 }

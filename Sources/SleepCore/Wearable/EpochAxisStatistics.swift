@@ -15,7 +15,7 @@ public struct EpochAxisStatistics: Sendable, Equatable {
     public var count: Int { counts.count }
 
     /// Appends an epoch (empty epochs have count 0 and NaN statistics).
-    mutating func append(count n: Int, mean m: (Double, Double, Double), m2 s: (Double, Double, Double),
+    package mutating func append(count n: Int, mean m: (Double, Double, Double), m2 s: (Double, Double, Double),
                          minimum lo: (Double, Double, Double), maximum hi: (Double, Double, Double)) {
         counts.append(Int32(n))
         mean[0].append(m.0); mean[1].append(m.1); mean[2].append(m.2)

@@ -419,7 +419,7 @@ public struct ActiwareCSVReader: EpochFileReader {
     }
 
     /// One row of the "Analysis Inputs" section, by its name.
-    enum AnalysisInput: Equatable {
+    package enum AnalysisInput: Equatable {
         case wakeThreshold, sleepOnset, sleepEnd, detectionAlgorithm
 
         /// The input a row's name names, or nil (matched on its canonical form, lowercase ASCII
@@ -432,7 +432,7 @@ public struct ActiwareCSVReader: EpochFileReader {
         /// not available: their words for onset / end / threshold (`beginn`, `einschlaf`, `ende`,
         /// `schwelle`, `inicio`, `fin`, `umbral`, `begin`, `eind`, `drempel`) are matched as
         /// stems, and an unknown language falls back to the rows' order.
-        static func named(_ rowName: String) -> AnalysisInput? {
+        package static func named(_ rowName: String) -> AnalysisInput? {
             let canonical = EpochColumnNaming.canonical(String(rowName.map { $0 == "ñ" || $0 == "Ñ" ? "n" : $0 }))
             let words = canonical.split(separator: "_").map(String.init)
             // Stems inside words: German compounds ("Schlafbeginn", "Weckschwelle") hold them mid-word.
@@ -451,14 +451,14 @@ public struct ActiwareCSVReader: EpochFileReader {
     }
 
     /// The analysis inputs as they are read, row by row.
-    struct AnalysisInputs {
-        var settings = ActiwareSettings()
+    package struct AnalysisInputs {
+        package var settings = ActiwareSettings()
         var stated = false
         private var sawThreshold = false, minuteRows = 0, namedOnset = false, namedEnd = false
 
         /// Reads one row of the section. Values out of range (a damaged or hostile file) keep
         /// Actiware's defaults; a whole number of minutes may be written with decimals ("10,00").
-        mutating func read(name: String, value: String, unit: String) {
+        package mutating func read(name: String, value: String, unit: String) {
             let input = AnalysisInput.named(name)
             var number: Double? = nil
             if case .value(let v) = EpochNumber.parse(value) { number = v }
@@ -493,5 +493,7 @@ public struct ActiwareCSVReader: EpochFileReader {
                 settings.detectionAlgorithm = value
             }
         }
+
+        package init() {}
     }
 }

@@ -7,31 +7,31 @@
 ///
 /// Handles a UTF-8 byte-order mark, `\n`, `\r\n` and `\r\r\n` line ends, fields in double quotes
 /// (with `""` for a quote inside; a quoted field may hold the delimiter), and blank lines.
-struct DelimitedText {
-    struct Line {
+package struct DelimitedText {
+    package struct Line {
         /// 1-based line number in the file.
-        let number: Int
-        let fields: [String]
-        var isBlank: Bool { fields.allSatisfy { $0.isEmpty } }
+        package let number: Int
+        package let fields: [String]
+        package var isBlank: Bool { fields.allSatisfy { $0.isEmpty } }
         /// The field at `index`, or "" when the line is shorter.
         subscript(_ index: Int) -> String { index < fields.count ? fields[index] : "" }
     }
 
     let path: String
-    let lines: [Line]
-    let delimiter: UInt8
+    package let lines: [Line]
+    package let delimiter: UInt8
 
     /// Files larger than this are refused: a text epoch export is read whole and split into
     /// fields (at most 13 × its size + 16 MiB with its bytes, ``ReadWholeBudget``), so 64 MB keeps a
     /// read under 1 GB. That is three months of 15-s Actiware epochs with every column (a month is
     /// under 20 MB) or two weeks of 1-s ActiLife epochs; `run` reads one epoch file at a time.
-    static let sizeLimit = 64 << 20
+    package static let sizeLimit = 64 << 20
 
     /// Lines of at most this many fields, all of them empty, share one array of fields.
     static let sharedBlankFields = 64
 
     /// The longest row a format allows, and what its rows are (for the error).
-    struct RowLimit {
+    package struct RowLimit {
         var bytes: Int
         /// `a participants row (id,group,path)`.
         var row: String
@@ -39,14 +39,14 @@ struct DelimitedText {
 
     /// Reads and splits `path`. `delimiter` nil: `,`, or `;` when the first non-blank line has
     /// more semicolons than commas (European spreadsheet exports).
-    init(path: String, delimiter: UInt8? = nil, rowLimit: RowLimit? = nil) throws(IngestError) {
+    package init(path: String, delimiter: UInt8? = nil, rowLimit: RowLimit? = nil) throws(IngestError) {
         let bytes = try FileBytes.readAll(path: path, limit: Self.sizeLimit)
         try self.init(path: path, bytes: bytes, delimiter: delimiter, rowLimit: rowLimit)
     }
 
     /// Splits `bytes` after counting its lines and fields: what they cost is held to
     /// ``ReadWholeBudget`` (and each line to `rowLimit`) before any line is allocated.
-    init(path: String, bytes: [UInt8], delimiter: UInt8? = nil, rowLimit: RowLimit? = nil) throws(IngestError) {
+    package init(path: String, bytes: [UInt8], delimiter: UInt8? = nil, rowLimit: RowLimit? = nil) throws(IngestError) {
         self.path = path
         var start = 0
         if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { start = 3 }
@@ -154,8 +154,8 @@ struct DelimitedText {
 }
 
 /// Numbers as epoch files write them.
-enum EpochNumber {
-    enum Parsed: Equatable {
+package enum EpochNumber {
+    package enum Parsed: Equatable {
         case value(Double)
         /// Empty or a missing-value marker (`NaN`, `NAN`, `NA`, Actiware German `kZ`).
         case missing
@@ -165,7 +165,7 @@ enum EpochNumber {
     static let missingMarkers: Set<String> = ["", "nan", "na", "n/a", "kz", "-", "null"]
 
     /// Parses a decimal number; a decimal comma (`12,5`) is accepted when the field holds no point.
-    static func parse(_ text: String) -> Parsed {
+    package static func parse(_ text: String) -> Parsed {
         if missingMarkers.contains(text.lowercased()) { return .missing }
         if let v = Double(text), v.isFinite {
             return Self.isPlainNumber(text) ? .value(v) : .invalid

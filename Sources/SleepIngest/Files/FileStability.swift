@@ -51,4 +51,9 @@ public struct FileStability: Equatable {
         }
         throw IngestError.changedWhileRead(path: path, detail: what.joined(separator: ", "))
     }
+
+    package init(device: UInt64, inode: UInt64, sizeBytes: Int64, modifiedNanoseconds: Int64, statusChangedNanoseconds: Int64) {
+        self.device = device; self.inode = inode; self.sizeBytes = sizeBytes
+        self.modifiedNanoseconds = modifiedNanoseconds; self.statusChangedNanoseconds = statusChangedNanoseconds
+    }
 }

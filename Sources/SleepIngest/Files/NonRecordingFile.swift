@@ -74,7 +74,7 @@ public struct NonRecordingFile: Sendable, Equatable {
     }
 
     /// The side file whose first bytes are `head` (`cut`: the file goes on after them), or nil.
-    static func identify(head: [UInt8], cut: Bool) -> NonRecordingFile? {
+    package static func identify(head: [UInt8], cut: Bool) -> NonRecordingFile? {
         let text = TextHead(head, cut: cut)
         guard let header = text.first else { return nil }
         let spelled = TextHead.fields(of: header.text, delimiter: TextHead.delimiter(of: header.text))

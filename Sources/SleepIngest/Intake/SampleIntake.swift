@@ -11,10 +11,10 @@ import SleepCore
 /// * earlier by at most ``backwardToleranceSeconds`` and in an earlier second: dropped, counted
 ///   (logging jitter, a clock nudged by network time);
 /// * earlier by more: the file is refused (a clock reset or a spliced file cannot be placed).
-struct SampleIntake<Sink: SampleSink> {
+package struct SampleIntake<Sink: SampleSink> {
     static var backwardToleranceSeconds: Double { 1.0 }
 
-    enum Rejection: Error {
+    package enum Rejection: Error {
         case backwards(bySeconds: Double)
         case spanTooLong(days: Int64)
         /// Not a time between 1970 and about 5100 (a corrupt field, or the wrong unit).
@@ -44,14 +44,14 @@ struct SampleIntake<Sink: SampleSink> {
     private var stillness = StillnessTracker()
     private let tracksStillness: Bool
 
-    init(sink: Sink, deviceRangeG: Double? = nil, trackStillness: Bool = true) {
+    package init(sink: Sink, deviceRangeG: Double? = nil, trackStillness: Bool = true) {
         self.sink = sink
         clipThresholdG = deviceRangeG.map { $0 - 0.5 }
         tracksStillness = trackStillness
     }
 
     @inline(__always)
-    mutating func add(timestamp t: Double, x: Double, y: Double, z: Double) throws(Rejection) {
+    package mutating func add(timestamp t: Double, x: Double, y: Double, z: Double) throws(Rejection) {
         guard t >= 0 && t < Self.latestPlausibleSecond else { throw .implausibleTime(t) }
         if t < last {
             if floor(t) != floor(last) {
@@ -202,7 +202,7 @@ struct SampleIntake<Sink: SampleSink> {
     }
 
     /// The per-second series and the quality facts of everything added so far.
-    func finish(nominalSampleRateHz: Double? = nil, deviceRangeG: Double? = nil) -> (SecondSeries, QualitySummary) {
+    package func finish(nominalSampleRateHz: Double? = nil, deviceRangeG: Double? = nil) -> (SecondSeries, QualitySummary) {
         let series = accumulator.finish()
         var q = QualitySummary(series: [series], sampleCount: accumulator.sampleCount,
                                duplicateTimestamps: accumulator.duplicateTimestampCount)
@@ -221,7 +221,7 @@ struct SampleIntake<Sink: SampleSink> {
     }
 
     /// Warnings for the facts a user should hear about.
-    func warnings(_ q: QualitySummary) -> [String] {
+    package func warnings(_ q: QualitySummary) -> [String] {
         var w: [String] = []
         if q.duplicateTimestamps > 0 { w.append("\(q.duplicateTimestamps) samples repeat the previous timestamp (kept)") }
         let capped = accumulator.secondsOverSampleCountCap

@@ -11,11 +11,11 @@ import SleepCore
 ///
 /// The name is always filled: the IANA name where one is known, else the stated offsets
 /// (`UTC+01:00`, `UTC+01:00/+02:00`), else `UTC`.
-struct ZoneChoice {
-    var timeline: UTCOffsetTimeline
-    var name: String
-    var source: TimeZoneSource
-    var warning: String?
+package struct ZoneChoice {
+    package var timeline: UTCOffsetTimeline
+    package var name: String
+    package var source: TimeZoneSource
+    package var warning: String?
 
     /// - Parameters:
     ///   - option: `--tz`, if given.
@@ -23,7 +23,7 @@ struct ZoneChoice {
     ///   - stated: offsets the file states (ISO offsets, a header's offset), when it names no zone.
     ///   - span: the recording's first and last UTC seconds, where `--tz` is compared with the file.
     ///   - noneWarning: what to say when nothing states a zone.
-    init(path: String, option: String?, statedName: String? = nil, statedNameField: String? = nil, statedNameLine: Int? = nil,
+    package init(path: String, option: String?, statedName: String? = nil, statedNameField: String? = nil, statedNameLine: Int? = nil,
          stated: UTCOffsetTimeline? = nil, span: (first: Int64, last: Int64)?, noneWarning: String) throws(IngestError) {
         var optionTimeline: UTCOffsetTimeline? = nil
         if let option {

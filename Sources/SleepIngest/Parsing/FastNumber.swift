@@ -10,13 +10,13 @@ import Darwin
 /// slower and `String`-based parsing 50x (see TOOLCHAIN.md). The result is correctly rounded: a
 /// mantissa below 2^53 scaled by an exact power of ten up to 10^22 is one IEEE operation (the
 /// classic Clinger fast path); anything else falls back to `strtod`.
-enum FastNumber {
+package enum FastNumber {
     @usableFromInline
     static let powersOfTen: [Double] = (0...22).map { i in
         var v = 1.0; for _ in 0..<i { v *= 10 }; return v
     }
 
-    enum Result: Equatable {
+    package enum Result: Equatable {
         case number(Double)
         case notFinite      // nan / inf spelled out
         case invalid
@@ -24,7 +24,7 @@ enum FastNumber {
 
     /// Parses `[start, end)` of `p` as a decimal number (optional sign, digits, fraction, exponent).
     @inline(__always)
-    static func parse(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Result {
+    package static func parse(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Result {
         var i = start
         guard i < end else { return .invalid }
         var negative = false

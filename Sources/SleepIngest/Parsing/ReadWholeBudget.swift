@@ -12,7 +12,7 @@
 /// (at most 12×), so at most 13 × the file size + 16 MiB before the reader's own tables
 /// (a text epoch export is limited to 64 MiB: at most about 850 MiB). No real export comes near
 /// the bound: a 1-s ActiLife export's rows cost about 6 bytes per byte, an Actiware export's 4.
-enum ReadWholeBudget {
+package enum ReadWholeBudget {
     /// Bytes of lines and fields allowed per byte of the file.
     static let bytesPerByte = 12
     /// Bytes allowed on top, whatever the file's size.
@@ -49,20 +49,20 @@ enum ReadWholeBudget {
     }
 
     /// What one counting pass over a text finds, before anything is allocated.
-    struct Measure {
+    package struct Measure {
         /// Lines, counting a last line without a line end.
-        var lines = 0
+        package var lines = 0
         /// What the lines and fields would cost split (see the type's comment).
-        var projected = 0
+        package var projected = 0
         /// The longest line (1-based number, bytes without its line end and trailing CRs).
         var longest = (number: 0, bytes: 0)
         /// The line with most fields (1-based number, fields), when measured with a delimiter.
-        var widest = (number: 0, fields: 0)
+        package var widest = (number: 0, fields: 0)
         /// The first line longer than the line limit measured against (1-based number, bytes).
         var tooLong: (number: Int, bytes: Int)? = nil
 
         /// `60000000 lines` or `a line of 60000000 fields`: what makes the text costly.
-        var shape: String {
+        package var shape: String {
             widest.fields > 1 && widest.fields * 4 > lines ? "line \(widest.number) of \(widest.fields) fields" : "\(lines) lines"
         }
     }
@@ -73,7 +73,7 @@ enum ReadWholeBudget {
     /// share one array); every delimiter counts as a field slot, quoted or not, and every run
     /// between delimiters longer than 15 bytes as a string on the heap, so the projection never
     /// falls short of what the split allocates.
-    static func measure(_ text: UnsafeBufferPointer<UInt8>, from start: Int = 0, delimiter: UInt8? = nil, lineLimit: Int = .max) -> Measure {
+    package static func measure(_ text: UnsafeBufferPointer<UInt8>, from start: Int = 0, delimiter: UInt8? = nil, lineLimit: Int = .max) -> Measure {
         var m = Measure()
         var i = start
         let n = text.count

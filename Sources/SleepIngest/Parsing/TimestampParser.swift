@@ -29,15 +29,15 @@ enum TimestampKind: Equatable, CustomStringConvertible {
 }
 
 /// A parsed ISO 8601 timestamp: wall-clock seconds plus the stated offset, if any.
-struct ISOTimestamp: Equatable {
+package struct ISOTimestamp: Equatable {
     /// Seconds since 1970-01-01T00:00 on the timestamp's own clock (not yet UTC unless offset is 0).
-    var localSeconds: Int64
-    var fraction: Double
+    package var localSeconds: Int64
+    package var fraction: Double
     /// Offset stated in the text (`Z` = 0), nil when absent.
     var offsetSeconds: Int32?
 
     /// Parses `[start, end)`. Accepts `T` or a space between date and time.
-    static func parse(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> ISOTimestamp? {
+    package static func parse(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> ISOTimestamp? {
         var i = start
         @inline(__always) func digits(_ n: Int) -> Int? {
             guard i + n <= end else { return nil }

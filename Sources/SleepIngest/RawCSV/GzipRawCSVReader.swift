@@ -22,12 +22,12 @@ import SleepCore
 /// which inflates through ``IsalGzipByteStream`` (zlib where ISA-L fails) and reports any error
 /// with its file, line and offset as before. Memory: the ring (4 blocks of 5 MiB), whatever the
 /// file's length.
-struct GzipRawCSVReader {
+package struct GzipRawCSVReader {
     var blockBytes = 4 << 20
     var blocks = 4
 
     /// The recording, or nil when the file is not one this path takes (then use the serial reader).
-    func read<Sink: SampleSink>(path: String, options: IngestOptions, samples: inout Sink) -> Recording? {
+    package func read<Sink: SampleSink>(path: String, options: IngestOptions, samples: inout Sink) -> Recording? {
         guard Self.isGzip(path: path) else { return nil }
         let zoneTimeline: UTCOffsetTimeline?
         if let id = options.timeZoneIdentifier {
@@ -110,6 +110,8 @@ struct GzipRawCSVReader {
         }
         return nil
     }
+
+    package init(blockBytes: Int = 4 << 20, blocks: Int = 4) { self.blockBytes = blockBytes; self.blocks = blocks }
 }
 
 /// The inflating thread and its ring of blocks. Each block has `carryBytes` of room in front of

@@ -7,7 +7,7 @@ import SleepCore
 
 /// One parsed sample, as the parser threads hand it to the accumulator (32 bytes, written and read
 /// once, sequentially).
-struct ParsedSample {
+package struct ParsedSample {
     var timestamp: Double
     var x: Double
     var y: Double

@@ -24,7 +24,7 @@ import SleepCore
 /// It does not phrase errors: anything the serial reader would refuse or treat specially (ISO
 /// timestamps, a byte-order mark on a data row, gzip, a bad row anywhere) makes ``read(path:options:samples:)``
 /// return nil, and the caller runs the serial reader, which reports the exact file and line.
-struct ParallelRawCSVReader {
+package struct ParallelRawCSVReader {
     /// Bytes of text per chunk. 4 MiB: large enough that scheduling costs nothing, small enough that
     /// a chunk's parsed samples (≈ 32 bytes per row) stay in the second-level cache of the core
     /// that accumulates them.
@@ -40,27 +40,33 @@ struct ParallelRawCSVReader {
         return max(1, Int(n))
     }
 
-    init(chunkBytes: Int = 4 << 20, threads: Int = ParallelRawCSVReader.availableCores, window: Int = 4) {
+    package init(chunkBytes: Int = 4 << 20, threads: Int = ParallelRawCSVReader.availableCores, window: Int = 4) {
         self.chunkBytes = max(4096, chunkBytes); self.threads = max(1, threads); self.window = max(2, window)
     }
 
     /// Statistics of the last read, for the benchmark and the constant-memory test.
-    struct Statistics: Sendable, Equatable {
+    package struct Statistics: Sendable, Equatable {
         var chunks = 0
-        var threadsUsed = 0
+        package var threadsUsed = 0
         /// Most parsed-sample bytes held at once (block capacity in use), a bound on the reader's own memory.
         var peakBlockBytes = 0
         /// Most bytes reserved for parsed samples at once (bounded by the chunk and line limits).
-        var peakReservedBytes = 0
+        package var peakReservedBytes = 0
         /// Seconds summed whole by the parser threads (the rest went sample by sample, in order).
-        var secondsSummedWhileParsing = 0
+        package var secondsSummedWhileParsing = 0
+
+        package init(chunks: Int = 0, threadsUsed: Int = 0, peakBlockBytes: Int = 0, peakReservedBytes: Int = 0,
+                     secondsSummedWhileParsing: Int = 0) {
+            self.chunks = chunks; self.threadsUsed = threadsUsed; self.peakBlockBytes = peakBlockBytes
+            self.peakReservedBytes = peakReservedBytes; self.secondsSummedWhileParsing = secondsSummedWhileParsing
+        }
     }
 
     /// The recording, or nil when the file is not one this path takes (then use the serial reader,
     /// which also reports any error). `samples` is left as it was when nil is returned (rewound, see
     /// ``SampleSink/rewind(to:)``, if it was fed partway). Throws only
     /// when the file shrank while it was read (see ``MappedFile/changedWhileRead``).
-    func read<Sink: SampleSink>(path: String, options: IngestOptions, samples: inout Sink,
+    package func read<Sink: SampleSink>(path: String, options: IngestOptions, samples: inout Sink,
                                 statistics: UnsafeMutablePointer<Statistics>? = nil) throws(IngestError) -> Recording? {
         guard let file = MappedFile(path: path) else { return nil }
         defer { file.close() }
@@ -110,7 +116,7 @@ struct ParallelRawCSVReader {
     }
 
     /// Test seam: runs after the file is mapped and before it is parsed (to truncate it there).
-    nonisolated(unsafe) static var afterMappingForTesting: ((String) -> Void)?
+    package nonisolated(unsafe) static var afterMappingForTesting: ((String) -> Void)?
 
     private func readMapped<Sink: SampleSink>(_ file: MappedFile, options: IngestOptions, samples: inout Sink,
                                               statistics: UnsafeMutablePointer<Statistics>?) -> Recording? {

@@ -9,11 +9,11 @@
 /// separators. Such a line is rewritten in place before it is parsed (each `,` to `.`, the
 /// delimiter to `,`), so one parser reads all three; the rewritten line has the same length and
 /// line number, and an error names the dialect so that a value it quotes can be found in the file.
-enum RawCSVDialect: Equatable {
+package enum RawCSVDialect: Equatable {
     case comma, semicolon, tab
 
     /// The dialect of the first non-blank line of `head`.
-    static func of(head: [UInt8]) -> RawCSVDialect {
+    package static func of(head: [UInt8]) -> RawCSVDialect {
         var bytes = head[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         let first = bytes.split(separator: 0x0A).first { line in line.contains { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D } } ?? []
@@ -31,7 +31,7 @@ enum RawCSVDialect: Equatable {
     }
 
     /// Whether the first line of `head` has four columns in its dialect (``RawCSVReader/accepts(fileName:head:)``).
-    static func fourColumns(_ head: [UInt8]) -> Bool {
+    package static func fourColumns(_ head: [UInt8]) -> Bool {
         switch of(head: head) {
         case .semicolon, .tab: return true
         case .comma:

@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// Receives the samples ``RawCSVFastLines`` parses, in file order.
-protocol ParsedSampleConsumer {
+package protocol ParsedSampleConsumer {
     mutating func consume(timestamp: Double, x: Double, y: Double, z: Double)
 }
 
@@ -34,8 +34,8 @@ protocol StoppingSampleConsumer: ParsedSampleConsumer {
 /// Whatever ``RawCSVReader`` would refuse (wrong field count, a bad or non-finite number, an
 /// implausible acceleration) stops the parse with ``Outcome/needsSerialReader``: the caller then
 /// runs the serial reader, which reports the exact file and line. The fast path never phrases errors.
-enum RawCSVFastLines {
-    enum Outcome: Equatable {
+package enum RawCSVFastLines {
+    package enum Outcome: Equatable {
         case finished(lines: Int)
         case needsSerialReader
     }
@@ -49,7 +49,7 @@ enum RawCSVFastLines {
     /// is the end of the file). `secondsPerUnit` turns the timestamp into seconds, as fixed by the
     /// file's first data row.
     @inline(__always)
-    static func parse<Consumer: ParsedSampleConsumer>(
+    package static func parse<Consumer: ParsedSampleConsumer>(
         _ p: UnsafePointer<UInt8>, from start: Int, to end: Int, secondsPerUnit factor: Double, into consumer: inout Consumer
     ) -> Outcome {
         let limit = RawCSVReader.implausibleG
@@ -194,7 +194,7 @@ enum RawCSVFastLines {
     /// One row by ``RawCSVReader``'s own rules (CR stripped, blank rows skipped, fields trimmed of
     /// spaces and tabs and of one pair of quotes, ``FastNumber`` per field). Returns the offset of
     /// the next row, or nil where the serial reader would stop with an error.
-    static func general<Consumer: ParsedSampleConsumer>(
+    package static func general<Consumer: ParsedSampleConsumer>(
         _ p: UnsafePointer<UInt8>, from start: Int, to limitEnd: Int, factor: Double, into consumer: inout Consumer
     ) -> Int? {
         let lineEnd: Int
@@ -269,9 +269,9 @@ extension FastNumber {
 /// one core parses about 30 % more bytes a second. (A division-free quotient, multiplying by the
 /// reciprocal and correcting with an exact integer residual, was tried and was slower: the
 /// division is one instruction, and the correction's 20 cycles of latency stalled the row loop.)
-struct FieldShape {
+package struct FieldShape {
     /// Characters of digits and point (without sign and terminator).
-    var length = 0
+    package var length = 0
     var expected: UInt64 = 0
     /// 0xFF at the point and the terminator, 0xF0 at digit bytes, 0 past the terminator.
     /// Without a shape (the initial value), byte 0 must both equal 0 and differ from it, so that
@@ -286,15 +286,15 @@ struct FieldShape {
     /// Left shift that puts the last digit into the top byte once the point is squeezed out.
     var shift: UInt64 = 0
     /// 10^(fraction digits), exact; 1 without a point (dividing by 1 changes nothing).
-    var divisor = 1.0
+    package var divisor = 1.0
     /// 10^(digits in the field), to append them to the timestamp's cached leading digits.
     var scale: UInt64 = 1
 
-    init() {}
+    package init() {}
 
     /// The shape of the field `[start, start + length)` ended by `terminator`, or the empty shape
     /// when it cannot be one (longer than 7 characters, no digit, anything but digits and one point).
-    init(_ p: UnsafePointer<UInt8>, from start: Int, length: Int, terminator: UInt8) {
+    package init(_ p: UnsafePointer<UInt8>, from start: Int, length: Int, terminator: UInt8) {
         guard length >= 1, length <= 7 else { return }
         var point = -1
         var digits = 0
@@ -334,7 +334,7 @@ struct FieldShape {
     /// The field's digits as an integer when `word` (the 8 bytes at the field, after its sign) has
     /// this shape; nil otherwise.
     @inline(__always)
-    func mantissa(_ word: UInt64) -> UInt64? {
+    package func mantissa(_ word: UInt64) -> UInt64? {
         let t = word ^ expected
         guard (t & exact) | ((t &+ six) & high) == 0 else { return nil }
         var v = (((t & integerDigits) &<< 8) | (t & fractionDigits)) &<< shift

@@ -26,7 +26,7 @@ public struct RawCSVReader: RecordingReader {
     /// bit, on every core); it hands anything else, errors included, back to the serial path below.
     public var parallel = true
     /// The gzip inflater (tests and the benchmark compare ISA-L with zlib, the reference).
-    var inflater = GzipInflater.isal
+    package var inflater = GzipInflater.isal
 
     /// Magnitudes above this are not acceleration in g from any phone or wearable.
     static let implausibleG = 50.0

@@ -5,14 +5,14 @@ import SleepCore
 /// (``WearableEpochSink``), so that the kind can be decided after reading without a second read;
 /// when GGIR's auto-calibration applies, a second pass sums it again through the calibration.
 /// ``RecordingRead`` is what the batch gets from them.
-struct WearableMilestonePasses: Sendable {
-    var recording: Recording
+package struct WearableMilestonePasses: Sendable {
+    package var recording: Recording
     /// The milestone's sink after the pass; nil for formats without raw samples (interval totals)
     /// and after a lean first pass.
-    var sink: WearableEpochSink?
+    package var sink: WearableEpochSink?
     /// A raw CSV's lean first pass: the calibration features of its samples, and nothing else of
     /// the milestone, which its second pass computes (``wearableEpochs(_:path:recording:)``).
-    var features: AutoCalibration.Features? = nil
+    package var features: AutoCalibration.Features? = nil
     /// For a second, calibrated pass over the same file.
     var reader: (any RawSampleReader)? = nil
     var options = IngestOptions()
@@ -24,7 +24,7 @@ struct WearableMilestonePasses: Sendable {
     /// the reader then runs alone, on every core, and the wearable sink's arithmetic (about a third
     /// of such a run) is not done for nothing. The recording is the same either way.
     /// `activityCounts`: also compute ActiGraph counts in the milestone (a counts-based `--sleep-algorithm`).
-    static func read(reader: any RecordingReader, path: String, options: IngestOptions,
+    package static func read(reader: any RecordingReader, path: String, options: IngestOptions,
                      milestone: Bool = true, activityCounts: Bool = false) throws(IngestError) -> WearableMilestonePasses {
         guard milestone, let raw = reader as? any RawSampleReader else {
             return WearableMilestonePasses(recording: try reader.read(path: path, options: options), sink: nil)
@@ -46,7 +46,7 @@ struct WearableMilestonePasses: Sendable {
         return WearableMilestonePasses(recording: recording, sink: sink, reader: raw, options: options)
     }
 
-    static func milestonePass(_ raw: any RawSampleReader, path: String, options: IngestOptions,
+    package static func milestonePass(_ raw: any RawSampleReader, path: String, options: IngestOptions,
                               sink: SplitWearableSink) throws(IngestError) -> (Recording, WearableEpochSink) {
         var sink = sink
         let recording: Recording
@@ -61,7 +61,7 @@ struct WearableMilestonePasses: Sendable {
     /// sample on (``RawCSVReader/passedEverySample(_:)``) has its samples replayed straight into the
     /// sink, without the per-second accumulator and quality checks whose results the first read
     /// already gave; anything else is read again in full. The sink gets the same samples either way.
-    static func calibratedPass(_ raw: any RawSampleReader, path: String, options: IngestOptions, firstRead: Recording,
+    package static func calibratedPass(_ raw: any RawSampleReader, path: String, options: IngestOptions, firstRead: Recording,
                                calibration: LinearCalibration?) throws(IngestError) -> WearableEpochSink {
         if let csv = raw as? RawCSVReader, RawCSVReader.passedEverySample(firstRead) {
             var sink = SplitWearableSink(calibration: calibration, statisticsOnWorker: statisticsOnWorker(raw))
@@ -88,7 +88,7 @@ struct WearableMilestonePasses: Sendable {
     /// The wearable milestone of a recording analysed as `wearable-24h`, with its facts added to the
     /// recording's quality record; nil, with a warning saying why, when the data cannot give one
     /// (no raw samples, or acceleration without gravity: ENMO and angle-z would mean nothing).
-    static func wearableEpochs(_ file: WearableMilestonePasses, path: String, recording: inout Recording) throws(IngestError) -> WearableEpochs? {
+    package static func wearableEpochs(_ file: WearableMilestonePasses, path: String, recording: inout Recording) throws(IngestError) -> WearableEpochs? {
         guard file.sink != nil || file.features != nil else {
             recording.warnings.append("the wearable method needs raw acceleration samples; this \(recording.format.rawValue) file holds none, so its nights are not scored")
             return nil
@@ -173,5 +173,10 @@ struct WearableMilestonePasses: Sendable {
         var periods = 0
         for i in 0..<epochs.count where epochs.nonWear[i] && (i == 0 || !epochs.nonWear[i - 1]) { periods += 1 }
         q.nonWearPeriods = periods
+    }
+
+    package init(recording: Recording, sink: WearableEpochSink?, features: AutoCalibration.Features? = nil, reader: (any RawSampleReader)? = nil,
+                 options: IngestOptions = IngestOptions()) {
+        self.recording = recording; self.sink = sink; self.features = features; self.reader = reader; self.options = options
     }
 }

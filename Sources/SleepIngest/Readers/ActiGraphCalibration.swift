@@ -93,7 +93,7 @@ public struct ActiGraphCalibrationV2: Sendable, Equatable {
 
     /// The calibration of an ActiLife `.agdc` file (a zip with `calibration.json` and `info.txt`),
     /// and the serial number its `info.txt` states.
-    static func agdc(path: String, rateHz: Int) throws(IngestError) -> (calibration: ActiGraphCalibrationV2, serial: String) {
+    package static func agdc(path: String, rateHz: Int) throws(IngestError) -> (calibration: ActiGraphCalibrationV2, serial: String) {
         let archive = try ZipArchive(path: path)
         try archive.requireAtMostOne(of: ["calibration.json", "info.txt"], kind: ".agdc")
         guard let entry = archive.entry(named: "calibration.json") else {

@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// Plain POSIX file access for the readers: bounded chunks, so memory stays constant in file size.
-enum FileBytes {
+package enum FileBytes {
     static let chunkSize = 1 << 20
 
     /// `path` opened read-only, refusing anything but a regular file before a read can block: a
@@ -42,7 +42,7 @@ enum FileBytes {
     }
 
     /// Up to `count` bytes from the start of the file; of the decompressed data when the file is gzip.
-    static func head(path: String, count: Int, decompress: Bool = true) throws(IngestError) -> [UInt8] {
+    package static func head(path: String, count: Int, decompress: Bool = true) throws(IngestError) -> [UInt8] {
         let fd = try open(path: path)
         defer { close(fd) }
         var buffer = [UInt8](repeating: 0, count: count)

@@ -85,7 +85,7 @@ public struct GT3XReader: RawSampleReader {
     }
 
     /// The facts of `info.txt`.
-    struct Info {
+    package struct Info {
         var values: [String: String] = [:]
         var sampleRateHz: Int
         var scaleLSBPerG: Double?
@@ -113,7 +113,7 @@ public struct GT3XReader: RawSampleReader {
             return values
         }
 
-        init(bytes: [UInt8], path: String) throws(IngestError) {
+        package init(bytes: [UInt8], path: String) throws(IngestError) {
             values = Self.keyValues(bytes)
             sampleRateHz = try Self.sampleRate(values["Sample Rate"], path: path)
             scaleLSBPerG = values["Acceleration Scale"].flatMap { Double($0.replacingOccurrences(of: ",", with: ".")) }.flatMap { $0 > 0 ? $0 : nil }

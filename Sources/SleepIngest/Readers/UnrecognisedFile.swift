@@ -93,7 +93,7 @@ extension FormatDetector {
         epochReaders.compactMap { name(of: $0.format) }.joined(separator: ", ")
     }
 
-    static func name(of format: RecordingFormat) -> String {
+    package static func name(of format: RecordingFormat) -> String {
         switch format {
         case .rawCSV: return "timestamp,x,y,z CSV, also ';'- or tab-separated with decimal commas"
         case .appJSON: return "the Sleepsta app's JSON export"
@@ -108,7 +108,7 @@ extension FormatDetector {
         }
     }
 
-    static func name(of format: EpochFileFormat) -> String? {
+    package static func name(of format: EpochFileFormat) -> String? {
         switch format {
         case .actiGraphAGD: return "ActiGraph .agd"
         case .actiLifeCSV: return "ActiLife epoch CSV"

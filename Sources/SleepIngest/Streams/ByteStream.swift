@@ -44,7 +44,7 @@ extension ByteStream {
     }
 
     /// The rest of the stream as an array, refusing more than `limit` bytes (for small structured formats).
-    func readAll(limit: Int, path: String) throws(IngestError) -> [UInt8] {
+    package func readAll(limit: Int, path: String) throws(IngestError) -> [UInt8] {
         var result: [UInt8] = []
         let chunk = 1 << 16
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: chunk)

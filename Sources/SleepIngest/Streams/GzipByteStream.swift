@@ -22,7 +22,7 @@ public final class GzipByteStream: ByteStream {
     public private(set) var cutShort: String? = nil
     public func salvageCutShort() { salvage = true }
 
-    init(file: FileByteStream, path: String) throws(IngestError) {
+    package init(file: FileByteStream, path: String) throws(IngestError) {
         self.file = file
         self.path = path
         input = UnsafeMutablePointer<UInt8>.allocate(capacity: inputCapacity)

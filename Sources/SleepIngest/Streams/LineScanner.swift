@@ -12,11 +12,11 @@ protocol LineConsumer {
 
 /// Splits a ``ByteStream`` into lines in 1 MiB chunks with `memchr`, so text readers stream with
 /// constant memory. A line longer than the chunk is refused (no text format here has one).
-enum LineScanner {
+package enum LineScanner {
     /// The longest line any text reader takes, on every path (plain or gzip, serial or parallel):
     /// a line this long or longer is refused with its line number. No text format here has one;
     /// the limit keeps a file without line ends from being buffered (or reserved for) whole.
-    static let maximumLineBytes = 1 << 20
+    package static let maximumLineBytes = 1 << 20
     static let chunkSize = maximumLineBytes
 
     /// Feeds every line to `consumer`; returns the number of lines. `formatName` is used in errors.

@@ -6,8 +6,8 @@ import CZlib
 ///
 /// Hand-written over zlib rather than ZIPFoundation: zlib is needed anyway for gzip, this is
 /// about 150 lines, and entries stream with constant memory straight from the file.
-final class ZipArchive {
-    struct Entry {
+package final class ZipArchive {
+    package struct Entry {
         var name: String
         /// 0 = stored, 8 = deflate.
         var method: UInt16
@@ -27,7 +27,7 @@ final class ZipArchive {
         head.count >= 4 && head[0] == 0x50 && head[1] == 0x4B && head[2] == 0x03 && head[3] == 0x04
     }
 
-    init(path: String) throws(IngestError) {
+    package init(path: String) throws(IngestError) {
         self.path = path
         file = try FileByteStream(path: path)
         let record = try Self.endOfCentralDirectory(file, path: path)
@@ -109,7 +109,7 @@ final class ZipArchive {
         return found
     }
 
-    func entry(named name: String) -> Entry? { entries.first { $0.name == name } }
+    package func entry(named name: String) -> Entry? { entries.first { $0.name == name } }
 
     /// Refuses an archive holding two entries of a name a reader takes content from: which one
     /// the device or program wrote cannot be told, so none is taken.
@@ -124,7 +124,7 @@ final class ZipArchive {
     }
 
     /// A stream of the entry's uncompressed bytes; the CRC-32 is checked when the stream ends.
-    func open(_ entry: Entry) throws(IngestError) -> ZipEntryStream {
+    package func open(_ entry: Entry) throws(IngestError) -> ZipEntryStream {
         let header = try file.bytes(at: entry.localHeaderOffset, count: 30, what: "the local header of '\(entry.name)'")
         guard Self.u32(header, 0) == 0x0403_4B50 else {
             throw IngestError(file: path, byteOffset: entry.localHeaderOffset, message: "zip local header of '\(entry.name)' is missing (damaged archive)")
@@ -147,7 +147,7 @@ final class ZipArchive {
 }
 
 /// One zip entry's bytes, read with `pread` from the archive and inflated when deflated.
-final class ZipEntryStream: ByteStream {
+package final class ZipEntryStream: ByteStream {
     private let archive: ZipArchive
     let entry: ZipArchive.Entry
     private let dataOffset: Int
@@ -157,8 +157,8 @@ final class ZipEntryStream: ByteStream {
     private let inputCapacity = 1 << 16
     private var ended = false
     private var crc: UInt = 0
-    private(set) var position = 0
-    var compression: String? { entry.method == 8 ? "deflate" : nil }
+    package private(set) var position = 0
+    package var compression: String? { entry.method == 8 ? "deflate" : nil }
 
     init(archive: ZipArchive, entry: ZipArchive.Entry, dataOffset: Int) throws(IngestError) {
         self.archive = archive; self.entry = entry; self.dataOffset = dataOffset
@@ -177,7 +177,7 @@ final class ZipEntryStream: ByteStream {
         if let input { inflateEnd(&stream); input.deallocate() }
     }
 
-    func read(into buffer: UnsafeMutablePointer<UInt8>, count: Int) throws(IngestError) -> Int {
+    package func read(into buffer: UnsafeMutablePointer<UInt8>, count: Int) throws(IngestError) -> Int {
         guard count > 0, !ended else { return 0 }
         let produced: Int
         if entry.method == 0 {

@@ -7,14 +7,18 @@
 /// Hand-written because the packaged Swift TOML parser (TOMLKit) compiles toml++, four C++17 units
 /// that would add more to every fresh build than the rest of sleepsta's dependencies, to read a
 /// page of text; JSON's parser in Foundation costs nothing but reports no line for an error.
-enum StudyTOML {
-    struct Entry: Equatable {
+package enum StudyTOML {
+    package struct Entry: Equatable {
         var key: String
         var value: StudyFile.Value
         var line: Int
+
+        package init(key: String, value: StudyFile.Value, line: Int) {
+            self.key = key; self.value = value; self.line = line
+        }
     }
 
-    static func parse(_ text: String, path: String) throws(IngestError) -> [Entry] {
+    package static func parse(_ text: String, path: String) throws(IngestError) -> [Entry] {
         var p = Parser(chars: Array(text.unicodeScalars), path: path)
         var entries: [Entry] = []
         while true {

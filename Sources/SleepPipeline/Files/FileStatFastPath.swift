@@ -34,8 +34,8 @@ import SleepStore
 /// What the rule trusts: that the kernel updates `ctime` on every change of content, which POSIX
 /// requires and local Linux file systems do. For a network or FUSE file system that does not, or
 /// after the system clock was set back past a file's last change, run with `--rehash`.
-struct FileStatFastPath {
-    static let racyMarginNanoseconds: Int64 = 2_000_000_000
+package struct FileStatFastPath {
+    package static let racyMarginNanoseconds: Int64 = 2_000_000_000
 
     /// The margin in force (tests set 0 so that a file written a moment ago can take the fast path).
     var racyMarginNanoseconds: Int64 = FileStatFastPath.racyMarginNanoseconds
@@ -55,7 +55,7 @@ struct FileStatFastPath {
     }
 
     /// Whether the file, now as `current`, is the one whose hash was verified with `stored`.
-    func isUnchanged(_ current: FileStability, stored: StoredFileStat) -> Bool {
+    package func isUnchanged(_ current: FileStability, stored: StoredFileStat) -> Bool {
         guard current.device == stored.device, current.inode == stored.inode, current.sizeBytes == stored.sizeBytes,
               current.modifiedNanoseconds == stored.modifiedNanoseconds,
               current.statusChangedNanoseconds == stored.statusChangedNanoseconds else { return false }
@@ -63,6 +63,10 @@ struct FileStatFastPath {
         // could have kept both times.
         let settled = stored.verifiedNanoseconds - racyMarginNanoseconds
         return stored.statusChangedNanoseconds < settled && stored.modifiedNanoseconds < settled
+    }
+
+    package init(racyMarginNanoseconds: Int64 = FileStatFastPath.racyMarginNanoseconds) {
+        self.racyMarginNanoseconds = racyMarginNanoseconds
     }
 }
 

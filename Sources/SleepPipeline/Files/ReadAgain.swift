@@ -4,7 +4,7 @@ import SleepStore
 /// Why a stored recording must be read again although its bytes are unchanged: this run's options
 /// change what its read made. Asked twice with the same answer: on the stat fast path (before any
 /// hashing) and after the content hash found the recording.
-enum ReadAgain: Equatable {
+package enum ReadAgain: Equatable {
     /// `--kind` other than the stored kind (raw samples only: an epoch file is always one).
     case kind
     /// A counts-based `--sleep-algorithm` over a wearable stored without ActiGraph counts.

@@ -7,20 +7,20 @@ import SleepStore
 /// diary guide that set was made with, and, to a method that reads the whole recording
 /// (``NightInputs/wholeRecording``), the recording with what the method prepared of it once
 /// (``RecordingContext``).
-struct NightDerivation {
+package struct NightDerivation {
     /// The recording the nights belong to, for methods that read all of it; nil when none can.
     var recording: RecordingContext?
 
     /// One parameter set to derive, with what its diary said of this night (none: no diary row).
-    struct Set {
+    package struct Set {
         var parameters: AnalysisParameters
         var guides: DiaryGuides
         init(parameters: AnalysisParameters, guides: DiaryGuides = DiaryGuides()) { self.parameters = parameters; self.guides = guides }
-        init(parameters: AnalysisParameters, guide: TimeInBedGuide?) { self.init(parameters: parameters, guides: DiaryGuides(main: guide)) }
+        package init(parameters: AnalysisParameters, guide: TimeInBedGuide?) { self.init(parameters: parameters, guides: DiaryGuides(main: guide)) }
     }
 
     /// The analyses of `night` (of a recording of `kind`), one per set, in order.
-    func analyses(of night: NightData, kind: RecordingKind, sets: [Set]) throws -> [NightAnalysis] {
+    package func analyses(of night: NightData, kind: RecordingKind, sets: [Set]) throws -> [NightAnalysis] {
         try sets.map { set in
             let method = NightAnalysisMethods.method(for: kind, parameters: set.parameters)
             var data = night
@@ -38,21 +38,25 @@ struct NightDerivation {
             return analysis
         }
     }
+
+    package init(recording: RecordingContext?) {
+        self.recording = recording
+    }
 }
 
 /// The whole recording behind a set of nights, loaded at most once, and what each method that
 /// reads it made of it (``NightAnalysisMethod/prepare(recording:facts:timeline:)``), made once:
 /// GGIR parity's part 2 over a month is computed once, not once a night.
-final class RecordingContext {
-    typealias Whole = (epochs: WearableEpochs, facts: RecordingFacts)
+package final class RecordingContext {
+    package typealias Whole = (epochs: WearableEpochs, facts: RecordingFacts)
     private let load: () throws -> Whole?
     private var loaded: Whole??
     /// By method algorithm, with the clock it was prepared on.
     private var prepared: [String: (timeline: UTCOffsetTimeline, result: (any Sendable)?)] = [:]
     /// How many recording-level results were computed (each method's once per recording and clock).
-    private(set) var preparations = 0
+    package private(set) var preparations = 0
 
-    init(load: @escaping () throws -> Whole?) { self.load = load }
+    package init(load: @escaping () throws -> Whole?) { self.load = load }
 
     /// The recording, its facts and `method`'s recording-level result on `timeline`'s clock; nil
     /// when the recording has no wearable epochs.

@@ -46,17 +46,17 @@ extension Pipeline {
 
 /// The stored recordings behind nights derived one after another, each loaded from the store at
 /// most once while it is among the last few met (nights come by date, recordings interleaved).
-struct StoredRecordingContexts {
+package struct StoredRecordingContexts {
     let db: SleepDatabase
     /// What a failed store read becomes (the pipeline blames the store, not the file: ``Pipeline/storeError(_:databasePath:)``).
     let blame: @Sendable (any Error) -> any Error
     private var contexts: [Int64: RecordingContext] = [:]
     static let kept = 8
 
-    init(db: SleepDatabase, blame: @escaping @Sendable (any Error) -> any Error = { $0 }) { self.db = db; self.blame = blame }
+    package init(db: SleepDatabase, blame: @escaping @Sendable (any Error) -> any Error = { $0 }) { self.db = db; self.blame = blame }
 
     /// The context of `night`'s recording; nil for a night without one.
-    mutating func context(for night: StoredNight) -> RecordingContext? {
+    package mutating func context(for night: StoredNight) -> RecordingContext? {
         guard let id = night.recordingID else { return nil }
         if let known = contexts[id] { return known }
         if contexts.count >= Self.kept { contexts.removeAll() }

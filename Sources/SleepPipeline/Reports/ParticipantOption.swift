@@ -12,7 +12,7 @@ public enum ParticipantOption {
     }
 
     /// The rule the last finished run of `runs` used (each file when it recorded none or it can no longer be read).
-    static func remembered(runs: [RunRecord]) -> ParticipantRule {
+    package static func remembered(runs: [RunRecord]) -> ParticipantRule {
         guard let run = runs.last(where: { ["run", "nightly"].contains($0.command) && $0.finishedUTC != nil }),
               let spec = RunParameters.recorded(in: run)?.participants else { return .file }
         return (try? rule(spec)) ?? .file

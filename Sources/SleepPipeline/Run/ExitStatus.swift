@@ -41,7 +41,7 @@ extension PipelineError {
 extension RunLock {
     /// The database's run lock, or the run's error: exit 3 when another run holds it, 2 when it
     /// cannot be taken.
-    static func forRun(databasePath: String) throws(PipelineError) -> RunLock {
+    package static func forRun(databasePath: String) throws(PipelineError) -> RunLock {
         do { return try RunLock(databasePath: databasePath) } catch {
             switch error {
             case .held(let message): throw .locked(message)

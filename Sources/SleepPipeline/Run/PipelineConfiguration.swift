@@ -42,7 +42,7 @@ public struct PipelineConfiguration: Sendable {
     /// `--rehash`: hash every file's content, even one whose stat matches the stored one (``FileStatFastPath``).
     public var rehash = false
     /// The racily-clean margin of ``FileStatFastPath`` (tests set 0).
-    var statRacyMarginNanoseconds: Int64 = FileStatFastPath.racyMarginNanoseconds
+    package var statRacyMarginNanoseconds: Int64 = FileStatFastPath.racyMarginNanoseconds
 
     /// What a file's read is asked for (zone, units, kind, ActiGraph counts).
     var readOptions: RecordingRead.Options {

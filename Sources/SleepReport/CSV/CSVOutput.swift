@@ -24,7 +24,7 @@ public final class CSVOutput {
     }
 
     /// An output on `handle` (a test's `/dev/full`), named `name` in errors.
-    init(handle: FileHandle, name: String) {
+    package init(handle: FileHandle, name: String) {
         self.handle = handle; finalPath = nil; temporaryPath = nil; displayName = name
     }
 

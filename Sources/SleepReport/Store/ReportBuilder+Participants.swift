@@ -10,7 +10,7 @@ extension ReportBuilder {
 
     /// Each participant's folder, none shared: an id in two groups is two participants, and two
     /// ids may make the same name (the hash's 32 bits, or crafted ids); the later one is bumped.
-    static func participantFolders(_ participants: some Sequence<Participant>) -> [Participant: String] {
+    package static func participantFolders(_ participants: some Sequence<Participant>) -> [Participant: String] {
         FolderNames.assign(Set(participants).sorted(), base: { participantFolder($0.id) })
     }
 

@@ -118,7 +118,7 @@ extension ReportBuilder {
     /// participant with more nights than a chart holds starts a chart and runs over several).
     /// `participantInLabel`: each row names its participant (the index, when a participant is not
     /// simply a recording file).
-    static func overviewCharts(_ rows: [IndexRow], participantInLabel: Bool) -> [NightsOverview] {
+    package static func overviewCharts(_ rows: [IndexRow], participantInLabel: Bool) -> [NightsOverview] {
         let shown = rows.filter { $0.analysis?.status != .insufficientData }
         guard !shown.isEmpty else { return [] }
         let groups = Dictionary(grouping: shown, by: \.participant).sorted { $0.key < $1.key }
@@ -141,7 +141,7 @@ extension ReportBuilder {
     }
 
     /// One night's row of an overview chart.
-    static func overviewRow(_ r: IndexRow, participantInLabel: Bool) -> NightsOverview.Row {
+    package static func overviewRow(_ r: IndexRow, participantInLabel: Bool) -> NightsOverview.Row {
         let noon = r.timeline.utcSecond(atLocal: r.date.daysSinceEpoch * 86_400 + 12 * 3600)
         func after(_ t: Int64?) -> Int? { t.map { Int(r.timeline.localSecond(atUTC: $0) - r.timeline.localSecond(atUTC: noon)) } }
         let m = r.analysis?.metrics
@@ -165,11 +165,11 @@ extension ReportBuilder {
     }
 
     /// The file name of an overview's chart `k` (0-based): `overview.png`, `overview-2.png` …
-    static func overviewFile(_ k: Int) -> String { k == 0 ? "overview.png" : "overview-\(k + 1).png" }
+    package static func overviewFile(_ k: Int) -> String { k == 0 ? "overview.png" : "overview-\(k + 1).png" }
 
     /// Writes `charts` into `directory` as ``overviewFile(_:)`` and removes the charts of an earlier,
     /// longer overview; returns the outcomes and the file names.
-    static func writeOverview(_ charts: [NightsOverview], in directory: String, renderer: ChartRenderer) throws
+    package static func writeOverview(_ charts: [NightsOverview], in directory: String, renderer: ChartRenderer) throws
         -> (outcomes: [ReportWriter.Outcome], files: [String]) {
         var outcomes: [ReportWriter.Outcome] = []
         for (k, chart) in charts.enumerated() {
@@ -187,8 +187,8 @@ extension ReportBuilder {
 /// Folder names for many keys at once, none shared: each key's base name, and where an earlier key
 /// (in the order given) already has it, the name with `-2`, `-3` … (as a night id's second night
 /// of an evening is bumped, ``NightIDSequence``), skipping any name that is another key's base.
-enum FolderNames {
-    static func assign<Key: Hashable>(_ keys: [Key], base: (Key) -> String) -> [Key: String] {
+package enum FolderNames {
+    package static func assign<Key: Hashable>(_ keys: [Key], base: (Key) -> String) -> [Key: String] {
         let bases = keys.map(base)
         let allBases = Set(bases)
         var taken = Set<String>()

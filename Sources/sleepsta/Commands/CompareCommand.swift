@@ -4,8 +4,10 @@ import Logging
 import SleepCore
 import SleepPipeline
 
-struct Compare: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Compare: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         abstract: "Compare interval lengths over the nights in the database: metrics, agreement statistics and a report.",
         discussion: """
         Every length is derived from what is stored with each night (no raw file is read again): phone nights from the per-second base series, wearables from their 5-s epochs, epoch files from the file's epochs; analyses missing from the database are derived and stored. Wearables and epoch files score sleep/wake per epoch, so their night metrics are the same at every length: the page says so per method, and their sleep/wake agreement is taken on those epochs. The shortest length is the reference. Per night: the difference of every night metric (longer − shorter). Across nights: mean difference (Bland–Altman bias), 95 % limits of agreement, ICC(2,1); epoch-level agreement on a common grid (accuracy, Cohen's kappa); the awakenings found by either length. Writes REPORTS/compare-<lengths>/ and prints the statistics as a Markdown table. Definitions: docs/comparing-intervals.md.
@@ -46,7 +48,7 @@ struct Compare: ParsableCommand {
 
     var lengths: [IntervalLength] { intervals.split(separator: ",").compactMap { IntervalLength(parsing: String($0)) } }
 
-    func validate() throws {
+    package func validate() throws {
         let parts = intervals.split(separator: ",", omittingEmptySubsequences: false)
         for part in parts where IntervalLength(parsing: String(part)) == nil {
             throw ValidationError("--intervals: '\(part)' is not a length; use numbers with a unit, e.g. 10m,15m")
@@ -58,7 +60,7 @@ struct Compare: ParsableCommand {
         try NumberOption.checkWakeThreshold(wakeThreshold)
     }
 
-    func run() throws {
+    package func run() throws {
         let level: Logger.Level = verbose ? .debug : (quiet ? .error : .notice)
         LoggingSystem.bootstrap { label in
             var h = StreamLogHandler.standardError(label: label)

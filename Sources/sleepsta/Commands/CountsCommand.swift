@@ -3,8 +3,10 @@ import SleepCore
 import SleepPipeline
 import SleepReport
 
-struct Counts: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Counts: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         abstract: "ActiGraph activity counts per epoch from raw acceleration (bit-exact with ActiLife).",
         discussion: """
         Prints one CSV row per epoch: start, axis1, axis2, axis3 (ActiLife's order: axis1 is the device Y axis, axis2 X, axis3 Z) and vm = √(axis1² + axis2² + axis3²), unrounded.
@@ -30,7 +32,7 @@ struct Counts: ParsableCommand {
 
     @OptionGroup var out: EpochOutputOptions
 
-    func run() throws {
+    package func run() throws {
         let request = CountsRequest(path: file, epochSeconds: epoch.seconds, trimming: filter.trimming, timeZoneIdentifier: out.zone)
         try EpochCommandSupport.run {
             let result = try ActivityCountsRun.run(request)

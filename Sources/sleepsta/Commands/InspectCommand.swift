@@ -2,8 +2,10 @@ import ArgumentParser
 import Foundation
 import SleepIngest
 
-struct Inspect: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Inspect: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         abstract: "Describe recording files without writing anything: format, device, sample rate, time span, time zone, units and quality.",
         discussion: """
         Reads each file with the reader the pipeline would use and prints what it found, including the quality facts (gaps, sample-rate drift, repeated or backward timestamps, clipping, idle sleep, still periods). A file that cannot be read is reported with file, line or offset and what was expected; a table that is no recording (a sleep summary, a diary, participant details) is described as such ("not a recording: …") and counts as read. Exit codes: 0 all files read; 1 some could not be read; 2 usage error.
@@ -13,7 +15,7 @@ struct Inspect: ParsableCommand {
     var files: [String]
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(ZoneOption.help + ".", valueName: "zone"))
-    var tz: String?
+    package var tz: String?
 
     @Option(name: .long, help: ArgumentHelp("Output format: text or json.", valueName: "format"))
     var format: String = "text"
@@ -24,12 +26,12 @@ struct Inspect: ParsableCommand {
 
     var asJSON: Bool { json || format == "json" }
 
-    func validate() throws {
+    package func validate() throws {
         guard format == "text" || format == "json" else { throw ValidationError("--format must be text or json") }
         _ = try ZoneOption.zone(tz)
     }
 
-    func run() throws {
+    package func run() throws {
         var failed = false
         let zone = try ZoneOption.zone(tz)
         for (k, file) in files.enumerated() {

@@ -2,8 +2,10 @@ import ArgumentParser
 import Foundation
 import SleepPipeline
 
-struct Merge: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Merge: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         abstract: "Merge shard databases (written by run --shard K/N) into one database.",
         discussion: """
         One transaction: a merge killed at any point leaves --db as it was. Merging a shard again changes
@@ -20,17 +22,17 @@ struct Merge: ParsableCommand {
     var db: String
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The number of shards the cohort was split into: missing shards are listed and the exit code is 1.", valueName: "N"))
-    var expect: Int?
+    package var expect: Int?
 
     @Argument(help: ArgumentHelp("Shard databases.", valueName: "shard.sqlite"))
     var shards: [String] = []
 
-    func validate() throws {
+    package func validate() throws {
         if let expect, expect < 1 || expect > Shard.maximumCount { throw ValidationError("--expect \(expect): must be 1 to \(Shard.maximumCount) shards") }
         guard !shards.isEmpty else { throw ValidationError("give at least one shard database") }
     }
 
-    func run() throws {
+    package func run() throws {
         do {
             let summary = try ShardMergeRun(databasePath: db, shardPaths: shards, expectedShards: expect).run()
             print(summary.text)

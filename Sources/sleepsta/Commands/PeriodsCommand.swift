@@ -3,8 +3,10 @@ import SleepCore
 import SleepPipeline
 import SleepReport
 
-struct Periods: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Periods: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         abstract: "Find sleep periods (Tudor-Locke 2014, as ActiLife) in 60-s epochs scored by Sadeh or Cole–Kripke.",
         discussion: """
         Prints one CSV row per sleep period with ActiLife's statistics: in_bed_time, out_bed_time, onset, latency, efficiency, duration, total_sleep_time, wake_after_onset, nb_awakenings, ave_awakening, total_counts, movement_index, fragmentation_index, sleep_fragmentation_index. Times are ISO 8601 on the recording's local clock (out_bed_time is the first minute after the period); durations in minutes; efficiency and indices in percent, with ActiLife's decimals. Finer epochs are collapsed to 60 s first (ActiLife's rules). A period still open at the end of the recording is dropped, as ActiLife does.
@@ -34,13 +36,13 @@ struct Periods: ParsableCommand {
     var rescore: String?
 
     @Option(name: .customLong("bedtime-start"), parsing: .unconditional, help: ArgumentHelp("Consecutive asleep minutes that start a period.", valueName: "n"))
-    var bedtimeStart: Int = 5
+    package var bedtimeStart: Int = 5
 
     @Option(name: .customLong("wake-time-end"), parsing: .unconditional, help: ArgumentHelp("Consecutive awake minutes that end a period.", valueName: "n"))
     var wakeTimeEnd: Int = 10
 
     @Option(name: .customLong("min-sleep-period"), parsing: .unconditional, help: ArgumentHelp("Shortest sleep period in minutes.", valueName: "n"))
-    var minSleepPeriod: Int = 160
+    package var minSleepPeriod: Int = 160
 
     @Option(name: .customLong("max-sleep-period"), parsing: .unconditional, help: ArgumentHelp("Longest sleep period in minutes.", valueName: "n"))
     var maxSleepPeriod: Int = 1440
@@ -53,7 +55,7 @@ struct Periods: ParsableCommand {
 
     @OptionGroup var out: EpochOutputOptions
 
-    func validate() throws {
+    package func validate() throws {
         guard algorithm.lowercased() == "tudor-locke" else {
             throw ValidationError("--algorithm '\(algorithm)': only tudor-locke is available")
         }
@@ -62,7 +64,7 @@ struct Periods: ParsableCommand {
         }
     }
 
-    func run() throws {
+    package func run() throws {
         try EpochCommandSupport.run {
             let parameters = try SleepPeriodsRun.parameters(
                 bedtimeStart: bedtimeStart, wakeTimeEnd: wakeTimeEnd, minSleepPeriod: minSleepPeriod,

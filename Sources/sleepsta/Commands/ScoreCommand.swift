@@ -3,8 +3,10 @@ import SleepCore
 import SleepPipeline
 import SleepReport
 
-struct Score: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Score: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         abstract: "Score sleep/wake per epoch (Cole–Kripke, Sadeh, Oakley/Actiware, Scripps, van Hees 2015).",
         discussion: """
         Prints one CSV row per epoch: start (ISO 8601 on the recording's local clock, with the UTC offset when the file states it or --tz is given), activity (the scored column), score (Cole–Kripke D, Sadeh PS or Oakley's activity score; empty for Scripps and van Hees), state (S, W, or empty where not scored), and file_state when the file carries its own scoring (ActiLife, Actiware, QUT).
@@ -49,14 +51,14 @@ struct Score: ParsableCommand {
     /// `--wake-threshold`, as `run` and `compare` name their wake threshold; `--threshold` (the old name) still works.
     @Option(name: [.customLong("wake-threshold"), .customLong("threshold")], parsing: .unconditional,
             help: ArgumentHelp("Oakley only: wake threshold in counts, or low (20), medium (40), high (80), auto (also --threshold).", valueName: "t"))
-    var threshold: String?
+    package var threshold: String?
 
     @Option(name: .long, help: ArgumentHelp("Activity column of a multi-column epoch file (axis1, axis2, axis3, vm, activity, enmo …).", valueName: "name"))
     var column: String?
 
-    @OptionGroup var out: EpochOutputOptions
+    @OptionGroup package var out: EpochOutputOptions
 
-    func run() throws {
+    package func run() throws {
         let request = ScoreRequest(path: file, algorithm: algorithm, variant: variant, rescore: rescore,
                                    epochSeconds: epoch?.seconds, threshold: threshold, column: column, timeZoneIdentifier: out.zone)
         try EpochCommandSupport.run {

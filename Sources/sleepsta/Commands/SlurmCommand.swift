@@ -4,8 +4,10 @@ import SleepCore
 import SleepIngest
 import SleepPipeline
 
-struct Slurm: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Slurm: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         abstract: "Write (and with --submit, submit) the Slurm array job for a cohort, with its merge and render.",
         discussion: """
         Writes WORK/slurm/shards.sbatch (an array of N tasks: task K runs `sleepsta run --shard K/N` into
@@ -49,7 +51,7 @@ struct Slurm: ParsableCommand {
     @Flag(name: .long, help: "Submit with sbatch after writing (prints the array and merge job ids).")
     var submit = false
 
-    func validate() throws {
+    package func validate() throws {
         // Bounded as --shard K/N is: the scripts list every shard database by name.
         guard shards >= 1, shards <= Shard.maximumCount else {
             throw ValidationError("--shards \(shards): expected 1 to \(Shard.maximumCount) shards (the bound of --shard K/N)")
@@ -62,7 +64,7 @@ struct Slurm: ParsableCommand {
     }
 
     /// The scripts' facts from the options, with every path made absolute.
-    func script(binary: String) -> SlurmScript {
+    package func script(binary: String) -> SlurmScript {
         var options: [String] = []
         if let interval { options += ["--interval", interval.description] }
         if let tz { options += ["--tz", (try? ZoneOption.zone(tz)) ?? tz] }
@@ -80,7 +82,7 @@ struct Slurm: ParsableCommand {
         return (p as NSString).standardizingPath
     }
 
-    func run() throws {
+    package func run() throws {
         let binary = sleepsta.map(Self.absolute)
             ?? ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? Self.absolute(CommandLine.arguments[0]))
         let script = script(binary: binary)

@@ -61,7 +61,9 @@ enum CountsFilterOption: String, CaseIterable, ExpressibleByArgument {
 }
 
 /// What `score`, `periods` and `counts` share: the file's clock, where the CSV goes, and notes.
-struct EpochOutputOptions: ParsableArguments {
+package struct EpochOutputOptions: ParsableArguments {
+    package init() {}
+
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Time zone of the file's local clock: an IANA name (Europe/Berlin, with its DST rules) or a fixed UTC offset (+01:00, -05:30, UTC+1: no DST). Times then carry offsets.", valueName: "zone"))
     var tz: String?
 
@@ -74,10 +76,10 @@ struct EpochOutputOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Do not print notes on stderr.")
     var quiet = false
 
-    func validate() throws { _ = try ZoneOption.zone(tz) }
+    package func validate() throws { _ = try ZoneOption.zone(tz) }
 
     /// `--tz` as the readers take it (a fixed offset in its one spelling, `UTC+01:00`).
-    var zone: String? { try? ZoneOption.zone(tz) }
+    package var zone: String? { try? ZoneOption.zone(tz) }
 }
 
 /// `--tz`: an IANA zone name or a fixed UTC offset, in the spelling a run stores

@@ -5,7 +5,9 @@ import SleepPipeline
 import SleepIngest
 
 /// The options `run` and `nightly` share: folders, analysis parameters, log level.
-struct PipelineOptions: ParsableArguments {
+package struct PipelineOptions: ParsableArguments {
+    package init() {}
+
     @Option(name: .long, help: ArgumentHelp("Study file (TOML) holding the protocol: data folder, zone, participants, diary, method, interval, files to ignore; options given here override its keys. Without it, sleepsta.toml at the data folder's root is read when present (docs/study-file.md).", valueName: "file"))
     var study: String?
 
@@ -31,7 +33,7 @@ struct PipelineOptions: ParsableArguments {
     var metric: MovementMetric?
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Wake threshold of phone nights as a multiple of the night's median epoch movement (default: \(AnalysisParameters().wakeThresholdFactor)).", valueName: "factor"))
-    var wakeThreshold: Double?
+    package var wakeThreshold: Double?
 
     @Option(name: .long, help: ArgumentHelp("Recording kind, which picks the night method: auto (decide per file from the data), phone-in-bed (a phone on the mattress) or wearable-24h (a device with gravity worn day and night). Default: auto.", valueName: "kind"))
     var kind: KindOption?
@@ -61,7 +63,7 @@ struct PipelineOptions: ParsableArguments {
     var rehash = false
 
     @Option(name: .long, help: ArgumentHelp("Process only shard K of N of the data folder's files (1 ≤ K ≤ N ≤ 10000), each shard into its own --db; files are dealt to shards by size, deterministically (docs/scale-out.md). Merge the shards with sleepsta merge.", valueName: "K/N"))
-    var shard: Shard?
+    package var shard: Shard?
 
     @Flag(name: .shortAndLong, help: "Log every file and night (debug level) to stderr.")
     var verbose = false
@@ -73,7 +75,7 @@ struct PipelineOptions: ParsableArguments {
     var db: String { dbOption ?? "Data/sleepsta.sqlite" }
     var reports: String { reportsOption ?? "Reports" }
 
-    func validate() throws {
+    package func validate() throws {
         if let wakeThreshold { try NumberOption.checkWakeThreshold(wakeThreshold) }
         _ = try ZoneOption.zone(tz)
         guard !(noDiary && diary != nil) else { throw ValidationError("--diary and --no-diary exclude each other") }
@@ -83,7 +85,7 @@ struct PipelineOptions: ParsableArguments {
     /// The remembered parameters the command line gives (``RememberedParameter/key``): nightly
     /// does not read them from the last run's row, so giving an option overrides a remembered
     /// value that cannot be used.
-    var givenParameters: Set<String> {
+    package var givenParameters: Set<String> {
         let given: [(String, Bool)] = [
             ("interval", interval != nil), ("metric", metric != nil), ("wake-threshold", wakeThreshold != nil),
             ("sleep-algorithm", sleepAlgorithm != nil), ("method", method != nil), ("kind", kind != nil), ("units", units != nil),
@@ -95,7 +97,7 @@ struct PipelineOptions: ParsableArguments {
     /// The run's configuration. An option not given takes its default, or under `nightly`
     /// (`remembered`) the value of the last finished run (``RunParameters``): a cron line without
     /// options keeps analysing as the researcher last ran it, the diary included.
-    func configuration(command: String, remembered: RunParameters? = nil) throws -> PipelineConfiguration {
+    package func configuration(command: String, remembered: RunParameters? = nil) throws -> PipelineConfiguration {
         let r = remembered
         var p = AnalysisParameters()
         p.interval = interval ?? r?.analysis.interval ?? p.interval

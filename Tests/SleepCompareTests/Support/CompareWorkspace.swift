@@ -1,8 +1,8 @@
 import Foundation
 import Logging
-@testable import SleepCore
-@testable import SleepPipeline
-@testable import SleepStore
+import SleepCore
+import SleepPipeline
+import SleepStore
 
 /// A temporary data folder, database and reports folder for end-to-end runs.
 final class CompareWorkspace {

@@ -1,5 +1,5 @@
 import Foundation
-@testable import SleepCore
+import SleepCore
 
 /// SplitMix64: a small seeded generator, so every synthetic night is the same on every run.
 struct SeededGenerator: RandomNumberGenerator {

@@ -1,6 +1,6 @@
 import Foundation
-@testable import SleepCore
-@testable import SleepIngest
+import SleepCore
+import SleepIngest
 
 /// The committed test files of this target (Tests/SleepIngestTests/Fixtures), made by
 /// `make_raw_fixtures.py` (spec-built files) and `crosscheck_references.py` (what independent

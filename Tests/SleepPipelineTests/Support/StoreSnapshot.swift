@@ -1,5 +1,5 @@
 import Foundation
-@testable import SleepStore
+import SleepStore
 
 /// The content of a database's data tables as sorted row texts, for "identical to an
 /// uninterrupted run" comparisons: every table but the run log (`runs`, `run_failures`) and
