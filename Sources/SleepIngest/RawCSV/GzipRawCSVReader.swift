@@ -23,8 +23,8 @@ import SleepCore
 /// with its file, line and offset as before. Memory: the ring (4 blocks of 5 MiB), whatever the
 /// file's length.
 package struct GzipRawCSVReader {
-    var blockBytes = 4 << 20
-    var blocks = 4
+    var blockBytes: Int
+    var blocks: Int
 
     /// The recording, or nil when the file is not one this path takes (then use the serial reader).
     package func read<Sink: SampleSink>(path: String, options: IngestOptions, samples: inout Sink) -> Recording? {

@@ -46,14 +46,14 @@ package struct ParallelRawCSVReader {
 
     /// Statistics of the last read, for the benchmark and the constant-memory test.
     package struct Statistics: Sendable, Equatable {
-        var chunks = 0
-        package var threadsUsed = 0
+        var chunks: Int
+        package var threadsUsed: Int
         /// Most parsed-sample bytes held at once (block capacity in use), a bound on the reader's own memory.
-        var peakBlockBytes = 0
+        var peakBlockBytes: Int
         /// Most bytes reserved for parsed samples at once (bounded by the chunk and line limits).
-        package var peakReservedBytes = 0
+        package var peakReservedBytes: Int
         /// Seconds summed whole by the parser threads (the rest went sample by sample, in order).
-        package var secondsSummedWhileParsing = 0
+        package var secondsSummedWhileParsing: Int
 
         package init(chunks: Int = 0, threadsUsed: Int = 0, peakBlockBytes: Int = 0, peakReservedBytes: Int = 0,
                      secondsSummedWhileParsing: Int = 0) {

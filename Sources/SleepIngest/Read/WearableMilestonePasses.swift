@@ -15,7 +15,7 @@ package struct WearableMilestonePasses: Sendable {
     package var features: AutoCalibration.Features? = nil
     /// For a second, calibrated pass over the same file.
     var reader: (any RawSampleReader)? = nil
-    var options = IngestOptions()
+    var options: IngestOptions
 
     /// Raw wearable device formats: worn for days, acceleration with gravity.
     static let wearableDeviceFormats: Set<RecordingFormat> = [.axivityCWA, .geneActivBin, .actiGraphGT3X, .actiLifeRawCSV]
