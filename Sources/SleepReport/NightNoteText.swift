@@ -18,6 +18,10 @@ public enum NightNoteText {
         case let .timeInBedFromDiary(source): return "time in bed from \(source)"
         case let .mainRestPeriod(covered, rest):
             return "the data covers \(hours(seconds: covered)) of this night's 24 h: time in bed is the main rest period found in the movement (\(hours(seconds: rest)))"
+        case let .diaryPhoneOffBed(seconds):
+            return "the diary's nonwear rows take \(minutes(seconds)) of time in bed as no data (the phone off the mattress: what it recorded then is not the sleeper's movement)"
+        case let .ggirDiaryNonwearNotApplied(seconds):
+            return "the diary's nonwear rows (\(minutes(seconds)) of this night's window) are not applied: GGIR's part 4 does not read self-reported non-wear (its part 5 only lists it), so the GGIR parity method leaves them out as GGIR does; the default wrist method applies them"
         case let .notWornAllData(data): return "not worn: all \(hours(seconds: data)) of data in this night are non-wear (still for an hour or more)"
         case let .tooFewValidHours(valid, night, required):
             return "\(hours(valid)) of valid (worn) data in this night's \(hours(Double(night) / 3600)); GGIR's includenightcrit needs \(hours(required))"
@@ -103,6 +107,9 @@ public enum NightNoteText {
     static func interval(_ seconds: Int) -> String { IntervalLength(seconds: seconds)?.description ?? "\(seconds) s" }
 
     static func hours(seconds: Int) -> String { LocalClock.hoursText(seconds: seconds) }
+
+    /// Whole minutes, rounded (`35 min`).
+    static func minutes(_ seconds: Int) -> String { "\((seconds + 30) / 60) min" }
 
     /// Hours to the nearest second, then as ``LocalClock/hoursText(seconds:)`` words them.
     static func hours(_ h: Double) -> String {

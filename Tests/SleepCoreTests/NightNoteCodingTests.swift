@@ -27,6 +27,7 @@ struct NightNoteCodingTests {
         .gapInSleepPeriod(longestGapSeconds: 1800, place: .inside, gaps: 3),
         .notANightInBed(endSecondsAfterMidnight: 6480, earliestEndSecondsAfterMidnight: 14_400),
         .notWornThroughNight(offSeconds: 72_840, wornCoreSeconds: 1800),
+        .diaryPhoneOffBed(seconds: 3600), .ggirDiaryNonwearNotApplied(seconds: 2700),
     ]
 
     @Test("every case round-trips through JSON, in order")
@@ -42,7 +43,7 @@ struct NightNoteCodingTests {
     @Test("every case has its own kebab-case code, and the stored object names it")
     func codes() throws {
         let codes = Self.every.map(\.code)
-        #expect(Set(codes).count == 41, "one code per case: \(codes.count) notes, \(Set(codes).count) codes")
+        #expect(Set(codes).count == 43, "one code per case: \(codes.count) notes, \(Set(codes).count) codes")
         for note in Self.every {
             #expect(note.code.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" }, "\(note.code)")
             let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(note)) as? [String: Any]

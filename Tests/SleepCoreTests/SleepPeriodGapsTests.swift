@@ -91,7 +91,29 @@ struct SleepPeriodGapsTests {
         #expect(NightFlag.column([.ggirClockChange(back: true, day: CivilDate(iso: "2024-10-27")!, shiftAfterSeconds: 3600)]) == "clock-change")
         #expect(NightFlag.allCases.map(\.rawValue) == ["gap-in-sleep-period", "day-sleeper", "sleep-under-way-at-day-start",
                                                        "whole-file-as-time-in-bed", "time-in-bed-from-diary", "main-rest-period",
-                                                       "clock-change"], "codes are a contract: only ever appended")
+                                                       "clock-change", "overlaps-other-recording"], "codes are a contract: only ever appended")
+        #expect(NightFlag.column([.daySleeper], overlapsOtherRecording: true) == "day-sleeper;overlaps-other-recording")
+    }
+
+    @Test("overlap: sleep periods of two recordings of one participant that share time, both flagged; touching, the same recording or another participant are not")
+    func sleepPeriodOverlap() {
+        typealias P = SleepPeriodOverlap.Period
+        let h: Int64 = 3600
+        let periods = [
+            P(id: 1, participant: "p", recording: "wrist", onsetUTC: 0, wakeUTC: 8 * h),
+            P(id: 2, participant: "p", recording: "phone", onsetUTC: 7 * h, wakeUTC: 9 * h),      // shares 07:00-08:00 with 1
+            P(id: 3, participant: "p", recording: "phone", onsetUTC: 9 * h, wakeUTC: 10 * h),     // touches 2's end: same recording anyway
+            P(id: 4, participant: "p", recording: "wrist", onsetUTC: 10 * h, wakeUTC: 11 * h),    // touches 3's end: no shared time
+            P(id: 5, participant: "q", recording: "other", onsetUTC: 0, wakeUTC: 11 * h),         // another participant
+            P(id: 6, participant: "p", recording: "wrist", onsetUTC: 24 * h, wakeUTC: 32 * h),
+            P(id: 7, participant: "p", recording: "wrist", onsetUTC: 25 * h, wakeUTC: 26 * h),    // same recording (another analysis)
+            P(id: 8, participant: "p", recording: "watch", onsetUTC: 31 * h, wakeUTC: 31 * h),    // empty period: never overlaps
+            P(id: 9, participant: "p", recording: "copy", onsetUTC: 30 * h, wakeUTC: 40 * h),     // inside 6's period, from 30 h
+        ]
+        #expect(SleepPeriodOverlap.overlapping(periods) == [1, 2, 6, 9])
+        // Order of the input does not matter.
+        #expect(SleepPeriodOverlap.overlapping(periods.reversed()) == [1, 2, 6, 9])
+        #expect(SleepPeriodOverlap.overlapping([]) == [])
     }
 
     // MARK: TST + WASO + no data + not worn = SPT, method by method

@@ -51,6 +51,37 @@ struct ParticipantTests {
         try Self.expectExportIsMeanOfNights(db: w.db, rule: nil)
     }
 
+    @Test("a sleep two recordings of one participant measured is flagged overlaps-other-recording in the nights export; another participant's night, or the participant's other nights, are not")
+    func overlapFlag() throws {
+        let w = Workspace()
+        let day: Int64 = 86_400
+        for folder in ["alex", "sam"] { try FileManager.default.createDirectory(atPath: w.data + "/" + folder, withIntermediateDirectories: true) }
+        // Two phones on alex's bed the same night, the second started 40 min later; sam the same
+        // night 10 min later (not the same content, which would be stored once), apart.
+        w.write("alex/phone-a.csv", Workspace.phoneNight(startUTC: PipelineTests.night1Start))
+        w.write("alex/phone-b.csv", Workspace.phoneNight(startUTC: PipelineTests.night1Start + 2400, hours: 7))
+        w.write("alex/later.csv", Workspace.phoneNight(startUTC: PipelineTests.night1Start + 2 * day))
+        w.write("sam/phone.csv", Workspace.phoneNight(startUTC: PipelineTests.night1Start + 600))
+        let s = try w.run(tz: "Europe/Berlin") { $0.participants = .folder(level: 1); $0.participantsOption = "folder" }
+        #expect(s.failures.isEmpty)
+        try Exporter(configuration: ExportConfiguration(databasePath: w.db, table: .nights, outputPath: w.root + "/n.csv")).run()
+        let rows = TestCSV.rows(try String(contentsOfFile: w.root + "/n.csv", encoding: .utf8))
+        let recording = try #require(rows[0].firstIndex(of: "recording")), flags = try #require(rows[0].firstIndex(of: "flags"))
+        let status = try #require(rows[0].firstIndex(of: "status"))
+        var byRecording: [String: [String]] = [:]
+        for row in rows.dropFirst() where row[status] == "scored" { byRecording[row[recording], default: []].append(row[flags]) }
+        #expect(byRecording.count == 4, "\(byRecording)")
+        for (path, cells) in byRecording {
+            let overlapped = path.hasPrefix("alex/phone-")
+            #expect(cells.allSatisfy { $0.split(separator: ";").contains("overlaps-other-recording") == overlapped }, "\(path): \(cells)")
+        }
+        // Each file its own participant (the rule's default): nothing is measured twice.
+        var c = ExportConfiguration(databasePath: w.db, table: .nights, outputPath: w.root + "/n-file.csv")
+        c.participants = .file
+        try Exporter(configuration: c).run()
+        #expect(!(try String(contentsOfFile: w.root + "/n-file.csv", encoding: .utf8)).contains("overlaps-other-recording"))
+    }
+
     @Test("the shared epoch files: every night page's previous/next stays within its participant; export --what participants = the mean of each participant's exported nights",
           .enabled(if: ExternalData.available, Comment(rawValue: ExternalData.skipMessage)))
     func sharedEpochFiles() throws {

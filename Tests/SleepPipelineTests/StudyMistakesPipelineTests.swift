@@ -108,6 +108,52 @@ struct StudyMistakesPipelineTests {
         // Without the diary HDCZA is the guider and the page says so.
         let plain = try Workspace.pageOfUnguidedWrist()
         #expect(plain.contains("HDCZA (van Hees 2018): the longest block") && plain.contains("no diary"))
+
+        // --method ggir does as GGIR's part 4, which reads no self-reported non-wear: the row is
+        // not counted as applied, the summary says why, and so does the night.
+        let ggir = try w.run { $0.diary = diary; $0.parameters.nightMethod = .ggir }
+        let ggirText = RunSummaryText.render(ggir, configuration: PipelineConfiguration(dataDirectory: w.data, databasePath: w.db, reportsDirectory: w.reports))
+        #expect(ggirText.contains("sleep 1 of 1, nap 1 of 1, nonwear 0 of 2"), "\(ggirText)")
+        #expect(ggirText.contains("row 4: nonwear not applied to wrist-3d.cwa: --method ggir does as GGIR's part 4"), "\(ggirText)")
+        // Two analyses of the night: the default method's (which applied the row) and GGIR's.
+        let notes = try db.query("SELECT notes_json AS n FROM analyses WHERE night_id = 'wrist-3d_2024-06-14'").map { $0["n"] ?? "" }
+        let leftOut = notes.filter { $0.contains("\"code\":\"ggir-diary-nonwear-not-applied\"") }
+        #expect(notes.count == 2 && leftOut.count == 1 && leftOut[0].contains("\"seconds\":3600"), "\(notes)")
+        let ggirPage = try String(contentsOfFile: w.reports + "/wrist-3d_2024-06-14/index.html", encoding: .utf8)
+        #expect(ggirPage.contains("nonwear rows (60 min of this night&#39;s window) are not applied")
+                || ggirPage.contains("nonwear rows (60 min of this night's window) are not applied"), "the night page says the row is left out")
+    }
+
+    @Test("a phone night's diary nonwear row is no data: time in bed keeps its span, TST loses the hour, the note and the gap flag say so; counted as applied")
+    func phoneNonwear() throws {
+        func nights(_ diaryText: String?) throws -> (row: [String: String], summary: String) {
+            let w = Workspace()
+            w.write("alex.csv", Workspace.phoneNight(startUTC: PipelineTests.night1Start))
+            var diary: SleepDiary? = nil
+            if let diaryText {
+                try diaryText.write(toFile: w.root + "/diary.csv", atomically: true, encoding: .utf8)
+                diary = try SleepDiary.read(path: w.root + "/diary.csv")
+            }
+            let summary = try w.run { $0.diary = diary }
+            try Exporter(configuration: ExportConfiguration(databasePath: w.db, table: .nights, outputPath: w.root + "/n.csv")).run()
+            let rows = TestCSV.rows(try String(contentsOfFile: w.root + "/n.csv", encoding: .utf8))
+            #expect(rows.count == 2, "\(rows)")
+            let text = RunSummaryText.render(summary, configuration: PipelineConfiguration(dataDirectory: w.data, databasePath: w.db, reportsDirectory: w.reports))
+            let page = (try? String(contentsOfFile: w.reports + "/alex_2024-06-14/index.html", encoding: .utf8)) ?? ""
+            return (Dictionary(uniqueKeysWithValues: zip(rows[0], rows[1])), text + page)
+        }
+        let plain = try nights(nil)
+        // 01:00-02:00 local, in the still middle of the night: the phone on the bedside.
+        let off = try nights("id,night,in_bed,out_of_bed,type\nalex,2024-06-14,01:00,02:00,nonwear\n")
+        #expect(off.summary.contains("nonwear 1 of 1"), "\(off.summary)")
+        #expect(off.summary.contains("60 min of time in bed as no data (the phone off the mattress"), "the night page says what the row did")
+        #expect(plain.row["status"] == "scored" && off.row["status"] == "scored")
+        #expect(off.row["in_bed_start"] == plain.row["in_bed_start"] && off.row["in_bed_end"] == plain.row["in_bed_end"])
+        let tst = (Double(plain.row["total_sleep_time_min"] ?? "") ?? 0) - (Double(off.row["total_sleep_time_min"] ?? "") ?? 0)
+        #expect(abs(tst - 60) <= 10, "TST loses the hour, to the interval's resolution: \(tst) min")
+        #expect((Double(off.row["no_data_in_sleep_period_min"] ?? "") ?? 0) >= 50, "\(off.row)")
+        #expect(off.row["flags"]?.split(separator: ";").contains("gap-in-sleep-period") == true, "\(off.row["flags"] ?? "")")
+        #expect(plain.row["flags"]?.contains("gap-in-sleep-period") == false)
     }
 
     @Test("another grouping removes the participant pages the run no longer has, and leaves a user's own file")

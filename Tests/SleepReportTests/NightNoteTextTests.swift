@@ -81,6 +81,10 @@ struct NightNoteTextTests {
          "caution: a gap of 15 min without scored data (no data or not worn) at sleep onset: the true onset may lie in the gap, so TST is a lower bound (1 more gap of over 10 min touches the sleep period)"),
         (.gapInSleepPeriod(longestGapSeconds: 1800, place: .inside, gaps: 3),
          "caution: a gap of 30 min without scored data (no data or not worn) inside the sleep period: any sleep in it is not counted, so TST is a lower bound (2 more gaps of over 10 min touch the sleep period)"),
+        (.diaryPhoneOffBed(seconds: 3570),
+         "the diary's nonwear rows take 60 min of time in bed as no data (the phone off the mattress: what it recorded then is not the sleeper's movement)"),
+        (.ggirDiaryNonwearNotApplied(seconds: 2700),
+         "the diary's nonwear rows (45 min of this night's window) are not applied: GGIR's part 4 does not read self-reported non-wear (its part 5 only lists it), so the GGIR parity method leaves them out as GGIR does; the default wrist method applies them"),
     ]
 
     @Test("each note reads as the sentence its method stored")
@@ -89,7 +93,7 @@ struct NightNoteTextTests {
             #expect(NightNoteText.sentence(note) == expected, "\(note.code)")
         }
         let every = Set(Self.table.map(\.0.code))
-        #expect(every.count == 41, "a row for every case: \(every.count)")
+        #expect(every.count == 43, "a row for every case: \(every.count)")
     }
 
     @Test("a night's notes join in order with \"; \"; no notes, no reason")

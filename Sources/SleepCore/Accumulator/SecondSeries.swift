@@ -41,6 +41,22 @@ public struct SecondSeries: Sendable, Equatable {
         metric == .meanAbsoluteAxis ? movement : legacyMovement
     }
 
+    /// The series with the seconds of `spans` (`[from, to)` UTC each) made gaps, as seconds without
+    /// a sample are, and how many seconds with data that removed. Unchanged (its storage shared)
+    /// where no span meets it.
+    public func removingData(in spans: [[Int64]]) -> (series: SecondSeries, removedSeconds: Int) {
+        var copy = self, removed = 0
+        for span in spans where span.count == 2 {
+            let lo = max(span[0], startSecond), hi = min(span[1], endSecond)
+            guard hi > lo else { continue }
+            for k in Int(lo - startSecond)..<Int(hi - startSecond) where copy.sampleCounts[k] > 0 {
+                copy.sampleCounts[k] = 0; copy.movement[k] = .nan; copy.legacyMovement[k] = .nan
+                removed += 1
+            }
+        }
+        return (removed > 0 ? copy : self, removed)
+    }
+
     /// The seconds `[from, to)` (UTC) as a new series; seconds outside the recording are gaps.
     ///
     /// Memory: the whole series is returned as it is (sharing its storage), and a series whose two

@@ -21,7 +21,7 @@ extension NightAnalysis {
 
     /// The minutes of a day whose method gave none: by the wrist epochs' non-wear as the method
     /// judged it, else by the file's epochs (not worn where a diary's `nonwear` row says so), else
-    /// by the per-second series' samples.
+    /// by the per-second series' samples (none where a diary's `nonwear` row says so).
     static func dayMinutes(_ night: NightData, analysis a: NightAnalysis) -> DayMinutes {
         let W = night.window, periods = a.periods ?? []
         if let e = night.epochs, e.count > 0, let w = a.wearable {
@@ -33,7 +33,8 @@ extension NightAnalysis {
             return .fromCoverage(window: W, hasData: { t in t + 60 > f.startUTC && t < f.endUTC },
                                  notWorn: { t in off.contains { $0[0] <= t && t < $0[1] } }, periods: periods)
         }
-        let s = night.series
+        // A phone's diary `nonwear` rows are no data, as its method took them (``PhoneInBedMethod``).
+        let s = night.series.removingData(in: night.diaryNotWornUTC).series
         return .fromCoverage(window: W, hasData: { t in
             let lo = Int(max(t, s.startSecond) - s.startSecond), hi = Int(min(t + 60, s.endSecond) - s.startSecond)
             return hi > lo && s.sampleCounts[lo..<hi].contains { $0 > 0 }

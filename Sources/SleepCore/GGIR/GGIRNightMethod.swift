@@ -64,11 +64,22 @@ public struct GGIRNightMethod: NightAnalysisMethod {
         }
     }
 
+    public var diaryNonwearNotApplied: String? {
+        "--method ggir does as GGIR's part 4, which does not read self-reported non-wear (its part 5 only lists it); the default wrist method applies the row"
+    }
+
     public func analyze(_ night: NightData, parameters p: AnalysisParameters) -> NightAnalysis {
+        var analysis: NightAnalysis
         switch Self.recording(for: night) {
-        case .failure(let refusal): return refusal.analysis(p)
-        case .success(let recording): return GGIRNightAnalysis(recording: recording, night: night, parameters: p).analyze()
+        case .failure(let refusal): analysis = refusal.analysis(p)
+        case .success(let recording): analysis = GGIRNightAnalysis(recording: recording, night: night, parameters: p).analyze()
         }
+        // GGIR's part 4 reads the sleeplog's sleep times only; self-reported non-wear it lists in
+        // part 5 (g.sibreport) and never uses to score. Parity leaves the rows out, and says so.
+        let W = night.window
+        let ignored = night.diaryNotWornUTC.reduce(0) { $0 + max(0, min($1[1], W.endUTC) - max($1[0], W.startUTC)) }
+        if ignored > 0 { analysis.notes.append(.ggirDiaryNonwearNotApplied(seconds: Int(ignored))) }
+        return analysis
     }
 
     /// The recording-level result the night is a slice of: the one prepared for its recording

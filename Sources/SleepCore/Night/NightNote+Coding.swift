@@ -56,6 +56,7 @@ extension NightNote {
             break
         case let .notANightInBed(end, earliest): try put(end, .endSecondsAfterMidnight); try put(earliest, .earliestEndSecondsAfterMidnight)
         case let .notWornThroughNight(off, core): try put(off, .offSeconds); try put(core, .wornCoreSeconds)
+        case let .diaryPhoneOffBed(seconds), let .ggirDiaryNonwearNotApplied(seconds): try put(seconds, .seconds)
         }
     }
 
@@ -126,6 +127,8 @@ extension NightNote {
             self = .notANightInBed(endSecondsAfterMidnight: try int(.endSecondsAfterMidnight),
                                    earliestEndSecondsAfterMidnight: try int(.earliestEndSecondsAfterMidnight))
         case .notWornThroughNight: self = .notWornThroughNight(offSeconds: try int(.offSeconds), wornCoreSeconds: try int(.wornCoreSeconds))
+        case .diaryPhoneOffBed: self = .diaryPhoneOffBed(seconds: try int(.seconds))
+        case .ggirDiaryNonwearNotApplied: self = .ggirDiaryNonwearNotApplied(seconds: try int(.seconds))
         }
     }
 }

@@ -15,6 +15,9 @@ public enum NightNote: Sendable, Hashable, Codable {
     case timeInBedFromDiary(source: String)
     /// `main-rest-period`: an all-day phone log, narrowed to its main rest period.
     case mainRestPeriod(coveredSeconds: Int, restSeconds: Int)
+    /// `diary-phone-off-bed`: the diary's `nonwear` rows take `seconds` of the phone's time in bed
+    /// as no data (the phone was off the mattress: what it recorded is not the sleeper's movement).
+    case diaryPhoneOffBed(seconds: Int)
 
     // MARK: The wearable method
 
@@ -68,6 +71,10 @@ public enum NightNote: Sendable, Hashable, Codable {
     case ggirClockChange(back: Bool, day: CivilDate, shiftAfterSeconds: Int64)
     /// `ggir-own-clock`: the numbers are on GGIR's clock, the chart on real time.
     case ggirOwnClock
+    /// `ggir-diary-nonwear-not-applied`: the diary's `nonwear` rows cover `seconds` of the night's
+    /// window and are not applied: GGIR's part 4 does not read self-reported non-wear (its part 5
+    /// only lists it, `g.sibreport`), so the parity method leaves them out as GGIR does.
+    case ggirDiaryNonwearNotApplied(seconds: Int)
 
     // MARK: The epoch-file method
 
@@ -168,6 +175,8 @@ public enum NightNote: Sendable, Hashable, Codable {
         case notWornThroughNight = "not-worn-through-night"
         case onlyCarriedSleep = "only-carried-sleep"
         case ggirSleepUnderWayAtDayStart = "ggir-sleep-under-way-at-day-start"
+        case diaryPhoneOffBed = "diary-phone-off-bed"
+        case ggirDiaryNonwearNotApplied = "ggir-diary-nonwear-not-applied"
     }
 
     /// The case's stored name; nil for ``unrecognised(code:)``, which keeps a name this sleepsta
@@ -215,6 +224,8 @@ public enum NightNote: Sendable, Hashable, Codable {
         case .notWornThroughNight: return .notWornThroughNight
         case .onlyCarriedSleep: return .onlyCarriedSleep
         case .ggirSleepUnderWayAtDayStart: return .ggirSleepUnderWayAtDayStart
+        case .diaryPhoneOffBed: return .diaryPhoneOffBed
+        case .ggirDiaryNonwearNotApplied: return .ggirDiaryNonwearNotApplied
         }
     }
 

@@ -129,12 +129,17 @@ public enum NightFlag: String, Sendable, CaseIterable {
     case mainRestPeriod = "main-rest-period"
     /// The local clock changed in the night (daylight saving; `--method ggir`).
     case clockChange = "clock-change"
+    /// Another recording of the same participant has a scored night whose sleep period overlaps
+    /// this one's: the same sleep measured twice, counted twice by the participant's means
+    /// (``SleepPeriodOverlap``). Known only across recordings, so it is not read from the notes.
+    case overlapsOtherRecording = "overlaps-other-recording"
 
     /// The flags `notes` carry, in declaration order; given the recording's kind, also the flags
-    /// that follow from it.
-    public static func flags(_ notes: [NightNote], kind: RecordingKind? = nil) -> [NightFlag] {
+    /// that follow from it, and ``overlapsOtherRecording`` where `overlapsOtherRecording` says so.
+    public static func flags(_ notes: [NightNote], kind: RecordingKind? = nil, overlapsOtherRecording: Bool = false) -> [NightFlag] {
         allCases.filter { flag in
             switch flag {
+            case .overlapsOtherRecording: return overlapsOtherRecording
             case .wholeFileAsTimeInBed:
                 return kind == .phoneInBed && !notes.contains { Self.timeInBedFromDiary.isCarried(by: $0) || Self.mainRestPeriod.isCarried(by: $0) }
             default: return notes.contains { flag.isCarried(by: $0) }
@@ -143,8 +148,8 @@ public enum NightFlag: String, Sendable, CaseIterable {
     }
 
     /// The export's `flags` cell: the codes joined by ";", empty for none.
-    public static func column(_ notes: [NightNote], kind: RecordingKind? = nil) -> String {
-        flags(notes, kind: kind).map(\.rawValue).joined(separator: ";")
+    public static func column(_ notes: [NightNote], kind: RecordingKind? = nil, overlapsOtherRecording: Bool = false) -> String {
+        flags(notes, kind: kind, overlapsOtherRecording: overlapsOtherRecording).map(\.rawValue).joined(separator: ";")
     }
 
     func isCarried(by note: NightNote) -> Bool {

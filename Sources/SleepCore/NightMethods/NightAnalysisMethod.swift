@@ -112,10 +112,14 @@ public protocol NightAnalysisMethod: Sendable {
     /// The recording-level work of a method that reads the whole recording, done once per
     /// recording and handed to each of its nights as ``NightData/recordingResult`` (default: none).
     func prepare(recording: WearableEpochs, facts: RecordingFacts, timeline: UTCOffsetTimeline) -> (any Sendable)?
+    /// Why the method does not apply a diary's `nonwear` rows, for the run summary; nil (the
+    /// default) where it applies them.
+    var diaryNonwearNotApplied: String? { get }
 }
 
 extension NightAnalysisMethod {
     public var inputs: NightInputs { [] }
+    public var diaryNonwearNotApplied: String? { nil }
     public func algorithm(_ parameters: AnalysisParameters) -> String { algorithm }
     public func summary(_ parameters: AnalysisParameters) -> String { summary }
     public func prepare(recording: WearableEpochs, facts: RecordingFacts, timeline: UTCOffsetTimeline) -> (any Sendable)? { nil }

@@ -5,6 +5,11 @@
 /// span: when the night holds at least ``allDayCoverageSeconds`` of data, time in bed is first
 /// narrowed to the main rest period, found on 1-min movement with ``MovementSPTWindow`` (sleepsta's
 /// HDCZA-style rolling-median detector), and the analysis runs inside it.
+///
+/// A sleep diary's `nonwear` rows mean, for a phone, that it was off the mattress (taken to the
+/// bathroom, moved to the bedside): what it recorded then is the phone's movement, not the
+/// sleeper's, so those seconds are taken as no data before anything else (they can shorten time
+/// in bed at its ends and, inside it, are neither sleep nor wake).
 public struct PhoneInBedMethod: NightAnalysisMethod {
     public static let allDayCoverageSeconds = 16 * 3600
     public init() {}
@@ -18,6 +23,16 @@ public struct PhoneInBedMethod: NightAnalysisMethod {
     }
 
     public func analyze(_ night: NightData, parameters p: AnalysisParameters) -> NightAnalysis {
+        var night = night
+        let offBed = night.series.removingData(in: night.diaryNotWornUTC)
+        guard offBed.removedSeconds > 0 else { return analyzeSeries(night, parameters: p) }
+        night.series = offBed.series
+        var analysis = analyzeSeries(night, parameters: p)
+        analysis.notes.append(.diaryPhoneOffBed(seconds: offBed.removedSeconds))
+        return analysis
+    }
+
+    func analyzeSeries(_ night: NightData, parameters p: AnalysisParameters) -> NightAnalysis {
         let inWindow = night.series.slice(from: night.window.startUTC, to: night.window.endUTC)
         // A sleep diary row sets time in bed (the data outside it is not the night's).
         if let guide = night.guide, guide.endUTC > guide.startUTC {

@@ -320,7 +320,12 @@ public struct SleepDiary: Sendable {
     /// With `timelines` (each recording's clock), a row whose in-bed or out-of-bed time does not
     /// exist on that clock (inside the hour skipped in spring) is reported too: it is placed an
     /// hour off, where the clock goes on.
-    public func use(nightDates: [String: Set<String>], timelines: [String: UTCOffsetTimeline] = [:]) -> Use {
+    ///
+    /// `nonwearNotApplied` gives, per recording path, why its method does not apply `nonwear` rows
+    /// (`--method ggir`): such a row that applies to no other recording is not counted as applied
+    /// and is reported with that reason.
+    public func use(nightDates: [String: Set<String>], timelines: [String: UTCOffsetTimeline] = [:],
+                    nonwearNotApplied: [String: String] = [:]) -> Use {
         var problems = self.problems
         var applied: [Entry.Kind: Int] = [:]
         var unmatched: [(id: String, rows: [Int])] = []
@@ -334,6 +339,11 @@ public struct SleepDiary: Sendable {
                 let placed = recordings.keys.compactMap { timelines[$0] }
                 if let tl = placed.first, tl.utcSecond(atLocal: e.endLocal) <= tl.utcSecond(atLocal: e.startLocal) {
                     problems.append("\(path) row \(e.row): \(LocalClock.hhmm(localSecond: e.startLocal)) to \(LocalClock.hhmm(localSecond: e.endLocal)) spans no time on the recording's clock (the hour skipped when summer time starts): not applied")
+                    continue
+                }
+                if e.kind == .nonwear, let reason = recordings.keys.sorted().compactMap({ nonwearNotApplied[$0] }).first,
+                   recordings.keys.allSatisfy({ nonwearNotApplied[$0] != nil }) {
+                    problems.append("\(path) row \(e.row): nonwear not applied to \(recordings.keys.sorted().joined(separator: ", ")): \(reason)")
                     continue
                 }
                 applied[e.kind, default: 0] += 1

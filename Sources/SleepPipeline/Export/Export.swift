@@ -124,15 +124,16 @@ public struct Exporter {
                 return try DayExportCSV.write(snapshot, analyses: analyses, days: c.table == .days,
                                               participant: { matcher.participant(recordingPath: $0) }, to: try CSVOutput(path: c.outputPath))
             }
+            let kind: AnalysisCSVRows.Table = c.table == .nights ? .nights : c.table == .intervals ? .intervals : .epochs
+            let overlapping = kind == .nights ? AnalysisCSVRows.overlappingAnalyses(analyses, participant: ParticipantMatcher(try rule()).participant(recordingPath:)) : []
             let out = try CSVOutput(path: c.outputPath)
             return try out.whole {
                 var rows = 0
                 try out.write(CSVFormat.line(c.table.columns))
-                let kind: AnalysisCSVRows.Table = c.table == .nights ? .nights : c.table == .intervals ? .intervals : .epochs
                 for a in analyses {
                     // An analysis whose rows cannot be read is named and left out, whole.
                     let lines: [String]
-                    do { lines = try AnalysisCSVRows.lines(kind, a, snapshot: snapshot) } catch let e as StoredRowError {
+                    do { lines = try AnalysisCSVRows.lines(kind, a, snapshot: snapshot, overlapping: overlapping) } catch let e as StoredRowError {
                         unreadable.add("night '\(a.night.nightID)': \(e.message)")
                         continue
                     }

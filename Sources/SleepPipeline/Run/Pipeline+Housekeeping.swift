@@ -53,7 +53,12 @@ extension Pipeline {
         // A night whose row cannot be read guides nothing (the report step names it).
         let catalog = try storing { try db.nightCatalog(unreadable: { _ in }) }
         let timelines = Dictionary(catalog.map { ($0.recordingPath, $0.timeline) }, uniquingKeysWith: { first, _ in first })
-        summary.diary = diary.use(nightDates: try storing { try db.nightDatesByRecordingPath() }, timelines: timelines)
+        let notApplied = catalog.reduce(into: [String: String]()) { result, night in
+            let method = NightAnalysisMethods.method(for: night.kind, parameters: configuration.parameters)
+            if let reason = method.diaryNonwearNotApplied { result[night.recordingPath] = reason }
+        }
+        summary.diary = diary.use(nightDates: try storing { try db.nightDatesByRecordingPath() }, timelines: timelines,
+                                  nonwearNotApplied: notApplied)
         for p in summary.diary?.problems ?? [] { logger.debug("\(p)") }
     }
 

@@ -9,9 +9,11 @@ public enum AnalysisCSVRows {
     public enum Table: Sendable { case nights, intervals, epochs }
 
     /// An analysis's CSV lines of `table`: one for the night, one per interval or scored epoch.
-    public static func lines(_ table: Table, _ a: AnalysisExportEntry, snapshot: ExportSnapshot) throws -> [String] {
+    /// `overlapping`: the analyses whose sleep period overlaps another recording's of the same
+    /// participant (``overlappingAnalyses(_:participant:)``), flagged in the nights rows.
+    public static func lines(_ table: Table, _ a: AnalysisExportEntry, snapshot: ExportSnapshot, overlapping: Set<Int64> = []) throws -> [String] {
         switch table {
-        case .nights: return [CSVFormat.line(nightFields(a))]
+        case .nights: return [CSVFormat.line(nightFields(a, overlapsOtherRecording: overlapping.contains(a.analysisID)))]
         case .intervals: return try snapshot.intervals(analysisID: a.analysisID).map { CSVFormat.line(intervalFields($0, a)) }
         case .epochs: return try snapshot.epochs(analysisID: a.analysisID).map { CSVFormat.line(epochFields($0.epoch, seconds: $0.seconds, a)) }
         }
@@ -47,7 +49,21 @@ public enum AnalysisCSVRows {
             + [String(a.analysisID), a.night.kind.rawValue, a.labels.activityUnit]
     }
 
-    public static func nightFields(_ a: AnalysisExportEntry) -> [String] {
+    /// The analyses among `analyses` whose scored sleep period overlaps that of a night of another
+    /// recording of the same participant (``SleepPeriodOverlap``).
+    public static func overlappingAnalyses(_ analyses: [AnalysisExportEntry], participant: (String) -> Participant) -> Set<Int64> {
+        var ids: [String: String] = [:]
+        let periods = analyses.compactMap { a -> SleepPeriodOverlap.Period? in
+            guard a.status == "scored", let onset = a.metrics?.sleepOnsetUTC, let wake = a.metrics?.wakeTimeUTC else { return nil }
+            let path = a.night.recordingPath
+            let id = ids[path] ?? participant(path).id
+            ids[path] = id
+            return SleepPeriodOverlap.Period(id: a.analysisID, participant: id, recording: path, onsetUTC: onset, wakeUTC: wake)
+        }
+        return SleepPeriodOverlap.overlapping(periods)
+    }
+
+    public static func nightFields(_ a: AnalysisExportEntry, overlapsOtherRecording: Bool = false) -> [String] {
         let m = a.metrics
         let p = a.parameters
         let phone = a.night.kind == .phoneInBed
@@ -68,7 +84,7 @@ public enum AnalysisCSVRows {
                String(p.persistentSleepMinutes), CSVFormat.number(p.deepQuantile), String(p.minimumCoverageSeconds),
                a.night.timeZoneSource.rawValue, String(a.analysisID), a.night.kind.rawValue, a.labels.scoredPer,
                CSVFormat.number(m?.noDataInSleepPeriodMinutes), CSVFormat.number(m?.notWornInSleepPeriodMinutes),
-               NightFlag.column(a.notes, kind: a.night.kind),
+               NightFlag.column(a.notes, kind: a.night.kind, overlapsOtherRecording: overlapsOtherRecording),
                CSVFormat.number(a.epochFile?.light?.meanLuxSleepPeriod), CSVFormat.number(a.epochFile?.light?.meanLuxHourBefore)]
     }
 }
