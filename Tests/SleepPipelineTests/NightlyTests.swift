@@ -5,6 +5,7 @@ import SleepCore
 import SleepPipeline
 import SleepReport
 import SleepStore
+import SleepstaWorkloads
 
 /// Collects what a run reports as progress.
 final class RecordedProgress: PipelineProgressObserver, @unchecked Sendable {
@@ -23,9 +24,10 @@ struct NightlyTests {
     /// `sleepsta nightly` in-process over a workspace (its Reports folder must exist).
     @discardableResult
     func nightly(_ w: Workspace, interval: IntervalLength = .tenMinutes, progress: (any PipelineProgressObserver)? = nil,
-                 participants: ParticipantRule = .file) throws -> RunSummary {
+                 participants: ParticipantRule = .file, method: NightMethodChoice? = nil) throws -> RunSummary {
         var p = AnalysisParameters()
         p.interval = interval
+        p.nightMethod = method
         var c = PipelineConfiguration(dataDirectory: w.data, databasePath: w.db, reportsDirectory: w.reports,
                                       parameters: p, timeZoneIdentifier: "Europe/Berlin", command: "nightly")
         c.reportScope = .affected
@@ -141,7 +143,10 @@ struct NightlyTests {
         try FileManager.default.removeItem(atPath: w.data + "/night1.csv")
         let s15 = try nightly(w, interval: .fifteenMinutes)
         #expect(s15.filesSeen == 0 && s15.nightsAnalysed == 1)
-        #expect(s15.renderedAllBecause == "the previous run used other parameters or folders")
+        // Only the analysis changed: the nights of the kinds whose analysis key changed are rendered
+        // (every kind's key holds the interval, which the pages chart).
+        #expect(s15.renderedAllBecause == nil && s15.renderedKindsBecauseAnalysisChanged == Set(RecordingKind.allCases) && s15.nightsReported == 1,
+                "\(String(describing: s15.renderedKindsBecauseAnalysisChanged))")
         let page = try String(contentsOfFile: w.reports + "/night1_2024-06-14/index.html", encoding: .utf8)
         #expect(page.contains("interval=900s"))
         let db = try SleepDatabase(path: w.db)
@@ -153,6 +158,31 @@ struct NightlyTests {
         #expect(runs.count == 3)
         #expect(runs.allSatisfy { $0["command"] == "nightly" && $0["status"] == "ok" && !$0["finished_utc"]!.isEmpty && $0["tool_version"] == SleepstaVersion.current })
         #expect(runs[1]["parameters_json"]!.contains("interval=900s") && runs[1]["parameters_json"]!.contains("\"reportsDirectory\""))
+    }
+
+    @Test("--method ggir renders the wrist nights alone, and the default method again: the phone nights' pages are untouched")
+    func methodChangeRendersItsKind() throws {
+        let w = try workspace(nights: 2)
+        try WearableCWAGenerator(signal: WearableCSVGenerator(days: 2, rateHz: 25)).write(to: w.data + "/wrist.cwa")
+        try nightly(w)
+        let phonePage = w.reports + "/night1_2024-06-14/index.html"
+        let stamp = { (p: String) in try FileManager.default.attributesOfItem(atPath: p)[.modificationDate] as! Date }
+        let before = try stamp(phonePage)
+        Thread.sleep(forTimeInterval: 0.05)
+        let ggir = try nightly(w, method: .ggir)
+        #expect(ggir.renderedAllBecause == nil && ggir.renderedKindsBecauseAnalysisChanged == [.wearable24h], "\(String(describing: ggir.renderedAllBecause))")
+        let db = try SleepDatabase(path: w.db)
+        let wrist = Int(try db.query("SELECT COUNT(*) AS n FROM nights n JOIN recordings r ON r.id = n.recording_id WHERE r.path = 'wrist.cwa'")[0]["n"] ?? "") ?? 0
+        #expect(wrist >= 1 && ggir.nightsReported == wrist, "\(ggir.nightsReported) rendered, \(wrist) wrist nights")
+        #expect(try stamp(phonePage) == before, "a phone night's page is left alone")
+        var c = PipelineConfiguration(dataDirectory: w.data, databasePath: w.db, reportsDirectory: w.reports, command: "nightly")
+        c.reportScope = .affected
+        let text = RunSummaryText.render(ggir, configuration: c)
+        #expect(text.contains("(the wearable-24h nights: their analysis changed)"), "\(text)")
+        // Back to the default method: the wrist nights again, nothing else.
+        let back = try nightly(w)
+        #expect(back.renderedKindsBecauseAnalysisChanged == [.wearable24h] && back.nightsReported == wrist)
+        #expect(try stamp(phonePage) == before)
     }
 
     @Test("reports are deterministic: the same inputs and parameters at another time give byte-identical files")
@@ -194,7 +224,7 @@ struct NightlyTests {
     }
 
     @Test("why a nightly run renders every night")
-    func renderAllReasons() {
+    func renderAllReasons() throws {
         let json = "{\"a\":1}"
         func run(finished: Bool = true, version: String = SleepstaVersion.current, parameters: String = json, status: String = "ok") -> RunRecord {
             RunRecord(id: 1, startedUTC: "2024-06-15T03:00:00Z", finishedUTC: finished ? "2024-06-15T03:01:00Z" : nil, toolVersion: version,
@@ -208,6 +238,22 @@ struct NightlyTests {
         #expect(reason(run(status: "failed"))?.contains("did not finish") == true)
         #expect(reason(run(version: "0.0.9")) == "the previous run used sleepsta 0.0.9")
         #expect(reason(run(parameters: "{\"a\":2}")) == "the previous run used other parameters or folders")
+
+        // A change of the analysis alone renders the kinds whose key changed; anything else, all.
+        let c = PipelineConfiguration(dataDirectory: "Data", databasePath: "db.sqlite", reportsDirectory: "Reports", timeZoneIdentifier: "Europe/Berlin")
+        func stored(_ c: PipelineConfiguration) throws -> String { String(decoding: try JSONEncoder().encode(RunParameters(c)), as: UTF8.self) }
+        var ggir = c, zone = c, folder = c
+        ggir.parameters.nightMethod = .ggir
+        zone.timeZoneIdentifier = "UTC"
+        folder.reportsDirectory = "Elsewhere"
+        let kinds = { (before: String, now: String) in ReportScope.kindsWithNewAnalysis(previousRun: run(parameters: before), parametersJSON: now) }
+        #expect(kinds(try stored(c), try stored(ggir)) == [.wearable24h])
+        #expect(kinds(try stored(ggir), try stored(c)) == [.wearable24h])
+        #expect(kinds(try stored(c), try stored(c)) == [])
+        #expect(kinds(try stored(c), try stored(zone)) == nil, "another zone may change every page")
+        #expect(kinds(try stored(c), try stored(folder)) == nil)
+        #expect(kinds("{\"a\":1}", try stored(c)) == nil, "a row that cannot be read")
+        #expect(ReportScope.kindsWithNewAnalysis(previousRun: nil, parametersJSON: try stored(c)) == nil)
     }
 
     @Test("the summary lists failed files (the first 20, then where the rest are); exit codes follow the contract")

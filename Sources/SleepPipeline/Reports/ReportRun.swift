@@ -13,8 +13,18 @@ extension Pipeline {
         if c.reportScope == .affected {
             summary.renderedAllBecause = ReportScope.renderAllReason(previousRun: previous, toolVersion: c.toolVersion,
                                                                      parametersJSON: run.parametersJSON)
-            if let reason = summary.renderedAllBecause { logger.notice("rendering every night's report: \(reason)") }
-            else { only = affected }
+            if summary.renderedAllBecause == ReportScope.otherParameters,
+               let kinds = ReportScope.kindsWithNewAnalysis(previousRun: previous, parametersJSON: run.parametersJSON) {
+                summary.renderedAllBecause = nil
+                summary.renderedKindsBecauseAnalysisChanged = kinds
+                let nights = try db.nightCatalog(unreadable: { _ in }).filter { kinds.contains($0.kind) }.map(\.nightID)
+                only = affected.union(nights)
+                if !kinds.isEmpty { logger.notice("rendering the \(Self.kindList(kinds)) nights' reports: their analysis changed") }
+            } else if let reason = summary.renderedAllBecause {
+                logger.notice("rendering every night's report: \(reason)")
+            } else {
+                only = affected
+            }
         }
         var reporter = ReportBuilder(db: db, reportsDirectory: c.reportsDirectory, parameters: c.parameters)
         reporter.failures = summary.failures.map { ($0.path, PrintableText.escaped($0.error)) }
@@ -32,6 +42,11 @@ extension Pipeline {
         summary.reportsUnchanged = rendered.unchanged
         summary.nightsReported = rendered.nightsRendered
         summary.nightsInStore = rendered.nights
+    }
+
+    /// `phone-in-bed and wearable-24h`, in the kinds' order.
+    static func kindList(_ kinds: Set<RecordingKind>) -> String {
+        RecordingKind.allCases.filter(kinds.contains).map(\.rawValue).joined(separator: " and ")
     }
 }
 

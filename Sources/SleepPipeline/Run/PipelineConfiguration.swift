@@ -100,6 +100,9 @@ public struct RunSummary: Sendable {
     public var nightsInStore = 0
     /// Why every night was rendered (first run, changed parameters, an interrupted run ...), or nil.
     public var renderedAllBecause: String?
+    /// After a change of the analysis alone (``ReportScope/kindsWithNewAnalysis(previousRun:parametersJSON:)``):
+    /// the kinds whose nights were rendered for it (empty: none changed); nil otherwise.
+    public var renderedKindsBecauseAnalysisChanged: Set<RecordingKind>?
     /// Stored recordings whose file is gone from the data folder: kept (without `--prune`) or removed.
     public var goneRecordings: [String] = []
     public var prunedRecordings = 0

@@ -1,3 +1,4 @@
+import SleepCore
 import SleepStore
 
 /// Which nights a run renders report files for.
@@ -19,7 +20,26 @@ public enum ReportScope: Sendable, Equatable {
             return "the previous run (\(previous.startedUTC)) did not finish"
         }
         if previous.toolVersion != toolVersion { return "the previous run used sleepsta \(previous.toolVersion)" }
-        if previous.parametersJSON != parametersJSON { return "the previous run used other parameters or folders" }
+        if previous.parametersJSON != parametersJSON { return otherParameters }
         return nil
+    }
+
+    static let otherParameters = "the previous run used other parameters or folders"
+
+    /// The recording kinds whose nights a change of the analysis alone gives new pages, when the
+    /// previous run differs from this one (`parametersJSON`) in nothing but the analysis parameters
+    /// (`--method`, the interval, the diary's content, thresholds): a page shows its night's
+    /// analysis under its kind's key, so the nights of a kind whose key stayed show nothing new.
+    /// `--method ggir` changes the wrist nights' key only; an interval, the phone nights' only.
+    /// nil when anything else differs (zone, folders, kind and unit options, diary path,
+    /// participants, study file), which may change every page, or when either row cannot be read.
+    public static func kindsWithNewAnalysis(previousRun: RunRecord?, parametersJSON: String) -> Set<RecordingKind>? {
+        guard let previousJSON = previousRun?.parametersJSON,
+              var before = try? RunParameters.remembered(parametersJSON: previousJSON, given: []),
+              let now = try? RunParameters.remembered(parametersJSON: parametersJSON, given: []) else { return nil }
+        let old = NightAnalysisMethods.keys(before.analysis), new = NightAnalysisMethods.keys(now.analysis)
+        before.analysis = now.analysis; before.key = now.key
+        guard before == now else { return nil }
+        return Set(RecordingKind.allCases.filter { old[$0] != new[$0] })
     }
 }

@@ -13,6 +13,9 @@ public enum RunSummaryText {
         if c.reportScope == .affected {
             reportLine += "; \(s.nightsReported) of \(s.nightsInStore) night(s) rendered"
             if let reason = s.renderedAllBecause { reportLine += " (all: \(reason))" }
+            if let kinds = s.renderedKindsBecauseAnalysisChanged, !kinds.isEmpty {
+                reportLine += " (the \(Pipeline.kindList(kinds)) nights: their analysis changed)"
+            }
         }
         var lines = [
             "sleepsta \(SleepstaVersion.current) \(c.command): \(s.filesSeen) file(s) in \(c.dataDirectory): \(s.filesIngested) ingested, \(s.filesUnchanged) unchanged, \(s.filesFailed) failed"
