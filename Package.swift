@@ -59,7 +59,7 @@ let package = Package(
         // It reads what the store holds (its value types and SleepDatabase's queries, no SQL of its
         // own): data flows Ingest -> Core -> Store -> Report.
         .target(name: "SleepReport", dependencies: [
-            "SleepCore", "SleepStore", "CGD",
+            "SleepCore", "SleepStore", "CGD", "CZlib",
             .product(name: "Mustache", package: "swift-mustache"),
         ]),
         // The thin composition Ingest -> Core -> Store -> Report.

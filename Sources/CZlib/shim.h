@@ -6,4 +6,9 @@
 static inline int sleepsta_inflateInit2(z_streamp strm, int windowBits) {
     return inflateInit2(strm, windowBits);
 }
+
+// deflateInit2 is a macro too: gzip output (windowBits 15 + 16) at `level`, default memory and strategy.
+static inline int sleepsta_deflateInit2(z_streamp strm, int level, int windowBits) {
+    return deflateInit2(strm, level, Z_DEFLATED, windowBits, 8, Z_DEFAULT_STRATEGY);
+}
 #endif

@@ -7,6 +7,8 @@ public final class CSVOutput {
     private let finalPath: String?
     private let temporaryPath: String?
     private var buffer: [UInt8] = []
+    /// For a path ending in `.gz`: the file is written gzip-compressed (``GzipCompressor``).
+    private var gzip: GzipCompressor?
 
     /// - Parameter path: nil for standard output.
     public init(path: String?) throws {
@@ -21,6 +23,7 @@ public final class CSVOutput {
         }
         handle = h; finalPath = path; temporaryPath = temporary
         buffer.reserveCapacity(1 << 16)
+        if path.hasSuffix(".gz") { gzip = try GzipCompressor() }
     }
 
     /// An output on `handle` (a test's `/dev/full`), named `name` in errors.
@@ -37,9 +40,10 @@ public final class CSVOutput {
         if buffer.count >= 1 << 16 { try flush() }
     }
 
-    private func flush() throws {
-        guard !buffer.isEmpty else { return }
-        do { try handle.write(contentsOf: buffer) } catch { throw Failure("cannot write \(name): \(Self.reason(error))") }
+    private func flush(finish: Bool = false) throws {
+        guard !buffer.isEmpty || (finish && gzip != nil) else { return }
+        let bytes = try gzip?.compress(buffer, finish: finish) ?? buffer
+        do { try handle.write(contentsOf: bytes) } catch { throw Failure("cannot write \(name): \(Self.reason(error))") }
         buffer.removeAll(keepingCapacity: true)
     }
 
@@ -61,7 +65,7 @@ public final class CSVOutput {
 
     /// Flushes and, for a file, moves it into place.
     public func finish() throws {
-        try flush()
+        try flush(finish: true)
         guard let finalPath, let temporaryPath else { return }
         do { try handle.close() } catch { throw Failure("cannot write \(finalPath): \(Self.reason(error))") }
         guard rename(temporaryPath, finalPath) == 0 else {

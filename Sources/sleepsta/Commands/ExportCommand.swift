@@ -51,7 +51,7 @@ struct Export: ParsableCommand {
 
     @OptionGroup var inclusion: InclusionOptions
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file (whole or not at all) instead of standard output.", valueName: "file"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file (whole or not at all) instead of standard output; a name ending in .gz is written gzip-compressed (pandas and R read it as it is).", valueName: "file"))
     var output: String?
 
     func run() throws {
