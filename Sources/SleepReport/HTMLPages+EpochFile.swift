@@ -68,13 +68,18 @@ extension HTMLPages {
         return "\(NumberText.minutes(off)) (\(parts.joined(separator: ", ")); missing data, neither sleep nor wake)"
     }
 
+    /// The method's parameters for this night: those of its file's activity family (the branch
+    /// that ran; all three where the night has no stored summary), then what every family shares.
     static func epochFileParameterRows(_ a: NightAnalysis) -> [[String: String]] {
         let p = a.parameters
-        return [
-            ["label": "Interval length", "value": "\(p.interval) (\(p.interval.seconds) s), for the chart, the interval table and phases"],
-            ["label": "Actiwatch counts", "value": "Oakley as Actiware: weights 0.04 / 0.2 / 1 per minute (×2 for 30-s, ×4 for 15-s epochs) in double precision, wake if > the export's wake threshold (\(Int(EpochFileNightMethod.actiwareThreshold)) counts, medium, where it states none); sleep interval by the Actiware 5 manual's immobile-minutes rule with the export's sleep onset / end settings (10 min where it states none), immobile < \(Int(ActiwareIntervals.immobileBelowCountsPerMinute)) counts per minute"],
-            ["label": "ActiGraph counts", "value": "axis 1 summed to 60 s; \(p.sleepAlgorithm == .sadeh ? "Sadeh" : "Cole–Kripke") as ActiLife; time in bed from ActiLife's Tudor-Locke sleep periods (5-min bedtime, 10-min wake, 160–1440 min; minutes without data left out of the runs, as sleepsta periods does); sleep onset = the first minute asleep, the period runs to out of bed (ActiLife)"],
-            ["label": "Acceleration (ENMO …)", "value": "the file's own epochs (15, 30, 60, 120 s; others 60-s means); Oakley weighting, wake above \(NumberText.fixed(p.wakeThresholdFactor, 1)) × the night's median (the phones' rule)"],
+        let families: [(EpochActivityFamily, [String: String])] = [
+            (.actiwatchCounts, ["label": "Actiwatch counts", "value": "Oakley as Actiware: weights 0.04 / 0.2 / 1 per minute (×2 for 30-s, ×4 for 15-s epochs) in double precision, wake if > the export's wake threshold (\(Int(EpochFileNightMethod.actiwareThreshold)) counts, medium, where it states none); sleep interval by the Actiware 5 manual's immobile-minutes rule with the export's sleep onset / end settings (10 min where it states none), immobile < \(Int(ActiwareIntervals.immobileBelowCountsPerMinute)) counts per minute"]),
+            (.actiGraphCounts, ["label": "ActiGraph counts", "value": "axis 1 summed to 60 s; \(p.sleepAlgorithm == .sadeh ? "Sadeh" : "Cole–Kripke") as ActiLife; time in bed from ActiLife's Tudor-Locke sleep periods (5-min bedtime, 10-min wake, 160–1440 min; minutes without data left out of the runs, as sleepsta periods does); sleep onset = the first minute asleep, the period runs to out of bed (ActiLife)"]),
+            (.acceleration, ["label": "Acceleration (ENMO …)", "value": "the file's own epochs (15, 30, 60, 120 s; others 60-s means); Oakley weighting, wake above \(NumberText.fixed(p.wakeThresholdFactor, 1)) × the night's median (the phones' rule)"]),
+        ]
+        let ran = a.epochFile?.family
+        return [["label": "Interval length", "value": "\(p.interval) (\(p.interval.seconds) s), for the chart, the interval table and phases"]]
+            + families.filter { ran == nil || $0.0 == ran }.map(\.1) + [
             ["label": "Not worn", "value": "count columns: runs of ≥ \(EpochFileNightMethod.nonWearMinutes) min of zero counts, except in bed (the file's rest interval, a Tudor-Locke period, a recording of the time in bed), where they are lying still; the file's off-wrist channel wherever it says so"],
             ["label": "Persistent sleep", "value": "\(p.persistentSleepMinutes) min"],
             ["label": "Minimum data to score", "value": NumberText.minutes(Double(p.minimumCoverageSeconds) / 60)],

@@ -312,6 +312,10 @@ struct EpochFilePipelineTests {
         for row in rows { #expect(abs(Double(row["tst"]!)! - 480) <= 15, "\(row)") }
         let page = try String(contentsOfFile: w.reports + "/recordings/watch.csv/index.html", encoding: .utf8)
         #expect(page.contains("Total sleep time (min)") && page.contains("(n=4)"))
+        // The night page's method sentence is the branch that ran for Actiwatch counts, not all three.
+        let nightPage = try String(contentsOfFile: w.reports + "/watch_2024-06-02/index.html", encoding: .utf8)
+        #expect(nightPage.contains("Actiwatch-compatible counts scored by Oakley") && nightPage.contains("immobile-minutes sleep interval"))
+        #expect(!nightPage.contains("Cole–Kripke") && !nightPage.contains("phones&#39; rule") && !nightPage.contains("phones' rule"), "no other family's words")
         // The diary is part of the analysis key: without it, the nights are analysed again.
         _ = try w.run(tz: "UTC") { _ in }
         #expect(try db.query("SELECT COUNT(DISTINCT parameters_key) AS n FROM analyses").first?["n"] == "2")

@@ -77,6 +77,21 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
         "epoch-file: the file's activity epochs scored as the device's own software does — Actiwatch-compatible counts by Oakley (medium threshold 40, as Actiware), ActiGraph counts by \(p.sleepAlgorithm == .sadeh ? "Sadeh" : "Cole–Kripke") (ActiLife, 60-s epochs), acceleration by the phones' relative rule; time in bed from the file's rest intervals, ActiLife's Tudor-Locke periods, or the movement; the sleep period by the Actiware 5 manual's immobile-minutes sleep interval (Actiwatch-compatible counts), ActiLife's (ActiGraph) or persistent sleep runs"
     }
 
+    /// The sentence for a night whose file's activity is of `family`: the one branch of the
+    /// method that ran, not all three.
+    public static func summary(_ p: AnalysisParameters, family: EpochActivityFamily) -> String {
+        let tib = "time in bed from the diary, the file's rest interval"
+        let scoring: String = switch family {
+        case .actiwatchCounts:
+            "Actiwatch-compatible counts scored by Oakley (medium threshold 40, as Actiware); \(tib), the span of a recording of the time in bed only, or the movement; the sleep period by the Actiware 5 manual's immobile-minutes sleep interval"
+        case .actiGraphCounts:
+            "ActiGraph counts scored by \(p.sleepAlgorithm == .sadeh ? "Sadeh" : "Cole–Kripke") as ActiLife implements it (60-s epochs); \(tib), ActiLife's longest Tudor-Locke period, the span of a recording of the time in bed only, or the movement; the sleep period as ActiLife's (from the first minute asleep in bed to out of bed)"
+        case .acceleration:
+            "acceleration scored by the phones' rule (Oakley's weighting against a threshold relative to the night's median per minute); \(tib), the span of a recording of the time in bed only, or the movement; the sleep period from the first to the last run of \(p.persistentSleepMinutes) min of sleep"
+        }
+        return "epoch-file: the file's activity epochs scored as the device's own software does — " + scoring
+    }
+
     public func algorithm(_ p: AnalysisParameters) -> String { p.sleepAlgorithm == .sadeh ? algorithm + "-sadeh" : algorithm }
 
     public func parametersKey(_ p: AnalysisParameters) -> String {
