@@ -120,7 +120,7 @@ slurm-deps:
 # render chained with afterok, compared with one run; one task killed and resubmitted. KEEP=1 keeps its folder.
 test-slurm: deps slurm-deps
 	$(SWIFT) build -c release --product sleepsta
-	$(SWIFT) build -c release --product sleepsta-bench
+	SLEEPSTA_BENCH=1 $(SWIFT) build -c release --product sleepsta-bench
 	bash Tests/Slurm/test-slurm.sh
 
 clean:
@@ -152,7 +152,7 @@ FUZZ_MERGED_RUNS ?= 1000
 FUZZ_REMEMBERED_RUNS ?= 100000
 .PHONY: fuzz
 fuzz: deps
-	$(SWIFT) build -c release --product sleepsta-bench
+	SLEEPSTA_BENCH=1 $(SWIFT) build -c release --product sleepsta-bench
 	bin=$$($(SWIFT) build -c release --show-bin-path) && \
 	$$bin/sleepsta-bench fuzz --target diary --runs $(FUZZ_RUNS) && \
 	$$bin/sleepsta-bench fuzz --target agd --runs $(FUZZ_RUNS) && \
@@ -167,7 +167,7 @@ GGIR_WORK ?= ggir-work
 .PHONY: validate-ggir
 validate-ggir: deps
 	$(SWIFT) build -c release --product sleepsta
-	$(SWIFT) build -c release --product sleepsta-bench
+	SLEEPSTA_BENCH=1 $(SWIFT) build -c release --product sleepsta-bench
 	@bin=$$($(SWIFT) build -c release --show-bin-path); mkdir -p $(GGIR_WORK); \
 	test -f $(GGIR_WORK)/wearable-7d-100hz.cwa || $$bin/sleepsta-bench generate --work $(GGIR_WORK) --days 7 --cwa; \
 	test -f $(GGIR_WORK)/hard-cases.cwa -a -f $(GGIR_WORK)/dst-autumn.cwa -a -f $(GGIR_WORK)/wrist-3day.bin -a -f $(GGIR_WORK)/wrist-3day.gt3x \
@@ -182,7 +182,7 @@ validate-ggir: deps
 BENCH_BUILD_FLAGS ?=
 bench: deps bench-peers
 	$(SWIFT) build -c release $(BENCH_BUILD_FLAGS) --product sleepsta
-	$(SWIFT) build -c release $(BENCH_BUILD_FLAGS) --product sleepsta-bench
+	SLEEPSTA_BENCH=1 $(SWIFT) build -c release $(BENCH_BUILD_FLAGS) --product sleepsta-bench
 	bin=$$($(SWIFT) build -c release $(BENCH_BUILD_FLAGS) --show-bin-path) && \
 	$$bin/sleepsta-bench all --work $(BENCH_WORK) --sleepsta $$bin/sleepsta \
 	  --python $(BENCH_VENV)/bin/python --json $(REPORTS)/bench.json --days $(BENCH_DAYS) --repeats $(BENCH_REPEATS) \

@@ -1,19 +1,23 @@
 // swift-tools-version:6.1
 // sleepsta: overnight motion recordings -> sleep analysis (Ingest -> Core -> Store -> Report).
+import Foundation
 import PackageDescription
 
 // The tests' own code is compiled without optimisation, also under `-c release`: the work they check
 // runs in the optimised library modules, and their compile time would otherwise double the suite's.
 let testSettings: [SwiftSetting] = [.unsafeFlags(["-Onone"], .when(configuration: .release))]
 
+// The benchmark (`sleepsta-bench`: `make bench`, `make fuzz`, `make validate-ggir`, `make
+// test-slurm`) is part of the package only when SLEEPSTA_BENCH is set, as those targets set it:
+// `swift test` builds every executable of the package, and the bench would add half a minute to
+// each `make test` that no test uses.
+let withBench = ProcessInfo.processInfo.environment["SLEEPSTA_BENCH"].map { !$0.isEmpty && $0 != "0" } ?? false
+
 let package = Package(
     name: "sleepsta",
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "sleepsta", targets: ["sleepsta"]),
-        // `make bench`: stage-by-stage benchmark and the Python peers (docs/performance.md). Its
-        // sources live under bench/, apart from the product's.
-        .executable(name: "sleepsta-bench", targets: ["SleepstaBench"]),
         .library(name: "SleepCore", targets: ["SleepCore"]),
     ],
     dependencies: [
@@ -76,15 +80,6 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // The benchmark (`make bench`): workloads, per-stage timings, peers. No extra dependencies,
-        // so it costs the default build a few seconds.
-        .executableTarget(name: "SleepstaBench", dependencies: [
-            "SleepPipeline", "SleepIngest", "SleepStore", "SleepCore", "SleepstaWorkloads",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "GRDB", package: "GRDB.swift"),
-            .product(name: "Logging", package: "swift-log"),
-        ], path: "bench/SleepstaBench"),
-
         // The benchmark's deterministic wearable signal (CSV and .cwa) with its scripted nights: the
         // bench times it, the tests check the wearable method against its script.
         .target(name: "SleepstaWorkloads", dependencies: ["SleepCore", "CZlib"], path: "bench/SleepstaWorkloads"),
@@ -104,3 +99,15 @@ let package = Package(
         .testTarget(name: "SleepstaCLITests", dependencies: ["sleepsta", "SleepPipeline", "SleepCore"], swiftSettings: testSettings),
     ]
 )
+
+if withBench {
+    // `make bench`: stage-by-stage benchmark and the Python peers (docs/performance.md). Its
+    // sources live under bench/, apart from the product's; no extra dependencies.
+    package.products.append(.executable(name: "sleepsta-bench", targets: ["SleepstaBench"]))
+    package.targets.append(.executableTarget(name: "SleepstaBench", dependencies: [
+        "SleepPipeline", "SleepIngest", "SleepStore", "SleepCore", "SleepstaWorkloads",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "Logging", package: "swift-log"),
+    ], path: "bench/SleepstaBench"))
+}

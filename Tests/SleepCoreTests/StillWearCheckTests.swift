@@ -151,7 +151,7 @@ struct StillWearTemperatureTests {
     static func epochs(temperature: (Int) -> Float) -> WearableEpochs {
         let n = 2160 + 1440
         var e = WearableEpochs(startUTC: 0, enmo: .init(repeating: 0, count: n),
-                               angleZ: (0..<n).map { $0 < 720 || $0 >= 2880 ? Float(($0 % 7) * 10) : 30 },
+                               angleZ: (0..<n).map { (k: Int) -> Float in k < 720 || k >= 2880 ? Float((k % 7) * 10) : 30 },
                                mad: .init(repeating: 0.003, count: n), sampleCounts: .init(repeating: 500, count: n),
                                nonWear: (0..<n).map { $0 >= 720 && $0 < 2880 })
         e.temperature = (0..<n).map(temperature)

@@ -21,17 +21,30 @@ final class Workspace {
 
     /// A 1 Hz phone night: restless first 20 minutes and last 10, still in between but for a 20-minute awakening.
     static func phoneNight(startUTC: Int64, hours: Int = 8) -> String {
+        phoneNightLock.lock()
+        let samples = phoneNightSamples[hours] ?? makePhoneNightSamples(hours: hours)
+        phoneNightSamples[hours] = samples
+        phoneNightLock.unlock()
+        var text = "timestamp,x,y,z\n"
+        text.reserveCapacity(samples.count * 40)
+        for (s, xyz) in samples.enumerated() { text += "\(startUTC + Int64(s)),\(xyz)\n" }
+        return text
+    }
+
+    /// The `x,y,z` fields of each second of a night `hours` long: the same for every start (the
+    /// noise is seeded alike), so they are formatted once per length; dozens of tests write nights.
+    nonisolated(unsafe) static var phoneNightSamples: [Int: [String]] = [:]
+    static let phoneNightLock = NSLock()
+
+    static func makePhoneNightSamples(hours: Int) -> [String] {
         var state: UInt64 = 7
         func noise() -> Double { state = state &* 6364136223846793005 &+ 1442695040888963407; return Double(state >> 11) / Double(1 << 53) - 0.5 }
-        var lines = ["timestamp,x,y,z"]
-        let n = hours * 3600
-        for s in 0..<n {
+        return (0..<(hours * 3600)).map { s in
             let minute = s / 60
             let awake = minute < 20 || (minute >= 250 && minute < 270) || minute >= hours * 60 - 10
             let a = awake ? 0.15 : 0.004
-            lines.append("\(startUTC + Int64(s)),\(String(format: "%.4f", a * noise())),\(String(format: "%.4f", a * noise())),\(String(format: "%.4f", a * noise()))")
+            return "\(String(format: "%.4f", a * noise())),\(String(format: "%.4f", a * noise())),\(String(format: "%.4f", a * noise()))"
         }
-        return lines.joined(separator: "\n") + "\n"
     }
 
     func run(interval: IntervalLength = .tenMinutes, tz: String? = "Europe/Berlin") throws -> RunSummary {

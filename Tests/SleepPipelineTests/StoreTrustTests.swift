@@ -238,7 +238,9 @@ struct StoreTrustTests {
         let scaled = text.split(separator: "\n").enumerated().map { i, line -> String in
             guard i > 0 else { return String(line) }
             let f = line.split(separator: ",")
-            return "\(f[0]),\(f[1...3].map { String(format: "%.5f", Double($0)! * AccelerationUnits.standardGravity) }.joined(separator: ","))"
+            // Shortest round-trip decimals: exact to the double, and far cheaper than String(format:)
+            // over the file's 1.4 million lines.
+            return "\(f[0]),\(f[1...3].map { "\(Double($0)! * AccelerationUnits.standardGravity)" }.joined(separator: ","))"
         }.joined(separator: "\n") + "\n"
         ms2.write("wrist.csv", scaled)
         refused.write("wrist.csv", scaled)
