@@ -74,7 +74,7 @@ let package = Package(
         // The CLI: parses options, calls the pipeline.
         .executableTarget(name: "sleepsta", dependencies: [
             "SleepPipeline", "SleepCore",
-            "SleepReport",   // the epoch commands write their CSV with it
+            "SleepReport",   // the epoch commands write their CSV with it; compare prints its Markdown table
             "SleepIngest",   // `sleepsta inspect` describes files straight from the readers
             "SleepStore",    // the "waiting for a busy database" lines go to the run's log
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

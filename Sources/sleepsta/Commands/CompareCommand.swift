@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import SleepCore
 import SleepPipeline
+import SleepReport
 
 package struct Compare: ParsableCommand {
     package init() {}

@@ -1,5 +1,4 @@
 import SleepCore
-import SleepReport
 
 /// The comparison's statistics as a Markdown table (what `sleepsta compare` prints: readable
 /// in a terminal, pasteable into notes and issues).
