@@ -341,9 +341,10 @@ public struct SleepDiary: Sendable {
                     problems.append("\(path) row \(e.row): \(LocalClock.hhmm(localSecond: e.startLocal)) to \(LocalClock.hhmm(localSecond: e.endLocal)) spans no time on the recording's clock (the hour skipped when summer time starts): not applied")
                     continue
                 }
-                if e.kind == .nonwear, let reason = recordings.keys.sorted().compactMap({ nonwearNotApplied[$0] }).first,
-                   recordings.keys.allSatisfy({ nonwearNotApplied[$0] != nil }) {
-                    problems.append("\(path) row \(e.row): nonwear not applied to \(recordings.keys.sorted().joined(separator: ", ")): \(reason)")
+                let paths = recordings.keys.sorted()
+                if e.kind == .nonwear, let reason = paths.compactMap({ nonwearNotApplied[$0] }).first,
+                   paths.allSatisfy({ nonwearNotApplied[$0] != nil }) {
+                    problems.append("\(path) row \(e.row): nonwear not applied to \(paths.joined(separator: ", ")): \(reason)")
                     continue
                 }
                 applied[e.kind, default: 0] += 1

@@ -11,19 +11,17 @@ extension Pipeline {
         let c = configuration
         var only: Set<String>? = nil
         if c.reportScope == .affected {
-            summary.renderedAllBecause = ReportScope.renderAllReason(previousRun: previous, toolVersion: c.toolVersion,
-                                                                     parametersJSON: run.parametersJSON)
-            if summary.renderedAllBecause == ReportScope.otherParameters,
-               let kinds = ReportScope.kindsWithNewAnalysis(previousRun: previous, parametersJSON: run.parametersJSON) {
-                summary.renderedAllBecause = nil
+            switch ReportScope.extent(previousRun: previous, toolVersion: c.toolVersion, parametersJSON: run.parametersJSON) {
+            case .affected:
+                only = affected
+            case .all(let reason):
+                summary.renderedAllBecause = reason
+                logger.notice("rendering every night's report: \(reason)")
+            case .kinds(let kinds):
                 summary.renderedKindsBecauseAnalysisChanged = kinds
                 let nights = try db.nightCatalog(unreadable: { _ in }).filter { kinds.contains($0.kind) }.map(\.nightID)
                 only = affected.union(nights)
                 if !kinds.isEmpty { logger.notice("rendering the \(Self.kindList(kinds)) nights' reports: their analysis changed") }
-            } else if let reason = summary.renderedAllBecause {
-                logger.notice("rendering every night's report: \(reason)")
-            } else {
-                only = affected
             }
         }
         var reporter = ReportBuilder(db: db, reportsDirectory: c.reportsDirectory, parameters: c.parameters)

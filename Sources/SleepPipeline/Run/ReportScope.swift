@@ -26,6 +26,24 @@ public enum ReportScope: Sendable, Equatable {
 
     static let otherParameters = "the previous run used other parameters or folders"
 
+    /// What an `affected` run renders besides the nights it touched.
+    public enum Extent: Sendable, Equatable {
+        /// Nothing more.
+        case affected
+        /// Every night, for this reason (``renderAllReason(previousRun:toolVersion:parametersJSON:)``).
+        case all(String)
+        /// The nights of these kinds: only the analysis changed (``kindsWithNewAnalysis(previousRun:parametersJSON:)``).
+        case kinds(Set<RecordingKind>)
+    }
+
+    public static func extent(previousRun: RunRecord?, toolVersion: String, parametersJSON: String) -> Extent {
+        switch renderAllReason(previousRun: previousRun, toolVersion: toolVersion, parametersJSON: parametersJSON) {
+        case nil: return .affected
+        case .some(otherParameters): return kindsWithNewAnalysis(previousRun: previousRun, parametersJSON: parametersJSON).map(Extent.kinds) ?? .all(otherParameters)
+        case let reason?: return .all(reason)
+        }
+    }
+
     /// The recording kinds whose nights a change of the analysis alone gives new pages, when the
     /// previous run differs from this one (`parametersJSON`) in nothing but the analysis parameters
     /// (`--method`, the interval, the diary's content, thresholds): a page shows its night's

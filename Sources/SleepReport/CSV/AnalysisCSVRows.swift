@@ -52,13 +52,10 @@ public enum AnalysisCSVRows {
     /// The analyses among `analyses` whose scored sleep period overlaps that of a night of another
     /// recording of the same participant (``SleepPeriodOverlap``).
     public static func overlappingAnalyses(_ analyses: [AnalysisExportEntry], participant: (String) -> Participant) -> Set<Int64> {
-        var ids: [String: String] = [:]
         let periods = analyses.compactMap { a -> SleepPeriodOverlap.Period? in
             guard a.status == "scored", let onset = a.metrics?.sleepOnsetUTC, let wake = a.metrics?.wakeTimeUTC else { return nil }
             let path = a.night.recordingPath
-            let id = ids[path] ?? participant(path).id
-            ids[path] = id
-            return SleepPeriodOverlap.Period(id: a.analysisID, participant: id, recording: path, onsetUTC: onset, wakeUTC: wake)
+            return SleepPeriodOverlap.Period(id: a.analysisID, participant: participant(path).id, recording: path, onsetUTC: onset, wakeUTC: wake)
         }
         return SleepPeriodOverlap.overlapping(periods)
     }

@@ -19,9 +19,9 @@ final class GzipCompressor {
     /// `bytes` compressed, as far as deflate has output for them; with `finish`, the rest and the trailer.
     func compress(_ bytes: [UInt8], finish: Bool = false) throws -> [UInt8] {
         var result: [UInt8] = []
-        var input = bytes
-        try input.withUnsafeMutableBufferPointer { inBuffer in
-            stream.next_in = inBuffer.baseAddress
+        try bytes.withUnsafeBufferPointer { inBuffer in
+            // zlib reads next_in without writing it (z_const); its C type is not const.
+            stream.next_in = UnsafeMutablePointer(mutating: inBuffer.baseAddress)
             stream.avail_in = uInt(inBuffer.count)
             var status: Int32 = Z_OK
             repeat {
