@@ -63,8 +63,7 @@ public enum HTMLPages {
         let a = input.analysis, tl = input.timeline
         let wearable = a.kind == .wearable24h, epochFile = a.kind == .epochFile
         return [
-            // An epoch file's night names the branch that ran for its activity (its counts' family).
-            "method": a.epochFile.map { EpochFileNightMethod.summary(a.parameters, family: $0.family) } ?? a.method.summary(a.parameters),
+            "method": a.method.summary(of: a),
             "kindReason": input.kindReason,
             "hasKindReason": !input.kindReason.isEmpty,
             "ggirNames": wearable,

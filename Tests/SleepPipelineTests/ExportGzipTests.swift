@@ -6,17 +6,13 @@ import SleepPipeline
 /// analysis's fields (every epochs row holds the parameters key).
 @Suite("Exports written gzip-compressed")
 struct ExportGzipTests {
+    /// `path` decompressed by gzip, which also checks the stream's CRC and length.
     static func gunzip(_ path: String) throws -> Data {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        p.arguments = ["-dc", path]
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        try p.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 0, "gzip -t reads \(path)")
-        return data
+        let out = path + ".out"
+        let r = try ChildProcess(shell: "exec gzip -dc \(SleepstaBinary.quoted(path)) > \(SleepstaBinary.quoted(out))", outputPrefix: path + ".gzip").wait()
+        #expect(r.exitCode == 0, "gzip reads \(path): \(r.stderr)")
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        return try Data(contentsOf: URL(fileURLWithPath: out))
     }
 
     @Test("epochs, intervals, nights, runs and an export without rows to .csv.gz: gzip gives back the .csv byte for byte; epochs shrink at least tenfold")

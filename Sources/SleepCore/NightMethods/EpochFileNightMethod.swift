@@ -77,6 +77,11 @@ public struct EpochFileNightMethod: NightAnalysisMethod {
         "epoch-file: the file's activity epochs scored as the device's own software does — Actiwatch-compatible counts by Oakley (medium threshold 40, as Actiware), ActiGraph counts by \(p.sleepAlgorithm == .sadeh ? "Sadeh" : "Cole–Kripke") (ActiLife, 60-s epochs), acceleration by the phones' relative rule; time in bed from the file's rest intervals, ActiLife's Tudor-Locke periods, or the movement; the sleep period by the Actiware 5 manual's immobile-minutes sleep interval (Actiwatch-compatible counts), ActiLife's (ActiGraph) or persistent sleep runs"
     }
 
+    /// A night's sentence names the branch that ran for its file's activity (all three without a stored summary).
+    public func summary(of analysis: NightAnalysis) -> String {
+        analysis.epochFile.map { Self.summary(analysis.parameters, family: $0.family) } ?? summary(analysis.parameters)
+    }
+
     /// The sentence for a night whose file's activity is of `family`: the one branch of the
     /// method that ran, not all three.
     public static func summary(_ p: AnalysisParameters, family: EpochActivityFamily) -> String {

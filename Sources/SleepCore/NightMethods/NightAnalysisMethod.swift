@@ -109,6 +109,9 @@ public protocol NightAnalysisMethod: Sendable {
     /// ``algorithm`` and ``summary`` under given parameters (`--sleep-algorithm` changes them).
     func algorithm(_ parameters: AnalysisParameters) -> String
     func summary(_ parameters: AnalysisParameters) -> String
+    /// The night page's sentence for one analysis: the branch of the method that ran for it, where
+    /// the method has several (default: ``summary(_:)``).
+    func summary(of analysis: NightAnalysis) -> String
     /// The recording-level work of a method that reads the whole recording, done once per
     /// recording and handed to each of its nights as ``NightData/recordingResult`` (default: none).
     func prepare(recording: WearableEpochs, facts: RecordingFacts, timeline: UTCOffsetTimeline) -> (any Sendable)?
@@ -122,6 +125,7 @@ extension NightAnalysisMethod {
     public var diaryNonwearNotApplied: String? { nil }
     public func algorithm(_ parameters: AnalysisParameters) -> String { algorithm }
     public func summary(_ parameters: AnalysisParameters) -> String { summary }
+    public func summary(of analysis: NightAnalysis) -> String { summary(analysis.parameters) }
     public func prepare(recording: WearableEpochs, facts: RecordingFacts, timeline: UTCOffsetTimeline) -> (any Sendable)? { nil }
 }
 
