@@ -130,7 +130,9 @@ enum AGDFuzz {
                 }
             }
             do {
-                _ = try queue.read { db in try AGDReader.read(db, path: "fuzz.agd", options: IngestOptions()) }
+                _ = try queue.read { db in
+                    try AGDReader.read(AGDDatabase(connection: db.sqliteConnection!), path: "fuzz.agd", options: IngestOptions())
+                }
                 return .read
             } catch let e as IngestError {
                 return e.message.isEmpty ? .other("an IngestError without a message") : .refused

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import GRDBSQLite
 import SleepCore
 
 /// Reads ActiGraph ActiLife `.agd` epoch files.
@@ -11,9 +11,10 @@ import SleepCore
 /// `inclineStanding`, `inclineSitting`, `inclineLying`; older files have fewer).
 ///
 /// Exception to "SQL only in SleepStore": an `.agd` is an *input file* that happens to be SQLite,
-/// not sleepsta's store, so it is read here, with GRDB, **read-only** (the file is never written).
-/// The only SQL is fixed text built from the file's own schema (column names quoted); no value
-/// from the file is interpolated into a statement.
+/// not sleepsta's store, so it is read here, **read-only** (the file is never written), through
+/// SQLite's C API (``AGDDatabase``): four fixed statements do not need
+/// GRDB, and without it the readers' module compiles beside GRDB instead of after it. The SQL is
+/// fixed text; no name or value from the file becomes part of a statement.
 public struct AGDReader: EpochFileReader {
     public static let format = EpochFileFormat.actiGraphAGD
     public init() {}
@@ -45,12 +46,9 @@ public struct AGDReader: EpochFileReader {
         let walMode = head.count > 19 && (head[18] == 2 || head[19] == 2)
         let copy = walMode || FileManager.default.fileExists(atPath: path + "-wal") ? try PrivateCopy(of: path) : nil
         defer { copy?.remove() }
-        var configuration = Configuration()
-        configuration.readonly = true
-        configuration.label = "agd"
         do {
-            let queue = try DatabaseQueue(path: copy?.databasePath ?? path, configuration: configuration)
-            return try queue.read { db in try Self.read(db, path: path, options: options) }
+            let db = try AGDDatabase(readOnlyPath: copy?.databasePath ?? path)
+            return try Self.read(db, path: path, options: options)
         } catch let error as IngestError {
             throw error
         } catch {
@@ -84,16 +82,17 @@ public struct AGDReader: EpochFileReader {
         func remove() { try? FileManager.default.removeItem(atPath: folder) }
     }
 
-    package static func read(_ db: Database, path: String, options: IngestOptions) throws -> EpochRecording {
+    /// The recording in an open `.agd` database (`make fuzz` hands it databases made in memory).
+    package static func read(_ db: AGDDatabase, path: String, options: IngestOptions) throws -> EpochRecording {
         for table in ["settings", "data"] {
             guard try db.tableExists(table) else {
                 throw IngestError(file: path, path: table, message: "no table '\(table)': expected an ActiGraph .agd with tables settings and data")
             }
         }
         var settings: [String: String] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT settingName, settingValue FROM settings") {
-            guard let name: String = row[0] else { continue }
-            settings[name.lowercased()] = row[1] as String? ?? ""
+        try db.forEachRow("SELECT settingName, settingValue FROM settings") { row in
+            guard let name = row.text(0) else { return }
+            settings[name.lowercased()] = row.text(1) ?? ""
         }
         guard let epochText = settings["epochlength"] else {
             throw IngestError(file: path, path: "settings", message: "no 'epochlength' setting: expected the epoch length in seconds")
@@ -102,7 +101,8 @@ public struct AGDReader: EpochFileReader {
             throw IngestError(file: path, path: "settings.epochlength", message: "epoch length '\(epochText)' is not a positive whole number of seconds")
         }
 
-        let columnNames = try db.columns(in: "data").map(\.name)
+        let rowsQuery = "SELECT * FROM data ORDER BY rowid"
+        let columnNames = try db.columnNames(of: rowsQuery)
         guard let timestampIndex = columnNames.firstIndex(where: { $0.lowercased() == "datatimestamp" }) else {
             throw IngestError(file: path, path: "data", message: "no column 'dataTimestamp': expected .NET ticks per epoch")
         }
@@ -115,16 +115,15 @@ public struct AGDReader: EpochFileReader {
         // Columns are read by position from `SELECT *`: a column name from the file never becomes
         // SQL text (a name with a quote in it could otherwise run its own query).
         let valueIndices = columnNames.indices.filter { $0 != timestampIndex }
-        let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM data ORDER BY rowid")
         var rowNumber = 0
         var values = [Double](repeating: .nan, count: valueNames.count)
-        while let row = try cursor.next() {
+        try db.forEachRow(rowsQuery) { row in
             rowNumber += 1
             let ticks: Int64
-            switch (row[timestampIndex] as DatabaseValue).storage {
-            case .int64(let v): ticks = v
+            switch row.value(timestampIndex) {
+            case .integer(let v): ticks = v
             // A column declared REAL stores whole ticks as doubles.
-            case .double(let v) where v == v.rounded() && abs(v) < 9.2e18: ticks = Int64(v)
+            case .real(let v) where v == v.rounded() && abs(v) < 9.2e18: ticks = Int64(v)
             default: throw table.error(position: rowNumber, "dataTimestamp is empty or not an integer: expected .NET ticks")
             }
             guard ticks % ticksPerSecond == 0 else {
@@ -140,10 +139,10 @@ public struct AGDReader: EpochFileReader {
                 // Numbers only: text or a blob in a value cell is a missing value (SQLite would
                 // read it as 0), counted as such by the table.
                 let value: Double
-                switch (row[index] as DatabaseValue).storage {
-                case .int64(let v): value = Double(v)
-                case .double(let v): value = v
-                default: value = .nan
+                switch row.value(index) {
+                case .integer(let v): value = Double(v)
+                case .real(let v): value = v
+                case .other: value = .nan
                 }
                 if !value.isNaN && !(value.isFinite && abs(value) <= Self.largestPlausibleValue) {
                     throw table.error(position: rowNumber, "\(valueNames[c]) is \(value): expected a finite value up to \(Int(Self.largestPlausibleValue)) per epoch")
