@@ -9,8 +9,8 @@ let testSettings: [SwiftSetting] = [.unsafeFlags(["-Onone"], .when(configuration
 
 // The modules that only compose, lay out and parse options (SleepReport, SleepPipeline, the CLI)
 // are compiled without optimisation, also under `-c release`: the per-sample and per-epoch loops
-// run in SleepCore, SleepIngest and SleepStore, which stay optimised, and a 7-day 100 Hz wrist
-// file runs in the same time either way (docs/performance.md), while a fresh build is 15 % shorter.
+// run in SleepCore, SleepIngest and SleepStore, which stay optimised, so end-to-end runs take the
+// same time either way while a fresh build is markedly shorter (measured: docs/performance.md).
 let composingSettings: [SwiftSetting] = [.unsafeFlags(["-Onone"], .when(configuration: .release))]
 
 // The benchmark (`sleepsta-bench`: `make bench`, `make fuzz`, `make validate-ggir`, `make

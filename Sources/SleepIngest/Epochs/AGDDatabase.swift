@@ -74,34 +74,38 @@ package final class AGDDatabase {
     /// The names of the columns `sql` returns, in order: from the prepared statement itself, so
     /// that they line up with its rows (a table's schema can list columns that `SELECT *` does not).
     package func columnNames(of sql: String) throws -> [String] {
-        var prepared: OpaquePointer?
-        guard sqlite3_prepare_v2(connection, sql, -1, &prepared, nil) == SQLITE_OK, let statement = prepared else {
-            throw failure()
+        try withStatement(sql) { statement in
+            (0..<sqlite3_column_count(statement)).map { sqlite3_column_name(statement, $0).map { String(cString: $0) } ?? "" }
         }
-        defer { sqlite3_finalize(statement) }
-        return (0..<sqlite3_column_count(statement)).map { sqlite3_column_name(statement, $0).map { String(cString: $0) } ?? "" }
     }
 
     /// Steps `sql` (one statement, at most one text parameter bound) and hands each row to `body`.
     package func forEachRow<E: Error>(_ sql: String, text parameter: String? = nil,
                                       _ body: (Row) throws(E) -> Void) throws -> Void {
+        try withStatement(sql) { statement in
+            if let parameter {
+                // SQLITE_TRANSIENT: SQLite copies the text before this call returns.
+                let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+                guard sqlite3_bind_text(statement, 1, parameter, -1, transient) == SQLITE_OK else { throw failure() }
+            }
+            while true {
+                switch sqlite3_step(statement) {
+                case SQLITE_ROW: try body(Row(statement: statement))
+                case SQLITE_DONE: return
+                default: throw failure()
+                }
+            }
+        }
+    }
+
+    /// `sql` prepared for `body`, finalized after it.
+    private func withStatement<T>(_ sql: String, _ body: (OpaquePointer) throws -> T) throws -> T {
         var prepared: OpaquePointer?
         guard sqlite3_prepare_v2(connection, sql, -1, &prepared, nil) == SQLITE_OK, let statement = prepared else {
             throw failure()
         }
         defer { sqlite3_finalize(statement) }
-        if let parameter {
-            // SQLITE_TRANSIENT: SQLite copies the text before this call returns.
-            let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-            guard sqlite3_bind_text(statement, 1, parameter, -1, transient) == SQLITE_OK else { throw failure() }
-        }
-        while true {
-            switch sqlite3_step(statement) {
-            case SQLITE_ROW: try body(Row(statement: statement))
-            case SQLITE_DONE: return
-            default: throw failure()
-            }
-        }
+        return try body(statement)
     }
 
     private func failure() -> Failure {

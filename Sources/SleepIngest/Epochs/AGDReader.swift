@@ -1,5 +1,4 @@
 import Foundation
-import GRDBSQLite
 import SleepCore
 
 /// Reads ActiGraph ActiLife `.agd` epoch files.
@@ -12,9 +11,9 @@ import SleepCore
 ///
 /// Exception to "SQL only in SleepStore": an `.agd` is an *input file* that happens to be SQLite,
 /// not sleepsta's store, so it is read here, **read-only** (the file is never written), through
-/// SQLite's C API (``AGDDatabase``): four fixed statements do not need
-/// GRDB, and without it the readers' module compiles beside GRDB instead of after it. The SQL is
-/// fixed text; no name or value from the file becomes part of a statement.
+/// SQLite's C API (``AGDDatabase``): four fixed statements do not need GRDB, and without it the
+/// readers' module compiles beside GRDB instead of after it. The SQL is fixed text; no name or
+/// value from the file becomes part of a statement.
 public struct AGDReader: EpochFileReader {
     public static let format = EpochFileFormat.actiGraphAGD
     public init() {}

@@ -44,10 +44,10 @@ public struct IgnorePatterns: Sendable, Equatable {
     /// against the working directory): how a study's own files are recognised in its data folder.
     public static func relativePath(of file: String, inside folder: String) -> String? {
         func absolute(_ p: String) -> [Substring] {
-            var cwd = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
-            let base = p.hasPrefix("/") ? "" : cwd.withUnsafeMutableBufferPointer { buffer in
-                buffer.withMemoryRebound(to: CChar.self) { getcwd($0.baseAddress, $0.count) } == nil ? ""
-                    : String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self)
+            var base = ""
+            if !p.hasPrefix("/"), let cwd = getcwd(nil, 0) {   // allocated by getcwd, of any length
+                base = String(cString: cwd)
+                free(cwd)
             }
             var parts: [Substring] = []
             for part in (base + "/" + p).split(separator: "/") {
