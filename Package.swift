@@ -50,6 +50,10 @@ let package = Package(
         // folder digests and `sleepsta digest` (Files/SHA256Digest.swift).
         .systemLibrary(name: "CSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
+        // The charts' two per-pixel loops (halving the doubled canvas, filling rectangles), in C so
+        // that they run optimised while SleepReport, which calls them, is compiled without.
+        .target(name: "CPixels"),
+
         // Pure computation: sample buffers, accumulator, scorers, night metrics. No I/O.
         .target(name: "SleepCore", exclude: ["SleepCore.docc"]),
         // Readers (one per format behind RecordingReader), format detection, QC.
@@ -71,7 +75,7 @@ let package = Package(
         // It reads what the store holds (its value types and SleepDatabase's queries, no SQL of its
         // own): data flows Ingest -> Core -> Store -> Report.
         .target(name: "SleepReport", dependencies: [
-            "SleepCore", "SleepStore", "CGD", "CZlib",
+            "SleepCore", "SleepStore", "CGD", "CPixels", "CZlib",
             .product(name: "Mustache", package: "swift-mustache"),
         ], swiftSettings: composingSettings),
         // The thin composition Ingest -> Core -> Store -> Report.
@@ -93,9 +97,9 @@ let package = Package(
         .target(name: "SleepstaWorkloads", dependencies: ["SleepCore", "CZlib"], path: "bench/SleepstaWorkloads"),
 
         .testTarget(name: "SleepCoreTests", dependencies: ["SleepCore", "SleepstaWorkloads"], exclude: ["Fixtures"], swiftSettings: testSettings),
-        .testTarget(name: "SleepIngestTests", dependencies: ["SleepIngest", "SleepCore", .product(name: "GRDB", package: "GRDB.swift")], exclude: ["Fixtures"], swiftSettings: testSettings),
+        .testTarget(name: "SleepIngestTests", dependencies: ["SleepIngest", "SleepCore", "CZlib", .product(name: "GRDB", package: "GRDB.swift")], exclude: ["Fixtures"], swiftSettings: testSettings),
         .testTarget(name: "SleepStoreTests", dependencies: ["SleepStore", "SleepCore", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: testSettings),
-        .testTarget(name: "SleepReportTests", dependencies: ["SleepReport", "SleepCore", "CGD"], swiftSettings: testSettings),
+        .testTarget(name: "SleepReportTests", dependencies: ["SleepReport", "SleepCore", "CGD", "CSSL"], swiftSettings: testSettings),
         .testTarget(name: "SleepPipelineTests", dependencies: ["SleepPipeline", "SleepIngest", "SleepStore", "SleepReport", "SleepCore", "SleepstaWorkloads",
                                                       .product(name: "GRDB", package: "GRDB.swift"),
                                                       .product(name: "Logging", package: "swift-log")],

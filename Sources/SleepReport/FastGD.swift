@@ -1,10 +1,12 @@
 import CGD
+import CPixels
 
 /// Two libgd operations on true-colour images written over the pixel rows directly, because
 /// libgd does them one `gdImageSetPixel` call per pixel, and on the charts' doubled canvas
 /// (2400 × 840) that was most of the time spent rendering reports: `perf record` of `sleepsta run`
 /// on the 7-day benchmark file put about 7 % of all CPU time in `gdImageCopyResampled` and 3 % in
-/// the `gdImageSetPixel` calls of `gdImageFilledRectangle`.
+/// the `gdImageSetPixel` calls of `gdImageFilledRectangle`. The loops themselves are C (CPixels),
+/// compiled optimised while this module is not.
 package enum FastGD {
     /// A pixel coordinate from a computed position: a value that is not finite (a stored series
     /// holding NaN or infinity) is 0, and one far off the image is clamped, never an Int32 trap.
@@ -22,23 +24,7 @@ package enum FastGD {
         let w = Int(sleepsta_gd_width(destination)), h = Int(sleepsta_gd_height(destination))
         precondition(Int(sleepsta_gd_width(source)) >= 2 * w && Int(sleepsta_gd_height(source)) >= 2 * h)
         guard let src = source.pointee.tpixels, let dst = destination.pointee.tpixels else { return }
-        for y in 0..<h {
-            guard let a = src[2 * y], let b = src[2 * y + 1], let out = dst[y] else { continue }
-            a.withMemoryRebound(to: UInt32.self, capacity: 2 * w) { a in
-                b.withMemoryRebound(to: UInt32.self, capacity: 2 * w) { b in
-                    out.withMemoryRebound(to: UInt32.self, capacity: w) { out in
-                        for x in 0..<w {
-                            // Two channels per 32-bit lane, 16 bits each: four bytes sum to at most 1020.
-                            let p0 = a[2 * x], p1 = a[2 * x + 1], p2 = b[2 * x], p3 = b[2 * x + 1]
-                            let rb = (p0 & 0x00FF_00FF) &+ (p1 & 0x00FF_00FF) &+ (p2 & 0x00FF_00FF) &+ (p3 & 0x00FF_00FF)
-                            let ag = ((p0 >> 8) & 0x00FF_00FF) &+ ((p1 >> 8) & 0x00FF_00FF)
-                                &+ ((p2 >> 8) & 0x00FF_00FF) &+ ((p3 >> 8) & 0x00FF_00FF)
-                            out[x] = (((rb &+ 0x0002_0002) >> 2) & 0x00FF_00FF) | ((((ag &+ 0x0002_0002) >> 2) & 0x00FF_00FF) << 8)
-                        }
-                    }
-                }
-            }
-        }
+        sleepsta_pixels_halve(src, dst, Int32(w), Int32(h))
     }
 
     /// `gdImageFilledRectangle` with an opaque colour (alpha 0: it replaces what is there, with or
@@ -52,9 +38,6 @@ package enum FastGD {
         let xa = max(0, min(x1, x2)), xb = min(w - 1, max(x1, x2))
         let ya = max(0, min(y1, y2)), yb = min(h - 1, max(y1, y2))
         guard xa <= xb, ya <= yb else { return }
-        for y in Int(ya)...Int(yb) {
-            guard let row = rows[y] else { continue }
-            (row + Int(xa)).update(repeating: colour, count: Int(xb - xa) + 1)
-        }
+        sleepsta_pixels_fill(rows, xa, xb, ya, yb, colour)
     }
 }

@@ -1,3 +1,4 @@
+import CZlib
 import Foundation
 import Testing
 import SleepCore
@@ -171,13 +172,9 @@ enum ZipBuilder {
     }
 }
 
+/// CRC-32 (ISO 3309, as zip and gzip use it): zlib's.
 enum CRC32 {
     static func of(_ data: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for b in data {
-            crc ^= UInt32(b)
-            for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
+        UInt32(data.withUnsafeBufferPointer { crc32(0, $0.baseAddress, UInt32($0.count)) })
     }
 }

@@ -1,4 +1,5 @@
 import CGD
+import CSSL
 import Foundation
 import Testing
 import SleepCore
@@ -139,52 +140,15 @@ enum GoldenFixtures {
     }
 }
 
-/// SHA-256 (FIPS 180-4) of a byte string, in hex: names a rendering by its content (the test
-/// target links no crypto library).
+/// SHA-256 (FIPS 180-4) of a byte string, in hex: names a rendering by its content (libcrypto's
+/// EVP digest, as `sleepsta digest` uses it).
 enum SHA256Hex {
-    static let k: [UInt32] = [
-        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01,
-        0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc,
-        0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147,
-        0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-        0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08,
-        0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
-        0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-    ]
-
     static func hex(_ message: [UInt8]) -> String {
-        var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
-        var m = message
-        let bits = UInt64(message.count) * 8
-        m.append(0x80)
-        while m.count % 64 != 56 { m.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { m.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
-        func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
-        var w = [UInt32](repeating: 0, count: 64)
-        for chunk in stride(from: 0, to: m.count, by: 64) {
-            for t in 0..<16 {
-                var word: UInt32 = 0
-                for byte in 0..<4 { word = (word << 8) | UInt32(m[chunk + 4 * t + byte]) }
-                w[t] = word
-            }
-            for t in 16..<64 {
-                let s0: UInt32 = rotr(w[t - 15], 7) ^ rotr(w[t - 15], 18) ^ (w[t - 15] >> 3)
-                let s1: UInt32 = rotr(w[t - 2], 17) ^ rotr(w[t - 2], 19) ^ (w[t - 2] >> 10)
-                w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
-            }
-            var (a, b, c, d, e, f, g, hh) = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
-            for t in 0..<64 {
-                let sum1: UInt32 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-                let choice: UInt32 = (e & f) ^ (~e & g)
-                let t1: UInt32 = hh &+ sum1 &+ choice &+ k[t] &+ w[t]
-                let sum0: UInt32 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-                let majority: UInt32 = (a & b) ^ (a & c) ^ (b & c)
-                let t2: UInt32 = sum0 &+ majority
-                (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-            }
-            for (i, v) in [a, b, c, d, e, f, g, hh].enumerated() { h[i] &+= v }
-        }
-        return h.map { String(format: "%08x", $0) }.joined()
+        var digest = [UInt8](repeating: 0, count: 32)
+        var size: UInt32 = 0
+        let ok = message.withUnsafeBufferPointer { EVP_Digest($0.baseAddress, $0.count, &digest, &size, EVP_sha256(), nil) }
+        precondition(ok == 1 && size == 32, "libcrypto's SHA-256 failed")
+        return digest.map { String(format: "%02x", $0) }.joined()
     }
 
     /// The hash of a PNG's pixels (ARGB, row by row), not of its bytes: the same drawing encodes
@@ -194,10 +158,14 @@ enum SHA256Hex {
         else { return nil }
         defer { gdImageDestroy(im) }
         var bytes: [UInt8] = []
+        bytes.reserveCapacity(4 * Int(sleepsta_gd_width(im)) * Int(sleepsta_gd_height(im)))
         for y in 0..<sleepsta_gd_height(im) {
             for x in 0..<sleepsta_gd_width(im) {
                 let c = UInt32(bitPattern: sleepsta_gd_truecolor_pixel(im, x, y))
-                for shift: UInt32 in [24, 16, 8, 0] { bytes.append(UInt8(truncatingIfNeeded: c >> shift)) }
+                bytes.append(UInt8(truncatingIfNeeded: c >> 24))
+                bytes.append(UInt8(truncatingIfNeeded: c >> 16))
+                bytes.append(UInt8(truncatingIfNeeded: c >> 8))
+                bytes.append(UInt8(truncatingIfNeeded: c))
             }
         }
         return hex(bytes)

@@ -72,7 +72,7 @@ public enum SleeperFamily {
         var sink = WearableEpochSink()
         var lastSecond = Int64.min
         let step = 1.0 / Double(rateHz)
-        try m.generator.forEachSample { second, k, x, y, z, celsius in
+        m.generator.forEachSample { second, k, x, y, z, celsius in
             let t = Double(second) + Double(k) * step
             sink.add(timestamp: t, x: x, y: y, z: z)
             if m.temperature && second != lastSecond { sink.addTemperature(timestamp: Double(second), celsius: celsius); lastSecond = second }

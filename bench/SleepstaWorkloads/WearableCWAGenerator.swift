@@ -70,9 +70,11 @@ public struct WearableCWAGenerator: Sendable {
     static func packed10(_ x: Double, _ y: Double, _ z: Double) -> UInt32 {
         func units(_ v: Double) -> Int { Int(max(-32768, min(32767, (v * unitsPerG).rounded()))) }
         let qx = units(x), qy = units(y), qz = units(z)
-        var e = 0
-        func fits(_ q: Int) -> Bool { (-512...511).contains(q >> e) }
-        while e < 3 && !(fits(qx) && fits(qy) && fits(qz)) { e += 1 }
+        // The exponent is a constant, not a variable the nested functions capture: a captured
+        // `var` is checked for exclusive access at run time on every call, which made this
+        // function the generator's slowest step.
+        func fits(_ q: Int, _ e: Int) -> Bool { (-512...511).contains(q >> e) }
+        let e = (0..<3).first { fits(qx, $0) && fits(qy, $0) && fits(qz, $0) } ?? 3
         func field(_ q: Int) -> UInt32 { UInt32(max(-512, min(511, q >> e)) & 0x3FF) }
         return UInt32(e) << 30 | field(qz) << 20 | field(qy) << 10 | field(qx)
     }
