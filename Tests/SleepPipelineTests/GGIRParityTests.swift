@@ -56,12 +56,12 @@ struct GGIRParityTests {
 
     @Test("Autumn's change of the clocks (.cwa): GGIR's hour of filler and its clock an hour late, reproduced")
     func autumnClockChange() throws {
-        try check(WearableCSVGenerator.autumnClockChange(rateHz: 100), Self.autumn)
+        try check(WearableCSVGenerator.autumnClockChange(rateHz: 100), Self.autumn, shared: true)
     }
 
     @Test("Spring's change of the clocks (.cwa): GGIR's dropped hour and its clock an hour early, reproduced (23-h night included)")
     func springClockChange() throws {
-        try check(WearableCSVGenerator.springClockChange(rateHz: 100), Self.spring)
+        try check(WearableCSVGenerator.springClockChange(rateHz: 100), Self.spring, shared: true)
     }
 
     @Test("The bench's 7-day .cwa: every night GGIR keeps within one 5-s epoch (onset, wake) and 1 min (SPT, TST); the nights it drops are not scored")
@@ -78,7 +78,7 @@ struct GGIRParityTests {
 
     @Test("A .cwa stored before its GGIR scores followed GGIR's clock is read again once by --method ggir, then matches GGIR")
     func scoresStoredBeforeAreReadAgain() throws {
-        try check(WearableCSVGenerator.springClockChange(rateHz: 100), Self.spring) { w in
+        try check(WearableCSVGenerator.springClockChange(rateHz: 100), Self.spring, shared: true) { w in
             // As an older sleepsta left it (migration v16 gives such a .cwa milestone version 0):
             // the default method's run, without the scores' clock.
             _ = try w.run(tz: "Europe/Berlin")
@@ -95,11 +95,12 @@ struct GGIRParityTests {
         }
     }
 
-    func check(_ generator: WearableCSVGenerator, _ reference: [Reference], before: (Workspace) throws -> Void = { _ in },
+    /// `shared`: the file is one other tests read too (the clock changes), made once per process.
+    func check(_ generator: WearableCSVGenerator, _ reference: [Reference], shared: Bool = false, before: (Workspace) throws -> Void = { _ in },
                after: (Workspace, RunSummary) throws -> Void = { _, _ in }) throws {
         let w = Workspace()
         let file = w.data + "/wrist.cwa"
-        try WearableCWAGenerator(signal: generator).write(to: file)
+        if shared { try SharedRecordings.writeCWA(generator, to: file) } else { try WearableCWAGenerator(signal: generator).write(to: file) }
         try before(w)
         let summary = try w.run(tz: "Europe/Berlin") { $0.parameters.nightMethod = .ggir }
         try after(w, summary)

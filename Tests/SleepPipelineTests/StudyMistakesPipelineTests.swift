@@ -79,7 +79,7 @@ struct StudyMistakesPipelineTests {
     @Test("a diary-guided wrist night names its diary row on its page and in its stored analysis; nap and nonwear rows are applied and counted")
     func wristNightGuided() throws {
         let w = Workspace()
-        try WearableCWAGenerator(signal: WearableCSVGenerator(days: 3)).write(to: w.data + "/wrist-3d.cwa")
+        try SharedRecordings.writeCWA(WearableCSVGenerator(days: 3), to: w.data + "/wrist-3d.cwa")
         try """
             id,night,in_bed,out_of_bed,type
             wrist-3d,2024-06-14,22:30,07:30,sleep
@@ -180,7 +180,7 @@ extension Workspace {
     /// The page of a wrist night run without a diary.
     static func pageOfUnguidedWrist() throws -> String {
         let w = Workspace()
-        try WearableCWAGenerator(signal: WearableCSVGenerator(days: 3)).write(to: w.data + "/wrist-3d.cwa")
+        try SharedRecordings.writeCWA(WearableCSVGenerator(days: 3), to: w.data + "/wrist-3d.cwa")
         _ = try w.run()
         return try String(contentsOfFile: w.reports + "/wrist-3d_2024-06-14/index.html", encoding: .utf8)
     }

@@ -23,7 +23,7 @@ struct WearablePipelineTests {
         for format in ["cwa", "csv"] {
             let w = Workspace()
             let file = w.data + "/wrist-3d." + format
-            if format == "cwa" { try WearableCWAGenerator(signal: generator).write(to: file) } else { try generator.write(to: file) }
+            if format == "cwa" { try SharedRecordings.writeCWA(generator, to: file) } else { try generator.write(to: file) }
             let summary = try Self.run(w)
             try? FileManager.default.removeItem(atPath: file)
             #expect(summary.failures.isEmpty, "\(summary.failures)")
@@ -74,7 +74,7 @@ struct WearablePipelineTests {
         let generator = WearableCSVGenerator(days: 3)
         let truth = generator.truth()
         let w = Workspace()
-        try WearableCWAGenerator(signal: generator).write(to: w.data + "/wrist-3d.cwa")
+        try SharedRecordings.writeCWA(generator, to: w.data + "/wrist-3d.cwa")
         let db = try SleepDatabase(path: w.db)
         // 1. The default (van Hees 2015) computes no counts.
         _ = try Self.run(w)
@@ -453,7 +453,7 @@ struct AnalysesSurviveRereadTests {
     @Test("10 min, then 15 min, then a diary, then cole-kripke (the file read again for its counts): every analysis is still there, the diary's unchanged")
     func newcomerSequence() throws {
         let w = Workspace()
-        try WearableCWAGenerator(signal: WearableCSVGenerator(days: 3)).write(to: w.data + "/wrist-3d.cwa")
+        try SharedRecordings.writeCWA(WearableCSVGenerator(days: 3), to: w.data + "/wrist-3d.cwa")
         let db = try SleepDatabase(path: w.db)
         func keys() throws -> [String: Int] {
             Dictionary(uniqueKeysWithValues: try db.query("SELECT parameters_key AS k, COUNT(*) AS n FROM analyses GROUP BY 1").map { ($0["k"]!, Int($0["n"]!)!) })
