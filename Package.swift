@@ -99,7 +99,7 @@ let package = Package(
         .testTarget(name: "SleepCoreTests", dependencies: ["SleepCore", "SleepstaWorkloads"], exclude: ["Fixtures"], swiftSettings: testSettings),
         .testTarget(name: "SleepIngestTests", dependencies: ["SleepIngest", "SleepCore", "CZlib", .product(name: "GRDB", package: "GRDB.swift")], exclude: ["Fixtures"], swiftSettings: testSettings),
         .testTarget(name: "SleepStoreTests", dependencies: ["SleepStore", "SleepCore", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: testSettings),
-        .testTarget(name: "SleepReportTests", dependencies: ["SleepReport", "SleepCore", "CGD", "CSSL"], swiftSettings: testSettings),
+        .testTarget(name: "SleepReportTests", dependencies: ["SleepReport", "SleepCore", "SleepIngest", "CGD"], swiftSettings: testSettings),
         .testTarget(name: "SleepPipelineTests", dependencies: ["SleepPipeline", "SleepIngest", "SleepStore", "SleepReport", "SleepCore", "SleepstaWorkloads",
                                                       .product(name: "GRDB", package: "GRDB.swift"),
                                                       .product(name: "Logging", package: "swift-log")],

@@ -1,8 +1,8 @@
 import CGD
-import CSSL
 import Foundation
 import Testing
 import SleepCore
+import SleepIngest
 import SleepReport
 
 /// Fixed synthetic nights, one for each kind of night chart and each layer the renderers draw
@@ -140,16 +140,10 @@ enum GoldenFixtures {
     }
 }
 
-/// SHA-256 (FIPS 180-4) of a byte string, in hex: names a rendering by its content (libcrypto's
-/// EVP digest, as `sleepsta digest` uses it).
+/// SHA-256 (FIPS 180-4) of a byte string, in hex: names a rendering by its content
+/// (`SHA256Digest`, the digest `sleepsta digest` uses).
 enum SHA256Hex {
-    static func hex(_ message: [UInt8]) -> String {
-        var digest = [UInt8](repeating: 0, count: 32)
-        var size: UInt32 = 0
-        let ok = message.withUnsafeBufferPointer { EVP_Digest($0.baseAddress, $0.count, &digest, &size, EVP_sha256(), nil) }
-        precondition(ok == 1 && size == 32, "libcrypto's SHA-256 failed")
-        return digest.map { String(format: "%02x", $0) }.joined()
-    }
+    static func hex(_ message: [UInt8]) -> String { SHA256Digest.hex(message) }
 
     /// The hash of a PNG's pixels (ARGB, row by row), not of its bytes: the same drawing encodes
     /// to other bytes under another zlib.
